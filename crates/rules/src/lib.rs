@@ -1,0 +1,61 @@
+//! The rules of Omweso, Mweiso and Oware (Abapa), exact to `RULES.md` and fast.
+//!
+//! - [`Setup`] is a free-form 4x8 board and whose turn it is, parsed from and written as
+//!   the position strings of RULES.md 0.2; [`Position`] is one checked against the rules
+//!   ([`Position::from_setup`] says what is wrong).
+//! - A turn can be played stepwise ([`Position::begin_turn`], then [`Turn::run`] and
+//!   [`Turn::answer`] at each [`Decision`], every [`Lap`] reported to a [`LapObserver`]),
+//!   which is what a server refereeing a live table needs; or as a whole [`Move`] in
+//!   notation ([`Position::play`]), checked; and every legal whole move can be enumerated
+//!   with its result ([`Position::for_each_move`]), which is what a bot needs.
+//! - Never-ending turns are detected exactly and in constant memory ([`never_ending`]),
+//!   with or without a sowing budget.
+//! - Oware lives in [`oware`], with its own board and position types.
+//!
+//! ```
+//! use omweso_rules::{Position, Preset, Rules, Side};
+//!
+//! let pos = Position::start(Rules::OMWESO, Preset::Outer, Side::South);
+//! let result = pos.play(&"E1".parse().unwrap(), Some(720)).unwrap();
+//! assert_eq!(
+//!     result.position.to_string(),
+//!     "4,4,4,4,4,4,4,4/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/4,4,4,4,0,5,5,5 n"
+//! );
+//! # // E1 drops 4 seeds in F1, G1, H1 and H2; H2 was empty, so the turn ends.
+//! # let _ = result;
+//! ```
+#![forbid(unsafe_code)]
+#![warn(missing_debug_implementations)]
+
+mod board;
+mod direction;
+mod movegen;
+pub mod never_ending;
+mod notation;
+mod outcome;
+pub mod oware;
+mod pit;
+mod position;
+mod rules;
+mod ruleset;
+mod setup;
+mod side;
+mod turn;
+
+pub use board::Board;
+pub use direction::Direction;
+pub use notation::{Answer, Answers, Move, ParseMoveError};
+pub use outcome::{AnnulReason, Outcome, Victory};
+pub use pit::{ParsePitError, Pit};
+pub use position::{
+    Arrangement, ArrangementError, IllegalMove, ParsePositionError, Position, PositionError,
+    Preset, SEEDS, SEEDS_PER_SIDE,
+};
+pub use rules::{Rules, Variant};
+pub use ruleset::{ParseRulesetError, Ruleset};
+pub use setup::{Owing, ParseSetupError, Setup, ToMove};
+pub use side::{ParseSideError, Side};
+pub use turn::{
+    AnswerError, Decision, Lap, LapKind, LapObserver, Options, Progress, Turn, TurnEnd, TurnResult,
+    TurnSummary,
+};

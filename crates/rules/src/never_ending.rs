@@ -1,0 +1,97 @@
+//! Exact never-ending detection in constant memory.
+//!
+//! RULES.md 1.4: before each lap the state is (board, lap origin, seeds in hand,
+//! direction), and the turn is never-ending as soon as a state repeats. Cycles can be
+//! hundreds of millions of laps long, so states cannot be stored. Instead the engine keeps
+//! two *anchors* per segment and compares every state with them; this finds the first
+//! repeated state exactly, at the lap where it occurs.
+//!
+//! # Why two anchors suffice
+//!
+//! A *segment* is a maximal run of states between two captures. Every capture takes seeds
+//! from the opponent, so no state can repeat across segments; every clockwise lap captures,
+//! so a clockwise state is always the first or last of its segment and never repeats. What
+//! remains are the anticlockwise states x0, x1, x2, ... of one segment. Each x(i+1) comes
+//! from x(i) by a relay: sow x(i), lift the landing pit `L`, which becomes the origin. So
+//! every x(i) with i >= 1 is a *lifted* state: its origin pit is empty.
+//!
+//! Claim: a lifted state has at most one lifted predecessor. Let lifted states (B1, o1,
+//! h1) and (B2, o2, h2) both relay into the same state, with board B' after sowing and
+//! landing pit L. A lap of h seeds from a lifted origin o leaves floor(h/16) seeds in o,
+//! and at least floor(h/16) in every other pit, one more in the pits o+1 ..= o+(h mod 16)
+//! (the "tail"). Writing k = floor(h/16): B'[o1] = k1 and B'[o2] = k2, while B'[o2] >=
+//! k1 + [o2 in tail1] and B'[o1] >= k2 + [o1 in tail2]. So k1 = k2, and neither origin
+//! lies in the other's tail. Both tails end at L (or are empty, with the origin at L); if
+//! o1 != o2, the origin nearer to L going back lies in the other's tail. Hence o1 = o2,
+//! then h1 = h2 (equal k and h = L - o mod 16), and B1 = B2.
+//!
+//! Now let x(j) = x(i), i < j, be the first repeat. If i >= 2, x(i-1) and x(j-1) are
+//! lifted predecessors of the same state, so they are equal, and j was not the first
+//! repeat. So the first repeated state is x0 or x1 of its segment: comparing each state
+//! with those two is exact, and since the states are finite the turn always stops.
+//! (x0 may not be lifted: captured seeds are sown from an origin that may hold seeds.)
+//!
+//! Within a segment the opponent's side does not change, so an anchor keeps only the
+//! mover's 16 pits (one `u128`), the origin and the hand: one compare per lap.
+
+/// An anticlockwise state of a segment: the mover's pits, the lap origin and the hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Anchor {
+    mine: u128,
+    origin: u8,
+    hand: u8,
+}
+
+impl Anchor {
+    #[inline(always)]
+    pub(crate) const fn new(mine: u128, origin: u8, hand: u8) -> Anchor {
+        Anchor { mine, origin, hand }
+    }
+}
+
+/// The first two anticlockwise states of the current segment.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Anchors {
+    first: Anchor,
+    second: Anchor,
+    len: u8,
+}
+
+impl Anchors {
+    pub(crate) const fn new() -> Anchors {
+        let none = Anchor::new(0, 0, 0);
+        Anchors {
+            first: none,
+            second: none,
+            len: 0,
+        }
+    }
+
+    /// A capture starts a new segment.
+    #[inline(always)]
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Has `state` been seen in this segment? If not, and fewer than two anchors are set,
+    /// it becomes one.
+    #[inline(always)]
+    pub(crate) fn seen_or_anchor(&mut self, state: Anchor) -> bool {
+        match self.len {
+            0 => {
+                self.first = state;
+                self.len = 1;
+                false
+            }
+            1 => {
+                if state == self.first {
+                    return true;
+                }
+                self.second = state;
+                self.len = 2;
+                false
+            }
+            _ => state == self.first || state == self.second,
+        }
+    }
+}

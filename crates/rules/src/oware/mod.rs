@@ -1,0 +1,1 @@
+//! Oware (Abapa).

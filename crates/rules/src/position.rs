@@ -1,0 +1,503 @@
+//! A validated Omweso or Mweiso position, and checked play of whole moves on it.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::board::{set_byte, sowable_mask};
+use crate::rules::OPENING_PITS;
+use crate::turn::{captures_clockwise, list, Options};
+use crate::{
+    Answer, Board, Direction, LapObserver, Move, Outcome, Owing, ParseSetupError, Pit, Progress,
+    Rules, Setup, Side, ToMove, Turn, TurnEnd, TurnResult, Variant, Victory,
+};
+
+/// Seeds in a 4x8 game.
+pub const SEEDS: u32 = 64;
+/// Seeds each player arranges in a free setup.
+pub const SEEDS_PER_SIDE: u32 = 32;
+
+/// The fixed starting arrangements of Omweso (RULES.md 1.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Preset {
+    /// 4 seeds in each of the player's 8 outer pits.
+    Outer,
+    /// 2 seeds in each of the player's 16 pits (also Mweiso's start).
+    Even,
+}
+
+impl Preset {
+    /// The arrangement of one side, in its anticlockwise order.
+    #[must_use]
+    pub const fn arrangement(self) -> Arrangement {
+        match self {
+            Preset::Outer => Arrangement([4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0, 0, 0, 0]),
+            Preset::Even => Arrangement([2; 16]),
+        }
+    }
+}
+
+/// One player's 32 seeds arranged over their 16 pits (a free setup), in the side's own
+/// anticlockwise order 0..15. Build it with [`Arrangement::new`], which checks it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Arrangement([u8; 16]);
+
+/// Why a free-setup arrangement is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ArrangementError {
+    #[error("an arrangement has 16 counts, one per pit; this one has {0}")]
+    Length(usize),
+    #[error("an arrangement places exactly 32 seeds; this one places {0}")]
+    Total(u64),
+}
+
+impl Arrangement {
+    /// Checks that `counts` are 16 counts summing to 32.
+    ///
+    /// ```
+    /// use omweso_rules::Arrangement;
+    /// assert!(Arrangement::new(&[2; 16]).is_ok());
+    /// assert_eq!(
+    ///     Arrangement::new(&[3; 16]).unwrap_err().to_string(),
+    ///     "an arrangement places exactly 32 seeds; this one places 48"
+    /// );
+    /// ```
+    pub fn new(counts: &[u64]) -> Result<Arrangement, ArrangementError> {
+        if counts.len() != 16 {
+            return Err(ArrangementError::Length(counts.len()));
+        }
+        let total = counts.iter().try_fold(0u64, |sum, &c| sum.checked_add(c));
+        match total {
+            Some(32) => {
+                let mut pits = [0u8; 16];
+                for (pit, &count) in pits.iter_mut().zip(counts) {
+                    // Each count is at most 32 here, since they sum to 32.
+                    *pit = count as u8;
+                }
+                Ok(Arrangement(pits))
+            }
+            other => Err(ArrangementError::Total(other.unwrap_or(u64::MAX))),
+        }
+    }
+
+    /// The counts, in the side's anticlockwise order.
+    #[must_use]
+    pub const fn counts(&self) -> [u8; 16] {
+        self.0
+    }
+}
+
+/// Why a [`Setup`] is not a valid position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    #[error("the position holds {found} seeds; {ruleset} is played with exactly 64")]
+    SeedTotal { found: u32, ruleset: crate::Ruleset },
+    #[error("the position holds {found} seeds; even a partial study position holds at most 64")]
+    TooManySeeds { found: u32 },
+    #[error("only Mweiso has an opening phase (o, os, on); an Omweso position says s or n")]
+    OpeningOutsideMweiso,
+}
+
+/// Why a string is not a position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParsePositionError {
+    #[error(transparent)]
+    Setup(#[from] ParseSetupError),
+    #[error(transparent)]
+    Position(#[from] PositionError),
+}
+
+/// A valid Omweso or Mweiso position: the board, who is to move, the rules, and which
+/// players have captured in an earlier turn (for akakyala).
+///
+/// ```
+/// use omweso_rules::{Position, Preset, Rules, Side};
+///
+/// let start = Position::start(Rules::OMWESO, Preset::Outer, Side::South);
+/// assert_eq!(
+///     start.to_string(),
+///     "4,4,4,4,4,4,4,4/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/4,4,4,4,4,4,4,4 s"
+/// );
+/// let moves: Vec<String> = start.legal_moves(Side::South, None).iter().map(|m| m.to_string()).collect();
+/// assert_eq!(moves, ["A1", "B1", "C1", "D1", "E1", "F1", "G1", "H1"]);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    board: Board,
+    to_move: ToMove,
+    rules: Rules,
+    has_captured: [bool; 2],
+}
+
+impl Position {
+    /// The start of a game from a preset; `first` moves first. Mweiso always starts with 2
+    /// seeds in every pit and both players owing their simultaneous opening turn, so
+    /// `preset` and `first` do not matter for it.
+    #[must_use]
+    pub const fn start(rules: Rules, preset: Preset, first: Side) -> Position {
+        match rules.variant {
+            Variant::Omweso => {
+                let a = preset.arrangement();
+                Position::from_arrangements(rules, a, a, first)
+            }
+            Variant::Mweiso => Position {
+                board: Board::from_counts([2; 16], [2; 16]),
+                to_move: ToMove::Opening(Owing::Both),
+                rules,
+                has_captured: [false; 2],
+            },
+        }
+    }
+
+    /// The start of an Omweso game from both players' free arrangements.
+    #[must_use]
+    pub const fn from_arrangements(
+        rules: Rules,
+        south: Arrangement,
+        north: Arrangement,
+        first: Side,
+    ) -> Position {
+        Position {
+            board: Board::from_counts(south.0, north.0),
+            to_move: ToMove::Side(first),
+            rules,
+            has_captured: [false; 2],
+        }
+    }
+
+    /// Checks a setup against `rules`: 64 seeds in all, and an opening phase only in Mweiso.
+    pub fn from_setup(setup: Setup, rules: Rules) -> Result<Position, PositionError> {
+        let found = setup.board.total(Side::South) + setup.board.total(Side::North);
+        if found != SEEDS {
+            return Err(PositionError::SeedTotal {
+                found,
+                ruleset: rules.ruleset(),
+            });
+        }
+        Position::from_setup_partial(setup, rules)
+    }
+
+    /// As [`Position::from_setup`], but allowing fewer than 64 seeds: for studies and
+    /// hand-made test positions. Every rule works the same on them.
+    pub fn from_setup_partial(setup: Setup, rules: Rules) -> Result<Position, PositionError> {
+        let found = setup.board.total(Side::South) + setup.board.total(Side::North);
+        if found > SEEDS {
+            return Err(PositionError::TooManySeeds { found });
+        }
+        if setup.to_move.is_opening() && rules.variant != Variant::Mweiso {
+            return Err(PositionError::OpeningOutsideMweiso);
+        }
+        Ok(Position {
+            board: setup.board,
+            to_move: setup.to_move,
+            rules,
+            has_captured: [false; 2],
+        })
+    }
+
+    /// Parses a position string under `rules`.
+    pub fn parse(text: &str, rules: Rules) -> Result<Position, ParsePositionError> {
+        Ok(Position::from_setup(text.parse()?, rules)?)
+    }
+
+    pub(crate) const fn from_parts(
+        board: Board,
+        to_move: ToMove,
+        rules: Rules,
+        has_captured: [bool; 2],
+    ) -> Position {
+        Position {
+            board,
+            to_move,
+            rules,
+            has_captured,
+        }
+    }
+
+    /// The same position with the akakyala history set: whether each side captured in an
+    /// earlier turn of the game.
+    #[must_use]
+    pub const fn with_capture_history(mut self, south: bool, north: bool) -> Position {
+        self.has_captured = [south, north];
+        self
+    }
+
+    /// The same position under other rules options (for example akakyala on).
+    /// Returns `None` if the variant would change.
+    #[must_use]
+    pub fn with_rules(mut self, rules: Rules) -> Option<Position> {
+        (rules.variant == self.rules.variant).then(|| {
+            self.rules = rules;
+            self
+        })
+    }
+
+    #[must_use]
+    pub const fn board(&self) -> &Board {
+        &self.board
+    }
+
+    #[must_use]
+    pub const fn to_move(&self) -> ToMove {
+        self.to_move
+    }
+
+    #[must_use]
+    pub const fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// Has `side` captured in an earlier turn of the game?
+    #[must_use]
+    pub const fn has_captured(&self, side: Side) -> bool {
+        self.has_captured[side.index()]
+    }
+
+    /// The board and whose turn it is.
+    #[must_use]
+    pub const fn setup(&self) -> Setup {
+        Setup {
+            board: self.board,
+            to_move: self.to_move,
+        }
+    }
+
+    /// The pits `side` may start a turn from (a set of side indices), ignoring whose turn
+    /// it is: pits with two seeds or more, in Mweiso's opening only the allowed outer pits.
+    fn start_pits(&self, side: Side) -> u16 {
+        let allowed = if self.to_move.is_opening() {
+            OPENING_PITS
+        } else {
+            0xFFFF
+        };
+        sowable_mask(self.board.side_bits(side), allowed)
+    }
+
+    /// Has `side` a legal start (ignoring whose turn it is)?
+    #[must_use]
+    pub const fn can_move(&self, side: Side) -> bool {
+        let allowed = if self.to_move.is_opening() {
+            OPENING_PITS
+        } else {
+            0xFFFF
+        };
+        sowable_mask(self.board.side_bits(side), allowed) != 0
+    }
+
+    /// The game's result in this position when it is already over: a player to move who
+    /// cannot move has lost (RULES.md 1.5.5, 2). While both players owe Mweiso's opening,
+    /// South is looked at first.
+    #[must_use]
+    pub fn outcome(&self) -> Option<Outcome> {
+        let loses = |side: Side| {
+            (!self.can_move(side)).then_some(Outcome::Win {
+                winner: side.other(),
+                victory: Victory::NoMove,
+            })
+        };
+        match self.to_move.single() {
+            Some(side) => loses(side),
+            None => loses(Side::South).or_else(|| loses(Side::North)),
+        }
+    }
+
+    /// Does a clockwise lap from pit `index` of `side` capture directly?
+    fn clockwise_start_captures(&self, side: Side, index: u8) -> bool {
+        let mine = self.board.side_bits(side);
+        let seeds = crate::board::byte(mine, index);
+        captures_clockwise(
+            set_byte(mine, index, 0),
+            self.board.side_bits(side.other()),
+            index,
+            seeds,
+        )
+    }
+
+    /// Every legal start of `side`: (pit index, direction), in pit order, anticlockwise
+    /// first.
+    pub(crate) fn starts(&self, side: Side) -> impl Iterator<Item = (u8, Direction)> + '_ {
+        let pits = if self.to_move.may_move(side) && self.outcome().is_none() {
+            self.start_pits(side)
+        } else {
+            0
+        };
+        (0..16u8)
+            .filter(move |i| pits & (1 << i) != 0)
+            .flat_map(move |i| {
+                let clockwise =
+                    self.rules.is_reverse_pit(i) && self.clockwise_start_captures(side, i);
+                std::iter::once((i, Direction::Anticlockwise))
+                    .chain(clockwise.then_some((i, Direction::Clockwise)))
+            })
+    }
+
+    /// Starts a turn from `pit` in `direction`, checking that the start is legal. The
+    /// mover is the pit's owner. `budget` bounds the seeds the turn may sow (`None`: no
+    /// bound; never-ending turns are detected all the same).
+    pub fn begin_turn(
+        &self,
+        pit: Pit,
+        direction: Direction,
+        budget: Option<u64>,
+    ) -> Result<Turn, IllegalMove> {
+        if let Some(outcome) = self.outcome() {
+            return Err(IllegalMove::GameOver(outcome));
+        }
+        let side = pit.side();
+        if !self.to_move.may_move(side) {
+            return Err(match self.to_move {
+                ToMove::Opening(Owing::Only(owing)) => IllegalMove::OpeningPlayed { side, owing },
+                _ => IllegalMove::NotYourTurn { pit, side },
+            });
+        }
+        let index = pit.index();
+        let seeds = self.board.at(pit);
+        if self.to_move.is_opening() && OPENING_PITS & (1 << index) == 0 {
+            return Err(IllegalMove::NotAnOpeningPit { pit });
+        }
+        if seeds < 2 {
+            return Err(IllegalMove::TooFewSeeds { pit, seeds });
+        }
+        if direction == Direction::Clockwise {
+            if !self.rules.is_reverse_pit(index) {
+                return Err(IllegalMove::NotAReversePit {
+                    pit,
+                    variant: self.rules.variant,
+                });
+            }
+            if !self.clockwise_start_captures(side, index) {
+                return Err(IllegalMove::ClockwiseWithoutCapture { pit });
+            }
+        }
+        Ok(Turn::new_unchecked(self, side, index, direction, budget))
+    }
+
+    /// Plays a whole move, checking it: a legal start, and exactly one valid answer for
+    /// each decision point the turn reaches.
+    ///
+    /// ```
+    /// use omweso_rules::{Position, TurnEnd};
+    ///
+    /// let pos: Position = "5,0,0,0,1,1,1,1/0,3,0,5,5,5,0,5/10,4,1,4,4,0,0,4/1,0,0,0,4,0,0,0 s"
+    ///     .parse()
+    ///     .unwrap();
+    /// let result = pos.play(&"E1".parse().unwrap(), Some(720)).unwrap();
+    /// assert_eq!(result.summary.end, TurnEnd::Ended);
+    /// assert_eq!(result.summary.captured, 6);
+    /// assert!(pos.play(&"A1".parse().unwrap(), None).is_err()); // a single seed
+    /// ```
+    pub fn play(&self, mv: &Move, budget: Option<u64>) -> Result<TurnResult, IllegalMove> {
+        self.play_observed(mv, budget, &mut ())
+    }
+
+    /// As [`Position::play`], telling `observer` of every lap.
+    pub fn play_observed<O: LapObserver>(
+        &self,
+        mv: &Move,
+        budget: Option<u64>,
+        observer: &mut O,
+    ) -> Result<TurnResult, IllegalMove> {
+        let mut turn = self.begin_turn(mv.start, mv.direction, budget)?;
+        let mut answers = mv.answers.iter();
+        loop {
+            match turn.run(observer) {
+                Progress::Done(end) => {
+                    if let Some(&answer) = answers.next() {
+                        return Err(IllegalMove::ExtraAnswer {
+                            answer,
+                            end,
+                            laps: turn.laps(),
+                        });
+                    }
+                    return Ok(turn.result().expect("the turn is done"));
+                }
+                Progress::Decision(decision) => {
+                    let options = decision.options(turn.mover());
+                    let Some(&answer) = answers.next() else {
+                        return Err(IllegalMove::MissingAnswer {
+                            laps: turn.laps(),
+                            options,
+                        });
+                    };
+                    if turn.answer(answer).is_err() {
+                        return Err(IllegalMove::WrongAnswer {
+                            answer,
+                            laps: turn.laps(),
+                            options,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every legal whole move of `side`, each explored under `budget`.
+    #[must_use]
+    pub fn legal_moves(&self, side: Side, budget: Option<u64>) -> Vec<Move> {
+        let mut moves = Vec::new();
+        self.for_each_move(side, budget, |mv, _| moves.push(mv.clone()));
+        moves
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.setup().fmt(f)
+    }
+}
+
+/// Parses an Omweso position (without akakyala). Use [`Position::parse`] for other rules.
+impl FromStr for Position {
+    type Err = ParsePositionError;
+
+    fn from_str(s: &str) -> Result<Position, ParsePositionError> {
+        Position::parse(s, Rules::OMWESO)
+    }
+}
+
+/// Why a move cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalMove {
+    #[error("the game is already over in this position ({0})")]
+    GameOver(Outcome),
+    #[error("{pit} is {}'s pit, and it is not {}'s turn", side.name(), side.name())]
+    NotYourTurn { pit: Pit, side: Side },
+    #[error("{} has played their opening turn; only {} still owes one", side.name(), owing.name())]
+    OpeningPlayed { side: Side, owing: Side },
+    #[error("Mweiso's opening turn starts from an outer pit other than the 4th and 5th from the player's left; {pit} is not one")]
+    NotAnOpeningPit { pit: Pit },
+    #[error("pit {pit} holds {seeds} seed{}; a move needs at least 2", if *seeds == 1 { "" } else { "s" })]
+    TooFewSeeds { pit: Pit, seeds: u8 },
+    #[error("{pit} is not a reverse pit, so no lap may start clockwise from it ({})", reverse_pits(*variant))]
+    NotAReversePit { pit: Pit, variant: Variant },
+    #[error("a clockwise lap from {pit} would not capture directly, so it is not allowed")]
+    ClockwiseWithoutCapture { pit: Pit },
+    #[error(
+        "the move stops before a decision point: after {laps} laps the turn asks for {}",
+        list(options)
+    )]
+    MissingAnswer { laps: u64, options: Options },
+    #[error("{answer} answers no decision point: the turn stopped ({end}) after {laps} laps")]
+    ExtraAnswer {
+        answer: Answer,
+        end: TurnEnd,
+        laps: u64,
+    },
+    #[error(
+        "{answer} is not an option at the decision point after {laps} laps; the options are {}",
+        list(options)
+    )]
+    WrongAnswer {
+        answer: Answer,
+        laps: u64,
+        options: Options,
+    },
+}
+
+fn reverse_pits(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Omweso => {
+            "Omweso's reverse pits are South's A1, B1, B2, A2 and North's H4, G4, G3, H3"
+        }
+        Variant::Mweiso => "Mweiso's reverse holes are South's A1, B2 and North's H4, G3",
+    }
+}
