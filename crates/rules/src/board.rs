@@ -25,10 +25,38 @@ const MASKS: [u128; 17] = {
 };
 
 /// `1` in the `len` pits from `first` on, going anticlockwise (wrapping at 16).
-#[inline]
 const fn ring(first: u32, len: u32) -> u128 {
     MASKS[len as usize].rotate_left(8 * (first & 15))
 }
+
+/// `ROUNDS[k]`: `k` in every byte, what `k` full rounds of a lap add.
+static ROUNDS: [u128; 16] = {
+    let mut rounds = [0u128; 16];
+    let mut k = 0;
+    while k < 16 {
+        rounds[k] = ONES * k as u128;
+        k += 1;
+    }
+    rounds
+};
+
+/// `TAILS[dir][origin][rest]`: the pits that get one seed more than the others when a lap
+/// of `16 * k + rest` seeds is sown from `origin` (the `rest` pits after it in `dir`).
+/// A table lookup is cheaper than the variable 128-bit rotation in the hot loop.
+static TAILS: [[[u128; 16]; 16]; 2] = {
+    let mut tails = [[[0u128; 16]; 16]; 2];
+    let mut origin = 0;
+    while origin < 16 {
+        let mut rest = 0;
+        while rest < 16 {
+            tails[0][origin][rest] = ring(origin as u32 + 1, rest as u32);
+            tails[1][origin][rest] = ring(origin as u32 + 16 - rest as u32, rest as u32);
+            rest += 1;
+        }
+        origin += 1;
+    }
+    tails
+};
 
 /// The seeds on the 4x8 board: 16 pits a side, indexed per side in anticlockwise order.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -70,7 +98,7 @@ impl Board {
         self.get(pit.side(), pit.index())
     }
 
-    /// Sets pit `index` of `side` to `seeds`.
+    /// Sets pit `index` (taken mod 16) of `side` to `seeds`.
     pub fn set(&mut self, side: Side, index: u8, seeds: u8) {
         let s = &mut self.sides[side.index()];
         *s = set_byte(*s, index, seeds);
@@ -93,7 +121,7 @@ impl Board {
     #[must_use]
     #[inline]
     pub const fn has_sowable_pit(&self, side: Side) -> bool {
-        sowable_mask(self.sides[side.index()], 0xFFFF) != 0
+        any_sowable(self.sides[side.index()], u128::MAX)
     }
 
     pub(crate) const fn side_bits(&self, side: Side) -> u128 {
@@ -114,17 +142,53 @@ impl fmt::Debug for Board {
     }
 }
 
-/// Byte `index` of a side.
-#[inline]
+/// Byte `index` of a side. Picking the 64-bit half first keeps this to a select and a
+/// 64-bit shift; a variable 128-bit shift costs several times that in the hot loop.
+#[inline(always)]
 pub(crate) const fn byte(side: u128, index: u8) -> u8 {
-    (side >> (8 * (index as u32 & 15))) as u8
+    let half = if index & 8 == 0 {
+        side as u64
+    } else {
+        (side >> 64) as u64
+    };
+    (half >> (8 * (index & 7) as u32)) as u8
+}
+
+/// `UNITS[i]`: `1` in byte `i`.
+static UNITS: [u128; 16] = {
+    let mut units = [0u128; 16];
+    let mut i = 0;
+    while i < 16 {
+        units[i] = 1 << (8 * i);
+        i += 1;
+    }
+    units
+};
+
+/// A side with byte `index` emptied.
+#[inline(always)]
+pub(crate) fn clear_byte(side: u128, index: u8) -> u128 {
+    side & !UNITS[(index & 15) as usize].wrapping_mul(0xFF)
+}
+
+/// A side with `seeds` more in byte `index` (which must not overflow).
+#[inline(always)]
+pub(crate) fn add_to_byte(side: u128, index: u8, seeds: u8) -> u128 {
+    side.wrapping_add(UNITS[(index & 15) as usize].wrapping_mul(seeds as u128))
 }
 
 /// A side with byte `index` set to `value`.
 #[inline]
-pub(crate) const fn set_byte(side: u128, index: u8, value: u8) -> u128 {
-    let shift = 8 * (index as u32 & 15);
-    (side & !(0xFF << shift)) | ((value as u128) << shift)
+pub(crate) fn set_byte(side: u128, index: u8, value: u8) -> u128 {
+    add_to_byte(clear_byte(side, index), index, value)
+}
+
+/// Does a pit selected by `pits` (a byte mask: `0xFF` in the bytes of the pits looked at)
+/// hold two seeds or more? A byte is at least 2 exactly when a bit other than its lowest
+/// is set.
+#[inline]
+pub(crate) const fn any_sowable(side: u128, pits: u128) -> bool {
+    side & !ONES & pits != 0
 }
 
 /// Bit `i` set for each pit `i` in `allowed` (a 16-bit set) that holds at least two seeds.
@@ -146,16 +210,16 @@ pub(crate) const fn sowable_mask(side: u128, allowed: u16) -> u16 {
 /// side and the pit where the last seed fell. The origin itself is not skipped: it gets a
 /// seed every time a lap passes it.
 #[inline]
-pub(crate) const fn sow(side: u128, origin: u8, hand: u8, dir: Direction) -> (u128, u8) {
-    let laps = (hand / 16) as u128;
-    let rest = (hand % 16) as u32;
-    let origin = origin as u32;
-    let (first, last) = match dir {
-        Direction::Anticlockwise => (origin + 1, origin + hand as u32),
-        Direction::Clockwise => (origin + 16 - rest, origin + 16 * 16 - hand as u32),
-    };
-    let added = laps.wrapping_mul(ONES).wrapping_add(ring(first, rest));
-    (side.wrapping_add(added), (last & 15) as u8)
+pub(crate) fn sow(side: u128, origin: u8, hand: u8, dir: Direction) -> (u128, u8) {
+    let rest = (hand % 16) as usize;
+    let origin = origin & 15;
+    let last = match dir {
+        Direction::Anticlockwise => origin.wrapping_add(hand),
+        Direction::Clockwise => origin.wrapping_sub(hand),
+    } & 15;
+    let tail = TAILS[dir as usize][origin as usize][rest];
+    let added = ROUNDS[(hand / 16) as usize].wrapping_add(tail);
+    (side.wrapping_add(added), last)
 }
 
 /// How many seeds pit `landing` will hold after a lap of `hand` seeds ends in it, given it

@@ -16,13 +16,12 @@
 //! use omweso_rules::{Position, Preset, Rules, Side};
 //!
 //! let pos = Position::start(Rules::OMWESO, Preset::Outer, Side::South);
+//! // E1 drops its 4 seeds in F1, G1, H1 and H2; H2 was empty, so the turn ends.
 //! let result = pos.play(&"E1".parse().unwrap(), Some(720)).unwrap();
 //! assert_eq!(
 //!     result.position.to_string(),
-//!     "4,4,4,4,4,4,4,4/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/4,4,4,4,0,5,5,5 n"
+//!     "4,4,4,4,4,4,4,4/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,1/4,4,4,4,0,5,5,5 n"
 //! );
-//! # // E1 drops 4 seeds in F1, G1, H1 and H2; H2 was empty, so the turn ends.
-//! # let _ = result;
 //! ```
 #![forbid(unsafe_code)]
 #![warn(missing_debug_implementations)]
@@ -35,6 +34,7 @@ mod notation;
 mod outcome;
 pub mod oware;
 mod pit;
+pub mod playout;
 mod position;
 mod rules;
 mod ruleset;

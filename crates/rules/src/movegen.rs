@@ -17,6 +17,26 @@ impl Position {
         budget: Option<u64>,
         mut f: F,
     ) {
+        self.walk_moves(side, budget, |mv, turn| {
+            f(mv, &turn.result().expect("the turn is done"));
+        });
+    }
+
+    /// Appends every legal whole move of `side` to `moves` without building their results:
+    /// the fast path for a bot that then plays one of them ([`Position::play_unchecked`]).
+    pub fn legal_moves_into(&self, side: Side, budget: Option<u64>, moves: &mut Vec<Move>) {
+        self.walk_moves(side, budget, |mv, _| moves.push(mv.clone()));
+    }
+
+    /// Calls `f` with every legal whole move and its finished turn, whose
+    /// [`Turn::result`] gives the position after it. Cheaper than
+    /// [`Position::for_each_move`] when only some results are wanted (a bot sampling one
+    /// move, say): building a result costs about as much as a lap.
+    pub fn for_each_turn<F: FnMut(&Move, &Turn)>(&self, side: Side, budget: Option<u64>, f: F) {
+        self.walk_moves(side, budget, f);
+    }
+
+    fn walk_moves<F: FnMut(&Move, &Turn)>(&self, side: Side, budget: Option<u64>, mut f: F) {
         let mut branches: Vec<(Turn, usize, crate::Answer)> = Vec::new();
         for (index, direction) in self.starts(side) {
             let mut mv = Move {
@@ -24,19 +44,11 @@ impl Position {
                 direction,
                 answers: Answers::new(),
             };
-            let mut next = Some(Turn::new_unchecked(self, side, index, direction, budget));
-            loop {
-                let mut turn = match next.take() {
-                    Some(turn) => turn,
-                    None => match branches.pop() {
-                        Some((turn, depth, answer)) => {
-                            mv.answers.truncate(depth);
-                            mv.answers.push(answer);
-                            turn
-                        }
-                        None => break,
-                    },
-                };
+            let mut turn = Turn::new_unchecked(self, side, index, direction, budget);
+            explore(&mut turn, &mut mv, &mut branches, &mut f);
+            while let Some((mut turn, depth, answer)) = branches.pop() {
+                mv.answers.truncate(depth);
+                mv.answers.push(answer);
                 explore(&mut turn, &mut mv, &mut branches, &mut f);
             }
         }
@@ -46,7 +58,7 @@ impl Position {
 /// Runs `turn` to its end, taking the first answer at each decision point and leaving the
 /// others on `branches`.
 #[inline]
-fn explore<F: FnMut(&Move, &TurnResult)>(
+fn explore<F: FnMut(&Move, &Turn)>(
     turn: &mut Turn,
     mv: &mut Move,
     branches: &mut Vec<(Turn, usize, crate::Answer)>,
@@ -55,8 +67,7 @@ fn explore<F: FnMut(&Move, &TurnResult)>(
     loop {
         match turn.run(&mut ()) {
             Progress::Done(_) => {
-                let result = turn.result().expect("the turn is done");
-                f(mv, &result);
+                f(mv, turn);
                 return;
             }
             Progress::Decision(decision) => {

@@ -38,31 +38,38 @@
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Anchor {
     mine: u128,
-    origin: u8,
-    hand: u8,
+    /// `origin | hand << 8`.
+    key: u16,
 }
 
 impl Anchor {
     #[inline(always)]
     pub(crate) const fn new(mine: u128, origin: u8, hand: u8) -> Anchor {
-        Anchor { mine, origin, hand }
+        Anchor {
+            mine,
+            key: origin as u16 | (hand as u16) << 8,
+        }
     }
 }
 
-/// The first two anticlockwise states of the current segment.
+/// The first two anticlockwise states of the current segment, packed (this is copied with
+/// every turn the move generator starts or branches).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Anchors {
-    first: Anchor,
-    second: Anchor,
+    first: u128,
+    second: u128,
+    first_key: u16,
+    second_key: u16,
     len: u8,
 }
 
 impl Anchors {
     pub(crate) const fn new() -> Anchors {
-        let none = Anchor::new(0, 0, 0);
         Anchors {
-            first: none,
-            second: none,
+            first: 0,
+            second: 0,
+            first_key: 0,
+            second_key: 0,
             len: 0,
         }
     }
@@ -77,21 +84,19 @@ impl Anchors {
     /// it becomes one.
     #[inline(always)]
     pub(crate) fn seen_or_anchor(&mut self, state: Anchor) -> bool {
+        let is_first = state.mine == self.first && state.key == self.first_key;
+        let is_second = state.mine == self.second && state.key == self.second_key;
         match self.len {
             0 => {
-                self.first = state;
-                self.len = 1;
+                (self.first, self.first_key, self.len) = (state.mine, state.key, 1);
                 false
             }
+            1 if is_first => true,
             1 => {
-                if state == self.first {
-                    return true;
-                }
-                self.second = state;
-                self.len = 2;
+                (self.second, self.second_key, self.len) = (state.mine, state.key, 2);
                 false
             }
-            _ => state == self.first || state == self.second,
+            _ => is_first || is_second,
         }
     }
 }

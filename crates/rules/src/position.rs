@@ -3,8 +3,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::board::{set_byte, sowable_mask};
-use crate::rules::OPENING_PITS;
+use crate::board::{any_sowable, clear_byte, sowable_mask};
+use crate::rules::{OPENING_BYTES, OPENING_PITS};
 use crate::turn::{captures_clockwise, list, Options};
 use crate::{
     Answer, Board, Direction, LapObserver, Move, Outcome, Owing, ParseSetupError, Pit, Progress,
@@ -274,13 +274,14 @@ impl Position {
 
     /// Has `side` a legal start (ignoring whose turn it is)?
     #[must_use]
+    #[inline]
     pub const fn can_move(&self, side: Side) -> bool {
-        let allowed = if self.to_move.is_opening() {
-            OPENING_PITS
+        let pits = if self.to_move.is_opening() {
+            OPENING_BYTES
         } else {
-            0xFFFF
+            u128::MAX
         };
-        sowable_mask(self.board.side_bits(side), allowed) != 0
+        any_sowable(self.board.side_bits(side), pits)
     }
 
     /// The game's result in this position when it is already over: a player to move who
@@ -305,7 +306,7 @@ impl Position {
         let mine = self.board.side_bits(side);
         let seeds = crate::board::byte(mine, index);
         captures_clockwise(
-            set_byte(mine, index, 0),
+            clear_byte(mine, index),
             self.board.side_bits(side.other()),
             index,
             seeds,
@@ -425,6 +426,32 @@ impl Position {
                             options,
                         });
                     }
+                }
+            }
+        }
+    }
+
+    /// Plays a move known to be legal (from [`Position::legal_moves_into`] or
+    /// [`Position::for_each_move`]) without checking it: the bot's fast path.
+    ///
+    /// An illegal move never panics and always gives a valid position, but which one is
+    /// unspecified: a missing or refused answer takes the first option, extra answers
+    /// are ignored.
+    #[must_use]
+    pub fn play_unchecked(&self, mv: &Move, budget: Option<u64>) -> TurnResult {
+        let side = mv.start.side();
+        let mut turn = Turn::new_unchecked(self, side, mv.start.index(), mv.direction, budget);
+        let mut answers = mv.answers.iter();
+        loop {
+            match turn.run(&mut ()) {
+                Progress::Done(_) => return turn.result().expect("the turn is done"),
+                Progress::Decision(decision) => {
+                    let answer = answers
+                        .next()
+                        .copied()
+                        .filter(|&a| decision.allows(side, a))
+                        .unwrap_or_else(|| decision.options(side)[0]);
+                    turn.answer(answer).expect("an allowed answer");
                 }
             }
         }

@@ -71,3 +71,8 @@ impl Rules {
 /// Mweiso's opening turn starts from an outer pit other than the 4th and 5th from the
 /// player's left (indices 3 and 4).
 pub(crate) const OPENING_PITS: u16 = 0b1110_0111;
+
+/// [`OPENING_PITS`] as a byte mask over a side's `u128`.
+pub(crate) const OPENING_BYTES: u128 = u128::from_le_bytes([
+    0xFF, 0xFF, 0xFF, 0, 0, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0,
+]);

@@ -11,7 +11,9 @@ use std::fmt;
 
 use smallvec::SmallVec;
 
-use crate::board::{byte, column_of, seeds_after_landing, set_byte, sow, sowable_mask};
+use crate::board::{
+    add_to_byte, byte, clear_byte, column_of, seeds_after_landing, sow, sowable_mask,
+};
 use crate::never_ending::{Anchor, Anchors};
 use crate::{
     Answer, Board, Direction, Outcome, Pit, Position, Rules, Side, ToMove, Variant, Victory,
@@ -266,7 +268,7 @@ impl Turn {
             mover,
             to_move_before: pos.to_move(),
             has_captured_before: [pos.has_captured(Side::South), pos.has_captured(Side::North)],
-            mine: set_byte(mine, index, 0),
+            mine: clear_byte(mine, index),
             theirs: pos.board().side_bits(mover.other()),
             origin: index,
             hand: byte(mine, index),
@@ -319,84 +321,100 @@ impl Turn {
     /// Sows laps until the turn reaches a decision point or stops, telling `observer` of
     /// each lap.
     pub fn run<O: LapObserver>(&mut self, observer: &mut O) -> Progress {
-        loop {
-            let dir = match self.state {
-                State::Ready(dir) => dir,
-                State::Decide(decision) => return Progress::Decision(decision),
-                State::Done(end) => return Progress::Done(end),
-            };
+        let mut dir = match self.state {
+            State::Ready(dir) => dir,
+            State::Decide(decision) => return Progress::Decision(decision),
+            State::Done(end) => return Progress::Done(end),
+        };
+        // The hot loop works on locals, written back once when the turn stops or waits:
+        // kept in registers, a lap is a few dozen instructions.
+        let (mover, rules, budget) = (self.mover, self.rules, self.budget);
+        let (mut mine, mut theirs) = (self.mine, self.theirs);
+        let (mut origin, mut hand) = (self.origin, self.hand);
+        let (mut sown, mut laps) = (self.sown, self.laps);
+        let mut anchors = self.anchors;
+        let state = loop {
             // RULES.md 1.4: the repetition check first, then the budget.
-            if dir == Direction::Anticlockwise {
-                let here = Anchor::new(self.mine, self.origin, self.hand);
-                if self.anchors.seen_or_anchor(here) {
-                    self.state = State::Done(TurnEnd::NeverEnding);
-                    continue;
+            if dir == Direction::Anticlockwise
+                && anchors.seen_or_anchor(Anchor::new(mine, origin, hand))
+            {
+                break State::Done(TurnEnd::NeverEnding);
+            }
+            if sown + u64::from(hand) > budget {
+                break State::Done(TurnEnd::Budget);
+            }
+            let from = origin;
+            let (sown_side, last) = sow(mine, from, hand, dir);
+            sown += u64::from(hand);
+            laps += 1;
+            let landed = byte(sown_side, last);
+            let lap = |kind, captured| Lap {
+                from: Pit::from_index(mover, from),
+                direction: dir,
+                seeds: hand,
+                to: Pit::from_index(mover, last),
+                kind,
+                captured,
+            };
+            if landed < 2 {
+                observer.lap(lap(LapKind::End, 0));
+                mine = sown_side;
+                hand = 0;
+                break State::Done(TurnEnd::Ended);
+            }
+            if let Some(captured) = capture_at(theirs, last) {
+                // RULES.md 1.2.1: take both opponent pits of the column and sow them from
+                // the origin of this lap, which stays the origin.
+                observer.lap(lap(LapKind::Capture, captured));
+                mine = sown_side;
+                theirs = clear_byte(clear_byte(theirs, 23 - last), last - 8);
+                self.captured += u32::from(captured);
+                self.columns |= 1 << column_of(mover, last);
+                hand = captured;
+                anchors.clear();
+                let clockwise_again =
+                    dir == Direction::Clockwise && captures_clockwise(mine, theirs, from, captured);
+                match rules.variant {
+                    Variant::Omweso if clockwise_again => {
+                        break State::Decide(Decision::Direction);
+                    }
+                    // Mweiso's clockwise chain (RULES.md 2): after every clockwise capture.
+                    Variant::Mweiso if dir == Direction::Clockwise => {
+                        break State::Decide(Decision::Chain {
+                            clockwise: clockwise_again,
+                        });
+                    }
+                    _ => dir = Direction::Anticlockwise,
+                }
+            } else {
+                // RULES.md 1.2.2: relay.
+                observer.lap(lap(LapKind::Relay, 0));
+                mine = clear_byte(sown_side, last);
+                origin = last;
+                hand = landed;
+                dir = Direction::Anticlockwise;
+                // Omweso 1.3: a relay lifting a reverse pit may go clockwise if that
+                // captures. Mweiso 2: a relay is always anticlockwise.
+                if rules.variant == Variant::Omweso
+                    && rules.is_reverse_pit(last)
+                    && captures_clockwise(mine, theirs, last, landed)
+                {
+                    break State::Decide(Decision::Direction);
                 }
             }
-            if self.sown + u64::from(self.hand) > self.budget {
-                self.state = State::Done(TurnEnd::Budget);
-                continue;
-            }
-            self.sow_lap(dir, observer);
-        }
-    }
-
-    #[inline(always)]
-    fn sow_lap<O: LapObserver>(&mut self, dir: Direction, observer: &mut O) {
-        let (from, hand, mover) = (self.origin, self.hand, self.mover);
-        let (mine, last) = sow(self.mine, from, hand, dir);
-        self.sown += u64::from(hand);
-        self.laps += 1;
-        let landed = byte(mine, last);
-        let lap = |kind, captured| Lap {
-            from: Pit::from_index(mover, from),
-            direction: dir,
-            seeds: hand,
-            to: Pit::from_index(mover, last),
-            kind,
-            captured,
         };
-        if landed < 2 {
-            self.mine = mine;
-            self.hand = 0;
-            observer.lap(lap(LapKind::End, 0));
-            self.state = State::Done(TurnEnd::Ended);
-        } else if let Some(captured) = capture_at(self.theirs, last) {
-            // RULES.md 1.2.1: take both opponent pits of the column and sow them from the
-            // origin of this lap, which stays the origin.
-            observer.lap(lap(LapKind::Capture, captured));
-            self.mine = mine;
-            self.theirs = set_byte(set_byte(self.theirs, 23 - last, 0), last - 8, 0);
-            self.captured += u32::from(captured);
-            self.columns |= 1 << column_of(self.mover, last);
-            self.hand = captured;
-            self.anchors.clear();
-            let clockwise_again = dir == Direction::Clockwise
-                && captures_clockwise(self.mine, self.theirs, from, captured);
-            self.state = match self.rules.variant {
-                Variant::Omweso if clockwise_again => State::Decide(Decision::Direction),
-                // Mweiso's clockwise chain (RULES.md 2): after every clockwise capture.
-                Variant::Mweiso if dir == Direction::Clockwise => State::Decide(Decision::Chain {
-                    clockwise: clockwise_again,
-                }),
-                _ => State::Ready(Direction::Anticlockwise),
-            };
-        } else {
-            // RULES.md 1.2.2: relay.
-            observer.lap(lap(LapKind::Relay, 0));
-            self.mine = set_byte(mine, last, 0);
-            self.origin = last;
-            self.hand = landed;
-            // Omweso 1.3: a relay lifting a reverse pit may go clockwise if that captures.
-            // Mweiso 2: a relay is always anticlockwise.
-            let may_reverse = self.rules.variant == Variant::Omweso
-                && self.rules.is_reverse_pit(last)
-                && captures_clockwise(self.mine, self.theirs, last, landed);
-            self.state = if may_reverse {
-                State::Decide(Decision::Direction)
-            } else {
-                State::Ready(Direction::Anticlockwise)
-            };
+        self.mine = mine;
+        self.theirs = theirs;
+        self.origin = origin;
+        self.hand = hand;
+        self.sown = sown;
+        self.laps = laps;
+        self.anchors = anchors;
+        self.state = state;
+        match state {
+            State::Decide(decision) => Progress::Decision(decision),
+            State::Done(end) => Progress::Done(end),
+            State::Ready(_) => unreachable!("the loop only stops to wait or end"),
         }
     }
 
@@ -424,14 +442,11 @@ impl Turn {
     /// the other reverse hole if that captures directly, else the player picks any pit to
     /// go on anticlockwise.
     fn leave(&mut self) -> State {
-        self.mine = self
-            .mine
-            .wrapping_add(u128::from(self.hand) << (8 * u32::from(self.origin)));
+        self.mine = add_to_byte(self.mine, self.origin, self.hand);
         self.hand = 0;
         let other = if self.origin == 0 { 14 } else { 0 };
         let seeds = byte(self.mine, other);
-        if seeds >= 2
-            && captures_clockwise(set_byte(self.mine, other, 0), self.theirs, other, seeds)
+        if seeds >= 2 && captures_clockwise(clear_byte(self.mine, other), self.theirs, other, seeds)
         {
             return self.lift(other, Direction::Clockwise);
         }
@@ -445,7 +460,7 @@ impl Turn {
 
     fn lift(&mut self, index: u8, dir: Direction) -> State {
         self.hand = byte(self.mine, index);
-        self.mine = set_byte(self.mine, index, 0);
+        self.mine = clear_byte(self.mine, index);
         self.origin = index;
         State::Ready(dir)
     }
@@ -458,9 +473,7 @@ impl Turn {
         };
         // Seeds still in hand (a turn stopped before a lap) go back to the lap's origin,
         // where the player lifted them or was about to sow the captured seeds from.
-        let mine = self
-            .mine
-            .wrapping_add(u128::from(self.hand) << (8 * u32::from(self.origin)));
+        let mine = add_to_byte(self.mine, self.origin, self.hand);
         let sides = match self.mover {
             Side::South => [mine, self.theirs],
             Side::North => [self.theirs, mine],
@@ -536,13 +549,15 @@ impl Turn {
 }
 
 /// Seeds a lap ending in occupied pit `last` captures, if it captures: `last` is an inner
-/// pit and both opponent pits of its column hold seeds.
+/// pit and both opponent pits of its column hold seeds (their inner pit `23 - last`, in
+/// the high half of their side, and their outer pit `last - 8`, in the low half).
 #[inline(always)]
 fn capture_at(theirs: u128, last: u8) -> Option<u8> {
     if last < 8 {
         return None;
     }
-    let (inner, outer) = (byte(theirs, 23 - last), byte(theirs, last - 8));
+    let inner = ((theirs >> 64) as u64 >> (8 * u32::from(15 - last))) as u8;
+    let outer = ((theirs as u64) >> (8 * u32::from(last - 8))) as u8;
     (inner != 0 && outer != 0).then(|| inner + outer)
 }
 

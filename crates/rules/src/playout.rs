@@ -1,0 +1,112 @@
+//! Random playouts, the engine's standard speed measure (`omweso bench` and the divan
+//! benches): from the standard start, every legal whole move is enumerated at every ply
+//! and one chosen uniformly at random is played, until the game ends.
+//!
+//! The caller supplies the random choice (`choose(n)` returns an index below `n`), so this
+//! crate needs no random number generator of its own.
+
+use crate::oware;
+use crate::{Owing, Position, Preset, Rules, Ruleset, Side, ToMove, Turn};
+
+/// The sowing budget of every Omweso and Mweiso move: the 3-minute limit at 4 seeds a
+/// second (RULES.md 4). A turn that runs out of it annuls the game, which ends the playout.
+pub const BUDGET: u64 = 720;
+
+/// A game still going after this many plies is stopped and counted as played: random play
+/// may in principle shuffle seeds forever (an endless Oware cycle, say).
+pub const MAX_PLIES: u32 = 2_000;
+
+/// What one playout did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Playout {
+    pub plies: u32,
+    /// Whole moves enumerated over all plies.
+    pub moves_enumerated: u64,
+    /// Stopped at [`MAX_PLIES`] rather than by the rules.
+    pub capped: bool,
+}
+
+/// Reusable move buffers, so a long run of playouts does not allocate per ply.
+#[derive(Default, Debug)]
+pub struct Playouts {
+    houses: Vec<oware::House>,
+}
+
+impl Playouts {
+    /// Plays one random game of `ruleset` (Omweso from the `outer` preset, South first).
+    pub fn play(&mut self, ruleset: Ruleset, choose: &mut impl FnMut(usize) -> usize) -> Playout {
+        match ruleset {
+            Ruleset::Omweso => self.board_game(
+                Position::start(Rules::OMWESO, Preset::Outer, Side::South),
+                choose,
+            ),
+            Ruleset::Mweiso => self.board_game(
+                Position::start(Rules::MWEISO, Preset::Even, Side::South),
+                choose,
+            ),
+            Ruleset::Oware => self.oware_game(choose),
+        }
+    }
+
+    fn board_game(
+        &mut self,
+        mut position: Position,
+        choose: &mut impl FnMut(usize) -> usize,
+    ) -> Playout {
+        let mut playout = Playout::default();
+        while playout.plies < MAX_PLIES {
+            let side = match position.to_move() {
+                // Mweiso's simultaneous opening: either player's turn may arrive first.
+                ToMove::Opening(Owing::Both) => Side::ALL[choose(2)],
+                to_move => to_move.single().expect("one side to move"),
+            };
+            // Reservoir sampling: the i-th move enumerated replaces the pick with
+            // probability 1/i, which leaves every move equally likely; only the picked
+            // turn is kept, so no move list is built and nothing is replayed.
+            let mut seen = 0;
+            let mut picked: Option<Turn> = None;
+            position.for_each_turn(side, Some(BUDGET), |_, turn| {
+                seen += 1;
+                if choose(seen) == 0 {
+                    picked = Some(turn.clone());
+                }
+            });
+            playout.moves_enumerated += seen as u64;
+            let Some(turn) = picked else {
+                return playout;
+            };
+            let result = turn.result().expect("an enumerated turn is done");
+            playout.plies += 1;
+            if result.outcome.is_some() {
+                return playout;
+            }
+            position = result.position;
+        }
+        playout.capped = true;
+        playout
+    }
+
+    fn oware_game(&mut self, choose: &mut impl FnMut(usize) -> usize) -> Playout {
+        let mut position = oware::Position::start(Side::South);
+        let mut playout = Playout::default();
+        while playout.plies < MAX_PLIES {
+            self.houses.clear();
+            position.for_each_move(None, |house, _| self.houses.push(house));
+            playout.moves_enumerated += self.houses.len() as u64;
+            if self.houses.is_empty() {
+                return playout;
+            }
+            let pick = self.houses[choose(self.houses.len())];
+            let result = position
+                .play(pick, None)
+                .expect("an enumerated move is legal");
+            playout.plies += 1;
+            if result.outcome.is_some() {
+                return playout;
+            }
+            position = result.position;
+        }
+        playout.capped = true;
+        playout
+    }
+}
