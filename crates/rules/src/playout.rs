@@ -26,11 +26,10 @@ pub struct Playout {
     pub capped: bool,
 }
 
-/// Reusable move buffers, so a long run of playouts does not allocate per ply.
+/// Plays random games; keeps no state between them, but stays a type so that reusable
+/// buffers can be added without changing its users.
 #[derive(Default, Debug)]
-pub struct Playouts {
-    houses: Vec<oware::House>,
-}
+pub struct Playouts {}
 
 impl Playouts {
     /// Plays one random game of `ruleset` (Omweso from the `outer` preset, South first).
@@ -90,16 +89,13 @@ impl Playouts {
         let mut position = oware::Position::start(Side::South);
         let mut playout = Playout::default();
         while playout.plies < MAX_PLIES {
-            self.houses.clear();
-            position.for_each_move(None, |house, _| self.houses.push(house));
-            playout.moves_enumerated += self.houses.len() as u64;
-            if self.houses.is_empty() {
+            let mut moves = position.moves();
+            let count = moves.len();
+            playout.moves_enumerated += count as u64;
+            let Some(pick) = moves.nth(choose(count.max(1))) else {
                 return playout;
-            }
-            let pick = self.houses[choose(self.houses.len())];
-            let result = position
-                .play(pick, None)
-                .expect("an enumerated move is legal");
+            };
+            let result = position.play_unchecked(pick, None);
             playout.plies += 1;
             if result.outcome.is_some() {
                 return playout;
