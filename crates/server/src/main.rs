@@ -1,1 +1,94 @@
-fn main() {}
+//! The `omweso` binary: a thin shell over the library's subcommands.
+
+use std::io;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Parser, Subcommand};
+use omweso::{bench, engine_cli};
+use omweso_rules::Ruleset;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "omweso",
+    version,
+    about = "Omweso online: the rules engine, its tools and the game server"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Answer JSON-lines requests on stdin (`moves`, `play`) for omweso, mweiso and oware.
+    Engine,
+    /// Random playouts per second on one core, one line per ruleset.
+    Bench {
+        /// Seconds to play each ruleset.
+        #[arg(long, default_value_t = 3.0)]
+        seconds: f64,
+        /// Only these rulesets (default: all three).
+        #[arg(long, value_delimiter = ',')]
+        ruleset: Vec<String>,
+        /// Also print plies per game and capped games.
+        #[arg(long)]
+        verbose: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Engine => {
+            let stdin = io::stdin().lock();
+            let stdout = io::stdout().lock();
+            match engine_cli::run(stdin, stdout) {
+                Ok(()) => ExitCode::SUCCESS,
+                // A closed stdout (the reader went away) ends the engine quietly.
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("omweso engine: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Command::Bench {
+            seconds,
+            ruleset,
+            verbose,
+        } => {
+            let rulesets: Result<Vec<Ruleset>, _> = if ruleset.is_empty() {
+                Ok(Ruleset::ALL.to_vec())
+            } else {
+                ruleset.iter().map(|r| r.parse()).collect()
+            };
+            let rulesets = match rulesets {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("omweso bench: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            if !(seconds.is_finite() && seconds > 0.0) {
+                eprintln!("omweso bench: --seconds must be a positive number");
+                return ExitCode::FAILURE;
+            }
+            for ruleset in rulesets {
+                let result = bench::run(ruleset, Duration::from_secs_f64(seconds), 1);
+                println!("{ruleset} {:.0} playouts/s", result.playouts_per_second());
+                if verbose {
+                    println!(
+                        "  {} games in {:.2}s, {:.1} plies a game, {} stopped at {} plies",
+                        result.playouts,
+                        result.elapsed.as_secs_f64(),
+                        result.plies as f64 / result.playouts as f64,
+                        result.capped,
+                        omweso_rules::playout::MAX_PLIES
+                    );
+                }
+            }
+            ExitCode::SUCCESS
+        }
+    }
+}

@@ -1,0 +1,376 @@
+//! `omweso engine`: one JSON request per line in, one JSON response per line out
+//! (`shared/ENGINE-CLI.md`). A bad request is answered with `{"error": ...}` and the next
+//! line is read as usual; nothing a request says can stop the loop.
+
+use std::io::{self, BufRead, Write};
+
+use omweso_rules::oware;
+use omweso_rules::{
+    Move, Outcome, Owing, Position, Rules, Ruleset, Side, ToMove, TurnResult, Variant,
+};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// The longest request line read; a longer one is answered with an error and skipped, so
+/// one bad line cannot make the process hold gigabytes.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// Answers every request line of `input` on `output`, flushing after each, until the end
+/// of `input`.
+pub fn run<R: BufRead, W: Write>(mut input: R, mut output: W) -> io::Result<()> {
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let (read, complete) = read_line_capped(&mut input, &mut line, MAX_LINE_BYTES)?;
+        if read == 0 {
+            return Ok(());
+        }
+        let response = if complete {
+            match std::str::from_utf8(&line) {
+                Ok(text) => respond(text.trim_end_matches(['\n', '\r'])),
+                Err(_) => error_json("the request is not valid UTF-8"),
+            }
+        } else {
+            error_json(&format!(
+                "the request line is longer than {MAX_LINE_BYTES} bytes"
+            ))
+        };
+        output.write_all(response.as_bytes())?;
+        output.write_all(b"\n")?;
+        output.flush()?;
+    }
+}
+
+/// Reads one line into `buf`, keeping at most `cap` bytes of it (the rest is consumed and
+/// dropped). Returns the bytes consumed and whether the line fit.
+fn read_line_capped<R: BufRead>(
+    input: &mut R,
+    buf: &mut Vec<u8>,
+    cap: usize,
+) -> io::Result<(usize, bool)> {
+    let mut consumed = 0;
+    let mut fits = true;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok((consumed, fits));
+        }
+        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..=i], true),
+            None => (chunk, false),
+        };
+        if fits && buf.len() + part.len() <= cap {
+            buf.extend_from_slice(part);
+        } else {
+            fits = false;
+        }
+        let n = part.len();
+        input.consume(n);
+        consumed += n;
+        if done {
+            return Ok((consumed, fits));
+        }
+    }
+}
+
+/// The response line (without newline) to one request line.
+#[must_use]
+pub fn respond(line: &str) -> String {
+    match handle(line) {
+        Ok(json) => json,
+        Err(message) => error_json(&message),
+    }
+}
+
+fn error_json(message: &str) -> String {
+    serde_json::json!({ "error": message }).to_string()
+}
+
+fn to_json<T: Serialize>(value: &T) -> Result<String, String> {
+    serde_json::to_string(value).map_err(|e| format!("internal error writing the response: {e}"))
+}
+
+/// A parsed request's fields, each taken out of the JSON object once; whatever is left
+/// over at the end is an unknown field.
+struct Fields(Map<String, Value>);
+
+impl Fields {
+    fn take_str(&mut self, key: &str) -> Result<Option<String>, String> {
+        match self.0.remove(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s)),
+            Some(other) => Err(format!("\"{key}\" must be a string, not {other}")),
+        }
+    }
+
+    fn require_str(&mut self, key: &str) -> Result<String, String> {
+        self.take_str(key)?
+            .ok_or_else(|| format!("the request has no \"{key}\""))
+    }
+
+    fn take_budget(&mut self) -> Result<Option<u64>, String> {
+        match self.0.remove("max_seeds") {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Number(n)) if n.as_u64().is_some() => Ok(n.as_u64()),
+            Some(other) => Err(format!(
+                "\"max_seeds\" must be a whole number of seeds, 0 or more, not {other}"
+            )),
+        }
+    }
+
+    fn take_side(&mut self) -> Result<Option<Side>, String> {
+        self.take_str("side")?
+            .map(|s| s.parse().map_err(|e| format!("\"side\": {e}")))
+            .transpose()
+    }
+
+    /// The optional akakyala extension: `"akakyala": {"s": bool, "n": bool}` turns the
+    /// rule on and says which players captured in an earlier turn.
+    fn take_akakyala(&mut self) -> Result<Option<[bool; 2]>, String> {
+        let Some(value) = self.0.remove("akakyala") else {
+            return Ok(None);
+        };
+        let shape = || {
+            format!(
+                "\"akakyala\" must be {{\"s\": true|false, \"n\": true|false}} (who has captured in an earlier turn), not {value}"
+            )
+        };
+        let Value::Object(map) = &value else {
+            return Err(shape());
+        };
+        let mut flags = [false; 2];
+        for (key, flag) in map {
+            let side: Side = key.parse().map_err(|_| shape())?;
+            flags[side.index()] = flag.as_bool().ok_or_else(shape)?;
+        }
+        Ok(Some(flags))
+    }
+
+    fn finish(self, op: &str, allowed: &str) -> Result<(), String> {
+        match self.0.keys().next() {
+            None => Ok(()),
+            Some(key) => Err(format!(
+                "unknown field \"{key}\" in a {op} request; it takes {allowed}"
+            )),
+        }
+    }
+}
+
+fn handle(line: &str) -> Result<String, String> {
+    let value: Value = serde_json::from_str(line).map_err(|e| format!("bad JSON: {e}"))?;
+    let Value::Object(map) = value else {
+        return Err(format!("a request is a JSON object, not {value}"));
+    };
+    let mut fields = Fields(map);
+    let op = fields.require_str("op")?;
+    let ruleset: Ruleset = fields
+        .require_str("ruleset")?
+        .parse()
+        .map_err(|e: omweso_rules::ParseRulesetError| e.to_string())?;
+    let position = fields.require_str("position")?;
+    let budget = fields.take_budget()?;
+    let side = fields.take_side()?;
+    match op.as_str() {
+        "moves" => {
+            let akakyala = fields.take_akakyala()?;
+            fields.finish(
+                "moves",
+                "op, ruleset, position, and optionally max_seeds, side, akakyala",
+            )?;
+            match ruleset {
+                Ruleset::Oware => oware_moves(&position, side, budget),
+                _ => board_moves(ruleset, &position, side, budget, akakyala),
+            }
+        }
+        "play" => {
+            let mv = fields.require_str("move")?;
+            let akakyala = fields.take_akakyala()?;
+            fields.finish(
+                "play",
+                "op, ruleset, position, move, and optionally max_seeds, side, akakyala",
+            )?;
+            match ruleset {
+                Ruleset::Oware => oware_play(&position, side, &mv, budget),
+                _ => board_play(ruleset, &position, side, &mv, budget, akakyala),
+            }
+        }
+        other => Err(format!(
+            "unknown op \"{other}\": expected \"moves\" or \"play\""
+        )),
+    }
+}
+
+#[derive(Serialize)]
+struct MovesResponse {
+    moves: Vec<String>,
+    outcome: Option<Outcome>,
+}
+
+#[derive(Serialize)]
+struct PlayResponse {
+    position: String,
+    captured: u32,
+    capture_columns: String,
+    laps: u64,
+    seeds_sown: u64,
+    end: &'static str,
+    outcome: Option<Outcome>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scores: Option<Scores>,
+}
+
+#[derive(Serialize)]
+struct Scores {
+    s: u8,
+    n: u8,
+}
+
+/// Parses a 4x8 position under `ruleset`, with the akakyala extension applied.
+fn board_position(
+    ruleset: Ruleset,
+    text: &str,
+    akakyala: Option<[bool; 2]>,
+) -> Result<Position, String> {
+    let mut rules = Rules::for_ruleset(ruleset).expect("a 4x8 ruleset");
+    if akakyala.is_some() {
+        if rules.variant != Variant::Omweso {
+            return Err("\"akakyala\" is an Omweso rule; Mweiso has no akakyala".into());
+        }
+        rules.akakyala = true;
+    }
+    let position = Position::parse(text, rules).map_err(|e| format!("malformed position: {e}"))?;
+    let [south, north] = akakyala.unwrap_or_default();
+    Ok(position.with_capture_history(south, north))
+}
+
+/// Who plays: the side to move, checked against the request's `side`; in Mweiso's
+/// opening `side` says which of the players owing their opening turn plays.
+fn mover(position: &Position, side: Option<Side>) -> Result<Side, String> {
+    match (position.to_move(), side) {
+        (ToMove::Opening(Owing::Both), Some(side)) => Ok(side),
+        (ToMove::Opening(Owing::Both), None) => Err(
+            "both players still owe their Mweiso opening turn; say which plays with \"side\":\"s\" or \"n\"".into(),
+        ),
+        (to_move, side) => {
+            let moving = to_move.single().expect("one side to move");
+            match side {
+                Some(side) if side != moving => Err(format!(
+                    "\"side\" is {side}, but in this position only {} may move",
+                    moving.char()
+                )),
+                _ => Ok(moving),
+            }
+        }
+    }
+}
+
+fn board_moves(
+    ruleset: Ruleset,
+    text: &str,
+    side: Option<Side>,
+    budget: Option<u64>,
+    akakyala: Option<[bool; 2]>,
+) -> Result<String, String> {
+    let position = board_position(ruleset, text, akakyala)?;
+    let side = mover(&position, side)?;
+    let outcome = position.outcome();
+    let mut moves = Vec::new();
+    position.for_each_move(side, budget, |mv, _| moves.push(mv.to_string()));
+    to_json(&MovesResponse { moves, outcome })
+}
+
+fn board_play(
+    ruleset: Ruleset,
+    text: &str,
+    side: Option<Side>,
+    mv: &str,
+    budget: Option<u64>,
+    akakyala: Option<[bool; 2]>,
+) -> Result<String, String> {
+    let position = board_position(ruleset, text, akakyala)?;
+    let side = mover(&position, side)?;
+    let parsed: Move = mv
+        .parse()
+        .map_err(|e| format!("malformed move {mv:?}: {e}"))?;
+    if position.outcome().is_none() && parsed.start.side() != side {
+        return Err(format!(
+            "illegal move {mv}: {} is {}'s pit, and {} is playing",
+            parsed.start,
+            parsed.start.side().name(),
+            side.name()
+        ));
+    }
+    let TurnResult {
+        position: after,
+        summary,
+        outcome,
+    } = position
+        .play(&parsed, budget)
+        .map_err(|e| format!("illegal move {mv}: {e}"))?;
+    to_json(&PlayResponse {
+        position: after.to_string(),
+        captured: summary.captured,
+        capture_columns: summary.capture_columns_letters(),
+        laps: summary.laps,
+        seeds_sown: summary.seeds_sown,
+        end: summary.end.name(),
+        outcome,
+        scores: None,
+    })
+}
+
+fn oware_position(text: &str, side: Option<Side>) -> Result<oware::Position, String> {
+    let position: oware::Position = text
+        .parse()
+        .map_err(|e| format!("malformed position: {e}"))?;
+    match side {
+        Some(side) if side != position.to_move() => Err(format!(
+            "\"side\" is {side}, but in this position only {} may move",
+            position.to_move().char()
+        )),
+        _ => Ok(position),
+    }
+}
+
+fn oware_moves(text: &str, side: Option<Side>, budget: Option<u64>) -> Result<String, String> {
+    let position = oware_position(text, side)?;
+    let mut moves = Vec::new();
+    position.for_each_move(budget, |house, _| moves.push(house.to_string()));
+    to_json(&MovesResponse {
+        moves,
+        outcome: position.outcome(),
+    })
+}
+
+fn oware_play(
+    text: &str,
+    side: Option<Side>,
+    mv: &str,
+    budget: Option<u64>,
+) -> Result<String, String> {
+    let position = oware_position(text, side)?;
+    let house: oware::House = mv
+        .parse()
+        .map_err(|e| format!("malformed move {mv:?}: {e}"))?;
+    let result = position
+        .play(house, budget)
+        .map_err(|e| format!("illegal move {mv}: {e}"))?;
+    let sown = result.end == omweso_rules::TurnEnd::Ended;
+    to_json(&PlayResponse {
+        position: result.position.to_string(),
+        captured: u32::from(result.captured),
+        capture_columns: String::new(),
+        laps: u64::from(sown),
+        seeds_sown: result.seeds_sown,
+        end: result.end.name(),
+        outcome: result.outcome,
+        scores: Some(Scores {
+            s: result.position.captured(Side::South),
+            n: result.position.captured(Side::North),
+        }),
+    })
+}
