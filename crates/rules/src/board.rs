@@ -165,10 +165,21 @@ static UNITS: [u128; 16] = {
     units
 };
 
+/// `KEEP[i]`: every byte but byte `i`.
+static KEEP: [u128; 16] = {
+    let mut keep = [0u128; 16];
+    let mut i = 0;
+    while i < 16 {
+        keep[i] = !(0xFF << (8 * i));
+        i += 1;
+    }
+    keep
+};
+
 /// A side with byte `index` emptied.
 #[inline(always)]
 pub(crate) fn clear_byte(side: u128, index: u8) -> u128 {
-    side & !UNITS[(index & 15) as usize].wrapping_mul(0xFF)
+    side & KEEP[(index & 15) as usize]
 }
 
 /// A side with `seeds` more in byte `index` (which must not overflow).

@@ -315,20 +315,26 @@ impl Position {
 
     /// Every legal start of `side`: (pit index, direction), in pit order, anticlockwise
     /// first.
-    pub(crate) fn starts(&self, side: Side) -> impl Iterator<Item = (u8, Direction)> + '_ {
-        let pits = if self.to_move.may_move(side) && self.outcome().is_none() {
+    pub(crate) fn starts(&self, side: Side) -> Starts {
+        let anticlockwise = if self.to_move.may_move(side) && self.outcome().is_none() {
             self.start_pits(side)
         } else {
             0
         };
-        (0..16u8)
-            .filter(move |i| pits & (1 << i) != 0)
-            .flat_map(move |i| {
-                let clockwise =
-                    self.rules.is_reverse_pit(i) && self.clockwise_start_captures(side, i);
-                std::iter::once((i, Direction::Anticlockwise))
-                    .chain(clockwise.then_some((i, Direction::Clockwise)))
-            })
+        let mut clockwise = 0;
+        let mut reverse = anticlockwise & self.rules.reverse_pits();
+        while reverse != 0 {
+            let i = reverse.trailing_zeros() as u8;
+            reverse &= reverse - 1;
+            if self.clockwise_start_captures(side, i) {
+                clockwise |= 1 << i;
+            }
+        }
+        Starts {
+            anticlockwise,
+            clockwise,
+            pending: None,
+        }
     }
 
     /// Starts a turn from `pit` in `direction`, checking that the start is legal. The
@@ -478,6 +484,34 @@ impl FromStr for Position {
 
     fn from_str(s: &str) -> Result<Position, ParsePositionError> {
         Position::parse(s, Rules::OMWESO)
+    }
+}
+
+/// The legal starts of a side, walking the set bits of two pit sets.
+pub(crate) struct Starts {
+    anticlockwise: u16,
+    clockwise: u16,
+    /// A clockwise start of the pit just given anticlockwise.
+    pending: Option<u8>,
+}
+
+impl Iterator for Starts {
+    type Item = (u8, Direction);
+
+    #[inline]
+    fn next(&mut self) -> Option<(u8, Direction)> {
+        if let Some(i) = self.pending.take() {
+            return Some((i, Direction::Clockwise));
+        }
+        if self.anticlockwise == 0 {
+            return None;
+        }
+        let i = self.anticlockwise.trailing_zeros() as u8;
+        self.anticlockwise &= self.anticlockwise - 1;
+        if self.clockwise & (1 << i) != 0 {
+            self.pending = Some(i);
+        }
+        Some((i, Direction::Anticlockwise))
     }
 }
 
