@@ -231,6 +231,14 @@ impl Position {
         })
     }
 
+    /// The same board with `side` to move: the referee's steal (RULES.md 4), where the
+    /// opponent plays the turn instead, from the same position. Ends Mweiso's opening.
+    #[must_use]
+    pub const fn with_side_to_move(mut self, side: Side) -> Position {
+        self.to_move = ToMove::Side(side);
+        self
+    }
+
     #[must_use]
     pub const fn board(&self) -> &Board {
         &self.board

@@ -300,6 +300,24 @@ impl Turn {
         self.sown
     }
 
+    /// Changes the sowing budget for the rest of the turn (the seeds it may sow in all,
+    /// counting those already sown). A server uses it when time spent at a decision point
+    /// shortens what is left of the move-completion limit.
+    pub fn set_budget(&mut self, budget: Option<u64>) {
+        self.budget = budget.unwrap_or(u64::MAX);
+    }
+
+    /// The board as it stands now, with any seeds in hand put back at the lap's origin (as
+    /// in [`Turn::result`]): what a client shows while the turn waits for a decision.
+    #[must_use]
+    pub fn board_now(&self) -> Board {
+        let mine = add_to_byte(self.mine, self.origin, self.hand);
+        match self.mover {
+            Side::South => Board::from_bits([mine, self.theirs]),
+            Side::North => Board::from_bits([self.theirs, mine]),
+        }
+    }
+
     /// The decision the turn waits for, if any.
     #[must_use]
     pub const fn pending_decision(&self) -> Option<Decision> {

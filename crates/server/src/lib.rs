@@ -2,3 +2,4 @@
 
 pub mod bench;
 pub mod engine_cli;
+pub mod game;

@@ -94,6 +94,13 @@ impl Position {
         }
     }
 
+    /// The same board and captures with `side` to move: the referee's steal (RULES.md 4),
+    /// where the opponent plays the turn instead, from the same position.
+    #[must_use]
+    pub const fn with_side_to_move(&self, side: Side) -> Position {
+        Position::new(self.board, side, self.captured)
+    }
+
     /// The board.
     #[inline]
     pub(super) const fn board(&self) -> Board {

@@ -1,0 +1,166 @@
+//! What a table tells its players and spectators: the versioned events of the protocol and
+//! the snapshot.
+
+use omweso_rules::{Lap, Outcome, Side};
+use serde::Serialize;
+
+use super::config::SetupKind;
+
+/// A lap as the protocol writes it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LapView {
+    pub from: String,
+    pub dir: &'static str,
+    pub seeds: u8,
+    pub to: String,
+    pub kind: &'static str,
+    pub captured: u8,
+}
+
+impl From<&Lap> for LapView {
+    fn from(lap: &Lap) -> LapView {
+        LapView {
+            from: lap.from.to_string(),
+            dir: if lap.direction == omweso_rules::Direction::Clockwise {
+                "c"
+            } else {
+                "a"
+            },
+            seeds: lap.seeds,
+            to: lap.to.to_string(),
+            kind: lap.kind.name(),
+            captured: lap.captured,
+        }
+    }
+}
+
+impl From<&omweso_rules::oware::Lap> for LapView {
+    fn from(lap: &omweso_rules::oware::Lap) -> LapView {
+        LapView {
+            from: lap.from.to_string(),
+            dir: "a",
+            seeds: lap.seeds,
+            to: lap.to.to_string(),
+            kind: lap.kind.name(),
+            captured: lap.captured,
+        }
+    }
+}
+
+/// The referee's clock as clients see it: deadlines in milliseconds since the Unix epoch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ClockView {
+    pub referee_deadline: Option<u64>,
+    pub steal_open: bool,
+    pub move_deadline: Option<u64>,
+}
+
+/// A change to the game, sent to every connection with the game's next version.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "t", content = "d", rename_all = "lowercase")]
+pub enum Event {
+    /// A player took a seat (addition to protocol v1).
+    Joined {
+        seat: Side,
+        name: String,
+    },
+    /// Both seats are taken (and arranged): play begins (addition).
+    Started {
+        to_move: Option<Side>,
+        position: String,
+        clock: ClockView,
+    },
+    /// A free-setup arrangement, in the side's own pit order (addition).
+    Arranged {
+        by: Side,
+        pits: [u8; 16],
+    },
+    Played {
+        by: Side,
+        #[serde(rename = "move")]
+        mv: String,
+        stolen: bool,
+        laps: Vec<LapView>,
+        position: String,
+        outcome: Option<Outcome>,
+        pending: bool,
+        clock: ClockView,
+    },
+    Decision {
+        by: Side,
+        options: Vec<String>,
+        clock: ClockView,
+    },
+    Steal {
+        victim: Side,
+        clock: ClockView,
+    },
+    End {
+        outcome: Outcome,
+    },
+}
+
+impl Event {
+    /// The message `{"t":..,"v":..,"d":..}` for version `v`.
+    #[must_use]
+    pub fn message(&self, v: u64) -> String {
+        let mut value = serde_json::to_value(self).unwrap_or_default();
+        if let Some(object) = value.as_object_mut() {
+            object.insert("v".into(), v.into());
+        }
+        value.to_string()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SeatView {
+    pub name: String,
+    pub connected: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Seats {
+    pub s: Option<SeatView>,
+    pub n: Option<SeatView>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct HistoryEntry {
+    pub by: Side,
+    #[serde(rename = "move")]
+    pub mv: String,
+    pub stolen: bool,
+}
+
+/// The game snapshot (`state`, `GET /api/games/{id}`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Snapshot {
+    pub game_id: uuid::Uuid,
+    pub ruleset: omweso_rules::Ruleset,
+    pub setup: SetupKind,
+    pub time_control: super::config::TimeControl,
+    pub status: &'static str,
+    pub position: Option<String>,
+    pub to_move: Option<Side>,
+    /// Mweiso's opening: who still owes their opening turn (addition).
+    pub opening: Vec<Side>,
+    pub seats: Seats,
+    pub you: Option<Side>,
+    pub legal_moves: Vec<String>,
+    pub pending: Option<Vec<String>>,
+    /// The tokens of the turn waiting at a decision point (addition).
+    pub pending_move: Option<String>,
+    pub clock: ClockView,
+    pub history: Vec<HistoryEntry>,
+    pub outcome: Option<Outcome>,
+    pub spectators: usize,
+    pub version: u64,
+    /// Free setup: the arrangements made so far, each in its side's own pit order (addition).
+    pub arrangements: Arrangements,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Arrangements {
+    pub s: Option<[u8; 16]>,
+    pub n: Option<[u8; 16]>,
+}

@@ -1,0 +1,7 @@
+//! A game: its configuration, its rules state and referee (the [`table::Table`]), and the
+//! task that owns it.
+
+pub mod board;
+pub mod config;
+pub mod events;
+pub mod table;

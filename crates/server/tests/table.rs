@@ -1,0 +1,232 @@
+//! The game table driven directly, with exact times: the referee's steal, decision points,
+//! the move limit, free setup, resignation, abandonment.
+
+use omweso::game::config::{GameConfig, SetupKind, TimeControl};
+use omweso::game::events::Event;
+use omweso::game::table::{Action, Seat, Status, Table};
+use omweso_rules::{Outcome, Ruleset, Side, Victory};
+use uuid::Uuid;
+
+fn seat(name: &str) -> Seat {
+    Seat {
+        player: Uuid::new_v4(),
+        name: name.into(),
+    }
+}
+
+fn table(ruleset: Ruleset, setup: SetupKind, tc: TimeControl) -> Table {
+    let config = GameConfig {
+        ruleset,
+        setup,
+        time_control: tc,
+    };
+    let mut t = Table::new(Uuid::new_v4(), config, seat("Kato"), Side::South);
+    t.join(seat("Nakato"), 1_000).unwrap();
+    t
+}
+
+fn mv(notation: &str) -> Action {
+    Action::Move {
+        notation: notation.into(),
+    }
+}
+
+fn kinds(events: &[(u64, Event)]) -> Vec<String> {
+    events
+        .iter()
+        .map(|(v, e)| {
+            let json: serde_json::Value = serde_json::from_str(&e.message(*v)).unwrap();
+            format!("{}@{}", json["t"].as_str().unwrap(), v)
+        })
+        .collect()
+}
+
+#[test]
+fn joining_starts_a_preset_game_and_versions_rise_by_one() {
+    let config = GameConfig {
+        ruleset: Ruleset::Omweso,
+        setup: SetupKind::Outer,
+        time_control: TimeControl::TOURNAMENT,
+    };
+    let mut t = Table::new(Uuid::new_v4(), config, seat("Kato"), Side::South);
+    assert_eq!(t.status(), Status::Setup);
+    let (side, events) = t.join(seat("Nakato"), 1_000).unwrap();
+    assert_eq!(side, Side::North);
+    assert_eq!(kinds(&events), ["joined@1", "started@2"]);
+    assert_eq!(t.status(), Status::Playing);
+    let snap = t.snapshot(Some(Side::South), [true, true], 0);
+    assert_eq!(
+        snap.legal_moves,
+        ["A1", "B1", "C1", "D1", "E1", "F1", "G1", "H1"]
+    );
+    // Tournament: the referee count runs out 3 s after the turn became South's.
+    assert_eq!(snap.clock.referee_deadline, Some(4_000));
+    assert!(t.join(seat("third"), 1_000).is_err());
+}
+
+#[test]
+fn the_referee_count_opens_the_steal_and_the_first_valid_move_wins() {
+    let mut t = table(Ruleset::Omweso, SetupKind::Outer, TimeControl::TOURNAMENT);
+    assert!(t.tick(3_999).is_empty());
+    // North may not move before the count runs out.
+    let refused = t.act(Side::North, &mv("A4"), 3_500).unwrap_err();
+    assert_eq!(refused.code, "not_your_turn");
+    let events = t.tick(4_000);
+    assert_eq!(kinds(&events), ["steal@3"]);
+    assert!(t.snapshot(None, [true, true], 0).clock.steal_open);
+    // North steals: plays its own pits from the same position, marked stolen.
+    let events = t.act(Side::North, &mv("A4"), 4_200).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&events[0].1.message(events[0].0)).unwrap();
+    assert_eq!(json["d"]["stolen"], true);
+    assert_eq!(json["d"]["by"], "n");
+    // Play passes to the player who lost the turn.
+    let snap = t.snapshot(None, [true, true], 0);
+    assert_eq!(snap.to_move, Some(Side::South));
+    assert_eq!(snap.history[0].stolen, true);
+    assert_eq!(snap.clock.referee_deadline, Some(7_200));
+}
+
+#[test]
+fn the_victim_may_still_play_its_own_turn_after_the_steal_opens() {
+    let mut t = table(Ruleset::Omweso, SetupKind::Outer, TimeControl::TOURNAMENT);
+    t.tick(4_000);
+    let events = t.act(Side::South, &mv("E1"), 4_100).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&events[0].1.message(events[0].0)).unwrap();
+    assert_eq!(json["d"]["stolen"], false);
+    assert_eq!(t.snapshot(None, [true, true], 0).to_move, Some(Side::North));
+}
+
+#[test]
+fn abandonment_after_the_steal_opens() {
+    let mut t = table(Ruleset::Omweso, SetupKind::Outer, TimeControl::TOURNAMENT);
+    t.tick(4_000);
+    assert_eq!(t.next_deadline(), Some(64_000));
+    let events = t.tick(64_000);
+    assert_eq!(kinds(&events), ["end@4"]);
+    assert_eq!(
+        t.outcome(),
+        Some(Outcome::Win {
+            winner: Side::North,
+            victory: Victory::Abandoned
+        })
+    );
+}
+
+/// The RULES.md 1.6 worked example is not reachable from a preset, so decision points are
+/// reached by the clockwise chain of Mweiso, which opens with A1' from the start.
+#[test]
+fn a_turn_waits_at_its_decision_point_and_the_answer_resumes_it() {
+    let mut t = table(Ruleset::Mweiso, SetupKind::Even, TimeControl::CASUAL);
+    let events = t.act(Side::South, &mv("A1'"), 2_000).unwrap();
+    assert_eq!(kinds(&events), ["played@3", "decision@4"]);
+    let json: serde_json::Value = serde_json::from_str(&events[1].1.message(events[1].0)).unwrap();
+    assert_eq!(json["d"]["options"], serde_json::json!(["a", "c", "l"]));
+    // The move limit keeps running while South decides: 180 s less 2 seeds' sowing.
+    assert_eq!(
+        t.snapshot(None, [true, true], 0).clock.move_deadline,
+        Some(181_500)
+    );
+    let refused = t
+        .act(Side::North, &Action::Decide { choice: "a".into() }, 2_100)
+        .unwrap_err();
+    assert_eq!(refused.code, "not_your_turn");
+    let refused = t
+        .act(Side::South, &Action::Decide { choice: "x".into() }, 2_100)
+        .unwrap_err();
+    assert_eq!(refused.code, "bad_decision");
+    let events = t
+        .act(Side::South, &Action::Decide { choice: "a".into() }, 3_000)
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_str(&events[0].1.message(events[0].0)).unwrap();
+    assert_eq!(json["d"]["move"], "A1'/a");
+    assert_eq!(json["d"]["pending"], false);
+}
+
+#[test]
+fn the_move_limit_annuls_a_turn_whose_decision_takes_too_long() {
+    let mut tc = TimeControl::CASUAL;
+    tc.move_limit_seconds = Some(10.0);
+    let mut t = table(Ruleset::Mweiso, SetupKind::Even, tc);
+    t.act(Side::South, &mv("A1'"), 2_000).unwrap();
+    // 10 s less half a second of sowing (2 seeds at 4 a second).
+    assert_eq!(t.next_deadline(), Some(11_500));
+    assert!(t.tick(11_499).is_empty());
+    let events = t.tick(11_500);
+    assert_eq!(kinds(&events), ["end@5"]);
+    assert_eq!(t.status(), Status::Annulled);
+}
+
+#[test]
+fn free_setup_first_player_then_second() {
+    let mut t = table(Ruleset::Omweso, SetupKind::Free, TimeControl::CASUAL);
+    assert_eq!(t.status(), Status::Setup);
+    let arrange = |pits: [u64; 16]| Action::Arrange {
+        pits: pits.to_vec(),
+    };
+    let refused = t.act(Side::North, &arrange([2; 16]), 2_000).unwrap_err();
+    assert_eq!(refused.message, "the first player (South) arranges first");
+    let refused = t.act(Side::South, &arrange([3; 16]), 2_000).unwrap_err();
+    assert_eq!(
+        refused.message,
+        "an arrangement places exactly 32 seeds; this one places 48"
+    );
+    let mut south = [0; 16];
+    south[0] = 32;
+    assert_eq!(
+        kinds(&t.act(Side::South, &arrange(south), 2_000).unwrap()),
+        ["arranged@2"]
+    );
+    let events = t.act(Side::North, &arrange([2; 16]), 3_000).unwrap();
+    assert_eq!(kinds(&events), ["arranged@3", "started@4"]);
+    assert_eq!(
+        t.position().unwrap(),
+        "2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/0,0,0,0,0,0,0,0/32,0,0,0,0,0,0,0 s"
+    );
+}
+
+#[test]
+fn resigning_ends_the_game_for_either_player_at_any_time() {
+    let mut t = table(Ruleset::Oware, SetupKind::Outer, TimeControl::CASUAL);
+    t.act(Side::South, &mv("C1"), 2_000).unwrap();
+    let events = t.act(Side::South, &Action::Resign, 2_500).unwrap();
+    assert_eq!(kinds(&events), ["end@4"]);
+    assert_eq!(
+        t.outcome(),
+        Some(Outcome::Win {
+            winner: Side::North,
+            victory: Victory::Resigned
+        })
+    );
+    assert_eq!(
+        t.act(Side::North, &mv("A2"), 3_000).unwrap_err().code,
+        "game_over"
+    );
+}
+
+#[test]
+fn refusals_change_nothing() {
+    let mut t = table(Ruleset::Omweso, SetupKind::Outer, TimeControl::TOURNAMENT);
+    let before = t.snapshot(None, [true, true], 0);
+    for (side, action) in [
+        (Side::South, mv("A2")),
+        (Side::South, mv("E1/a")),
+        (Side::South, mv("zz")),
+        (Side::North, mv("A4")),
+        (Side::South, Action::Decide { choice: "a".into() }),
+        (Side::South, Action::Arrange { pits: vec![2; 16] }),
+    ] {
+        assert!(t.act(side, &action, 1_500).is_err(), "{action:?}");
+    }
+    assert_eq!(t.snapshot(None, [true, true], 0), before);
+}
+
+#[test]
+fn after_a_restart_the_referee_count_starts_again() {
+    let mut t = table(Ruleset::Omweso, SetupKind::Outer, TimeControl::TOURNAMENT);
+    t.resume(100_000);
+    assert_eq!(
+        t.snapshot(None, [true, true], 0).clock.referee_deadline,
+        Some(103_000)
+    );
+    assert!(t.tick(50_000).is_empty());
+}
