@@ -1,0 +1,456 @@
+//! [`Store`]: the database, SQLite or PostgreSQL, behind one API.
+
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
+use uuid::Uuid;
+
+use super::rows::{ActionRow, GameRow, SessionRow};
+use super::{migrations, sql, StoreError};
+
+/// How long an SQLite connection waits for another connection's write lock before failing.
+const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+/// Connections to an SQLite file: one writer at a time anyway, the rest read (WAL lets
+/// readers run alongside the writer).
+const SQLITE_FILE_CONNECTIONS: u32 = 8;
+const PG_CONNECTIONS: u32 = 16;
+const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(15);
+/// The largest multi-row INSERT for actions (768 bound parameters, under every SQLite's
+/// limit). A batch is cut into statements of 128, 64, ..., 1 rows, so that only 8 distinct
+/// statements exist and all stay in each connection's prepared-statement cache.
+const MAX_ROWS_PER_INSERT: usize = 128;
+
+/// The server's database: sessions, games and every game's action log.
+///
+/// Cheap to clone (the connection pool is shared). Open it with [`Store::open`]; it runs the
+/// migrations first.
+///
+/// # SQLite durability
+///
+/// An SQLite file is opened in WAL mode with `synchronous=FULL`: every commit fsyncs the
+/// write-ahead log before it returns, so a committed action survives a process crash *and*
+/// an OS crash or power loss. That is what "a move is durable before it is acknowledged"
+/// asks. `synchronous=NORMAL` (with WAL) would also survive a process crash, but could lose
+/// the last transactions to a power loss while the players were already told their moves
+/// were played. The price of FULL is one fsync per transaction, which the
+/// [`ActionWriter`](super::ActionWriter) spreads over every action that arrives meanwhile
+/// (group commit). Foreign keys are enforced, the busy timeout is 10 s, and the file is
+/// created if missing.
+///
+/// `sqlite::memory:` holds the database in a single connection that is never recycled (an
+/// in-memory SQLite database lives only as long as its connection): good for tests and
+/// throwaway servers, gone when the process ends.
+#[derive(Clone, Debug)]
+pub struct Store {
+    pool: Pool,
+}
+
+#[derive(Clone, Debug)]
+enum Pool {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+/// Runs the same code against whichever pool the store holds: the body is compiled once
+/// per backend, with `$pool` bound to a `&SqlitePool` or a `&PgPool`.
+macro_rules! with_pool {
+    ($self:expr, $pool:ident => $body:expr) => {
+        match &$self.pool {
+            Pool::Sqlite($pool) => $body,
+            Pool::Postgres($pool) => $body,
+        }
+    };
+}
+
+/// What a database URL names.
+#[derive(Debug, PartialEq, Eq)]
+enum Target {
+    SqliteFile,
+    SqliteMemory,
+    Postgres,
+}
+
+fn classify(url: &str) -> Result<Target, StoreError> {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        return Ok(Target::Postgres);
+    }
+    if let Some(rest) = url.strip_prefix("sqlite:") {
+        let rest = rest.strip_prefix("//").unwrap_or(rest);
+        let (path, params) = match rest.split_once('?') {
+            Some((path, params)) => (path, Some(params)),
+            None => (rest, None),
+        };
+        let memory_mode = params.is_some_and(|p| p.split('&').any(|kv| kv == "mode=memory"));
+        if path == ":memory:" || memory_mode {
+            return Ok(Target::SqliteMemory);
+        }
+        if path.is_empty() {
+            return Err(StoreError::BadUrl(format!(
+                "{url:?} names no SQLite file (use sqlite://PATH or sqlite::memory:)"
+            )));
+        }
+        return Ok(Target::SqliteFile);
+    }
+    let scheme = url.split_once(':').map_or("", |(scheme, _)| scheme);
+    Err(StoreError::BadUrl(format!(
+        "unsupported scheme {scheme:?}: expected sqlite::memory:, sqlite://PATH, sqlite:PATH \
+         or postgres://..."
+    )))
+}
+
+impl Store {
+    /// Opens the database at `url` and brings its schema up to date.
+    ///
+    /// `url` is `sqlite::memory:`, `sqlite://PATH` or `sqlite:PATH` (the file is created if
+    /// missing), or `postgres://...` / `postgresql://...`.
+    ///
+    /// Refuses, with [`StoreError::TooNew`], a database that a newer server has migrated
+    /// (an applied migration newer than the newest this binary embeds), before touching it.
+    pub async fn open(url: &str) -> Result<Store, StoreError> {
+        let pool = match classify(url)? {
+            Target::SqliteFile => Pool::Sqlite(open_sqlite(url, false).await?),
+            Target::SqliteMemory => Pool::Sqlite(open_sqlite(url, true).await?),
+            Target::Postgres => Pool::Postgres(open_postgres(url).await?),
+        };
+        let store = Store { pool };
+        if let Err(e) = store.migrate().await {
+            store.close().await;
+            return Err(e);
+        }
+        tracing::info!(backend = store.backend(), "database ready");
+        Ok(store)
+    }
+
+    async fn migrate(&self) -> Result<(), StoreError> {
+        let known = migrations::newest_known();
+        if let Some(found) = self.newest_applied_migration().await? {
+            if found > known {
+                return Err(StoreError::TooNew { found, known });
+            }
+        }
+        let migrator = migrations::migrator().await?;
+        with_pool!(self, pool => migrator.run(pool).await?);
+        Ok(())
+    }
+
+    /// The newest version recorded in `_sqlx_migrations`, or `None` for a database that has
+    /// never been migrated.
+    async fn newest_applied_migration(&self) -> Result<Option<i64>, StoreError> {
+        let has_table: i64 = match &self.pool {
+            Pool::Sqlite(pool) => {
+                sqlx::query_scalar(sql::SQLITE_HAS_MIGRATIONS_TABLE)
+                    .fetch_one(pool)
+                    .await?
+            }
+            Pool::Postgres(pool) => {
+                sqlx::query_scalar(sql::PG_HAS_MIGRATIONS_TABLE)
+                    .fetch_one(pool)
+                    .await?
+            }
+        };
+        if has_table == 0 {
+            return Ok(None);
+        }
+        let newest: Option<i64> = with_pool!(self, pool => {
+            sqlx::query_scalar(sql::NEWEST_APPLIED_MIGRATION).fetch_one(pool).await?
+        });
+        Ok(newest)
+    }
+
+    /// Closes every connection, waiting for those in use to be returned. (For an
+    /// `sqlite::memory:` store this discards the data.)
+    pub async fn close(&self) {
+        with_pool!(self, pool => pool.close().await)
+    }
+
+    /// `"sqlite"` or `"postgres"`.
+    pub fn backend(&self) -> &'static str {
+        match self.pool {
+            Pool::Sqlite(_) => "sqlite",
+            Pool::Postgres(_) => "postgres",
+        }
+    }
+
+    /// Runs a trivial query and returns how long it took (for health checks).
+    pub async fn ping(&self) -> Result<Duration, StoreError> {
+        let start = Instant::now();
+        with_pool!(self, pool => {
+            sqlx::query(sql::PING).fetch_one(pool).await?;
+        });
+        Ok(start.elapsed())
+    }
+
+    // ----- sessions -----
+
+    /// Stores a new session. A `player_id` or `token_hash` already present is refused
+    /// ([`StoreError::is_conflict`]).
+    pub async fn insert_session(&self, s: &SessionRow) -> Result<(), StoreError> {
+        with_pool!(self, pool => {
+            sqlx::query(sql::INSERT_SESSION)
+                .bind(s.player_id.to_string())
+                .bind(s.token_hash.as_str())
+                .bind(s.name.as_str())
+                .bind(s.created_at_ms)
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
+    }
+
+    /// The session whose token hashes to `token_hash` ([`hash_token`](super::hash_token)).
+    pub async fn session_by_token_hash(
+        &self,
+        token_hash: &str,
+    ) -> Result<Option<SessionRow>, StoreError> {
+        with_pool!(self, pool => {
+            let row = sqlx::query(sql::SESSION_BY_TOKEN_HASH)
+                .bind(token_hash)
+                .fetch_optional(pool)
+                .await?;
+            row.as_ref().map(SessionRow::from_row).transpose()
+        })
+    }
+
+    // ----- games -----
+
+    /// Stores a new game. An id already present is refused ([`StoreError::is_conflict`]).
+    pub async fn insert_game(&self, g: &GameRow) -> Result<(), StoreError> {
+        with_pool!(self, pool => {
+            sqlx::query(sql::INSERT_GAME)
+                .bind(g.id.to_string())
+                .bind(g.ruleset.as_str())
+                .bind(g.setup.as_str())
+                .bind(g.config_json.as_str())
+                .bind(g.south.map(|u| u.to_string()))
+                .bind(g.north.map(|u| u.to_string()))
+                .bind(g.creator.to_string())
+                .bind(g.status.as_str())
+                .bind(g.outcome_json.as_deref())
+                .bind(g.created_at_ms)
+                .bind(g.updated_at_ms)
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
+    }
+
+    /// Rewrites the game `g.id`: every column but the immutable `id`, `creator` and
+    /// `created_at_ms`. [`StoreError::NotFound`] if there is no such game.
+    pub async fn update_game(&self, g: &GameRow) -> Result<(), StoreError> {
+        let updated = with_pool!(self, pool => {
+            sqlx::query(sql::UPDATE_GAME)
+                .bind(g.id.to_string())
+                .bind(g.ruleset.as_str())
+                .bind(g.setup.as_str())
+                .bind(g.config_json.as_str())
+                .bind(g.south.map(|u| u.to_string()))
+                .bind(g.north.map(|u| u.to_string()))
+                .bind(g.status.as_str())
+                .bind(g.outcome_json.as_deref())
+                .bind(g.updated_at_ms)
+                .execute(pool)
+                .await?
+                .rows_affected()
+        });
+        if updated == 0 {
+            return Err(StoreError::NotFound(format!("game {}", g.id)));
+        }
+        Ok(())
+    }
+
+    /// The game `id`, if stored.
+    pub async fn game(&self, id: Uuid) -> Result<Option<GameRow>, StoreError> {
+        let text = sql::game_by_id();
+        with_pool!(self, pool => {
+            let row = sqlx::query(&text)
+                .bind(id.to_string())
+                .fetch_optional(pool)
+                .await?;
+            row.as_ref().map(GameRow::from_row).transpose()
+        })
+    }
+
+    /// Every game whose status is neither `finished` nor `annulled`, oldest first: the games
+    /// to bring back after a restart.
+    pub async fn unfinished_games(&self) -> Result<Vec<GameRow>, StoreError> {
+        let text = sql::unfinished_games();
+        with_pool!(self, pool => {
+            let rows = sqlx::query(&text).fetch_all(pool).await?;
+            rows.iter().map(GameRow::from_row).collect()
+        })
+    }
+
+    /// At most `limit` games whose status is one of `statuses`, newest (by creation) first.
+    /// No statuses or a `limit` below 1 give an empty list.
+    pub async fn recent_games(
+        &self,
+        statuses: &[&str],
+        limit: i64,
+    ) -> Result<Vec<GameRow>, StoreError> {
+        if statuses.is_empty() || limit < 1 {
+            return Ok(Vec::new());
+        }
+        let text = sql::recent_games(statuses.len());
+        with_pool!(self, pool => {
+            let mut query = sqlx::query(&text);
+            for status in statuses {
+                query = query.bind(*status);
+            }
+            let rows = query.bind(limit).fetch_all(pool).await?;
+            rows.iter().map(GameRow::from_row).collect()
+        })
+    }
+
+    // ----- actions -----
+
+    /// Appends `actions` (to one game or several) in a single transaction: either every row
+    /// is committed or none is. A `(game_id, seq)` already present, or twice in the slice,
+    /// refuses the whole call ([`StoreError::is_conflict`]); an unknown `game_id` too.
+    /// Returns once the transaction is committed (durably: see [`Store`]).
+    pub async fn append_actions(&self, actions: &[ActionRow]) -> Result<(), StoreError> {
+        if actions.is_empty() {
+            return Ok(());
+        }
+        with_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
+            let mut rest = actions;
+            while !rest.is_empty() {
+                let n = insert_size(rest.len());
+                let (chunk, tail) = rest.split_at(n);
+                rest = tail;
+                let text = sql::insert_actions(n);
+                let mut query = sqlx::query(&text);
+                for a in chunk {
+                    query = query
+                        .bind(a.game_id.to_string())
+                        .bind(a.seq)
+                        .bind(a.at_ms)
+                        .bind(a.side.as_deref())
+                        .bind(a.kind.as_str())
+                        .bind(a.payload_json.as_str());
+                }
+                // On error `tx` is dropped unfinished, which rolls the transaction back.
+                query.execute(&mut *tx).await?;
+            }
+            tx.commit().await?;
+        });
+        Ok(())
+    }
+
+    /// The whole log of the game `game_id`, by `seq`.
+    pub async fn actions(&self, game_id: Uuid) -> Result<Vec<ActionRow>, StoreError> {
+        with_pool!(self, pool => {
+            let rows = sqlx::query(sql::ACTIONS_OF_GAME)
+                .bind(game_id.to_string())
+                .fetch_all(pool)
+                .await?;
+            rows.iter().map(ActionRow::from_row).collect()
+        })
+    }
+}
+
+/// The number of rows for the next INSERT: the largest power of two, at most
+/// [`MAX_ROWS_PER_INSERT`], not above `remaining`.
+fn insert_size(remaining: usize) -> usize {
+    if remaining >= MAX_ROWS_PER_INSERT {
+        MAX_ROWS_PER_INSERT
+    } else {
+        // remaining >= 1 here, so ilog2 is defined.
+        1 << remaining.ilog2()
+    }
+}
+
+async fn open_sqlite(url: &str, memory: bool) -> Result<SqlitePool, StoreError> {
+    let options = SqliteConnectOptions::from_str(url)
+        .map_err(|e| StoreError::BadUrl(format!("{url:?}: {e}")))?
+        .foreign_keys(true)
+        .busy_timeout(SQLITE_BUSY_TIMEOUT);
+    let pool = if memory {
+        // One connection, never closed while the pool lives: the database is that
+        // connection's memory, and a second connection would not reliably see it.
+        SqlitePoolOptions::new()
+            .max_connections(1)
+            .min_connections(1)
+            .idle_timeout(None)
+            .max_lifetime(None)
+            .acquire_timeout(ACQUIRE_TIMEOUT)
+            .connect_with(options)
+            .await?
+    } else {
+        let options = options
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Full);
+        SqlitePoolOptions::new()
+            .max_connections(SQLITE_FILE_CONNECTIONS)
+            .acquire_timeout(ACQUIRE_TIMEOUT)
+            .connect_with(options)
+            .await?
+    };
+    Ok(pool)
+}
+
+async fn open_postgres(url: &str) -> Result<PgPool, StoreError> {
+    // The URL is not repeated in the error: it may hold a password.
+    let options = PgConnectOptions::from_str(url)
+        .map_err(|e| StoreError::BadUrl(format!("invalid postgres URL: {e}")))?;
+    let pool = PgPoolOptions::new()
+        .max_connections(PG_CONNECTIONS)
+        .acquire_timeout(ACQUIRE_TIMEOUT)
+        .connect_with(options)
+        .await?;
+    Ok(pool)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_are_classified() {
+        assert_eq!(classify("sqlite::memory:").ok(), Some(Target::SqliteMemory));
+        assert_eq!(
+            classify("sqlite://x.db?mode=memory").ok(),
+            Some(Target::SqliteMemory)
+        );
+        assert_eq!(
+            classify("sqlite://omweso.db").ok(),
+            Some(Target::SqliteFile)
+        );
+        assert_eq!(classify("sqlite:omweso.db").ok(), Some(Target::SqliteFile));
+        assert_eq!(
+            classify("sqlite:///tmp/o.db").ok(),
+            Some(Target::SqliteFile)
+        );
+        assert_eq!(classify("postgres://u@h/db").ok(), Some(Target::Postgres));
+        assert_eq!(classify("postgresql://u@h/db").ok(), Some(Target::Postgres));
+        for bad in [
+            "sqlite:",
+            "sqlite://",
+            "mysql://u:secret@h/db",
+            "omweso.db",
+            "",
+        ] {
+            match classify(bad) {
+                Err(StoreError::BadUrl(message)) => assert!(!message.contains("secret")),
+                other => panic!("{bad:?} gave {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn inserts_are_cut_in_powers_of_two() {
+        let mut sizes = Vec::new();
+        let mut rest = 256 + 37;
+        while rest > 0 {
+            let n = insert_size(rest);
+            sizes.push(n);
+            rest -= n;
+        }
+        assert_eq!(sizes, [128, 128, 32, 4, 1]);
+    }
+}

@@ -1,0 +1,56 @@
+//! The one error type of the persistence layer.
+
+/// Everything that can go wrong in [`Store`](super::Store) and
+/// [`ActionWriter`](super::ActionWriter).
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database refused or failed a query (including a duplicate key: see
+    /// [`StoreError::is_conflict`]).
+    #[error("database error: {0}")]
+    Database(#[from] sqlx::Error),
+
+    /// Applying the migrations failed (or an applied migration was modified).
+    #[error("database migration failed: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+
+    /// The database was migrated by a newer server; this one must not touch it.
+    #[error(
+        "the database schema is at version {found}, newer than this server understands ({known}); upgrade the server"
+    )]
+    TooNew {
+        /// The newest migration applied to the database.
+        found: i64,
+        /// The newest migration this server embeds.
+        known: i64,
+    },
+
+    /// The database URL is not one [`Store::open`](super::Store::open) accepts; the message
+    /// says why (without repeating a PostgreSQL URL, which may hold a password).
+    #[error("bad database URL: {0}")]
+    BadUrl(String),
+
+    /// The [`ActionWriter`](super::ActionWriter) task has ended (shut down, or every
+    /// handle dropped), so the action was not written.
+    #[error("the action writer has shut down")]
+    Closed,
+
+    /// A stored value that cannot be decoded; the message names the table and column.
+    #[error("corrupt row: {0}")]
+    Corrupt(String),
+
+    /// [`Store::update_game`](super::Store::update_game) found no game with that id.
+    #[error("not found: {0}")]
+    NotFound(String),
+}
+
+impl StoreError {
+    /// True when the database refused a row because its key is already taken: a second
+    /// action with the same `(game_id, seq)`, a session token hash or id seen before, a
+    /// game id reused.
+    pub fn is_conflict(&self) -> bool {
+        match self {
+            StoreError::Database(sqlx::Error::Database(e)) => e.is_unique_violation(),
+            _ => false,
+        }
+    }
+}

@@ -1,0 +1,26 @@
+//! Persistence: sessions, games, every game's action log, and results.
+//!
+//! One schema (the SQL files of `migrations/` at the top of the repository, portable
+//! between the two databases) and one API over SQLite or PostgreSQL, picked by the URL
+//! given to [`Store::open`]. A move is durable before it is acknowledged: append it with
+//! [`ActionWriter::append`] (or [`Store::append_actions`]) and acknowledge it once that
+//! returns; after a restart, [`Store::unfinished_games`] and [`Store::actions`] give back
+//! every unfinished game and its log.
+//!
+//! Files: `error` ([`StoreError`]), `rows` (the rows read and written), `db` ([`Store`]),
+//! `writer` ([`ActionWriter`], group commit of actions), `sql` (every statement's text),
+//! `migrations` (the embedded migrations), `token` ([`hash_token`]).
+
+pub mod db;
+pub mod error;
+mod migrations;
+pub mod rows;
+mod sql;
+mod token;
+pub mod writer;
+
+pub use db::Store;
+pub use error::StoreError;
+pub use rows::{ActionRow, GameRow, SessionRow};
+pub use token::hash_token;
+pub use writer::{ActionWriter, MAX_BATCH};

@@ -1,0 +1,141 @@
+//! The rows the store reads and writes, and their decoding from either backend.
+//!
+//! Every column is TEXT or BIGINT in the database (see `migrations/`); UUIDs are stored as
+//! lowercase hyphenated text. Decoding never panics: a value of the wrong type, or text that
+//! is not a UUID, gives [`StoreError::Corrupt`] naming the table and column.
+
+use sqlx::postgres::PgRow;
+use sqlx::sqlite::SqliteRow;
+use sqlx::Row;
+use uuid::Uuid;
+
+use super::StoreError;
+
+/// A player's session. Only the hash of the token is stored ([`hash_token`](super::hash_token)).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionRow {
+    pub player_id: Uuid,
+    pub token_hash: String,
+    pub name: String,
+    pub created_at_ms: i64,
+}
+
+/// A game. `status` is one of the protocol's statuses (`setup`, `playing`, `finished`,
+/// `annulled`); the store only gives meaning to `finished` and `annulled` (a game in any
+/// other status is unfinished and comes back after a restart).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRow {
+    pub id: Uuid,
+    pub ruleset: String,
+    pub setup: String,
+    pub config_json: String,
+    pub south: Option<Uuid>,
+    pub north: Option<Uuid>,
+    pub creator: Uuid,
+    pub status: String,
+    pub outcome_json: Option<String>,
+    pub created_at_ms: i64,
+    pub updated_at_ms: i64,
+}
+
+/// One entry of a game's append-only log. `(game_id, seq)` is unique.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActionRow {
+    pub game_id: Uuid,
+    pub seq: i64,
+    pub at_ms: i64,
+    pub side: Option<String>,
+    pub kind: String,
+    pub payload_json: String,
+}
+
+/// Typed, fallible access to a row's columns, the same for both backends.
+pub(crate) trait RowExt {
+    fn text(&self, table: &str, column: &str) -> Result<String, StoreError>;
+    fn opt_text(&self, table: &str, column: &str) -> Result<Option<String>, StoreError>;
+    fn int(&self, table: &str, column: &str) -> Result<i64, StoreError>;
+
+    fn uuid(&self, table: &str, column: &str) -> Result<Uuid, StoreError> {
+        let text = self.text(table, column)?;
+        parse_uuid(&text, table, column)
+    }
+
+    fn opt_uuid(&self, table: &str, column: &str) -> Result<Option<Uuid>, StoreError> {
+        match self.opt_text(table, column)? {
+            Some(text) => parse_uuid(&text, table, column).map(Some),
+            None => Ok(None),
+        }
+    }
+}
+
+fn parse_uuid(text: &str, table: &str, column: &str) -> Result<Uuid, StoreError> {
+    Uuid::parse_str(text)
+        .map_err(|e| StoreError::Corrupt(format!("{table}.{column}: {text:?} is not a UUID: {e}")))
+}
+
+fn corrupt(table: &str, column: &str, e: sqlx::Error) -> StoreError {
+    StoreError::Corrupt(format!("{table}.{column}: {e}"))
+}
+
+macro_rules! impl_row_ext {
+    ($($row:ty),*) => {$(
+        impl RowExt for $row {
+            fn text(&self, table: &str, column: &str) -> Result<String, StoreError> {
+                self.try_get::<String, _>(column).map_err(|e| corrupt(table, column, e))
+            }
+            fn opt_text(&self, table: &str, column: &str) -> Result<Option<String>, StoreError> {
+                self.try_get::<Option<String>, _>(column).map_err(|e| corrupt(table, column, e))
+            }
+            fn int(&self, table: &str, column: &str) -> Result<i64, StoreError> {
+                self.try_get::<i64, _>(column).map_err(|e| corrupt(table, column, e))
+            }
+        }
+    )*};
+}
+
+impl_row_ext!(SqliteRow, PgRow);
+
+impl SessionRow {
+    pub(crate) fn from_row(row: &impl RowExt) -> Result<Self, StoreError> {
+        const T: &str = "sessions";
+        Ok(SessionRow {
+            player_id: row.uuid(T, "player_id")?,
+            token_hash: row.text(T, "token_hash")?,
+            name: row.text(T, "name")?,
+            created_at_ms: row.int(T, "created_at_ms")?,
+        })
+    }
+}
+
+impl GameRow {
+    pub(crate) fn from_row(row: &impl RowExt) -> Result<Self, StoreError> {
+        const T: &str = "games";
+        Ok(GameRow {
+            id: row.uuid(T, "id")?,
+            ruleset: row.text(T, "ruleset")?,
+            setup: row.text(T, "setup")?,
+            config_json: row.text(T, "config_json")?,
+            south: row.opt_uuid(T, "south")?,
+            north: row.opt_uuid(T, "north")?,
+            creator: row.uuid(T, "creator")?,
+            status: row.text(T, "status")?,
+            outcome_json: row.opt_text(T, "outcome_json")?,
+            created_at_ms: row.int(T, "created_at_ms")?,
+            updated_at_ms: row.int(T, "updated_at_ms")?,
+        })
+    }
+}
+
+impl ActionRow {
+    pub(crate) fn from_row(row: &impl RowExt) -> Result<Self, StoreError> {
+        const T: &str = "actions";
+        Ok(ActionRow {
+            game_id: row.uuid(T, "game_id")?,
+            seq: row.int(T, "seq")?,
+            at_ms: row.int(T, "at_ms")?,
+            side: row.opt_text(T, "side")?,
+            kind: row.text(T, "kind")?,
+            payload_json: row.text(T, "payload_json")?,
+        })
+    }
+}

@@ -1,0 +1,828 @@
+//! The persistence layer against real databases.
+//!
+//! Every test body is written once and run against an SQLite file in the temp directory
+//! (always), `sqlite::memory:` (where the test does not reopen the database), and a fresh
+//! PostgreSQL database when `TEST_POSTGRES_URL` is set, e.g.
+//!
+//! ```sh
+//! TEST_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/postgres cargo test -p omweso --test store
+//! ```
+//!
+//! For PostgreSQL each test creates its own database `omweso_test_<uuid>` through that URL
+//! and drops it afterwards (best effort). `latency_report` is ignored by default; run it with
+//! `-- --ignored --nocapture` to print the append latencies.
+
+use std::collections::BTreeSet;
+use std::future::Future;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use omweso::store::{
+    hash_token, ActionRow, ActionWriter, GameRow, SessionRow, Store, StoreError, MAX_BATCH,
+};
+use sqlx::Connection;
+use uuid::Uuid;
+
+// ---------------------------------------------------------------------------------------
+// The databases each test runs against.
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    SqliteFile,
+    SqliteMemory,
+    Postgres,
+}
+
+/// Every backend: for tests that only use the store they open.
+const ALL: &[Kind] = &[Kind::SqliteFile, Kind::SqliteMemory, Kind::Postgres];
+/// Backends whose database outlives a store: for tests that reopen it or touch it directly.
+const PERSISTENT: &[Kind] = &[Kind::SqliteFile, Kind::Postgres];
+
+/// One database prepared for one test.
+#[derive(Clone, Debug)]
+struct TestDb {
+    kind: Kind,
+    url: String,
+}
+
+impl TestDb {
+    async fn open(&self) -> Store {
+        match Store::open(&self.url).await {
+            Ok(store) => store,
+            Err(e) => panic!("opening {:?}: {e}", self.kind),
+        }
+    }
+
+    /// Runs one statement on the database behind the store's back.
+    async fn raw(&self, sqlite_sql: &str, pg_sql: &str) {
+        match self.kind {
+            Kind::SqliteFile => {
+                let mut c = sqlx::SqliteConnection::connect(&self.url).await.unwrap();
+                sqlx::query(sqlite_sql).execute(&mut c).await.unwrap();
+                c.close().await.unwrap();
+            }
+            Kind::Postgres => {
+                let mut c = sqlx::PgConnection::connect(&self.url).await.unwrap();
+                sqlx::query(pg_sql).execute(&mut c).await.unwrap();
+                c.close().await.unwrap();
+            }
+            Kind::SqliteMemory => panic!("an in-memory database cannot be reached from outside"),
+        }
+    }
+}
+
+/// Removes an SQLite database file and its WAL companions, even if the test panicked.
+struct TempFile(PathBuf);
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            let mut path = self.0.clone().into_os_string();
+            path.push(suffix);
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+fn temp_sqlite() -> (TempFile, String) {
+    let path = std::env::temp_dir().join(format!("omweso-store-test-{}.db", Uuid::new_v4()));
+    let url = format!("sqlite://{}", path.display());
+    (TempFile(path), url)
+}
+
+/// `url` with its database name replaced by `db`.
+fn with_database(url: &str, db: &str) -> String {
+    let (scheme, rest) = url
+        .split_once("://")
+        .expect("TEST_POSTGRES_URL has a scheme");
+    let (before_query, query) = match rest.split_once('?') {
+        Some((before, query)) => (before, Some(query)),
+        None => (rest, None),
+    };
+    let authority = before_query.split('/').next().unwrap_or_default();
+    let mut out = format!("{scheme}://{authority}/{db}");
+    if let Some(query) = query {
+        out.push('?');
+        out.push_str(query);
+    }
+    out
+}
+
+async fn create_pg_database(admin_url: &str) -> (String, String) {
+    let name = format!("omweso_test_{}", Uuid::new_v4().simple());
+    let mut admin = sqlx::PgConnection::connect(admin_url)
+        .await
+        .expect("connect to TEST_POSTGRES_URL");
+    sqlx::query(&format!("CREATE DATABASE \"{name}\""))
+        .execute(&mut admin)
+        .await
+        .expect("CREATE DATABASE");
+    let _ = admin.close().await;
+    let url = with_database(admin_url, &name);
+    (name, url)
+}
+
+async fn drop_pg_database(admin_url: &str, name: &str) {
+    match sqlx::PgConnection::connect(admin_url).await {
+        Ok(mut admin) => {
+            let dropped = sqlx::query(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
+                .execute(&mut admin)
+                .await;
+            if let Err(e) = dropped {
+                eprintln!("could not drop test database {name}: {e}");
+            }
+            let _ = admin.close().await;
+        }
+        Err(e) => eprintln!("could not drop test database {name}: {e}"),
+    }
+}
+
+/// Runs `test` once per backend of `kinds` (PostgreSQL only if `TEST_POSTGRES_URL` is set),
+/// each on a database of its own, cleaning up after each run even when it panics.
+async fn for_each_db<F, Fut>(kinds: &[Kind], test: F)
+where
+    F: Fn(TestDb) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    for &kind in kinds {
+        match kind {
+            Kind::SqliteFile => {
+                let (_file, url) = temp_sqlite();
+                run(test(TestDb { kind, url })).await;
+            }
+            Kind::SqliteMemory => {
+                let url = "sqlite::memory:".to_string();
+                run(test(TestDb { kind, url })).await;
+            }
+            Kind::Postgres => {
+                let Ok(admin_url) = std::env::var("TEST_POSTGRES_URL") else {
+                    continue;
+                };
+                let (name, url) = create_pg_database(&admin_url).await;
+                let outcome = tokio::spawn(test(TestDb { kind, url })).await;
+                drop_pg_database(&admin_url, &name).await;
+                rethrow(outcome);
+            }
+        }
+    }
+}
+
+async fn run(test: impl Future<Output = ()> + Send + 'static) {
+    rethrow(tokio::spawn(test).await);
+}
+
+fn rethrow(outcome: Result<(), tokio::task::JoinError>) {
+    if let Err(e) = outcome {
+        match e.try_into_panic() {
+            Ok(panic) => std::panic::resume_unwind(panic),
+            Err(e) => panic!("test task failed: {e}"),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Sample rows.
+
+fn session(name: &str, created_at_ms: i64) -> (String, SessionRow) {
+    let token = format!("token-{}", Uuid::new_v4().simple());
+    let row = SessionRow {
+        player_id: Uuid::new_v4(),
+        token_hash: hash_token(&token),
+        name: name.to_string(),
+        created_at_ms,
+    };
+    (token, row)
+}
+
+fn game(status: &str, created_at_ms: i64) -> GameRow {
+    GameRow {
+        id: Uuid::new_v4(),
+        ruleset: "omweso".into(),
+        setup: "outer".into(),
+        config_json: r#"{"referee_seconds":3,"move_limit_seconds":180,"sowing_pace":4}"#.into(),
+        south: Some(Uuid::new_v4()),
+        north: None,
+        creator: Uuid::new_v4(),
+        status: status.into(),
+        outcome_json: None,
+        created_at_ms,
+        updated_at_ms: created_at_ms,
+    }
+}
+
+fn action(game_id: Uuid, seq: i64) -> ActionRow {
+    ActionRow {
+        game_id,
+        seq,
+        at_ms: 1_700_000_000_000 + seq,
+        side: if seq % 3 == 0 {
+            None
+        } else {
+            Some(if seq % 2 == 0 { "s" } else { "n" }.into())
+        },
+        kind: "move".into(),
+        payload_json: format!(r#"{{"move":"E{}","note":"é \"quoted\" ✓"}}"#, seq % 8 + 1),
+    }
+}
+
+async fn new_game(store: &Store) -> Uuid {
+    let g = game("playing", 1);
+    store.insert_game(&g).await.unwrap();
+    g.id
+}
+
+// ---------------------------------------------------------------------------------------
+// Tests.
+
+#[tokio::test]
+async fn sessions_round_trip_and_are_found_by_token_hash() {
+    assert_eq!(
+        hash_token("abc"),
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    );
+    for_each_db(ALL, |db| async move {
+        let store = db.open().await;
+        let (token, kato) = session("Kato", 1_700_000_000_123);
+        let (_, nakato) = session("Nakato ✓ 'quote'", 1_700_000_000_456);
+        store.insert_session(&kato).await.unwrap();
+        store.insert_session(&nakato).await.unwrap();
+
+        let found = store
+            .session_by_token_hash(&hash_token(&token))
+            .await
+            .unwrap();
+        assert_eq!(found, Some(kato.clone()));
+        let found = store
+            .session_by_token_hash(&nakato.token_hash)
+            .await
+            .unwrap();
+        assert_eq!(found, Some(nakato.clone()));
+        assert_eq!(
+            store
+                .session_by_token_hash(&hash_token("nobody"))
+                .await
+                .unwrap(),
+            None
+        );
+
+        // The token hash is unique.
+        let mut twin = session("Twin", 1).1;
+        twin.token_hash = kato.token_hash.clone();
+        let err = store.insert_session(&twin).await.unwrap_err();
+        assert!(err.is_conflict(), "{err}");
+        store.close().await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn games_round_trip_and_update() {
+    for_each_db(ALL, |db| async move {
+        let store = db.open().await;
+        let mut g = game("setup", 1_700_000_000_000);
+        store.insert_game(&g).await.unwrap();
+        assert_eq!(store.game(g.id).await.unwrap(), Some(g.clone()));
+        assert_eq!(store.game(Uuid::new_v4()).await.unwrap(), None);
+
+        // Every mutable column changes.
+        g.ruleset = "mweiso".into();
+        g.setup = "even".into();
+        g.config_json = r#"{"referee_seconds":null}"#.into();
+        g.south = None;
+        g.north = Some(Uuid::new_v4());
+        g.status = "finished".into();
+        g.outcome_json = Some(r#"{"winner":"n","victory":"resigned"}"#.into());
+        g.updated_at_ms = 1_700_000_999_999;
+        store.update_game(&g).await.unwrap();
+        assert_eq!(store.game(g.id).await.unwrap(), Some(g.clone()));
+
+        // The immutable ones do not.
+        let mut changed = g.clone();
+        changed.creator = Uuid::new_v4();
+        changed.created_at_ms = 5;
+        store.update_game(&changed).await.unwrap();
+        assert_eq!(store.game(g.id).await.unwrap(), Some(g.clone()));
+
+        // Updating a game that does not exist is an error, not a silent no-op.
+        let missing = game("playing", 1);
+        let err = store.update_game(&missing).await.unwrap_err();
+        assert!(matches!(err, StoreError::NotFound(_)), "{err}");
+        assert_eq!(store.game(missing.id).await.unwrap(), None);
+
+        // A game id is unique.
+        let err = store.insert_game(&g).await.unwrap_err();
+        assert!(err.is_conflict(), "{err}");
+        store.close().await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn unfinished_games_exclude_finished_and_annulled_and_recent_games_filter() {
+    for_each_db(ALL, |db| async move {
+        let store = db.open().await;
+        let statuses = [
+            "playing", "finished", "setup", "annulled", "playing", "finished",
+        ];
+        let mut games = Vec::new();
+        // Inserted out of creation order, to see the ordering come from created_at_ms.
+        for (i, status) in statuses.iter().enumerate().rev() {
+            let g = game(status, 1_000 + i as i64);
+            store.insert_game(&g).await.unwrap();
+            games.push(g);
+        }
+        games.sort_by_key(|g| g.created_at_ms);
+
+        let unfinished = store.unfinished_games().await.unwrap();
+        let expected: Vec<GameRow> = games
+            .iter()
+            .filter(|g| g.status != "finished" && g.status != "annulled")
+            .cloned()
+            .collect();
+        assert_eq!(
+            unfinished, expected,
+            "oldest first, finished and annulled left out"
+        );
+
+        // A game that finishes drops out.
+        let mut done = expected[0].clone();
+        done.status = "annulled".into();
+        store.update_game(&done).await.unwrap();
+        assert_eq!(
+            store.unfinished_games().await.unwrap(),
+            expected[1..].to_vec()
+        );
+
+        // recent_games: newest first, only the asked statuses, at most `limit`.
+        let recent = store.recent_games(&["finished"], 10).await.unwrap();
+        let created: Vec<i64> = recent.iter().map(|g| g.created_at_ms).collect();
+        assert_eq!(created, [1_005, 1_001]);
+        let recent = store
+            .recent_games(&["playing", "annulled"], 10)
+            .await
+            .unwrap();
+        let created: Vec<i64> = recent.iter().map(|g| g.created_at_ms).collect();
+        assert_eq!(created, [1_004, 1_003, 1_000]);
+        let recent = store
+            .recent_games(&["playing", "annulled", "setup", "finished"], 2)
+            .await
+            .unwrap();
+        let created: Vec<i64> = recent.iter().map(|g| g.created_at_ms).collect();
+        assert_eq!(created, [1_005, 1_004]);
+        assert_eq!(recent[0], *games.last().unwrap());
+        assert!(store.recent_games(&[], 10).await.unwrap().is_empty());
+        assert!(store
+            .recent_games(&["playing"], 0)
+            .await
+            .unwrap()
+            .is_empty());
+        assert!(store
+            .recent_games(&["nonesuch"], 5)
+            .await
+            .unwrap()
+            .is_empty());
+        store.close().await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn actions_come_back_in_order_and_a_failing_batch_writes_nothing() {
+    for_each_db(ALL, |db| async move {
+        let store = db.open().await;
+        let g = new_game(&store).await;
+        let other = new_game(&store).await;
+
+        // Appended out of order, in several calls, mixed with another game's.
+        store
+            .append_actions(&[action(g, 2), action(other, 0), action(g, 0)])
+            .await
+            .unwrap();
+        store.append_actions(&[action(g, 1)]).await.unwrap();
+        store.append_actions(&[]).await.unwrap();
+        let log = store.actions(g).await.unwrap();
+        assert_eq!(log, vec![action(g, 0), action(g, 1), action(g, 2)]);
+        assert_eq!(store.actions(other).await.unwrap(), vec![action(other, 0)]);
+        assert!(store.actions(Uuid::new_v4()).await.unwrap().is_empty());
+
+        // A batch whose last row duplicates a stored (game_id, seq): none of it is stored.
+        let batch: Vec<ActionRow> = (3..10)
+            .map(|seq| action(g, seq))
+            .chain([action(g, 1)])
+            .collect();
+        let err = store.append_actions(&batch).await.unwrap_err();
+        assert!(err.is_conflict(), "{err}");
+        assert_eq!(store.actions(g).await.unwrap().len(), 3);
+
+        // A duplicate inside the batch itself, past the first INSERT statement.
+        let mut batch: Vec<ActionRow> = (3..303).map(|seq| action(g, seq)).collect();
+        batch.push(action(g, 300));
+        let err = store.append_actions(&batch).await.unwrap_err();
+        assert!(err.is_conflict(), "{err}");
+        assert_eq!(store.actions(g).await.unwrap().len(), 3);
+
+        // An action for a game that does not exist is refused too, with its batch.
+        let err = store
+            .append_actions(&[action(g, 3), action(Uuid::new_v4(), 0)])
+            .await
+            .unwrap_err();
+        assert!(matches!(err, StoreError::Database(_)), "{err}");
+        assert_eq!(store.actions(g).await.unwrap().len(), 3);
+
+        // A large batch (cut into several INSERTs) goes in whole.
+        let batch: Vec<ActionRow> = (3..303).map(|seq| action(g, seq)).collect();
+        store.append_actions(&batch).await.unwrap();
+        let log = store.actions(g).await.unwrap();
+        let expected: Vec<ActionRow> = (0..303).map(|seq| action(g, seq)).collect();
+        assert_eq!(log, expected);
+        store.close().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn action_writer_commits_concurrent_appends_and_loses_none() {
+    const TASKS: i64 = 50;
+    const PER_TASK: i64 = 20;
+    const GAMES: i64 = 5;
+    for_each_db(ALL, |db| async move {
+        let store = db.open().await;
+        let mut games = Vec::new();
+        for _ in 0..GAMES {
+            games.push(new_game(&store).await);
+        }
+        let (writer, task) = ActionWriter::spawn(store.clone(), 2 * MAX_BATCH);
+        let mut appenders = Vec::new();
+        for t in 0..TASKS {
+            let writer = writer.clone();
+            let g = games[(t % GAMES) as usize];
+            let first_seq = (t / GAMES) * PER_TASK;
+            appenders.push(tokio::spawn(async move {
+                for seq in first_seq..first_seq + PER_TASK {
+                    writer.append(action(g, seq)).await.unwrap();
+                }
+            }));
+        }
+        for a in appenders {
+            a.await.unwrap();
+        }
+        drop(writer);
+        task.await.unwrap();
+
+        let per_game = TASKS / GAMES * PER_TASK;
+        for g in games {
+            let log = store.actions(g).await.unwrap();
+            let expected: Vec<ActionRow> = (0..per_game).map(|seq| action(g, seq)).collect();
+            assert_eq!(log, expected);
+        }
+        store.close().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn action_writer_gives_each_caller_its_own_result() {
+    for_each_db(ALL, |db| async move {
+        let store = db.open().await;
+        let g = new_game(&store).await;
+        store.append_actions(&[action(g, 7)]).await.unwrap();
+        let (writer, task) = ActionWriter::spawn(store.clone(), 1024);
+        // Many appends at once, so that they share transactions; one duplicates seq 7.
+        let mut appends = Vec::new();
+        for seq in 0..40 {
+            let writer = writer.clone();
+            appends.push((
+                seq,
+                tokio::spawn(async move { writer.append(action(g, seq)).await }),
+            ));
+        }
+        for (seq, append) in appends {
+            let result = append.await.unwrap();
+            if seq == 7 {
+                let err = result.unwrap_err();
+                assert!(err.is_conflict(), "{err}");
+            } else {
+                result.unwrap();
+            }
+        }
+        let expected: Vec<ActionRow> = (0..40).map(|seq| action(g, seq)).collect();
+        assert_eq!(store.actions(g).await.unwrap(), expected);
+        writer.shutdown().await;
+        task.await.unwrap();
+        store.close().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn action_writer_shutdown_flushes_then_refuses() {
+    for_each_db(ALL, |db| async move {
+        let store = db.open().await;
+        let g = new_game(&store).await;
+        let (writer, task) = ActionWriter::spawn(store.clone(), 64);
+        let mut appends = Vec::new();
+        for seq in 0..100 {
+            let writer = writer.clone();
+            appends.push(tokio::spawn(
+                async move { writer.append(action(g, seq)).await },
+            ));
+        }
+        // Let them queue, then shut down while appends may still be arriving.
+        tokio::task::yield_now().await;
+        let other_handle = writer.clone();
+        writer.shutdown().await;
+        let mut written = BTreeSet::new();
+        for (seq, append) in appends.into_iter().enumerate() {
+            match append.await.unwrap() {
+                Ok(()) => {
+                    written.insert(seq as i64);
+                }
+                Err(StoreError::Closed) => {}
+                Err(e) => panic!("append {seq}: {e}"),
+            }
+        }
+        // The writer has ended; every handle now refuses, and what was acknowledged is stored.
+        task.await.unwrap();
+        let err = other_handle.append(action(g, 1000)).await.unwrap_err();
+        assert!(matches!(err, StoreError::Closed), "{err}");
+        let stored: BTreeSet<i64> = store
+            .actions(g)
+            .await
+            .unwrap()
+            .iter()
+            .map(|a| a.seq)
+            .collect();
+        assert_eq!(stored, written);
+        other_handle.shutdown().await; // already ended: returns at once
+
+        // Dropping every handle ends the task too, after writing what was queued.
+        let (writer, task) = ActionWriter::spawn(store.clone(), 8);
+        writer.append(action(g, 2000)).await.unwrap();
+        drop(writer);
+        tokio::time::timeout(Duration::from_secs(10), task)
+            .await
+            .expect("the writer task ends when its handles are dropped")
+            .unwrap();
+        assert_eq!(
+            store.actions(g).await.unwrap().last().map(|a| a.seq),
+            Some(2000)
+        );
+        store.close().await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn an_sqlite_file_keeps_everything_across_reopening() {
+    for_each_db(&[Kind::SqliteFile], |db| async move {
+        let store = db.open().await;
+        assert_eq!(store.backend(), "sqlite");
+        let (token, s) = session("Kato", 10);
+        let g1 = game("playing", 20);
+        let mut g2 = game("setup", 30);
+        store.insert_session(&s).await.unwrap();
+        store.insert_game(&g1).await.unwrap();
+        store.insert_game(&g2).await.unwrap();
+        g2.status = "finished".into();
+        g2.outcome_json = Some("{}".into());
+        store.update_game(&g2).await.unwrap();
+        let log: Vec<ActionRow> = (0..50).map(|seq| action(g1.id, seq)).collect();
+        store.append_actions(&log[..10]).await.unwrap();
+        let (writer, task) = ActionWriter::spawn(store.clone(), 16);
+        for a in &log[10..] {
+            writer.append(a.clone()).await.unwrap();
+        }
+        writer.shutdown().await;
+        task.await.unwrap();
+        store.close().await;
+
+        // The WAL journal mode is stored in the file.
+        let mut c = sqlx::SqliteConnection::connect(&db.url).await.unwrap();
+        let mode: String = sqlx::query_scalar("PRAGMA journal_mode")
+            .fetch_one(&mut c)
+            .await
+            .unwrap();
+        assert_eq!(mode, "wal");
+        c.close().await.unwrap();
+
+        let store = db.open().await;
+        assert_eq!(
+            store
+                .session_by_token_hash(&hash_token(&token))
+                .await
+                .unwrap(),
+            Some(s)
+        );
+        assert_eq!(store.game(g1.id).await.unwrap(), Some(g1.clone()));
+        assert_eq!(store.game(g2.id).await.unwrap(), Some(g2));
+        assert_eq!(store.unfinished_games().await.unwrap(), vec![g1.clone()]);
+        assert_eq!(store.actions(g1.id).await.unwrap(), log);
+        store.close().await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_database_migrated_by_a_newer_server_is_refused() {
+    for_each_db(PERSISTENT, |db| async move {
+        let store = db.open().await;
+        let g = game("playing", 1);
+        store.insert_game(&g).await.unwrap();
+        store.close().await;
+        // Opening again is fine: the migrations are already applied.
+        db.open().await.close().await;
+
+        db.raw(
+            "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
+             VALUES (99999, 'from the future', TRUE, X'00', 0)",
+            "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
+             VALUES (99999, 'from the future', TRUE, '\\x00'::bytea, 0)",
+        )
+        .await;
+        match Store::open(&db.url).await {
+            Err(StoreError::TooNew { found, known }) => {
+                assert_eq!(found, 99999);
+                assert!((1..99999).contains(&known));
+                let message = StoreError::TooNew { found, known }.to_string();
+                assert_eq!(
+                    message,
+                    format!(
+                        "the database schema is at version 99999, newer than this server \
+                         understands ({known}); upgrade the server"
+                    )
+                );
+            }
+            Err(e) => panic!("expected TooNew, got {e}"),
+            Ok(_) => panic!("expected TooNew, the store opened"),
+        }
+        // Nothing was touched.
+        db.raw(
+            "DELETE FROM _sqlx_migrations WHERE version = 99999",
+            "DELETE FROM _sqlx_migrations WHERE version = 99999",
+        )
+        .await;
+        let store = db.open().await;
+        assert_eq!(store.game(g.id).await.unwrap(), Some(g));
+        store.close().await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn undecodable_rows_are_reported_as_corrupt_naming_the_column() {
+    for_each_db(PERSISTENT, |db| async move {
+        let store = db.open().await;
+        let insert = "INSERT INTO games (id, ruleset, setup, config_json, south, north, creator, \
+                      status, outcome_json, created_at_ms, updated_at_ms) VALUES \
+                      ('not-a-uuid', 'omweso', 'outer', '{}', NULL, NULL, \
+                      '8d0f3b8e-1c51-4c36-9f8e-3f8c2a9d2b10', 'playing', NULL, 1, 1)";
+        db.raw(insert, insert).await;
+        match store.unfinished_games().await {
+            Err(StoreError::Corrupt(message)) => {
+                assert!(message.contains("games.id"), "{message}")
+            }
+            other => panic!("expected Corrupt, got {other:?}"),
+        }
+        if db.kind == Kind::SqliteFile {
+            // SQLite lets a wrongly typed value in; it is caught when read.
+            let id = Uuid::new_v4();
+            db.raw(
+                &format!(
+                    "INSERT INTO games (id, ruleset, setup, config_json, creator, status, \
+                     created_at_ms, updated_at_ms) VALUES ('{id}', 'omweso', 'outer', '{{}}', \
+                     '{id}', 'finished', 'yesterday', 1)"
+                ),
+                "",
+            )
+            .await;
+            match store.game(id).await {
+                Err(StoreError::Corrupt(message)) => {
+                    assert!(message.contains("games.created_at_ms"), "{message}")
+                }
+                other => panic!("expected Corrupt, got {other:?}"),
+            }
+        }
+        store.close().await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn in_memory_sqlite_works_and_each_is_its_own() {
+    let a = Store::open("sqlite::memory:").await.unwrap();
+    let b = Store::open("sqlite::memory:").await.unwrap();
+    assert_eq!(a.backend(), "sqlite");
+    let g = game("playing", 1);
+    a.insert_game(&g).await.unwrap();
+    // Many operations, some concurrent, all see the same database.
+    let mut tasks = Vec::new();
+    for seq in 0..20 {
+        let a = a.clone();
+        let id = g.id;
+        tasks.push(tokio::spawn(async move {
+            a.append_actions(&[action(id, seq)]).await
+        }));
+    }
+    for t in tasks {
+        t.await.unwrap().unwrap();
+    }
+    assert_eq!(a.actions(g.id).await.unwrap().len(), 20);
+    assert_eq!(a.unfinished_games().await.unwrap(), vec![g.clone()]);
+    assert_eq!(b.game(g.id).await.unwrap(), None);
+    assert!(b.unfinished_games().await.unwrap().is_empty());
+    a.close().await;
+    b.close().await;
+}
+
+#[tokio::test]
+async fn bad_urls_are_refused() {
+    for url in [
+        "mysql://root:secret@localhost/omweso",
+        "omweso.db",
+        "",
+        "sqlite:",
+    ] {
+        match Store::open(url).await {
+            Err(StoreError::BadUrl(message)) => assert!(!message.contains("secret"), "{message}"),
+            Err(e) => panic!("{url:?}: expected BadUrl, got {e}"),
+            Ok(_) => panic!("{url:?}: expected BadUrl, the store opened"),
+        }
+    }
+}
+
+#[tokio::test]
+async fn ping_and_backend() {
+    for_each_db(ALL, |db| async move {
+        let store = db.open().await;
+        let expected = match db.kind {
+            Kind::Postgres => "postgres",
+            _ => "sqlite",
+        };
+        assert_eq!(store.backend(), expected);
+        let latency = store.ping().await.unwrap();
+        assert!(latency < Duration::from_secs(5), "{latency:?}");
+        store.close().await;
+    })
+    .await;
+}
+
+/// Prints the latency of `append_actions` for a batch of 256 and of one append through the
+/// `ActionWriter` (run with `-- --ignored --nocapture`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "a measurement, not a check; run with --ignored --nocapture"]
+async fn latency_report() {
+    fn median(mut samples: Vec<Duration>) -> Duration {
+        samples.sort();
+        samples[samples.len() / 2]
+    }
+    for_each_db(PERSISTENT, |db| async move {
+        let store = db.open().await;
+        let g = new_game(&store).await;
+        let mut seq = 0;
+        let mut batch_times = Vec::new();
+        for _ in 0..30 {
+            let batch: Vec<ActionRow> = (seq..seq + 256).map(|s| action(g, s)).collect();
+            seq += 256;
+            let start = Instant::now();
+            store.append_actions(&batch).await.unwrap();
+            batch_times.push(start.elapsed());
+        }
+        let (writer, task) = ActionWriter::spawn(store.clone(), 2 * MAX_BATCH);
+        let mut single_times = Vec::new();
+        for _ in 0..200 {
+            let start = Instant::now();
+            writer.append(action(g, seq)).await.unwrap();
+            seq += 1;
+            single_times.push(start.elapsed());
+        }
+        // Throughput with 50 concurrent appenders (group commit at work).
+        let start = Instant::now();
+        let mut appenders = Vec::new();
+        for t in 0..50 {
+            let writer = writer.clone();
+            let first = seq + t * 100;
+            appenders.push(tokio::spawn(async move {
+                for s in first..first + 100 {
+                    writer.append(action(g, s)).await.unwrap();
+                }
+            }));
+        }
+        for a in appenders {
+            a.await.unwrap();
+        }
+        let concurrent = start.elapsed();
+        writer.shutdown().await;
+        task.await.unwrap();
+        println!(
+            "{:?}: append_actions(256) median {:?}; one ActionWriter::append median {:?}; \
+             50 tasks x 100 appends: {:?} ({:.0} actions/s)",
+            db.kind,
+            median(batch_times),
+            median(single_times),
+            concurrent,
+            5000.0 / concurrent.as_secs_f64()
+        );
+        store.close().await;
+    })
+    .await;
+}
