@@ -1,5 +1,15 @@
 //! Omweso online: the application crate behind the `omweso` binary.
 
+pub mod api;
 pub mod bench;
+pub mod clock;
+pub mod config;
 pub mod engine_cli;
+pub mod error;
 pub mod game;
+pub mod protocol;
+pub mod server;
+pub mod session;
+pub mod state;
+pub mod store;
+pub mod ws;

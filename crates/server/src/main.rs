@@ -21,6 +21,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Run the game server (HTTP API, game sockets, and the browser client).
+    Serve(omweso::config::ServeConfig),
     /// Answer JSON-lines requests on stdin (`moves`, `play`) for omweso, mweiso and oware.
     Engine,
     /// Random playouts per second on one core, one line per ruleset.
@@ -40,6 +42,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Serve(config) => serve(config),
         Command::Engine => {
             let stdin = io::stdin().lock();
             let stdout = io::stdout().lock();
@@ -90,5 +93,80 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+    }
+}
+
+fn serve(config: omweso::config::ServeConfig) -> ExitCode {
+    if let Err(message) = init_logging(&config) {
+        eprintln!("omweso serve: {message}");
+        return ExitCode::FAILURE;
+    }
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("omweso serve: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(async {
+        let listener = match tokio::net::TcpListener::bind(config.addr).await {
+            Ok(listener) => listener,
+            Err(e) => {
+                eprintln!("omweso serve: cannot listen on {}: {e}", config.addr);
+                return ExitCode::FAILURE;
+            }
+        };
+        let addr = listener.local_addr().map_or(config.addr, |a| a);
+        let ready = omweso::server::Ready::new();
+        let announce = ready.clone();
+        tokio::spawn(async move {
+            if announce.wait().await {
+                println!("listening on http://{addr}");
+            }
+        });
+        match omweso::server::run_with(listener, config, shutdown_signal(), ready).await {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("omweso serve: {e}");
+                ExitCode::FAILURE
+            }
+        }
+    })
+}
+
+fn init_logging(config: &omweso::config::ServeConfig) -> Result<(), String> {
+    let filter = tracing_subscriber::EnvFilter::try_new(&config.log_level)
+        .map_err(|e| format!("bad log level {:?}: {e}", config.log_level))?;
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_writer(std::io::stderr);
+    match config.log_format.as_str() {
+        "text" => builder.init(),
+        "json" => builder.json().init(),
+        other => return Err(format!("log format must be text or json, not {other:?}")),
+    }
+    Ok(())
+}
+
+/// Completes on ctrl-c or SIGTERM.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = terminate => {}
     }
 }

@@ -82,7 +82,7 @@ fn the_referee_count_opens_the_steal_and_the_first_valid_move_wins() {
     // Play passes to the player who lost the turn.
     let snap = t.snapshot(None, [true, true], 0);
     assert_eq!(snap.to_move, Some(Side::South));
-    assert_eq!(snap.history[0].stolen, true);
+    assert!(snap.history[0].stolen);
     assert_eq!(snap.clock.referee_deadline, Some(7_200));
 }
 

@@ -1,7 +1,10 @@
 //! A game: its configuration, its rules state and referee (the [`table::Table`]), and the
 //! task that owns it.
 
+pub mod actor;
 pub mod board;
 pub mod config;
 pub mod events;
+pub mod log;
+pub mod registry;
 pub mod table;

@@ -1,0 +1,254 @@
+//! The HTTP API (`shared/PROTOCOL.md`, "HTTP").
+
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use omweso_rules::{Ruleset, Side};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use uuid::Uuid;
+
+use crate::error::ApiError;
+use crate::game::config::{GameConfig, SetupKind, TimeControl};
+use crate::game::log::Entry;
+use crate::game::table::{Seat, Table};
+use crate::session::{token_from, Session, COOKIE};
+use crate::state::AppState;
+
+/// The session a request is made as.
+pub async fn session(state: &AppState, headers: &HeaderMap) -> Result<Session, ApiError> {
+    let token = token_from(headers).ok_or_else(ApiError::unauthorized)?;
+    state
+        .sessions
+        .find(&token)
+        .await?
+        .ok_or_else(ApiError::unauthorized)
+}
+
+/// Parses a JSON body, answering a 400 that says what is wrong.
+fn body<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return serde_json::from_str("{}")
+            .map_err(|e| ApiError::bad_request("bad_body", e.to_string()));
+    }
+    serde_json::from_slice(bytes).map_err(|e| ApiError::bad_request("bad_body", e.to_string()))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewSession {
+    name: Option<String>,
+}
+
+pub async fn create_session(
+    State(state): State<AppState>,
+    bytes: axum::body::Bytes,
+) -> Result<Response, ApiError> {
+    let request: NewSession = body(&bytes)?;
+    let (session, token) = state
+        .sessions
+        .create(request.name.as_deref())
+        .await
+        .map_err(|message| {
+            if message.contains("name") {
+                ApiError::bad_request("bad_name", message)
+            } else {
+                ApiError::internal(&message)
+            }
+        })?;
+    let cookie = format!("{COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000");
+    Ok((
+        [(header::SET_COOKIE, cookie)],
+        Json(json!({"token": token, "player_id": session.player_id, "name": session.name})),
+    )
+        .into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewGame {
+    ruleset: Option<Ruleset>,
+    setup: Option<SetupKind>,
+    seat: Option<SeatChoice>,
+    time_control: Option<TimeControlRequest>,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+enum SeatChoice {
+    First,
+    Second,
+    Random,
+}
+
+/// A time control: a preset name, or fields over the `casual` defaults (or over
+/// `preset`'s). `referee_seconds` and `move_limit_seconds` may be `null` (off).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TimeControlRequest {
+    preset: Option<String>,
+    #[serde(default, deserialize_with = "nullable")]
+    referee_seconds: Option<Option<f64>>,
+    #[serde(default, deserialize_with = "nullable")]
+    move_limit_seconds: Option<Option<f64>>,
+    sowing_pace: Option<f64>,
+    akakyala: Option<bool>,
+    abandon_seconds: Option<f64>,
+    disconnect_grace_seconds: Option<f64>,
+}
+
+/// Tells an absent field (`None`) from an explicit `null` (`Some(None)`).
+fn nullable<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<f64>>, D::Error> {
+    Option::<f64>::deserialize(d).map(Some)
+}
+
+impl TimeControlRequest {
+    fn resolve(self) -> Result<TimeControl, ApiError> {
+        let mut tc = match self.preset.as_deref() {
+            None | Some("casual") => TimeControl::CASUAL,
+            Some("tournament") => TimeControl::TOURNAMENT,
+            Some(other) => {
+                return Err(ApiError::bad_request(
+                    "bad_time_control",
+                    format!("unknown preset \"{other}\": expected \"casual\" or \"tournament\""),
+                ))
+            }
+        };
+        if let Some(r) = self.referee_seconds {
+            tc.referee_seconds = r;
+        }
+        if let Some(l) = self.move_limit_seconds {
+            tc.move_limit_seconds = l;
+        }
+        tc.sowing_pace = self.sowing_pace.unwrap_or(tc.sowing_pace);
+        tc.akakyala = self.akakyala.unwrap_or(tc.akakyala);
+        tc.abandon_seconds = self.abandon_seconds.unwrap_or(tc.abandon_seconds);
+        tc.disconnect_grace_seconds = self
+            .disconnect_grace_seconds
+            .unwrap_or(tc.disconnect_grace_seconds);
+        tc.validate()
+            .map_err(|m| ApiError::bad_request("bad_time_control", m))?;
+        Ok(tc)
+    }
+}
+
+pub async fn create_game(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    bytes: axum::body::Bytes,
+) -> Result<Response, ApiError> {
+    let session = session(&state, &headers).await?;
+    let request: NewGame = body(&bytes)?;
+    let ruleset = request.ruleset.unwrap_or(Ruleset::Omweso);
+    let setup = match (ruleset, request.setup) {
+        (Ruleset::Omweso, setup) => setup.unwrap_or(SetupKind::Outer),
+        (_, None | Some(SetupKind::Outer)) => SetupKind::Outer,
+        (_, Some(_)) => {
+            return Err(ApiError::bad_request(
+                "bad_setup",
+                format!("{ruleset} has one start; setup presets are for omweso"),
+            ))
+        }
+    };
+    let time_control = match request.time_control {
+        Some(tc) => tc.resolve()?,
+        None => TimeControl::CASUAL,
+    };
+    let side = match request.seat.unwrap_or(SeatChoice::First) {
+        SeatChoice::First => Side::South,
+        SeatChoice::Second => Side::North,
+        SeatChoice::Random => {
+            if rand::random::<bool>() {
+                Side::South
+            } else {
+                Side::North
+            }
+        }
+    };
+    let config = GameConfig {
+        ruleset,
+        setup,
+        time_control,
+    };
+    let creator = Seat {
+        player: session.player_id,
+        name: session.name,
+    };
+    let id = Uuid::new_v4();
+    let table = Table::new(id, config.clone(), creator.clone(), side);
+    state
+        .games
+        .create(
+            table,
+            Entry::Create {
+                config,
+                creator,
+                side,
+            },
+        )
+        .await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({"game_id": id, "url": format!("/g/{id}")})),
+    )
+        .into_response())
+}
+
+async fn game(state: &AppState, id: &str) -> Result<crate::game::actor::GameHandle, ApiError> {
+    let id: Uuid = id.parse().map_err(|_| ApiError::not_found("game"))?;
+    match state.games.get(id).await {
+        Ok(Some(handle)) => Ok(handle),
+        Ok(None) => Err(ApiError::not_found("game")),
+        Err(error) => Err(ApiError::internal(&error)),
+    }
+}
+
+pub async fn join_game(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    let session = session(&state, &headers).await?;
+    let handle = game(&state, &id).await?;
+    let seat = Seat {
+        player: session.player_id,
+        name: session.name,
+    };
+    match handle
+        .join(seat)
+        .await
+        .map_err(|e| ApiError::internal(&e))?
+    {
+        Ok(side) => Ok(Json(json!({"seat": side}))),
+        Err(refusal) if refusal.code == "seats_taken" => Err(ApiError::new(
+            StatusCode::CONFLICT,
+            refusal.code,
+            refusal.message,
+        )),
+        Err(refusal) => Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            refusal.code,
+            refusal.message,
+        )),
+    }
+}
+
+pub async fn get_game(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<crate::game::events::Snapshot>, ApiError> {
+    let session = session(&state, &headers).await?;
+    let handle = game(&state, &id).await?;
+    let snapshot = handle
+        .snapshot(Some(session.player_id))
+        .await
+        .map_err(|e| ApiError::internal(&e))?;
+    Ok(Json(snapshot))
+}
+
+pub async fn healthz(State(state): State<AppState>) -> Result<&'static str, ApiError> {
+    state.store.ping().await?;
+    Ok("ok")
+}

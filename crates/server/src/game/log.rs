@@ -1,0 +1,99 @@
+//! The game's action log: what is stored for every change, and how a game is rebuilt from
+//! it after a restart. Replaying the actions with their times through the same
+//! [`Table`] gives back the same state and the same event versions.
+
+use omweso_rules::Side;
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use super::config::GameConfig;
+use super::table::{Action, Seat, Table};
+
+/// One logged change to a game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Entry {
+    Create {
+        config: GameConfig,
+        creator: Seat,
+        side: Side,
+    },
+    Join {
+        seat: Seat,
+    },
+    Act {
+        side: Side,
+        action: Action,
+    },
+    /// The referee's timers fired (a steal, an annulment, an abandonment).
+    Tick,
+    Abandon {
+        side: Side,
+    },
+}
+
+impl Entry {
+    #[must_use]
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Entry::Create { .. } => "create",
+            Entry::Join { .. } => "join",
+            Entry::Act { .. } => "act",
+            Entry::Tick => "tick",
+            Entry::Abandon { .. } => "abandon",
+        }
+    }
+}
+
+/// Why a log could not be replayed.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    #[error("the log is empty or does not start with its creation")]
+    NoCreate,
+    #[error("entry {seq} cannot be read: {error}")]
+    Undecodable { seq: i64, error: String },
+    #[error("entry {seq} was refused on replay: {message}")]
+    Refused { seq: i64, message: String },
+}
+
+/// Rebuilds a table from its log: `(seq, at_ms, entry)` in order.
+pub fn replay(
+    id: Uuid,
+    entries: impl IntoIterator<Item = (i64, u64, Entry)>,
+) -> Result<Table, ReplayError> {
+    let mut entries = entries.into_iter();
+    let Some((
+        _,
+        _,
+        Entry::Create {
+            config,
+            creator,
+            side,
+        },
+    )) = entries.next()
+    else {
+        return Err(ReplayError::NoCreate);
+    };
+    let mut table = Table::new(id, config, creator, side);
+    for (seq, at, entry) in entries {
+        let refused = |message: String| ReplayError::Refused { seq, message };
+        match entry {
+            Entry::Create { .. } => return Err(refused("a second creation".into())),
+            Entry::Join { seat } => {
+                table.join(seat, at).map_err(|r| refused(r.message))?;
+            }
+            Entry::Act { side, action } => {
+                table
+                    .act(side, &action, at)
+                    .map_err(|r| refused(r.message))?;
+            }
+            Entry::Tick => {
+                table.tick(at);
+            }
+            Entry::Abandon { side } => {
+                table.abandon(side);
+            }
+        }
+    }
+    Ok(table)
+}

@@ -1,0 +1,127 @@
+//! The server as a library function: `run(listener, config, shutdown)` (mini-redis style),
+//! so tests start it on port 0 and `main` stays thin.
+
+use std::future::Future;
+use std::time::Duration;
+
+use axum::routing::{get, post};
+use axum::Router;
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+
+use crate::config::ServeConfig;
+use crate::state::AppState;
+use crate::store::{ActionWriter, Store, StoreError};
+use crate::{api, ws};
+
+/// How long shutdown waits for sockets to take their close frames.
+const CLOSE_GRACE: Duration = Duration::from_secs(3);
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error("database: {0}")]
+    Store(#[from] StoreError),
+    #[error("network: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// The routes.
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/healthz", get(api::healthz))
+        .route("/api/session", post(api::create_session))
+        .route("/api/games", post(api::create_game))
+        .route("/api/games/{id}", get(api::get_game))
+        .route("/api/games/{id}/join", post(api::join_game))
+        .route("/ws/games/{id}", get(ws::upgrade))
+        .layer(axum::extract::DefaultBodyLimit::max(64 * 1024))
+        .with_state(state)
+}
+
+/// Tells whoever waits that the server is ready (database open, games restored), or that
+/// it failed before getting there.
+#[derive(Clone, Debug)]
+pub struct Ready(watch::Sender<Option<bool>>);
+
+impl Ready {
+    #[must_use]
+    pub fn new() -> Ready {
+        Ready(watch::channel(None).0)
+    }
+
+    /// `true` once the server is ready, `false` if it stopped before.
+    pub async fn wait(&self) -> bool {
+        let mut rx = self.0.subscribe();
+        let ready = match rx.wait_for(Option::is_some).await {
+            Ok(state) => state.unwrap_or(false),
+            Err(_) => false,
+        };
+        ready
+    }
+
+    fn set(&self, ready: bool) {
+        self.0.send_replace(Some(ready));
+    }
+}
+
+impl Default for Ready {
+    fn default() -> Ready {
+        Ready::new()
+    }
+}
+
+/// Serves on `listener` until `shutdown` completes; then stops accepting, closes every
+/// socket with a close frame, flushes the action log and closes the database.
+pub async fn run(
+    listener: TcpListener,
+    config: ServeConfig,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServeError> {
+    run_with(listener, config, shutdown, Ready::new()).await
+}
+
+/// As [`run`], reporting readiness on `ready`.
+pub async fn run_with(
+    listener: TcpListener,
+    config: ServeConfig,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+    ready: Ready,
+) -> Result<(), ServeError> {
+    let result = serve(listener, config, shutdown, &ready).await;
+    ready.set(result.is_ok());
+    result
+}
+
+async fn serve(
+    listener: TcpListener,
+    config: ServeConfig,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+    ready: &Ready,
+) -> Result<(), ServeError> {
+    let store = Store::open(&config.database_url).await?;
+    let (writer, writer_task) = ActionWriter::spawn(store.clone(), 4096);
+    let (stop, stopped) = watch::channel(false);
+    let state = AppState::new(store.clone(), writer.clone(), config, stopped);
+    let restored = state.games.restore_unfinished().await?;
+    tracing::info!(restored, backend = store.backend(), "games restored");
+    let app = router(state.clone());
+    ready.set(true);
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            tracing::info!("shutting down");
+            let _ = stop.send(true);
+        })
+        .await?;
+    state.sockets.close();
+    if tokio::time::timeout(CLOSE_GRACE, state.sockets.wait())
+        .await
+        .is_err()
+    {
+        tracing::warn!("some sockets did not close in time");
+    }
+    writer.shutdown().await;
+    let _ = writer_task.await;
+    store.close().await;
+    Ok(())
+}

@@ -1,0 +1,198 @@
+//! A real server on port 0 and real clients (HTTP and WebSocket) for the integration tests.
+#![allow(dead_code)]
+
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use omweso::config::ServeConfig;
+use serde_json::{json, Value};
+use tokio::net::TcpStream;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+pub struct TestServer {
+    pub addr: std::net::SocketAddr,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<Result<(), omweso::server::ServeError>>>,
+    pub http: reqwest::Client,
+}
+
+impl TestServer {
+    pub async fn start(database_url: &str) -> TestServer {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (stop, stopped) = oneshot::channel::<()>();
+        let ready = omweso::server::Ready::new();
+        let config = ServeConfig::for_tests(database_url);
+        let task = tokio::spawn(omweso::server::run_with(
+            listener,
+            config,
+            async move {
+                let _ = stopped.await;
+            },
+            ready.clone(),
+        ));
+        assert!(ready.wait().await, "the server did not start");
+        TestServer {
+            addr,
+            stop: Some(stop),
+            task: Some(task),
+            http: reqwest::Client::new(),
+        }
+    }
+
+    pub async fn stop(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(task) = self.task.take() {
+            tokio::time::timeout(Duration::from_secs(10), task)
+                .await
+                .expect("the server stops within 10 s")
+                .unwrap()
+                .unwrap();
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    /// A new guest session: (token, player id).
+    pub async fn session(&self, name: &str) -> (String, String) {
+        let r: Value = self
+            .http
+            .post(self.url("/api/session"))
+            .json(&json!({"name": name}))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        (
+            r["token"].as_str().unwrap().to_owned(),
+            r["player_id"].as_str().unwrap().to_owned(),
+        )
+    }
+
+    pub async fn post(&self, path: &str, token: &str, body: Value) -> (u16, Value) {
+        let r = self
+            .http
+            .post(self.url(path))
+            .bearer_auth(token)
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        let status = r.status().as_u16();
+        (status, r.json().await.unwrap_or(Value::Null))
+    }
+
+    pub async fn get(&self, path: &str, token: &str) -> (u16, Value) {
+        let r = self
+            .http
+            .get(self.url(path))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap();
+        let status = r.status().as_u16();
+        (status, r.json().await.unwrap_or(Value::Null))
+    }
+
+    /// Creates a game as `token` and returns its id.
+    pub async fn create(&self, token: &str, body: Value) -> String {
+        let (status, r) = self.post("/api/games", token, body).await;
+        assert_eq!(status, 201, "{r}");
+        r["game_id"].as_str().unwrap().to_owned()
+    }
+
+    pub async fn join(&self, token: &str, game: &str) -> String {
+        let (status, r) = self
+            .post(&format!("/api/games/{game}/join"), token, json!({}))
+            .await;
+        assert_eq!(status, 200, "{r}");
+        r["seat"].as_str().unwrap().to_owned()
+    }
+
+    pub async fn snapshot(&self, token: &str, game: &str) -> Value {
+        let (status, r) = self.get(&format!("/api/games/{game}"), token).await;
+        assert_eq!(status, 200, "{r}");
+        r
+    }
+
+    pub async fn socket(&self, game: &str, token: Option<&str>, v: Option<u64>) -> Client {
+        let mut url = format!("ws://{}/ws/games/{game}?", self.addr);
+        if let Some(token) = token {
+            url.push_str(&format!("token={token}&"));
+        }
+        if let Some(v) = v {
+            url.push_str(&format!("v={v}"));
+        }
+        let request = url.into_client_request().unwrap();
+        let (ws, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+        Client { ws }
+    }
+}
+
+pub struct Client {
+    pub ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+}
+
+impl Client {
+    pub async fn send(&mut self, message: Value) {
+        self.ws
+            .send(Message::Text(message.to_string().into()))
+            .await
+            .unwrap();
+    }
+
+    pub async fn send_text(&mut self, text: String) {
+        self.ws.send(Message::Text(text.into())).await.unwrap();
+    }
+
+    /// The next protocol message (pings and pongs skipped), within 5 s.
+    pub async fn recv(&mut self) -> Value {
+        self.try_recv(Duration::from_secs(5))
+            .await
+            .expect("a message within 5 s")
+    }
+
+    pub async fn try_recv(&mut self, within: Duration) -> Option<Value> {
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            let frame = tokio::time::timeout_at(deadline, self.ws.next())
+                .await
+                .ok()??;
+            match frame.ok()? {
+                Message::Text(text) => return serde_json::from_str(&text).ok(),
+                Message::Close(_) => return None,
+                _ => continue,
+            }
+        }
+    }
+
+    /// The next message of type `t`, skipping others (crowd, say).
+    pub async fn recv_type(&mut self, t: &str) -> Value {
+        loop {
+            let m = self.recv().await;
+            if m["t"] == t {
+                return m;
+            }
+        }
+    }
+
+    /// The next versioned message (skipping crowd, ack, pong).
+    pub async fn recv_event(&mut self) -> Value {
+        loop {
+            let m = self.recv().await;
+            if m.get("v").is_some() {
+                return m;
+            }
+        }
+    }
+}
