@@ -1,0 +1,93 @@
+//! `omweso engine` (shared/ENGINE-CLI.md): arbitrary bytes as request lines.
+//!
+//! - The whole input, if UTF-8, is one request line to `engine_cli::respond`: the answer
+//!   must be one line of JSON, an object holding either an `"error"` string or a `"moves"`
+//!   or `"position"` key.
+//! - The raw bytes (at most 64 KiB) are fed to `engine_cli::run` as a stream of request
+//!   lines: it must succeed, write exactly one response line per input line (a last line
+//!   without a newline counts), each a JSON object, and each the same as `respond` gives
+//!   for that line (with its `\n` / `\r\n` stripped; invalid UTF-8 gets an error).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use omweso::engine_cli::{respond, run};
+use serde_json::Value;
+
+const MAX_STREAM: usize = 64 * 1024;
+
+/// The server crate links SQLite (bundled, via sqlx). Its amalgamation has two function-local
+/// static arrays both named `aiOff`, which AddressSanitizer's start-up ODR check mistakes for a
+/// one-definition-rule violation and aborts on before any input runs. They are distinct
+/// `static`s, not a real violation, so the check is turned off here (the same as running
+/// with `ASAN_OPTIONS=detect_odr_violation=0`); all other ASan checks stay on.
+#[no_mangle]
+pub extern "C" fn __asan_default_options() -> *const std::ffi::c_char {
+    c"detect_odr_violation=0".as_ptr()
+}
+
+fn check_response(request: &[u8], response: &str) {
+    assert!(
+        !response.contains('\n'),
+        "the response to {:?} spans several lines: {response:?}",
+        String::from_utf8_lossy(request)
+    );
+    let value: Value = serde_json::from_str(response).unwrap_or_else(|e| {
+        panic!(
+            "the response to {:?} is not JSON ({e}): {response:?}",
+            String::from_utf8_lossy(request)
+        )
+    });
+    let Value::Object(map) = &value else {
+        panic!(
+            "the response to {:?} is not a JSON object: {response:?}",
+            String::from_utf8_lossy(request)
+        );
+    };
+    let ok = match map.get("error") {
+        Some(error) => error.is_string(),
+        None => map.contains_key("moves") || map.contains_key("position"),
+    };
+    assert!(
+        ok,
+        "the response to {:?} has neither an \"error\" string nor \"moves\"/\"position\": {response:?}",
+        String::from_utf8_lossy(request)
+    );
+}
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(line) = std::str::from_utf8(data) {
+        let response = respond(line);
+        check_response(data, &response);
+    }
+
+    let input = &data[..data.len().min(MAX_STREAM)];
+    let mut output = Vec::new();
+    run(input, &mut output).expect("run over an in-memory stream cannot fail");
+    let requests: Vec<&[u8]> = input.split_inclusive(|&b| b == b'\n').collect();
+    let text = String::from_utf8(output).expect("the engine writes UTF-8");
+    assert!(
+        text.is_empty() || text.ends_with('\n'),
+        "the last response line has no newline: {text:?}"
+    );
+    let responses: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        responses.len(),
+        requests.len(),
+        "{} input lines but {} response lines; input {:?}, output {text:?}",
+        requests.len(),
+        responses.len(),
+        String::from_utf8_lossy(input)
+    );
+    for (request, response) in requests.iter().zip(&responses) {
+        check_response(request, response);
+        let stripped = request.strip_suffix(b"\n").unwrap_or(request);
+        if let Ok(line) = std::str::from_utf8(stripped) {
+            let line = line.trim_end_matches(['\n', '\r']);
+            assert_eq!(
+                *response,
+                respond(line),
+                "run and respond answer {line:?} differently"
+            );
+        }
+    }
+});
