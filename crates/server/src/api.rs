@@ -176,7 +176,13 @@ pub async fn create_game(
         name: session.name,
     };
     let id = Uuid::new_v4();
-    let table = Table::new(id, config.clone(), creator.clone(), side);
+    let table = Table::new(
+        id,
+        config.clone(),
+        creator.clone(),
+        side,
+        crate::clock::now_ms(),
+    );
     state
         .games
         .create(
@@ -251,4 +257,130 @@ pub async fn get_game(
 pub async fn healthz(State(state): State<AppState>) -> Result<&'static str, ApiError> {
     state.store.ping().await?;
     Ok("ok")
+}
+
+pub async fn me(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    let session = session(&state, &headers).await?;
+    Ok(Json(
+        json!({"player_id": session.player_id, "name": session.name}),
+    ))
+}
+
+/// The lobby: `?list=open` (waiting for a second player) or `?list=live` (playing).
+pub async fn list_games(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    axum::extract::Query(query): axum::extract::Query<std::collections::HashMap<String, String>>,
+) -> Result<Json<Value>, ApiError> {
+    session(&state, &headers).await?;
+    let open = match query.get("list").map(String::as_str) {
+        Some("open") => true,
+        Some("live") => false,
+        _ => {
+            return Err(ApiError::bad_request(
+                "bad_list",
+                "list must be \"open\" or \"live\"",
+            ))
+        }
+    };
+    let mut games = Vec::new();
+    for handle in state.games.handles() {
+        let snapshot =
+            tokio::time::timeout(std::time::Duration::from_millis(500), handle.snapshot(None))
+                .await;
+        let Ok(Ok(s)) = snapshot else { continue };
+        let waiting = s.status == "setup" && (s.seats.s.is_none() || s.seats.n.is_none());
+        let wanted = if open { waiting } else { s.status == "playing" };
+        if wanted {
+            games.push(s);
+        }
+    }
+    games.sort_by_key(|s| std::cmp::Reverse(s.created_at_ms));
+    games.truncate(50);
+    let games: Vec<Value> = games
+        .iter()
+        .map(|s| {
+            json!({
+                "game_id": s.game_id,
+                "ruleset": s.ruleset,
+                "setup": s.setup,
+                "status": s.status,
+                "seats": {"s": s.seats.s.as_ref().map(|x| &x.name), "n": s.seats.n.as_ref().map(|x| &x.name)},
+                "time_control": s.time_control,
+                "spectators": s.spectators,
+                "moves": s.history.len(),
+            })
+        })
+        .collect();
+    Ok(Json(json!({"games": games})))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PreviewRequest {
+    #[serde(rename = "move")]
+    mv: Option<String>,
+    choice: Option<String>,
+}
+
+/// What a move or a decision answer would do, computed without playing it.
+pub async fn preview(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    bytes: axum::body::Bytes,
+) -> Result<Json<Value>, ApiError> {
+    use crate::game::events::Event;
+    use crate::game::table::Action;
+    let session = session(&state, &headers).await?;
+    let request: PreviewRequest = body(&bytes)?;
+    let action = match (request.mv, request.choice) {
+        (Some(notation), None) => Action::Move { notation },
+        (None, Some(choice)) => Action::Decide { choice },
+        _ => {
+            return Err(ApiError::bad_request(
+                "bad_body",
+                "give either \"move\" or \"choice\"",
+            ))
+        }
+    };
+    let handle = game(&state, &id).await?;
+    let events = handle
+        .preview(session.player_id, action)
+        .await
+        .map_err(|e| ApiError::internal(&e))?
+        .map_err(|r| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, r.code, r.message))?;
+    let mut laps = Vec::new();
+    let mut position = Value::Null;
+    let mut pending = false;
+    let mut options = Value::Null;
+    let mut outcome = Value::Null;
+    for event in events {
+        match event {
+            Event::Played {
+                laps: l,
+                position: p,
+                pending: waiting,
+                outcome: o,
+                ..
+            } => {
+                laps.extend(l);
+                position = json!(p);
+                pending = waiting;
+                outcome = json!(o);
+            }
+            Event::Decision { options: o, .. } => options = json!(o),
+            _ => {}
+        }
+    }
+    Ok(Json(json!({
+        "laps": laps,
+        "position": position,
+        "pending": pending,
+        "options": options,
+        "outcome": outcome,
+    })))
 }

@@ -1,12 +1,16 @@
 //! Omweso online: the application crate behind the `omweso` binary.
 
 pub mod api;
+pub mod assets;
 pub mod bench;
 pub mod clock;
 pub mod config;
 pub mod engine_cli;
 pub mod error;
 pub mod game;
+pub mod healthcheck;
+pub mod loadgen;
+pub mod metrics;
 pub mod protocol;
 pub mod server;
 pub mod session;

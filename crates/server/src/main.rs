@@ -23,6 +23,18 @@ struct Cli {
 enum Command {
     /// Run the game server (HTTP API, game sockets, and the browser client).
     Serve(omweso::config::ServeConfig),
+    /// Load a local server with games of random moves through the real protocol, and report
+    /// latency, moves per second and the server's memory.
+    Loadgen(omweso::loadgen::LoadgenConfig),
+    /// Exit 0 if the server answers its health check (for container HEALTHCHECKs).
+    Healthcheck {
+        #[arg(
+            long,
+            env = "OMWESO_HEALTHCHECK_URL",
+            default_value = "http://127.0.0.1:8080/healthz"
+        )]
+        url: String,
+    },
     /// Answer JSON-lines requests on stdin (`moves`, `play`) for omweso, mweiso and oware.
     Engine,
     /// Random playouts per second on one core, one line per ruleset.
@@ -43,6 +55,16 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Serve(config) => serve(config),
+        Command::Loadgen(config) => omweso::loadgen::main(config),
+        Command::Healthcheck { url } => {
+            match omweso::healthcheck::check(&url, Duration::from_secs(3)) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("omweso healthcheck: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         Command::Engine => {
             let stdin = io::stdin().lock();
             let stdout = io::stdout().lock();
@@ -122,6 +144,9 @@ fn serve(config: omweso::config::ServeConfig) -> ExitCode {
         tokio::spawn(async move {
             if announce.wait().await {
                 println!("listening on http://{addr}");
+                if let Some(metrics) = announce.metrics_addr() {
+                    println!("metrics on http://{metrics}/metrics");
+                }
             }
         });
         match omweso::server::run_with(listener, config, shutdown_signal(), ready).await {

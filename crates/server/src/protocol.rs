@@ -102,13 +102,15 @@ pub fn decode(text: &str) -> Result<Request, DecodeError> {
         },
         "resign" => Ok(ClientMessage::Act(Action::Resign)),
         "ping" => Ok(ClientMessage::Ping),
-        other => return Err(fail(
-            id,
-            "unknown_type",
-            format!(
+        other => {
+            return Err(fail(
+                id,
+                "unknown_type",
+                format!(
                 "unknown message type \"{other}\": expected move, decide, arrange, resign or ping"
             ),
-        )),
+            ))
+        }
     }
     .map_err(|message| fail(id.clone(), "bad_message", message))?;
     if let Some(extra) = d.keys().next() {

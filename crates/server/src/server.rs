@@ -12,7 +12,7 @@ use tokio::sync::watch;
 use crate::config::ServeConfig;
 use crate::state::AppState;
 use crate::store::{ActionWriter, Store, StoreError};
-use crate::{api, ws};
+use crate::{api, assets, ws};
 
 /// How long shutdown waits for sockets to take their close frames.
 const CLOSE_GRACE: Duration = Duration::from_secs(3);
@@ -23,6 +23,8 @@ pub enum ServeError {
     Store(#[from] StoreError),
     #[error("network: {0}")]
     Io(#[from] std::io::Error),
+    #[error("{0}")]
+    Config(String),
 }
 
 /// The routes.
@@ -30,10 +32,15 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/healthz", get(api::healthz))
         .route("/api/session", post(api::create_session))
-        .route("/api/games", post(api::create_game))
         .route("/api/games/{id}", get(api::get_game))
         .route("/api/games/{id}/join", post(api::join_game))
         .route("/ws/games/{id}", get(ws::upgrade))
+        .route("/api/me", get(api::me))
+        .route("/api/games", get(api::list_games).post(api::create_game))
+        .route("/api/games/{id}/preview", post(api::preview))
+        .route("/", get(assets::page))
+        .route("/g/{id}", get(assets::page))
+        .route("/static/{*path}", get(assets::asset))
         .layer(axum::extract::DefaultBodyLimit::max(64 * 1024))
         .with_state(state)
 }
@@ -41,12 +48,21 @@ pub fn router(state: AppState) -> Router {
 /// Tells whoever waits that the server is ready (database open, games restored), or that
 /// it failed before getting there.
 #[derive(Clone, Debug)]
-pub struct Ready(watch::Sender<Option<bool>>);
+pub struct Ready(
+    watch::Sender<Option<bool>>,
+    watch::Sender<Option<std::net::SocketAddr>>,
+);
 
 impl Ready {
     #[must_use]
     pub fn new() -> Ready {
-        Ready(watch::channel(None).0)
+        Ready(watch::channel(None).0, watch::channel(None).0)
+    }
+
+    /// Where metrics are served, once ready (`None` when off).
+    #[must_use]
+    pub fn metrics_addr(&self) -> Option<std::net::SocketAddr> {
+        *self.1.borrow()
     }
 
     /// `true` once the server is ready, `false` if it stopped before.
@@ -98,6 +114,7 @@ async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
     ready: &Ready,
 ) -> Result<(), ServeError> {
+    let config_metrics = config.metrics().map_err(ServeError::Config)?;
     let store = Store::open(&config.database_url).await?;
     let (writer, writer_task) = ActionWriter::spawn(store.clone(), 4096);
     let (stop, stopped) = watch::channel(false);
@@ -105,6 +122,36 @@ async fn serve(
     let restored = state.games.restore_unfinished().await?;
     tracing::info!(restored, backend = store.backend(), "games restored");
     let app = router(state.clone());
+    if let Some(addr) = config_metrics {
+        let metrics = TcpListener::bind(addr)
+            .await
+            .map_err(|e| ServeError::Config(format!("cannot serve metrics on {addr}: {e}")))?;
+        ready.1.send_replace(metrics.local_addr().ok());
+        let games = state.clone();
+        let routes = Router::new().route(
+            "/metrics",
+            get(move || {
+                let live = games.games.live();
+                async move {
+                    (
+                        [(
+                            axum::http::header::CONTENT_TYPE,
+                            "text/plain; version=0.0.4",
+                        )],
+                        crate::metrics::render(live),
+                    )
+                }
+            }),
+        );
+        let mut stopped = state.shutdown.clone();
+        tokio::spawn(async move {
+            let _ = axum::serve(metrics, routes)
+                .with_graceful_shutdown(async move {
+                    let _ = stopped.wait_for(|stop| *stop).await;
+                })
+                .await;
+        });
+    }
     ready.set(true);
     axum::serve(listener, app)
         .with_graceful_shutdown(async move {

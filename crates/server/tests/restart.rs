@@ -53,21 +53,10 @@ async fn a_restart_loses_nothing_with_sqlite() {
 
 #[tokio::test]
 async fn a_restart_loses_nothing_with_postgres() {
-    let Ok(admin_url) = std::env::var("TEST_POSTGRES_URL") else {
+    let Some(database) = common::FreshPostgres::create("omweso_restart").await else {
         eprintln!("TEST_POSTGRES_URL is not set: skipping the PostgreSQL restart test");
         return;
     };
-    let name = format!("omweso_restart_{}", uuid::Uuid::new_v4().simple());
-    let admin = sqlx::PgPool::connect(&admin_url).await.unwrap();
-    sqlx::query(&format!("CREATE DATABASE {name}"))
-        .execute(&admin)
-        .await
-        .unwrap();
-    let base = admin_url
-        .rsplit_once('/')
-        .map_or(admin_url.as_str(), |(b, _)| b);
-    restart_keeps_the_game(&format!("{base}/{name}")).await;
-    let _ = sqlx::query(&format!("DROP DATABASE {name} WITH (FORCE)"))
-        .execute(&admin)
-        .await;
+    restart_keeps_the_game(&database.url).await;
+    database.drop_database().await;
 }

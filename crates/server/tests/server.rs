@@ -190,9 +190,11 @@ async fn the_referee_count_runs_out_and_the_opponent_steals_the_turn() {
     assert_eq!(played["d"]["by"], "n");
     let snap = server.snapshot(&nakato, &game).await;
     assert_eq!(snap["to_move"], "s");
+    // North's A4 (4 seeds) sows A3, B3, C3 and D3, which was empty.
     assert_eq!(
         snap["history"][0],
-        json!({"by":"n","move":"A4","stolen":true})
+        json!({"by":"n","move":"A4","stolen":true,
+               "position":"0,4,4,4,4,4,4,4/1,1,1,1,0,0,0,0/0,0,0,0,0,0,0,0/4,4,4,4,4,4,4,4 s"})
     );
     server.stop().await;
 }
@@ -466,4 +468,126 @@ async fn shutdown_closes_sockets_with_a_close_frame() {
     }
     assert_eq!(closed.map(|f| u16::from(f.code)), Some(1001));
     stopping.await.unwrap();
+}
+
+#[tokio::test]
+async fn lobby_me_preview_and_the_page() {
+    let server = TestServer::start("sqlite::memory:").await;
+    let (kato, kato_id) = server.session("Kato").await;
+    let (status, me) = server.get("/api/me", &kato).await;
+    assert_eq!(status, 200);
+    assert_eq!(me, json!({"player_id": kato_id, "name": "Kato"}));
+    assert_eq!(server.get("/api/me", "nope").await.0, 401);
+
+    let open = server.create(&kato, json!({"ruleset":"oware"})).await;
+    let (status, list) = server.get("/api/games?list=open", &kato).await;
+    assert_eq!(status, 200);
+    assert_eq!(list["games"][0]["game_id"], open);
+    assert_eq!(list["games"][0]["seats"], json!({"s":"Kato","n":null}));
+    assert_eq!(
+        server.get("/api/games?list=live", &kato).await.1["games"],
+        json!([])
+    );
+    assert_eq!(server.get("/api/games?list=x", &kato).await.0, 400);
+
+    let (nakato, _) = server.session("Nakato").await;
+    server.join(&nakato, &open).await;
+    assert_eq!(
+        server.get("/api/games?list=open", &kato).await.1["games"],
+        json!([])
+    );
+    assert_eq!(
+        server.get("/api/games?list=live", &kato).await.1["games"][0]["game_id"],
+        open
+    );
+
+    // A preview computes without playing: C1's 4 seeds go to D1, E1, F1, F2.
+    let (status, preview) = server
+        .post(
+            &format!("/api/games/{open}/preview"),
+            &kato,
+            json!({"move":"C1"}),
+        )
+        .await;
+    assert_eq!(status, 200, "{preview}");
+    assert_eq!(preview["position"], "4,4,4,4,4,5/4,4,0,5,5,5 n 0 0");
+    assert_eq!(preview["laps"][0]["to"], "F2");
+    assert_eq!(preview["pending"], false);
+    let snap = server.snapshot(&kato, &open).await;
+    assert_eq!(snap["history"], json!([]));
+    let (status, refused) = server
+        .post(
+            &format!("/api/games/{open}/preview"),
+            &nakato,
+            json!({"move":"C2"}),
+        )
+        .await;
+    assert_eq!(
+        (status, refused["error"]["code"].as_str()),
+        (422, Some("not_your_turn"))
+    );
+
+    // The history carries the position after each move.
+    let mut south = server.socket(&open, Some(&kato), None).await;
+    south
+        .send(json!({"t":"move","d":{"move":"C1"},"id":"1"}))
+        .await;
+    south.recv_type("ack").await;
+    let snap = server.snapshot(&kato, &open).await;
+    assert_eq!(
+        snap["history"][0]["position"],
+        "4,4,4,4,4,5/4,4,0,5,5,5 n 0 0"
+    );
+
+    // The page itself, for / and /g/{id}.
+    for path in ["/".to_owned(), format!("/g/{open}")] {
+        let page = server.http.get(server.url(&path)).send().await.unwrap();
+        assert_eq!(page.status(), 200);
+        assert!(page.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/html"));
+    }
+    let missing = server
+        .http
+        .get(server.url("/static/../Cargo.toml"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(missing.status(), 404);
+    let hidden = server
+        .http
+        .get(server.url("/static/package.json"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(hidden.status(), 404);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_player_away_longer_than_the_grace_loses_and_one_who_returns_does_not() {
+    let server = TestServer::start("sqlite::memory:").await;
+    let (game, kato, nakato) = seated(
+        &server,
+        json!({"ruleset":"oware","time_control":{"disconnect_grace_seconds":0.6}}),
+    )
+    .await;
+    let mut south = server.socket(&game, Some(&kato), None).await;
+    let north = server.socket(&game, Some(&nakato), None).await;
+    south.recv_type("state").await;
+    // North leaves and comes back within the grace: nothing happens.
+    drop(north);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let north = server.socket(&game, Some(&nakato), None).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(server.snapshot(&kato, &game).await["status"], "playing");
+    // North leaves for good.
+    drop(north);
+    let end = south.recv_type("end").await;
+    assert_eq!(
+        end["d"]["outcome"],
+        json!({"result":"win","winner":"s","victory":"abandoned"})
+    );
+    server.stop().await;
 }

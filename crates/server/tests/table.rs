@@ -20,7 +20,7 @@ fn table(ruleset: Ruleset, setup: SetupKind, tc: TimeControl) -> Table {
         setup,
         time_control: tc,
     };
-    let mut t = Table::new(Uuid::new_v4(), config, seat("Kato"), Side::South);
+    let mut t = Table::new(Uuid::new_v4(), config, seat("Kato"), Side::South, 0);
     t.join(seat("Nakato"), 1_000).unwrap();
     t
 }
@@ -48,7 +48,7 @@ fn joining_starts_a_preset_game_and_versions_rise_by_one() {
         setup: SetupKind::Outer,
         time_control: TimeControl::TOURNAMENT,
     };
-    let mut t = Table::new(Uuid::new_v4(), config, seat("Kato"), Side::South);
+    let mut t = Table::new(Uuid::new_v4(), config, seat("Kato"), Side::South, 0);
     assert_eq!(t.status(), Status::Setup);
     let (side, events) = t.join(seat("Nakato"), 1_000).unwrap();
     assert_eq!(side, Side::North);

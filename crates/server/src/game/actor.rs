@@ -15,8 +15,9 @@ use uuid::Uuid;
 
 use super::events::{Event, Snapshot};
 use super::log::Entry;
-use super::table::{Refusal, Seat, Status, Table};
+use super::table::{Action, Refusal, Seat, Status, Table};
 use crate::clock::now_ms;
+use crate::metrics::{count, METRICS};
 use crate::protocol::{self, ClientMessage};
 use crate::store::{ActionRow, ActionWriter, GameRow, Store};
 
@@ -67,6 +68,11 @@ pub enum Command {
         conn: ConnId,
         round_trip_ms: u64,
     },
+    Preview {
+        player: Uuid,
+        action: super::table::Action,
+        reply: oneshot::Sender<Result<Vec<Event>, Refusal>>,
+    },
 }
 
 /// What the rest of the server holds to reach a game.
@@ -106,6 +112,19 @@ impl GameHandle {
         self.ask(|reply| Command::Join { seat, reply }).await
     }
 
+    pub async fn preview(
+        &self,
+        player: Uuid,
+        action: super::table::Action,
+    ) -> Result<Result<Vec<Event>, Refusal>, Gone> {
+        self.ask(|reply| Command::Preview {
+            player,
+            action,
+            reply,
+        })
+        .await
+    }
+
     pub async fn snapshot(&self, viewer: Option<Uuid>) -> Result<Snapshot, Gone> {
         self.ask(|reply| Command::Snapshot { viewer, reply }).await
     }
@@ -141,6 +160,13 @@ pub fn spawn(
 ) -> GameHandle {
     let (tx, rx) = mpsc::channel(COMMAND_QUEUE);
     let id = table.id();
+    // A game being played when it is loaded (after a restart) has nobody connected yet:
+    // each player's grace for coming back starts now.
+    let away = if table.status() == Status::Playing {
+        Some(now_ms())
+    } else {
+        None
+    };
     let actor = Actor {
         table,
         rx,
@@ -152,7 +178,7 @@ pub fn spawn(
         next_seq,
         crowd_dirty: false,
         crowd_sent: Instant::now(),
-        away_since: [None, None],
+        away_since: [away, away],
     };
     tokio::spawn(actor.run(shutdown));
     GameHandle { id, tx }
@@ -255,6 +281,7 @@ impl Actor {
                 self.next_conn += 1;
                 let seat = player.and_then(|p| self.table.seat_of(p));
                 self.catch_up(&tx, seat, resume_after);
+                connection_gauge(seat).fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 self.conns.insert(conn, Conn { tx, seat });
                 if let Some(side) = seat {
                     self.away_since[side.index()] = None;
@@ -272,6 +299,20 @@ impl Actor {
                 }
             }
             Command::Client { conn, id, message } => self.client(conn, id, message).await,
+            Command::Preview {
+                player,
+                action,
+                reply,
+            } => {
+                let result = match self.table.seat_of(player) {
+                    Some(side) => self.table.preview(side, &action, now_ms()),
+                    None => Err(Refusal {
+                        code: "spectator",
+                        message: "only the game's players can preview their moves".into(),
+                    }),
+                };
+                let _ = reply.send(result);
+            }
         }
     }
 
@@ -332,6 +373,7 @@ impl Actor {
         let Some(gone) = self.conns.remove(&conn) else {
             return;
         };
+        connection_gauge(gone.seat).fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
         if let Some(side) = gone.seat {
             let still_here = self.conns.values().any(|c| c.seat == Some(side));
             if !still_here && self.table.status() == Status::Playing {
@@ -362,10 +404,13 @@ impl Actor {
             );
             return self.reply(conn, text);
         };
+        let started = Instant::now();
+        let is_play = matches!(action, Action::Move { .. } | Action::Decide { .. });
         let before = self.table.clone();
         let now = now_ms();
         match self.table.act(side, &action, now) {
             Err(refusal) => {
+                count(&METRICS.refused_messages);
                 let text = protocol::error(id.as_ref(), refusal.code, &refusal.message);
                 self.reply(conn, text);
             }
@@ -377,6 +422,10 @@ impl Actor {
                         .iter()
                         .any(|(_, e)| matches!(e, Event::End { .. } | Event::Started { .. }));
                     self.publish(events);
+                    if is_play {
+                        count(&METRICS.moves);
+                        METRICS.move_latency.observe(started.elapsed());
+                    }
                     if changed_status {
                         self.save_row().await;
                     }
@@ -436,7 +485,10 @@ impl Actor {
             kind: entry.kind().to_owned(),
             payload_json: serde_json::to_string(&entry).unwrap_or_default(),
         };
-        match self.writer.append(row).await {
+        let started = Instant::now();
+        let appended = self.writer.append(row).await;
+        METRICS.database_latency.observe(started.elapsed());
+        match appended {
             Ok(()) => {
                 self.next_seq += 1;
                 Ok(())
@@ -460,7 +512,31 @@ impl Actor {
     }
 
     fn publish(&mut self, events: Vec<(u64, Event)>) {
+        if events
+            .iter()
+            .any(|(_, e)| matches!(e, Event::Started { .. }))
+        {
+            // A seated player not here when play begins has the same grace as one who
+            // left: the clock for coming back starts now.
+            let connected = self.connected();
+            let now = now_ms();
+            for side in Side::ALL {
+                if !connected[side.index()] {
+                    self.away_since[side.index()] = Some(now);
+                }
+            }
+        }
         for (v, event) in events {
+            match &event {
+                Event::Steal { .. } => count(&METRICS.steals),
+                Event::End { outcome } => {
+                    count(&METRICS.games_ended);
+                    if matches!(outcome, omweso_rules::Outcome::Annulled { .. }) {
+                        count(&METRICS.annulments);
+                    }
+                }
+                _ => {}
+            }
             let message: Arc<str> = event.message(v).into();
             self.recent.push_back((v, message.clone()));
             if self.recent.len() > RECENT_EVENTS {
@@ -480,6 +556,7 @@ impl Actor {
         for id in slow {
             // Dropping its queue ends the socket's writer, which closes the socket.
             tracing::debug!(game = %self.table.id(), conn = id, "dropping a client too slow to keep up");
+            count(&METRICS.dropped_slow_clients);
             self.drop_conn(id);
         }
     }
@@ -487,6 +564,7 @@ impl Actor {
     fn close_all(&mut self, code: u16, reason: &'static str) {
         for conn in self.conns.values() {
             let _ = conn.tx.try_send(Outgoing::Close(code, reason));
+            connection_gauge(conn.seat).fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
         }
         self.conns.clear();
     }
@@ -523,5 +601,13 @@ pub fn game_row(table: &Table) -> GameRow {
         outcome_json: table.outcome().and_then(|o| serde_json::to_string(&o).ok()),
         created_at_ms: now,
         updated_at_ms: now,
+    }
+}
+
+/// The connection gauge for a seat (players) or none (spectators).
+fn connection_gauge(seat: Option<Side>) -> &'static std::sync::atomic::AtomicI64 {
+    match seat {
+        Some(_) => &METRICS.player_connections,
+        None => &METRICS.spectator_connections,
     }
 }

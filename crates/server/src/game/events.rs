@@ -130,6 +130,8 @@ pub struct HistoryEntry {
     #[serde(rename = "move")]
     pub mv: String,
     pub stolen: bool,
+    /// The position after the move (addition).
+    pub position: String,
 }
 
 /// The game snapshot (`state`, `GET /api/games/{id}`).
@@ -155,6 +157,8 @@ pub struct Snapshot {
     pub outcome: Option<Outcome>,
     pub spectators: usize,
     pub version: u64,
+    /// When the game was created, ms since the Unix epoch (addition).
+    pub created_at_ms: u64,
     /// Free setup: the arrangements made so far, each in its side's own pit order (addition).
     pub arrangements: Arrangements,
 }

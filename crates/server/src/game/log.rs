@@ -64,7 +64,7 @@ pub fn replay(
     let mut entries = entries.into_iter();
     let Some((
         _,
-        _,
+        created,
         Entry::Create {
             config,
             creator,
@@ -74,7 +74,7 @@ pub fn replay(
     else {
         return Err(ReplayError::NoCreate);
     };
-    let mut table = Table::new(id, config, creator, side);
+    let mut table = Table::new(id, config, creator, side, created);
     for (seq, at, entry) in entries {
         let refused = |message: String| ReplayError::Refused { seq, message };
         match entry {

@@ -64,6 +64,7 @@ impl Registry {
                 payload_json: serde_json::to_string(&entry).unwrap_or_default(),
             })
             .await?;
+        crate::metrics::count(&crate::metrics::METRICS.games_created);
         Ok(self.insert(self.spawn(table, 1)))
     }
 
@@ -125,6 +126,15 @@ impl Registry {
             }
         }
         Ok(restored)
+    }
+
+    /// The games in memory (every unfinished game is).
+    #[must_use]
+    pub fn handles(&self) -> Vec<GameHandle> {
+        self.games
+            .lock()
+            .map(|g| g.values().filter(|h| !h.is_closed()).cloned().collect())
+            .unwrap_or_default()
     }
 
     /// Games in memory.

@@ -114,12 +114,13 @@ pub struct Table {
     outcome: Option<Outcome>,
     version: u64,
     clock: Clock,
+    created_at_ms: u64,
 }
 
 impl Table {
     /// A new game with its creator seated.
     #[must_use]
-    pub fn new(id: Uuid, config: GameConfig, creator: Seat, side: Side) -> Table {
+    pub fn new(id: Uuid, config: GameConfig, creator: Seat, side: Side, now: u64) -> Table {
         let mut seats = [None, None];
         seats[side.index()] = Some(creator);
         Table {
@@ -134,6 +135,7 @@ impl Table {
             outcome: None,
             version: 0,
             clock: Clock::default(),
+            created_at_ms: now,
         }
     }
 
@@ -274,6 +276,16 @@ impl Table {
             steal_open: self.clock.steal_open,
             move_deadline: self.clock.move_deadline_ms,
         }
+    }
+
+    /// What `action` would do, computed on a copy: nothing is played.
+    pub fn preview(&self, side: Side, action: &Action, now: u64) -> Result<Vec<Event>, Refusal> {
+        let mut copy = self.clone();
+        Ok(copy
+            .act(side, action, now)?
+            .into_iter()
+            .map(|(_, event)| event)
+            .collect())
     }
 
     /// Records a seat's measured round trip (the referee allows up to 1 s of it).
@@ -445,28 +457,15 @@ impl Table {
                 laps.push(LapView::from(&lap))
             })
             .map_err(|e| refuse("illegal_move", format!("{notation}: {e}")))?;
-        self.board = Some(GameBoard::Oware(result.position));
-        self.history.push(HistoryEntry {
-            by: side,
-            mv: house.to_string(),
+        Ok(self.complete_turn(
+            GameBoard::Oware(result.position),
+            side,
+            house.to_string(),
             stolen,
-        });
-        let mut events = Vec::new();
-        self.after_turn(now, result.outcome, &mut events);
-        events.insert(
-            0,
-            Event::Played {
-                by: side,
-                mv: house.to_string(),
-                stolen,
-                laps,
-                position: result.position.to_string(),
-                outcome: result.outcome,
-                pending: false,
-                clock: self.clock_view(),
-            },
-        );
-        Ok(events)
+            laps,
+            result.outcome,
+            now,
+        ))
     }
 
     /// Runs a (new or resumed) turn with the given answers, until it ends or waits for a
@@ -542,28 +541,54 @@ impl Table {
             .result()
             .ok_or_else(|| refuse("internal", "the turn did not finish"))?;
         self.pending = None;
-        self.board = Some(GameBoard::FourByEight(result.position));
+        Ok(self.complete_turn(
+            GameBoard::FourByEight(result.position),
+            by,
+            notation,
+            stolen,
+            laps,
+            result.outcome,
+            now,
+        ))
+    }
+
+    /// A turn is over: the board after it, the history, the next turn's clock (or the end),
+    /// and the `played` event first.
+    #[allow(clippy::too_many_arguments)]
+    fn complete_turn(
+        &mut self,
+        board: GameBoard,
+        by: Side,
+        mv: String,
+        stolen: bool,
+        laps: Vec<LapView>,
+        outcome: Option<Outcome>,
+        now: u64,
+    ) -> Vec<Event> {
+        let position = board.notation();
+        self.board = Some(board);
         self.history.push(HistoryEntry {
             by,
-            mv: notation.clone(),
+            mv: mv.clone(),
             stolen,
+            position: position.clone(),
         });
         let mut events = Vec::new();
-        self.after_turn(now, result.outcome, &mut events);
+        self.after_turn(now, outcome, &mut events);
         events.insert(
             0,
             Event::Played {
                 by,
-                mv: notation,
+                mv,
                 stolen,
                 laps,
-                position: result.position.to_string(),
-                outcome: result.outcome,
+                position,
+                outcome,
                 pending: false,
                 clock: self.clock_view(),
             },
         );
-        Ok(events)
+        events
     }
 
     fn board_during(&self, pending: &PendingTurn) -> String {
@@ -765,6 +790,7 @@ impl Table {
             outcome: self.outcome,
             spectators,
             version: self.version,
+            created_at_ms: self.created_at_ms,
             arrangements: Arrangements {
                 s: self.arrangements[0].map(|a| a.counts()),
                 n: self.arrangements[1].map(|a| a.counts()),

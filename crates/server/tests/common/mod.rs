@@ -196,3 +196,38 @@ impl Client {
         }
     }
 }
+
+/// A PostgreSQL database made for one test, when `TEST_POSTGRES_URL` names a server the
+/// tests may create databases on.
+pub struct FreshPostgres {
+    pub url: String,
+    admin: sqlx::PgPool,
+    name: String,
+}
+
+impl FreshPostgres {
+    /// `None` when `TEST_POSTGRES_URL` is not set.
+    pub async fn create(prefix: &str) -> Option<FreshPostgres> {
+        let admin_url = std::env::var("TEST_POSTGRES_URL").ok()?;
+        let name = format!("{prefix}_{}", uuid::Uuid::new_v4().simple());
+        let admin = sqlx::PgPool::connect(&admin_url).await.unwrap();
+        sqlx::query(&format!("CREATE DATABASE {name}"))
+            .execute(&admin)
+            .await
+            .unwrap();
+        let base = admin_url
+            .rsplit_once('/')
+            .map_or(admin_url.as_str(), |(b, _)| b);
+        Some(FreshPostgres {
+            url: format!("{base}/{name}"),
+            admin,
+            name,
+        })
+    }
+
+    pub async fn drop_database(self) {
+        let _ = sqlx::query(&format!("DROP DATABASE {} WITH (FORCE)", self.name))
+            .execute(&self.admin)
+            .await;
+    }
+}

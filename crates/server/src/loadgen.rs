@@ -1,0 +1,688 @@
+//! `omweso loadgen`: a load generator that plays the game server through its real protocol.
+//!
+//! Each of `--games` slots keeps one game going for the whole run: it creates two guest
+//! sessions (once), creates a casual game as the first, joins it as the second, opens
+//! `--spectators` sockets without a token and the two players' sockets
+//! (`ws://ADDR/ws/games/{id}?token=T`), all over real loopback TCP, and the players then
+//! play random legal moves as soon as they may. A player follows the game from the events
+//! it receives: after a `played` with `"pending":false` and no outcome it computes its
+//! legal moves from the event's `position` with the rules engine (no HTTP call per move),
+//! sends the first token of a random one, and answers every `decision` addressed to it at
+//! once with a random option. When the game ends, the slot starts a new one.
+//!
+//! Latency is measured per client action (a `move` or a `decide` frame): from the moment
+//! the mover starts writing the frame to the moment the *opponent's* socket receives the
+//! `played` event it produced, matched by event version (the mover knows the version it
+//! has seen, so its action's event is the next one).
+//!
+//! With `--spawn-server`, the server is started as a child process (`omweso serve` on
+//! port 0 with an SQLite file in a temporary directory), its resident memory is sampled
+//! every 100 ms, and it is stopped with SIGTERM at the end.
+
+mod child;
+mod client;
+
+use std::collections::BTreeMap;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use tokio::sync::Semaphore;
+use tokio_util::sync::CancellationToken;
+
+/// The settings of `omweso loadgen`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct LoadgenConfig {
+    /// The server to load (loopback addresses only). Ignored with --spawn-server.
+    #[arg(long, default_value = "http://127.0.0.1:8080")]
+    pub url: String,
+    /// Games kept going at once (a finished game's slot starts a new one).
+    #[arg(long, default_value_t = 1000)]
+    pub games: usize,
+    /// Spectator sockets per game (they connect without a token).
+    #[arg(long, default_value_t = 2)]
+    pub spectators: usize,
+    /// Seconds to play once every slot has its first game (the warm-up included).
+    #[arg(long, default_value_t = 30.0)]
+    pub seconds: f64,
+    /// Seconds at the start of play left out of the measurements.
+    #[arg(long, default_value_t = 5.0)]
+    pub warmup: f64,
+    /// The ruleset of the games: omweso, mweiso or oware.
+    #[arg(long, default_value = "omweso")]
+    pub ruleset: String,
+    /// Seed of the players' random choices (default: a random one).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Start the server as a child process (`omweso serve` on 127.0.0.1:0) and measure its
+    /// memory; stop it at the end.
+    #[arg(long)]
+    pub spawn_server: bool,
+    /// The spawned server's database (default: an SQLite file in a new temporary
+    /// directory, removed at the end).
+    #[arg(long)]
+    pub database_url: Option<String>,
+    /// The spawned server's per-connection message rate limit (`OMWESO_RATE_LIMIT`;
+    /// default: the server's own default).
+    #[arg(long)]
+    pub server_rate_limit: Option<u32>,
+    /// Game set-ups (HTTP calls and socket handshakes) in flight at once.
+    #[arg(long, default_value_t = 64)]
+    pub connect_concurrency: usize,
+    /// Also print the report as one JSON line (the last line of the output).
+    #[arg(long)]
+    pub json: bool,
+    /// Milliseconds a player waits before each move or decision (0: it moves as soon as it
+    /// may). With every player moving at once the load is a closed loop, where latency is
+    /// the games in flight over the throughput; a pause makes the offered rate
+    /// `games / (pause + latency)` and shows the server's latency below saturation.
+    #[arg(long, default_value_t = 0)]
+    pub think_ms: u64,
+    /// Diagnostic: the clients ACK every segment at once (`TCP_QUICKACK`), which shows how
+    /// much of the latency is Nagle's algorithm on the server's sockets waiting for the
+    /// clients' delayed ACKs.
+    #[arg(long)]
+    pub quickack: bool,
+}
+
+/// Runs the load generator; the exit code is non-zero if the server could not be reached.
+#[must_use]
+pub fn main(config: LoadgenConfig) -> ExitCode {
+    if let Err(message) = check(&config) {
+        eprintln!("omweso loadgen: {message}");
+        return ExitCode::from(2);
+    }
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("omweso loadgen: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let code = runtime.block_on(run(config));
+    // Sockets still closing must not hold the process.
+    runtime.shutdown_timeout(Duration::from_secs(2));
+    code
+}
+
+fn check(config: &LoadgenConfig) -> Result<(), String> {
+    if config.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    if !(config.seconds.is_finite() && config.seconds > 0.0) {
+        return Err("--seconds must be a positive number".into());
+    }
+    if !(config.warmup.is_finite() && config.warmup >= 0.0 && config.warmup < config.seconds) {
+        return Err("--warmup must be at least 0 and less than --seconds".into());
+    }
+    if config.connect_concurrency == 0 {
+        return Err("--connect-concurrency must be at least 1".into());
+    }
+    client::Engine::for_ruleset(&config.ruleset)?;
+    Ok(())
+}
+
+/// Counters shared by every task.
+#[derive(Default)]
+pub(crate) struct Stats {
+    /// Inside the measurement window.
+    measuring: AtomicBool,
+    window_start: OnceLock<Instant>,
+    /// Microseconds from an action sent to the opponent receiving its `played`.
+    latencies_us: Mutex<Vec<u32>>,
+    /// Microseconds from an action sent to its `ack` (the server has committed it).
+    acks_us: Mutex<Vec<u32>>,
+    /// Whole moves (`played` with `pending:false`) seen by the opponent in the window.
+    moves: AtomicU64,
+    /// `played` events (whole moves and parts up to a decision) in the window.
+    plays: AtomicU64,
+    moves_total: AtomicU64,
+    games_started: AtomicU64,
+    games_finished: AtomicU64,
+    games_finished_in_window: AtomicU64,
+    games_abandoned: AtomicU64,
+    /// Protocol `error` messages and failed HTTP calls, by code.
+    errors: Mutex<BTreeMap<String, u64>>,
+    /// Sockets the server closed (or that failed) while their game went on.
+    dropped: AtomicU64,
+    /// Games where nothing came for 20 s although a move was due.
+    stalled: AtomicU64,
+    /// Versioned events that did not follow the previous one by exactly 1.
+    version_gaps: AtomicU64,
+    /// Opponent `played` events with no matching send time (after a resync, say).
+    unmatched: AtomicU64,
+    open_conns: AtomicUsize,
+    peak_conns: AtomicUsize,
+    active_games: AtomicUsize,
+    /// Problems worth showing verbatim (the first few).
+    notes: Mutex<Vec<String>>,
+}
+
+impl Stats {
+    pub(crate) fn error(&self, code: &str) {
+        if let Ok(mut errors) = self.errors.lock() {
+            *errors.entry(code.to_owned()).or_default() += 1;
+        }
+    }
+
+    pub(crate) fn note(&self, note: String) {
+        if let Ok(mut notes) = self.notes.lock() {
+            if notes.len() < 5 {
+                notes.push(note);
+            }
+        }
+    }
+
+    pub(crate) fn measuring(&self) -> bool {
+        self.measuring.load(Ordering::Relaxed)
+    }
+
+    /// Records the latency of an action sent at `sent`, received now.
+    pub(crate) fn latency(&self, sent: Instant, now: Instant) {
+        let in_window = self.measuring() && self.window_start.get().is_some_and(|s| sent >= *s);
+        if in_window {
+            let us = u32::try_from(now.duration_since(sent).as_micros()).unwrap_or(u32::MAX);
+            if let Ok(mut l) = self.latencies_us.lock() {
+                l.push(us);
+            }
+        }
+    }
+
+    /// Records the time from an action sent at `sent` to its `ack`, received now.
+    pub(crate) fn ack_latency(&self, sent: Instant, now: Instant) {
+        let in_window = self.measuring() && self.window_start.get().is_some_and(|s| sent >= *s);
+        if in_window {
+            let us = u32::try_from(now.duration_since(sent).as_micros()).unwrap_or(u32::MAX);
+            if let Ok(mut l) = self.acks_us.lock() {
+                l.push(us);
+            }
+        }
+    }
+
+    pub(crate) fn conn_opened(&self) {
+        let now = self.open_conns.fetch_add(1, Ordering::Relaxed) + 1;
+        self.peak_conns.fetch_max(now, Ordering::Relaxed);
+    }
+
+    pub(crate) fn conn_closed(&self) {
+        self.open_conns.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// What every slot shares.
+pub(crate) struct Ctx {
+    pub(crate) base: String,
+    pub(crate) http: reqwest::Client,
+    pub(crate) engine: client::Engine,
+    pub(crate) ruleset: String,
+    pub(crate) spectators: usize,
+    pub(crate) seed: u64,
+    pub(crate) stats: Stats,
+    /// Set when the run is over: players stop and close their sockets.
+    pub(crate) stop: CancellationToken,
+    pub(crate) setups: Semaphore,
+    /// Slots whose first game has started.
+    pub(crate) started: AtomicUsize,
+    pub(crate) all_started: tokio::sync::Notify,
+    pub(crate) games: usize,
+    pub(crate) quickack: bool,
+    pub(crate) think: Duration,
+}
+
+async fn run(config: LoadgenConfig) -> ExitCode {
+    let sockets = config.games * (2 + config.spectators);
+    match child::raise_fd_limit(sockets as u64 + 1024) {
+        Ok(Some(limit)) => eprintln!("open-files limit raised to {limit}"),
+        Ok(None) => {}
+        Err(e) => {
+            eprintln!("omweso loadgen: warning: {e}; if sockets fail, run `ulimit -n 65536` first")
+        }
+    }
+    let mut server = None;
+    let base = if config.spawn_server {
+        match child::Server::spawn(&config).await {
+            Ok(s) => {
+                let base = format!("http://{}", s.addr);
+                eprintln!(
+                    "server pid {} listening on {base} (log: {})",
+                    s.pid,
+                    s.log.display()
+                );
+                server = Some(s);
+                base
+            }
+            Err(e) => {
+                eprintln!("omweso loadgen: cannot start the server: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        match child::loopback_base(&config.url).await {
+            Ok(base) => base,
+            Err(e) => {
+                eprintln!("omweso loadgen: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    };
+    let code = drive(&config, &base, server.as_ref()).await;
+    if let Some(server) = server {
+        server.stop().await;
+    }
+    code
+}
+
+async fn drive(config: &LoadgenConfig, base: &str, server: Option<&child::Server>) -> ExitCode {
+    let http = match reqwest::Client::builder()
+        .timeout(Duration::from_secs(30))
+        .pool_max_idle_per_host(config.connect_concurrency * 2)
+        .tcp_nodelay(true)
+        .build()
+    {
+        Ok(http) => http,
+        Err(e) => {
+            eprintln!("omweso loadgen: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match http.get(format!("{base}/healthz")).send().await {
+        Ok(r) if r.status().is_success() => {}
+        Ok(r) => {
+            eprintln!("omweso loadgen: {base}/healthz answered {}", r.status());
+            return ExitCode::from(2);
+        }
+        Err(e) => {
+            eprintln!("omweso loadgen: cannot reach {base}: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    let seed = config.seed.unwrap_or_else(rand::random);
+    let engine = client::Engine::for_ruleset(&config.ruleset).unwrap_or(client::Engine::Omweso);
+    let ctx = Arc::new(Ctx {
+        base: base.to_owned(),
+        http,
+        engine,
+        ruleset: config.ruleset.clone(),
+        spectators: config.spectators,
+        seed,
+        stats: Stats::default(),
+        stop: CancellationToken::new(),
+        setups: Semaphore::new(config.connect_concurrency),
+        started: AtomicUsize::new(0),
+        all_started: tokio::sync::Notify::new(),
+        games: config.games,
+        quickack: config.quickack,
+        think: Duration::from_millis(config.think_ms),
+    });
+    let mut sampler = server.map(|s| child::Sampler::start(s.pid, ctx.clone()));
+    let baseline_rss = sampler.as_ref().map(child::Sampler::current_kib);
+
+    let t0 = Instant::now();
+    eprintln!(
+        "setting up {} games ({} sockets) against {base}...",
+        config.games,
+        config.games * (2 + config.spectators)
+    );
+    let slots: Vec<_> = (0..config.games)
+        .map(|i| tokio::spawn(client::slot(ctx.clone(), i)))
+        .collect();
+    // Play starts once every slot has its first game (or after two minutes regardless).
+    let notified = ctx.all_started.notified();
+    if ctx.started.load(Ordering::Acquire) < config.games {
+        let _ = tokio::time::timeout(Duration::from_secs(120), notified).await;
+    }
+    let setup = t0.elapsed();
+    let ready_slots = ctx.started.load(Ordering::Acquire);
+    eprintln!(
+        "{ready_slots} games set up in {:.1} s; playing for {} s ({} s warm-up)...",
+        setup.as_secs_f64(),
+        config.seconds,
+        config.warmup
+    );
+    if ready_slots == 0 {
+        ctx.stop.cancel();
+        for slot in slots {
+            let _ = slot.await;
+        }
+        eprintln!("omweso loadgen: no game could be set up");
+        print_notes(&ctx);
+        return ExitCode::from(2);
+    }
+    let ready = Instant::now();
+    tokio::time::sleep(Duration::from_secs_f64(config.warmup)).await;
+    let window_start = Instant::now();
+    let _ = ctx.stats.window_start.set(window_start);
+    let cpu_start = Cpu::now(server.map(|s| s.pid));
+    if let Some(s) = sampler.as_mut() {
+        s.window(true);
+    }
+    ctx.stats.measuring.store(true, Ordering::Release);
+    let window = Duration::from_secs_f64(config.seconds - config.warmup);
+    let mut game_samples = Vec::new();
+    let end = window_start + window;
+    while Instant::now() < end {
+        let left = end.saturating_duration_since(Instant::now());
+        tokio::time::sleep(left.min(Duration::from_millis(100))).await;
+        game_samples.push(ctx.stats.active_games.load(Ordering::Relaxed));
+    }
+    ctx.stats.measuring.store(false, Ordering::Release);
+    let window = window_start.elapsed();
+    let cpu_end = Cpu::now(server.map(|s| s.pid));
+    let memory = sampler.as_mut().map(|s| {
+        s.window(false);
+        s.summary()
+    });
+    let hwm = server.and_then(|s| child::status_kib(s.pid, "VmHWM:"));
+    let conns_at_end = ctx.stats.open_conns.load(Ordering::Relaxed);
+
+    eprintln!("closing {conns_at_end} sockets...");
+    ctx.stop.cancel();
+    for slot in slots {
+        let _ = slot.await;
+    }
+    drop(sampler);
+    let played = ready.elapsed();
+
+    let report = Report::build(
+        config,
+        &ctx,
+        Timings {
+            setup,
+            window,
+            played,
+        },
+        &game_samples,
+        cpu_start.zip(cpu_end),
+        memory,
+        baseline_rss.flatten(),
+        hwm,
+        server.map(|s| s.pid),
+        ready_slots,
+    );
+    println!("{}", report.text());
+    if config.json {
+        println!("{}", report.json);
+    }
+    print_notes(&ctx);
+    ExitCode::SUCCESS
+}
+
+fn print_notes(ctx: &Ctx) {
+    if let Ok(notes) = ctx.stats.notes.lock() {
+        for note in notes.iter() {
+            eprintln!("note: {note}");
+        }
+    }
+}
+
+/// CPU seconds used so far by the server (if any) and by this process.
+#[derive(Clone, Copy)]
+struct Cpu {
+    at: Instant,
+    server: Option<f64>,
+    me: Option<f64>,
+    /// The machine's (busy, total) CPU seconds.
+    machine: Option<(f64, f64)>,
+}
+
+impl Cpu {
+    fn now(server: Option<u32>) -> Option<Cpu> {
+        Some(Cpu {
+            at: Instant::now(),
+            server: server.and_then(child::cpu_seconds),
+            me: child::cpu_seconds(std::process::id()),
+            machine: child::machine_cpu_seconds(),
+        })
+    }
+}
+
+struct Timings {
+    setup: Duration,
+    window: Duration,
+    played: Duration,
+}
+
+struct Report {
+    lines: Vec<String>,
+    json: Value,
+}
+
+fn percentile(sorted: &[u32], p: f64) -> Option<f64> {
+    if sorted.is_empty() {
+        return None;
+    }
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    let i = rank.clamp(1, sorted.len()) - 1;
+    Some(f64::from(sorted[i]) / 1000.0)
+}
+
+fn ms(value: Option<f64>) -> String {
+    value.map_or_else(|| "-".into(), |v| format!("{v:.2} ms"))
+}
+
+fn verdict(met: Option<bool>) -> &'static str {
+    match met {
+        Some(true) => "met",
+        Some(false) => "MISSED",
+        None => "not measured",
+    }
+}
+
+impl Report {
+    #[allow(clippy::too_many_arguments)]
+    fn build(
+        config: &LoadgenConfig,
+        ctx: &Ctx,
+        t: Timings,
+        game_samples: &[usize],
+        cpu: Option<(Cpu, Cpu)>,
+        memory: Option<child::MemorySummary>,
+        baseline_kib: Option<u64>,
+        hwm_kib: Option<u64>,
+        server_pid: Option<u32>,
+        ready_slots: usize,
+    ) -> Report {
+        let s = &ctx.stats;
+        let mut lat = s.latencies_us.lock().map(|l| l.clone()).unwrap_or_default();
+        lat.sort_unstable();
+        let mut acks = s.acks_us.lock().map(|l| l.clone()).unwrap_or_default();
+        acks.sort_unstable();
+        let (ack50, ack99) = (percentile(&acks, 50.0), percentile(&acks, 99.0));
+        let secs = t.window.as_secs_f64();
+        let moves = s.moves.load(Ordering::Relaxed);
+        let plays = s.plays.load(Ordering::Relaxed);
+        let moves_per_s = moves as f64 / secs;
+        let plays_per_s = plays as f64 / secs;
+        let p50 = percentile(&lat, 50.0);
+        let p90 = percentile(&lat, 90.0);
+        let p99 = percentile(&lat, 99.0);
+        let p999 = percentile(&lat, 99.9);
+        let max = lat.last().map(|&m| f64::from(m) / 1000.0);
+        let mean_games = if game_samples.is_empty() {
+            0.0
+        } else {
+            game_samples.iter().sum::<usize>() as f64 / game_samples.len() as f64
+        };
+        let errors = s.errors.lock().map(|e| e.clone()).unwrap_or_default();
+        let error_total: u64 = errors.values().sum();
+        let peak_conns = s.peak_conns.load(Ordering::Relaxed);
+        let cpu_use = cpu.map(|(a, b)| {
+            let wall = b.at.duration_since(a.at).as_secs_f64();
+            let pct =
+                |x: Option<f64>, y: Option<f64>| x.zip(y).map(|(x, y)| (y - x) / wall * 100.0);
+            let machine = a
+                .machine
+                .zip(b.machine)
+                .map(|((busy0, _), (busy1, _))| (busy1 - busy0) / wall * 100.0);
+            (pct(a.server, b.server), pct(a.me, b.me), machine)
+        });
+        let (server_cpu, me_cpu, machine_cpu) = cpu_use.unwrap_or((None, None, None));
+        let others_cpu = machine_cpu.map(|m| m - server_cpu.unwrap_or(0.0) - me_cpu.unwrap_or(0.0));
+        // The peak resident memory over the most sockets the server held at once.
+        let per_conn = memory
+            .as_ref()
+            .filter(|_| peak_conns > 0)
+            .map(|m| m.peak_kib as f64 / peak_conns as f64);
+        let marginal = memory.as_ref().zip(baseline_kib).and_then(|(m, b)| {
+            (peak_conns > 0).then(|| m.peak_kib.saturating_sub(b) as f64 / peak_conns as f64)
+        });
+        let p99_met = p99.map(|p| p < 20.0);
+        let rate_met = Some(moves_per_s >= 5000.0);
+        let mem_met = per_conn.map(|k| k < 100.0);
+        let threads = std::thread::available_parallelism().map_or(0, std::num::NonZero::get);
+
+        let mut lines = vec![
+            format!(
+                "omweso loadgen: {} games x (2 players + {} spectators), {}, {} cores; players {}{}",
+                config.games,
+                config.spectators,
+                config.ruleset,
+                threads,
+                if config.think_ms == 0 {
+                    "move as soon as they may".to_owned()
+                } else {
+                    format!("wait {} ms before each action", config.think_ms)
+                },
+                if config.quickack { "; clients ACK at once (--quickack)" } else { "" }
+            ),
+            format!(
+                "  set-up {:.1} s ({} of {} games), then {:.1} s of play; measured {:.1} s after a {:.0} s warm-up",
+                t.setup.as_secs_f64(),
+                ready_slots,
+                config.games,
+                t.played.as_secs_f64(),
+                secs,
+                config.warmup
+            ),
+            format!(
+                "  games        {:.0} going on average, {} started, {} finished ({} in the window), {} abandoned",
+                mean_games,
+                s.games_started.load(Ordering::Relaxed),
+                s.games_finished.load(Ordering::Relaxed),
+                s.games_finished_in_window.load(Ordering::Relaxed),
+                s.games_abandoned.load(Ordering::Relaxed),
+            ),
+            format!(
+                "  moves        {moves_per_s:.0}/s whole moves ({moves}); {plays_per_s:.0}/s played events incl. parts up to a decision ({plays})"
+            ),
+            format!(
+                "  latency      p50 {}  p90 {}  p99 {}  p99.9 {}  max {}  ({} samples; action sent -> opponent has its played)",
+                ms(p50), ms(p90), ms(p99), ms(p999), ms(max), lat.len()
+            ),
+            format!(
+                "  ack          p50 {}  p99 {}  (action sent -> its ack: the server has stored it)",
+                ms(ack50),
+                ms(ack99)
+            ),
+            format!(
+                "  errors       {error_total}{}",
+                if errors.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " ({})",
+                        errors
+                            .iter()
+                            .map(|(k, v)| format!("{k}: {v}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                }
+            ),
+            format!(
+                "  sockets      peak {} open; {} dropped by the server; {} stalled games; {} version gaps; {} unmatched",
+                peak_conns,
+                s.dropped.load(Ordering::Relaxed),
+                s.stalled.load(Ordering::Relaxed),
+                s.version_gaps.load(Ordering::Relaxed),
+                s.unmatched.load(Ordering::Relaxed),
+            ),
+        ];
+        if let Some(m) = &memory {
+            lines.push(format!(
+                "  server mem   peak RSS {:.1} MiB (VmHWM {}; {} idle at start) / {} sockets = {:.1} KiB per connection ({} above the idle server)",
+                m.peak_kib as f64 / 1024.0,
+                hwm_kib.map_or("-".into(), |h| format!("{:.1} MiB", h as f64 / 1024.0)),
+                baseline_kib.map_or("-".into(), |b| format!("{:.1} MiB", b as f64 / 1024.0)),
+                peak_conns,
+                per_conn.unwrap_or(0.0),
+                marginal.map_or("-".into(), |k| format!("{k:.1} KiB")),
+            ));
+            lines.push(format!(
+                "               mean RSS in the window {:.1} MiB; {} sockets open at the peak; pid {}",
+                m.window_mean_kib as f64 / 1024.0,
+                m.conns_at_peak,
+                server_pid.unwrap_or(0)
+            ));
+        } else {
+            lines.push("  server mem   not measured (use --spawn-server)".into());
+        }
+        let my_hwm = child::status_kib(std::process::id(), "VmHWM:");
+        lines.push(format!(
+            "  cpu          server {}, loadgen {}, other processes {} of {}% (100% = one core); loadgen peak RSS {}",
+            server_cpu.map_or("-".into(), |c| format!("{c:.0}%")),
+            me_cpu.map_or("-".into(), |c| format!("{c:.0}%")),
+            others_cpu.map_or("-".into(), |c| format!("{:.0}%", c.max(0.0))),
+            threads * 100,
+            my_hwm.map_or("-".into(), |h| format!("{:.1} MiB", h as f64 / 1024.0)),
+        ));
+        lines.push(format!(
+            "  targets      p99 < 20 ms: {}; >= 5000 moves/s: {}; < 100 KiB/connection: {}",
+            verdict(p99_met),
+            verdict(rate_met),
+            verdict(mem_met)
+        ));
+
+        let json = json!({
+            "games": config.games,
+            "spectators": config.spectators,
+            "ruleset": config.ruleset,
+            "cores": threads,
+            "setup_s": t.setup.as_secs_f64(),
+            "window_s": secs,
+            "warmup_s": config.warmup,
+            "games_mean": mean_games,
+            "games_started": s.games_started.load(Ordering::Relaxed),
+            "games_finished": s.games_finished.load(Ordering::Relaxed),
+            "games_finished_in_window": s.games_finished_in_window.load(Ordering::Relaxed),
+            "games_abandoned": s.games_abandoned.load(Ordering::Relaxed),
+            "moves": moves,
+            "moves_per_s": moves_per_s,
+            "played_events": plays,
+            "played_per_s": plays_per_s,
+            "latency_ms": {"p50": p50, "p90": p90, "p99": p99, "p999": p999, "max": max, "samples": lat.len()},
+            "ack_ms": {"p50": ack50, "p99": ack99, "samples": acks.len()},
+            "errors": errors,
+            "errors_total": error_total,
+            "dropped": s.dropped.load(Ordering::Relaxed),
+            "stalled": s.stalled.load(Ordering::Relaxed),
+            "version_gaps": s.version_gaps.load(Ordering::Relaxed),
+            "unmatched": s.unmatched.load(Ordering::Relaxed),
+            "peak_connections": peak_conns,
+            "server": {
+                "pid": server_pid,
+                "peak_rss_kib": memory.as_ref().map(|m| m.peak_kib),
+                "connections_at_peak": memory.as_ref().map(|m| m.conns_at_peak),
+                "window_mean_rss_kib": memory.as_ref().map(|m| m.window_mean_kib),
+                "vm_hwm_kib": hwm_kib,
+                "baseline_rss_kib": baseline_kib,
+                "kib_per_connection": per_conn,
+                "marginal_kib_per_connection": marginal,
+                "cpu_percent": server_cpu,
+            },
+            "loadgen_cpu_percent": me_cpu,
+            "other_processes_cpu_percent": others_cpu,
+            "loadgen_vm_hwm_kib": my_hwm,
+            "think_ms": config.think_ms,
+            "quickack": config.quickack,
+            "targets": {"p99_under_20ms": p99_met, "moves_per_s_5000": rate_met, "under_100kib_per_connection": mem_met},
+        });
+        Report { lines, json }
+    }
+
+    fn text(&self) -> String {
+        self.lines.join("\n")
+    }
+}

@@ -1,0 +1,855 @@
+//! The clients: a slot's game set-up over HTTP, the two players and the spectators, each
+//! socket on a task of its own.
+
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use omweso_rules::{Position, Rules, Side};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use tokio_util::sync::CancellationToken;
+
+use super::Ctx;
+
+type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// A game where nothing arrives for this long although a move is due has stalled.
+const STALL: Duration = Duration::from_secs(20);
+/// HTTP calls, handshakes and first messages wait at most this long.
+const SETUP_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long to wait before resending an action refused with `rate_limited`.
+const RATE_LIMIT_BACKOFF: Duration = Duration::from_millis(60);
+
+/// The rules engine the players pick their moves with.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Engine {
+    Omweso,
+    Mweiso,
+    Oware,
+}
+
+impl Engine {
+    pub(crate) fn for_ruleset(name: &str) -> Result<Engine, String> {
+        match name {
+            "omweso" => Ok(Engine::Omweso),
+            "mweiso" => Ok(Engine::Mweiso),
+            "oware" => Ok(Engine::Oware),
+            other => Err(format!(
+                "unknown ruleset {other:?}: expected omweso, mweiso or oware"
+            )),
+        }
+    }
+
+    /// The first token (up to a decision point) of a random legal move of `me` in
+    /// `position`; `None` when `me` may not move there.
+    fn pick(
+        self,
+        position: &str,
+        me: Side,
+        budget: Option<u64>,
+        rng: &mut SmallRng,
+    ) -> Result<Option<String>, String> {
+        match self {
+            Engine::Omweso | Engine::Mweiso => {
+                let rules = match self {
+                    Engine::Mweiso => Rules::MWEISO,
+                    _ => Rules::OMWESO,
+                };
+                let p = Position::parse(position, rules).map_err(|e| e.to_string())?;
+                if !p.to_move().may_move(me) {
+                    return Ok(None);
+                }
+                let mut moves = Vec::new();
+                p.legal_moves_into(me, budget, &mut moves);
+                if moves.is_empty() {
+                    return Ok(None);
+                }
+                let mv = &moves[rng.random_range(0..moves.len())];
+                Ok(Some(first_token(&mv.to_string())))
+            }
+            Engine::Oware => {
+                let p: omweso_rules::oware::Position =
+                    position.parse().map_err(|e| format!("{e}"))?;
+                if p.to_move() != me {
+                    return Ok(None);
+                }
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    return Ok(None);
+                }
+                Ok(Some(moves[rng.random_range(0..moves.len())].to_string()))
+            }
+        }
+    }
+}
+
+fn first_token(notation: &str) -> String {
+    notation.split('/').next().unwrap_or_default().to_owned()
+}
+
+/// A server message, with the fields the players use (the rest, `laps` say, is skipped).
+#[derive(Deserialize)]
+struct Incoming {
+    t: String,
+    #[serde(default)]
+    v: Option<u64>,
+    #[serde(default)]
+    d: Data,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Data {
+    by: Option<Side>,
+    position: Option<String>,
+    /// `played`: a bool; the snapshot: the decision options or null.
+    pending: Value,
+    outcome: Value,
+    options: Option<Vec<String>>,
+    code: Option<String>,
+    id: Option<Value>,
+    // The snapshot.
+    status: Option<String>,
+    to_move: Option<Side>,
+    legal_moves: Option<Vec<String>>,
+    version: Option<u64>,
+    time_control: Option<TimeControlView>,
+}
+
+#[derive(Deserialize, Default, Clone, Copy)]
+#[serde(default)]
+struct TimeControlView {
+    move_limit_seconds: Option<f64>,
+    sowing_pace: f64,
+}
+
+/// What a spectator reads of a message.
+#[derive(Deserialize)]
+struct Light {
+    t: String,
+    #[serde(default)]
+    v: Option<u64>,
+}
+
+/// Counts an open socket until dropped.
+struct Counted(Arc<Ctx>);
+
+impl Counted {
+    fn new(ctx: &Arc<Ctx>) -> Counted {
+        ctx.stats.conn_opened();
+        Counted(ctx.clone())
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        self.0.stats.conn_closed();
+    }
+}
+
+/// An open socket and the first message it got (the `state`).
+struct Socket {
+    ws: Ws,
+    _counted: Counted,
+    first: Incoming,
+}
+
+/// How a socket's task ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Exit {
+    /// The game ended.
+    Ended,
+    /// The run is over.
+    Stopped,
+    /// The game was given up (another of its sockets failed).
+    Aborted,
+    /// The server closed the socket, or it failed.
+    Dropped,
+    /// Nothing came for [`STALL`] though a move was due.
+    Stalled,
+}
+
+/// Send times of a game's actions, by the version their `played` event will have.
+#[derive(Default)]
+struct Sent(Mutex<Vec<(u64, Instant)>>);
+
+impl Sent {
+    fn put(&self, version: u64, at: Instant) {
+        if let Ok(mut s) = self.0.lock() {
+            s.retain(|&(v, _)| v != version);
+            s.push((version, at));
+        }
+    }
+
+    /// The send time of the action whose event has `version`; older entries are dropped.
+    fn take(&self, version: u64) -> Option<Instant> {
+        let mut s = self.0.lock().ok()?;
+        let found = s.iter().find(|&&(v, _)| v == version).map(|&(_, at)| at);
+        s.retain(|&(v, _)| v > version);
+        found
+    }
+
+    fn forget(&self, version: u64) {
+        if let Ok(mut s) = self.0.lock() {
+            s.retain(|&(v, _)| v != version);
+        }
+    }
+}
+
+/// One slot: keeps a game going until the run stops, starting a new one when it ends.
+pub(crate) async fn slot(ctx: Arc<Ctx>, index: usize) {
+    let mut rng =
+        SmallRng::seed_from_u64(ctx.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut sessions: Option<[String; 2]> = None;
+    let mut first = true;
+    let mut failures = 0u32;
+    while !ctx.stop.is_cancelled() {
+        let setup = {
+            let permit = tokio::select! {
+                permit = ctx.setups.acquire() => permit,
+                () = ctx.stop.cancelled() => break,
+            };
+            let setup = tokio::select! {
+                setup = set_up(&ctx, index, &mut sessions) => setup,
+                () = ctx.stop.cancelled() => break,
+            };
+            drop(permit);
+            setup
+        };
+        let game = match setup {
+            Ok(game) => game,
+            Err(e) => {
+                failures += 1;
+                ctx.stats
+                    .note(format!("slot {index}: setting up a game failed: {e}"));
+                let backoff = Duration::from_millis(200 * u64::from(failures.min(10)));
+                tokio::select! {
+                    () = tokio::time::sleep(backoff) => continue,
+                    () = ctx.stop.cancelled() => break,
+                }
+            }
+        };
+        failures = 0;
+        if first {
+            first = false;
+            if ctx.started.fetch_add(1, Ordering::AcqRel) + 1 == ctx.games {
+                ctx.all_started.notify_one();
+            }
+        }
+        ctx.stats.games_started.fetch_add(1, Ordering::Relaxed);
+        ctx.stats.active_games.fetch_add(1, Ordering::Relaxed);
+        let exit = play(&ctx, game, &mut rng).await;
+        ctx.stats.active_games.fetch_sub(1, Ordering::Relaxed);
+        match exit {
+            Exit::Ended => {
+                ctx.stats.games_finished.fetch_add(1, Ordering::Relaxed);
+                if ctx.stats.measuring() {
+                    ctx.stats
+                        .games_finished_in_window
+                        .fetch_add(1, Ordering::Relaxed);
+                }
+            }
+            Exit::Stopped => {}
+            Exit::Aborted | Exit::Dropped | Exit::Stalled => {
+                ctx.stats.games_abandoned.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    }
+    // A slot that never got a game still counts, so the run does not wait for it.
+    if first && ctx.started.fetch_add(1, Ordering::AcqRel) + 1 == ctx.games {
+        ctx.all_started.notify_one();
+    }
+}
+
+/// A game with every socket open: spectators first, then North, then South (who moves
+/// first), so that every socket sees the first move.
+struct Game {
+    id: String,
+    tokens: [String; 2],
+    spectators: Vec<Socket>,
+    north: Socket,
+    south: Socket,
+}
+
+async fn set_up(
+    ctx: &Arc<Ctx>,
+    index: usize,
+    sessions: &mut Option<[String; 2]>,
+) -> Result<Game, String> {
+    let tokens = match sessions {
+        Some(tokens) => tokens.clone(),
+        None => {
+            let mut tokens = [String::new(), String::new()];
+            for (i, side) in ["s", "n"].iter().enumerate() {
+                let r = http(
+                    ctx,
+                    "POST",
+                    "/api/session",
+                    None,
+                    Some(json!({"name": format!("lg{index}{side}")})),
+                )
+                .await?;
+                tokens[i] = r["token"]
+                    .as_str()
+                    .ok_or("the session has no token")?
+                    .to_owned();
+            }
+            *sessions = Some(tokens.clone());
+            tokens
+        }
+    };
+    let created = http(
+        ctx,
+        "POST",
+        "/api/games",
+        Some(&tokens[0]),
+        Some(json!({"ruleset": ctx.ruleset})),
+    )
+    .await?;
+    let id = created["game_id"]
+        .as_str()
+        .ok_or("the new game has no id")?
+        .to_owned();
+    let joined = http(
+        ctx,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        Some(&tokens[1]),
+        None,
+    )
+    .await?;
+    if joined["seat"] != "n" {
+        return Err(format!("joined as {} rather than n", joined["seat"]));
+    }
+    let mut spectators = Vec::with_capacity(ctx.spectators);
+    for _ in 0..ctx.spectators {
+        spectators.push(connect(ctx, &id, None).await?);
+    }
+    let north = connect(ctx, &id, Some(&tokens[1])).await?;
+    let south = connect(ctx, &id, Some(&tokens[0])).await?;
+    Ok(Game {
+        id,
+        tokens,
+        spectators,
+        north,
+        south,
+    })
+}
+
+/// One HTTP call; a refusal is counted by its status and code.
+async fn http(
+    ctx: &Ctx,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> Result<Value, String> {
+    let url = format!("{}{path}", ctx.base);
+    let mut request = match method {
+        "GET" => ctx.http.get(url),
+        _ => ctx.http.post(url),
+    };
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    let response = request.send().await.map_err(|e| {
+        ctx.stats.error("http_failed");
+        format!("{method} {path}: {e}")
+    })?;
+    let status = response.status();
+    let value: Value = response.json().await.unwrap_or(Value::Null);
+    if !status.is_success() {
+        let code = value["error"]["code"].as_str().unwrap_or("no_code");
+        ctx.stats.error(&format!("http_{}_{code}", status.as_u16()));
+        return Err(format!("{method} {path}: {status} {value}"));
+    }
+    Ok(value)
+}
+
+/// The clients' socket settings: tungstenite's default read buffer is 128 KiB, all of it
+/// touched on every read; the server's messages are a few KiB at most.
+fn client_config() -> WebSocketConfig {
+    WebSocketConfig::default()
+        .read_buffer_size(16 * 1024)
+        .write_buffer_size(0)
+}
+
+/// Opens a game socket (as a player with `token`, else as a spectator) and waits for its
+/// `state`.
+async fn connect(ctx: &Arc<Ctx>, game: &str, token: Option<&str>) -> Result<Socket, String> {
+    let host = ctx.base.strip_prefix("http://").unwrap_or(&ctx.base);
+    let url = match token {
+        Some(token) => format!("ws://{host}/ws/games/{game}?token={token}"),
+        None => format!("ws://{host}/ws/games/{game}"),
+    };
+    let (mut ws, _) = tokio::time::timeout(
+        SETUP_TIMEOUT,
+        tokio_tungstenite::connect_async_with_config(url, Some(client_config()), true),
+    )
+    .await
+    .map_err(|_| "the socket handshake timed out".to_owned())?
+    .map_err(|e| {
+        ctx.stats.error("ws_connect_failed");
+        format!("socket: {e}")
+    })?;
+    let counted = Counted::new(ctx);
+    let deadline = tokio::time::Instant::now() + SETUP_TIMEOUT;
+    loop {
+        let frame = tokio::time::timeout_at(deadline, ws.next())
+            .await
+            .map_err(|_| "no state within 30 s".to_owned())?;
+        match frame {
+            Some(Ok(Message::Text(text))) => {
+                let message: Incoming = serde_json::from_str(text.as_str())
+                    .map_err(|e| format!("an unreadable message: {e}"))?;
+                if message.t == "state" {
+                    return Ok(Socket {
+                        ws,
+                        _counted: counted,
+                        first: message,
+                    });
+                }
+            }
+            Some(Ok(Message::Close(frame))) => {
+                return Err(format!("the server closed the socket: {frame:?}"))
+            }
+            Some(Ok(_)) => {}
+            Some(Err(e)) => return Err(format!("socket: {e}")),
+            None => return Err("the socket closed before its state".into()),
+        }
+    }
+}
+
+/// Plays a set-up game to its end (or until the run stops).
+async fn play(ctx: &Arc<Ctx>, game: Game, rng: &mut SmallRng) -> Exit {
+    let cancel = ctx.stop.child_token();
+    let sent = Arc::new(Sent::default());
+    let mut watchers = Vec::with_capacity(game.spectators.len());
+    for socket in game.spectators {
+        let (ctx, cancel) = (ctx.clone(), cancel.clone());
+        watchers.push(tokio::spawn(spectate(ctx, socket, cancel)));
+    }
+    let mut players = Vec::with_capacity(2);
+    for (me, socket) in [(Side::North, game.north), (Side::South, game.south)] {
+        let player = Player {
+            ctx: ctx.clone(),
+            sent: sent.clone(),
+            game_id: game.id.clone(),
+            token: game.tokens[me.index()].clone(),
+            me,
+            version: 0,
+            outstanding: None,
+            over: false,
+            next_id: 0,
+            rng: SmallRng::seed_from_u64(rng.random()),
+            budget: Some(720),
+        };
+        let cancel = cancel.clone();
+        players.push(tokio::spawn(async move {
+            let exit = player.run(socket, &cancel).await;
+            if exit != Exit::Ended {
+                // The game cannot go on without this player.
+                cancel.cancel();
+            }
+            exit
+        }));
+    }
+    let mut exit = Exit::Ended;
+    for player in players {
+        let e = player.await.unwrap_or(Exit::Dropped);
+        if e != Exit::Ended && (exit == Exit::Ended || exit == Exit::Aborted) {
+            exit = e;
+        }
+    }
+    for watcher in watchers {
+        let _ = watcher.await;
+    }
+    if ctx.stop.is_cancelled() && exit != Exit::Ended {
+        Exit::Stopped
+    } else {
+        exit
+    }
+}
+
+/// Asks the kernel to ACK what arrives on this socket at once rather than delaying the ACK
+/// (it falls back to delayed ACKs by itself, so this is repeated after every read).
+fn quickack(ws: &Ws) {
+    #[cfg(target_os = "linux")]
+    if let MaybeTlsStream::Plain(tcp) = ws.get_ref() {
+        use std::os::fd::AsRawFd;
+        let one: libc::c_int = 1;
+        // SAFETY: setsockopt reads an int from a valid pointer; the fd is the open socket.
+        unsafe {
+            libc::setsockopt(
+                tcp.as_raw_fd(),
+                libc::IPPROTO_TCP,
+                libc::TCP_QUICKACK,
+                std::ptr::from_ref(&one).cast(),
+                std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+            );
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = ws;
+}
+
+/// Waits for the close handshake briefly, so the server sees a clean close.
+async fn close(ws: &mut Ws) {
+    let _ = tokio::time::timeout(Duration::from_secs(2), async {
+        if ws.close(None).await.is_ok() {
+            while let Some(Ok(_)) = ws.next().await {}
+        }
+    })
+    .await;
+}
+
+/// A spectator: reads every event, checks the versions follow one another, leaves at the
+/// end.
+async fn spectate(ctx: Arc<Ctx>, socket: Socket, cancel: CancellationToken) -> Exit {
+    let Socket {
+        mut ws,
+        _counted,
+        first,
+    } = socket;
+    let mut version = first.v.unwrap_or(0);
+    let exit = loop {
+        let frame = tokio::select! {
+            () = cancel.cancelled() => break Exit::Stopped,
+            frame = ws.next() => frame,
+        };
+        if ctx.quickack {
+            quickack(&ws);
+        }
+        match frame {
+            Some(Ok(Message::Text(text))) => {
+                let Ok(message) = serde_json::from_str::<Light>(text.as_str()) else {
+                    ctx.stats.error("unreadable_message");
+                    continue;
+                };
+                if let Some(v) = message.v {
+                    if message.t != "state" && v != version + 1 {
+                        ctx.stats.version_gaps.fetch_add(1, Ordering::Relaxed);
+                    }
+                    version = v;
+                }
+                match message.t.as_str() {
+                    "end" => break Exit::Ended,
+                    "error" => ctx.stats.error("spectator_error"),
+                    _ => {}
+                }
+            }
+            Some(Ok(Message::Close(_)) | Err(_)) | None => {
+                if !cancel.is_cancelled() {
+                    ctx.stats.dropped.fetch_add(1, Ordering::Relaxed);
+                }
+                return Exit::Dropped;
+            }
+            Some(Ok(_)) => {}
+        }
+    };
+    close(&mut ws).await;
+    exit
+}
+
+/// An action waiting for its `ack` or `error`.
+struct Outstanding {
+    frame: String,
+    id: String,
+    /// The version its `played` event will have.
+    expected: u64,
+    /// When its frame was written.
+    sent: Option<Instant>,
+}
+
+struct Player {
+    ctx: Arc<Ctx>,
+    sent: Arc<Sent>,
+    game_id: String,
+    token: String,
+    me: Side,
+    /// The last event version seen.
+    version: u64,
+    outstanding: Option<Outstanding>,
+    over: bool,
+    next_id: u64,
+    rng: SmallRng,
+    /// The sowing budget the server explores moves under (the move limit at its pace).
+    budget: Option<u64>,
+}
+
+impl Player {
+    async fn run(mut self, socket: Socket, cancel: &CancellationToken) -> Exit {
+        let Socket {
+            mut ws,
+            _counted,
+            first,
+        } = socket;
+        let exit = match self.main(&mut ws, first, cancel).await {
+            Ok(exit) | Err(exit) => exit,
+        };
+        if exit == Exit::Dropped {
+            if !cancel.is_cancelled() {
+                self.ctx.stats.dropped.fetch_add(1, Ordering::Relaxed);
+            }
+            return exit;
+        }
+        if exit == Exit::Stalled {
+            self.ctx.stats.stalled.fetch_add(1, Ordering::Relaxed);
+        }
+        close(&mut ws).await;
+        exit
+    }
+
+    async fn main(
+        &mut self,
+        ws: &mut Ws,
+        first: Incoming,
+        cancel: &CancellationToken,
+    ) -> Result<Exit, Exit> {
+        if let Some(tc) = first.d.time_control {
+            self.budget = tc
+                .move_limit_seconds
+                .map(|limit| (limit * tc.sowing_pace).floor() as u64);
+        }
+        self.snapshot(ws, &first.d).await?;
+        let mut deadline = tokio::time::Instant::now() + STALL;
+        loop {
+            if self.over {
+                // Only the `end` is still to come.
+                deadline = deadline.min(tokio::time::Instant::now() + Duration::from_secs(5));
+            }
+            let frame = tokio::select! {
+                () = cancel.cancelled() => {
+                    return Ok(if self.ctx.stop.is_cancelled() { Exit::Stopped } else { Exit::Aborted });
+                }
+                frame = tokio::time::timeout_at(deadline, ws.next()) => frame,
+            };
+            if self.ctx.quickack {
+                quickack(ws);
+            }
+            let frame = match frame {
+                Ok(frame) => frame,
+                Err(_) if self.over => return Ok(Exit::Ended),
+                Err(_) => return Ok(Exit::Stalled),
+            };
+            match frame {
+                Some(Ok(Message::Text(text))) => {
+                    deadline = tokio::time::Instant::now() + STALL;
+                    if let Some(exit) = self.on_text(ws, text.as_str(), cancel).await? {
+                        return Ok(exit);
+                    }
+                }
+                Some(Ok(Message::Close(_)) | Err(_)) | None => return Err(Exit::Dropped),
+                Some(Ok(_)) => {}
+            }
+        }
+    }
+
+    async fn on_text(
+        &mut self,
+        ws: &mut Ws,
+        text: &str,
+        cancel: &CancellationToken,
+    ) -> Result<Option<Exit>, Exit> {
+        let received = Instant::now();
+        let Ok(message) = serde_json::from_str::<Incoming>(text) else {
+            self.ctx.stats.error("unreadable_message");
+            return Ok(None);
+        };
+        let stats = &self.ctx.stats;
+        if let Some(v) = message.v {
+            if message.t == "state" {
+                return self.snapshot(ws, &message.d).await.map(|()| None);
+            }
+            if v <= self.version {
+                // Already covered by a snapshot fetched after an error.
+                return Ok(None);
+            }
+            self.version = v;
+        }
+        let d = &message.d;
+        match message.t.as_str() {
+            "played" => {
+                let v = message.v.unwrap_or(0);
+                let pending = d.pending.as_bool().unwrap_or(false);
+                if d.by == Some(self.me) {
+                    self.outstanding = None;
+                } else {
+                    match self.sent.take(v) {
+                        Some(at) => stats.latency(at, received),
+                        None => {
+                            stats.unmatched.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                    if stats.measuring() {
+                        stats.plays.fetch_add(1, Ordering::Relaxed);
+                        if !pending {
+                            stats.moves.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                    if !pending {
+                        stats.moves_total.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+                if !d.outcome.is_null() {
+                    self.over = true;
+                    return Ok(None);
+                }
+                if !pending && !cancel.is_cancelled() {
+                    if let Some(position) = &d.position {
+                        match self
+                            .ctx
+                            .engine
+                            .pick(position, self.me, self.budget, &mut self.rng)
+                        {
+                            Ok(Some(mv)) => self.act(ws, "move", "move", &mv).await?,
+                            Ok(None) => {}
+                            Err(e) => {
+                                stats.error("loadgen_bad_position");
+                                stats.note(format!("cannot read position {position:?}: {e}"));
+                                self.resync(ws).await?;
+                            }
+                        }
+                    }
+                }
+            }
+            "decision" if d.by == Some(self.me) && !cancel.is_cancelled() => {
+                let options = d.options.as_deref().unwrap_or_default();
+                if options.is_empty() {
+                    self.resync(ws).await?;
+                } else {
+                    let choice = options[self.rng.random_range(0..options.len())].clone();
+                    self.act(ws, "decide", "choice", &choice).await?;
+                }
+            }
+            "end" => {
+                self.over = true;
+                return Ok(Some(Exit::Ended));
+            }
+            "ack" if self.is_mine(d.id.as_ref()) => {
+                if let Some(sent) = self.outstanding.take().and_then(|o| o.sent) {
+                    stats.ack_latency(sent, received);
+                }
+            }
+            "error" => {
+                let code = d.code.as_deref().unwrap_or("no_code");
+                stats.error(code);
+                let mine = match &d.id {
+                    Some(id) => self.is_mine(Some(id)),
+                    // A refusal the server made before reading the frame (rate limit).
+                    None => code == "rate_limited",
+                };
+                if let (true, Some(o)) = (mine, self.outstanding.take()) {
+                    self.sent.forget(o.expected);
+                    match code {
+                        "rate_limited" => {
+                            tokio::time::sleep(RATE_LIMIT_BACKOFF).await;
+                            if !cancel.is_cancelled() {
+                                self.transmit(ws, o).await?;
+                            }
+                        }
+                        "game_over" => self.over = true,
+                        _ => {
+                            stats.note(format!("refused {}: {text}", o.frame));
+                            self.resync(ws).await?;
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(None)
+    }
+
+    fn is_mine(&self, id: Option<&Value>) -> bool {
+        match (&self.outstanding, id.and_then(Value::as_str)) {
+            (Some(o), Some(id)) => o.id == id,
+            _ => false,
+        }
+    }
+
+    /// Acts on a snapshot (the `state` on connect, or one fetched after a refusal).
+    async fn snapshot(&mut self, ws: &mut Ws, d: &Data) -> Result<(), Exit> {
+        if let Some(v) = d.version {
+            self.version = v;
+        }
+        match d.status.as_deref() {
+            Some("playing") => {}
+            Some("finished" | "annulled") => {
+                self.over = true;
+                return Ok(());
+            }
+            _ => return Ok(()),
+        }
+        let mine = d.to_move == Some(self.me);
+        if let Some(options) = d.pending.as_array() {
+            if mine && !options.is_empty() {
+                let choice = options[self.rng.random_range(0..options.len())]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned();
+                return self.act(ws, "decide", "choice", &choice).await;
+            }
+            return Ok(());
+        }
+        // Mweiso's opening has no single side to move: the server lists our moves then.
+        if mine || d.to_move.is_none() {
+            if let Some(moves) = d.legal_moves.as_deref().filter(|m| !m.is_empty()) {
+                let mv = first_token(&moves[self.rng.random_range(0..moves.len())]);
+                return self.act(ws, "move", "move", &mv).await;
+            }
+        }
+        Ok(())
+    }
+
+    /// After a refusal: fetch the snapshot over HTTP and act on it.
+    async fn resync(&mut self, ws: &mut Ws) -> Result<(), Exit> {
+        let path = format!("/api/games/{}", self.game_id);
+        let Ok(value) = http(&self.ctx, "GET", &path, Some(&self.token), None).await else {
+            return Ok(());
+        };
+        let Ok(d) = serde_json::from_value::<Data>(value) else {
+            return Ok(());
+        };
+        self.snapshot(ws, &d).await
+    }
+
+    async fn act(&mut self, ws: &mut Ws, t: &str, key: &str, value: &str) -> Result<(), Exit> {
+        if !self.ctx.think.is_zero() {
+            tokio::time::sleep(self.ctx.think).await;
+        }
+        self.next_id += 1;
+        let id = self.next_id.to_string();
+        let frame = format!(r#"{{"t":"{t}","d":{{"{key}":"{value}"}},"id":"{id}"}}"#);
+        let outstanding = Outstanding {
+            frame,
+            id,
+            expected: self.version + 1,
+            sent: None,
+        };
+        self.transmit(ws, outstanding).await
+    }
+
+    /// Writes an action's frame, noting when, for the opponent to measure.
+    async fn transmit(&mut self, ws: &mut Ws, mut o: Outstanding) -> Result<(), Exit> {
+        let now = Instant::now();
+        self.sent.put(o.expected, now);
+        o.sent = Some(now);
+        let frame = o.frame.clone();
+        self.outstanding = Some(o);
+        ws.send(Message::Text(frame.into()))
+            .await
+            .map_err(|_| Exit::Dropped)
+    }
+}

@@ -1,0 +1,175 @@
+//! Prometheus metrics, served in the text exposition format on their own address (not the
+//! public port). A handful of atomics: counters, gauges and fixed-bucket histograms.
+
+use std::fmt::Write;
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::time::Duration;
+
+/// A histogram of durations with fixed buckets (upper bounds in seconds).
+#[derive(Debug)]
+pub struct Histogram {
+    buckets: [AtomicU64; BOUNDS.len()],
+    count: AtomicU64,
+    sum_micros: AtomicU64,
+}
+
+const BOUNDS: [f64; 12] = [
+    0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
+];
+
+impl Histogram {
+    #[allow(clippy::declare_interior_mutable_const)]
+    const ZERO: AtomicU64 = AtomicU64::new(0);
+
+    const fn new() -> Histogram {
+        Histogram {
+            buckets: [Self::ZERO; BOUNDS.len()],
+            count: AtomicU64::new(0),
+            sum_micros: AtomicU64::new(0),
+        }
+    }
+
+    pub fn observe(&self, elapsed: Duration) {
+        let seconds = elapsed.as_secs_f64();
+        for (bucket, bound) in self.buckets.iter().zip(BOUNDS) {
+            if seconds <= bound {
+                bucket.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        self.count.fetch_add(1, Ordering::Relaxed);
+        let micros = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX);
+        self.sum_micros.fetch_add(micros, Ordering::Relaxed);
+    }
+
+    fn render(&self, out: &mut String, name: &str, help: &str) {
+        let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} histogram");
+        for (bucket, bound) in self.buckets.iter().zip(BOUNDS) {
+            let _ = writeln!(
+                out,
+                "{name}_bucket{{le=\"{bound}\"}} {}",
+                bucket.load(Ordering::Relaxed)
+            );
+        }
+        let count = self.count.load(Ordering::Relaxed);
+        let _ = writeln!(out, "{name}_bucket{{le=\"+Inf\"}} {count}");
+        let sum = self.sum_micros.load(Ordering::Relaxed) as f64 / 1e6;
+        let _ = writeln!(out, "{name}_sum {sum}\n{name}_count {count}");
+    }
+}
+
+/// Every metric the server keeps.
+#[derive(Debug)]
+pub struct Metrics {
+    pub player_connections: AtomicI64,
+    pub spectator_connections: AtomicI64,
+    /// Moves and decision answers played.
+    pub moves: AtomicU64,
+    pub steals: AtomicU64,
+    pub annulments: AtomicU64,
+    pub games_ended: AtomicU64,
+    pub games_created: AtomicU64,
+    pub dropped_slow_clients: AtomicU64,
+    pub refused_messages: AtomicU64,
+    /// From a move arriving at its game to its events being sent, saving included.
+    pub move_latency: Histogram,
+    /// Appending one action to the log (waiting for the commit).
+    pub database_latency: Histogram,
+}
+
+pub static METRICS: Metrics = Metrics {
+    player_connections: AtomicI64::new(0),
+    spectator_connections: AtomicI64::new(0),
+    moves: AtomicU64::new(0),
+    steals: AtomicU64::new(0),
+    annulments: AtomicU64::new(0),
+    games_ended: AtomicU64::new(0),
+    games_created: AtomicU64::new(0),
+    dropped_slow_clients: AtomicU64::new(0),
+    refused_messages: AtomicU64::new(0),
+    move_latency: Histogram::new(),
+    database_latency: Histogram::new(),
+};
+
+/// Adds one to a counter.
+pub fn count(counter: &AtomicU64) {
+    counter.fetch_add(1, Ordering::Relaxed);
+}
+
+/// The exposition text; `live_games` comes from the registry at scrape time.
+#[must_use]
+pub fn render(live_games: usize) -> String {
+    let m = &METRICS;
+    let mut out = String::with_capacity(4096);
+    let mut line = |name: &str, kind: &str, help: &str, value: String| {
+        let _ = writeln!(
+            out,
+            "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}"
+        );
+    };
+    line(
+        "omweso_games_live",
+        "gauge",
+        "Games loaded in memory (every unfinished game is).",
+        live_games.to_string(),
+    );
+    let get = |c: &AtomicU64| c.load(Ordering::Relaxed).to_string();
+    line(
+        "omweso_games_created_total",
+        "counter",
+        "Games created.",
+        get(&m.games_created),
+    );
+    line(
+        "omweso_games_ended_total",
+        "counter",
+        "Games that ended (won, drawn or annulled).",
+        get(&m.games_ended),
+    );
+    line(
+        "omweso_moves_total",
+        "counter",
+        "Moves and decision answers played.",
+        get(&m.moves),
+    );
+    line(
+        "omweso_referee_steals_total",
+        "counter",
+        "Referee counts that ran out (steal opened).",
+        get(&m.steals),
+    );
+    line(
+        "omweso_annulments_total",
+        "counter",
+        "Games annulled (never-ending turn or move limit).",
+        get(&m.annulments),
+    );
+    line(
+        "omweso_dropped_slow_clients_total",
+        "counter",
+        "Sockets closed because they could not keep up.",
+        get(&m.dropped_slow_clients),
+    );
+    line(
+        "omweso_refused_messages_total",
+        "counter",
+        "Client messages answered with an error.",
+        get(&m.refused_messages),
+    );
+    let _ = writeln!(
+        out,
+        "# HELP omweso_connections Open game sockets by kind.\n# TYPE omweso_connections gauge\nomweso_connections{{kind=\"player\"}} {}\nomweso_connections{{kind=\"spectator\"}} {}",
+        m.player_connections.load(Ordering::Relaxed),
+        m.spectator_connections.load(Ordering::Relaxed)
+    );
+    m.move_latency.render(
+        &mut out,
+        "omweso_move_latency_seconds",
+        "From a move reaching its game to its events being sent (saving included).",
+    );
+    m.database_latency.render(
+        &mut out,
+        "omweso_database_latency_seconds",
+        "Committing one action to the game log.",
+    );
+    out
+}
