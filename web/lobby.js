@@ -1,0 +1,210 @@
+// The lobby (`/`): create a game and get its invite link, join an open game, watch a live
+// one. The lists are polled every 2.5 s while the page is visible.
+
+import { api, ApiError } from './api.js';
+import { ensureSession } from './session.js';
+import { h, replace, safeStorage, toast } from './ui.js';
+
+const POLL_MS = 2500;
+
+/**
+ * A game as the lobby lists it.
+ * @typedef {{game_id: string, ruleset: string, setup: string, status: string,
+ *   seats: {s: string|null, n: string|null}, time_control: TimeControl,
+ *   spectators: number, moves?: number}} Listed
+ */
+/**
+ * @typedef {{referee_seconds: number|null, move_limit_seconds: number|null,
+ *   sowing_pace?: number, akakyala?: boolean}} TimeControl
+ */
+
+export const RULESET_NAMES = /** @type {Record<string, string>} */ ({
+  omweso: 'Omweso', mweiso: 'Mweiso', oware: 'Oware',
+});
+const SETUP_NAMES = /** @type {Record<string, string>} */ ({
+  outer: 'outer row (4 in each outer pit)', even: 'even (2 in every pit)', free: 'free arrangement',
+});
+
+/**
+ * The time control in words.
+ * @param {TimeControl} tc
+ */
+export function describeTimeControl(tc) {
+  const parts = [];
+  parts.push(tc.referee_seconds == null ? 'no referee count' : `${tc.referee_seconds} s referee count`);
+  parts.push(tc.move_limit_seconds == null ? 'no move limit' : `${Math.round(tc.move_limit_seconds / 60 * 10) / 10} min move limit`);
+  if (tc.akakyala) parts.push('akakyala on');
+  return parts.join(', ');
+}
+
+/** @param {HTMLElement} root */
+export async function mountLobby(root) {
+  document.title = 'Omweso — lobby';
+  root.classList.add('lobby');
+  replace(root,
+    h('section', { class: 'hero' },
+      h('h1', {}, 'Omweso'),
+      h('p', { class: 'lede' }, 'The Ugandan four-row mancala, played online — with Mweiso from Kagera and Oware (Abapa). Create a game, send the link to a friend, or watch a game being played.')),
+  );
+  await ensureSession();
+
+  const openList = h('ul', { class: 'game-list', id: 'open-games', 'aria-live': 'polite', 'aria-busy': 'true' }, h('li', { class: 'muted' }, 'Loading…'));
+  const liveList = h('ul', { class: 'game-list', id: 'live-games', 'aria-busy': 'true' }, h('li', { class: 'muted' }, 'Loading…'));
+  const status = h('p', { class: 'muted small', id: 'lobby-status' });
+
+  root.append(
+    h('div', { class: 'lobby-grid' },
+      createCard(),
+      h('section', { class: 'card', 'aria-labelledby': 'open-title' },
+        h('h2', { id: 'open-title' }, 'Open games'),
+        h('p', { class: 'muted small' }, 'Waiting for a second player.'),
+        openList),
+      h('section', { class: 'card', 'aria-labelledby': 'live-title' },
+        h('h2', { id: 'live-title' }, 'Live games'),
+        h('p', { class: 'muted small' }, 'Being played now: watch one.'),
+        liveList,
+        status)),
+  );
+
+  let stopped = false;
+  /** @type {number | undefined} */
+  let timer;
+  const refresh = async () => {
+    clearTimeout(timer);
+    if (stopped) return;
+    try {
+      const [open, live] = await Promise.all([
+        api('GET', '/api/games?list=open'),
+        api('GET', '/api/games?list=live'),
+      ]);
+      renderOpen(openList, open.games || []);
+      renderLive(liveList, live.games || []);
+      status.textContent = `Updated ${new Date().toLocaleTimeString()}`;
+    } catch (e) {
+      status.textContent = e instanceof ApiError ? `Could not update the lists: ${e.message}` : 'Could not update the lists.';
+    }
+    if (!document.hidden) timer = window.setTimeout(refresh, POLL_MS);
+  };
+  document.addEventListener('visibilitychange', () => {
+    if (!document.hidden) refresh();
+  });
+  window.addEventListener('pagehide', () => { stopped = true; });
+  refresh();
+}
+
+function createCard() {
+  const saved = (/** @type {string} */ key, /** @type {string} */ fallback) => safeStorage(`omweso.new.${key}`) || fallback;
+  /**
+   * @param {string} name
+   * @param {string} label
+   * @param {[string, string][]} options
+   */
+  const select = (name, label, options) => {
+    const id = `new-${name}`;
+    const el = h('select', { id, name },
+      options.map(([value, text]) => h('option', { value, selected: saved(name, options[0][0]) === value }, text)));
+    return { el, field: h('div', { class: 'field' }, h('label', { for: id }, label), el) };
+  };
+  const ruleset = select('ruleset', 'Game', [
+    ['omweso', 'Omweso (4×8, Uganda)'], ['mweiso', 'Mweiso (4×8, Kagera)'], ['oware', 'Oware Abapa (2×6)']]);
+  const setup = select('setup', 'Start', [
+    ['outer', 'Outer row: 4 seeds in each outer pit'], ['even', 'Even: 2 seeds in every pit'], ['free', 'Free: each player arranges 32 seeds']]);
+  const time = select('time', 'Time control', [
+    ['casual', 'Casual: no referee count'], ['tournament', 'Tournament: 3 s referee count, steals, akakyala']]);
+  const seat = select('seat', 'Your seat', [
+    ['first', 'South — you move first'], ['second', 'North — you move second'], ['random', 'Random']]);
+  const syncSetup = () => {
+    const omweso = ruleset.el.value === 'omweso';
+    setup.el.disabled = !omweso;
+    setup.field.hidden = !omweso;
+  };
+  ruleset.el.addEventListener('change', syncSetup);
+  syncSetup();
+  const error = h('p', { class: 'form-error', role: 'alert' });
+  const button = h('button', { type: 'submit', class: 'button primary', id: 'create-game' }, 'Create game');
+  return h('form', {
+    class: 'card create-card', 'aria-labelledby': 'create-title',
+    onsubmit: async (/** @type {SubmitEvent} */ ev) => {
+      ev.preventDefault();
+      error.textContent = '';
+      button.disabled = true;
+      const body = {
+        ruleset: ruleset.el.value,
+        setup: ruleset.el.value === 'omweso' ? setup.el.value : 'outer',
+        seat: seat.el.value,
+        time_control: { preset: time.el.value },
+      };
+      for (const [k, el] of /** @type {[string, HTMLSelectElement][]} */ ([['ruleset', ruleset.el], ['setup', setup.el], ['time', time.el], ['seat', seat.el]])) {
+        safeStorage(`omweso.new.${k}`, el.value);
+      }
+      try {
+        const created = await api('POST', '/api/games', body);
+        safeStorage(`omweso.created.${created.game_id}`, '1');
+        location.assign(created.url + location.search);
+      } catch (e) {
+        error.textContent = e instanceof Error ? e.message : String(e);
+        button.disabled = false;
+      }
+    },
+  },
+  h('h2', { id: 'create-title' }, 'New game'),
+  h('p', { class: 'muted small' }, 'You get a link to send to your opponent.'),
+  ruleset.field, setup.field, time.field, seat.field,
+  error,
+  h('div', { class: 'form-actions' }, button));
+}
+
+/** @param {Listed} g */
+function summary(g) {
+  const rules = RULESET_NAMES[g.ruleset] || g.ruleset;
+  const start = g.ruleset === 'omweso' ? `, ${SETUP_NAMES[g.setup] || g.setup}` : '';
+  return `${rules}${start}`;
+}
+
+/** @param {HTMLElement} list @param {Listed[]} games */
+function renderOpen(list, games) {
+  list.setAttribute('aria-busy', 'false');
+  if (!games.length) {
+    replace(list, h('li', { class: 'muted empty' }, 'No open games right now — create one.'));
+    return;
+  }
+  replace(list, games.map((g) => {
+    const host = g.seats.s || g.seats.n || '?';
+    const free = g.seats.s ? 'North' : 'South';
+    return h('li', { class: 'game-row', 'data-game-id': g.game_id },
+      h('div', { class: 'game-row-main' },
+        h('strong', {}, host),
+        h('span', { class: 'muted' }, ` · ${summary(g)}`),
+        h('div', { class: 'small muted' }, `${describeTimeControl(g.time_control)} · you would play ${free}`)),
+      h('button', {
+        type: 'button', class: 'button primary small', 'data-join': g.game_id,
+        onclick: async (/** @type {MouseEvent} */ ev) => {
+          const b = /** @type {HTMLButtonElement} */ (ev.currentTarget);
+          b.disabled = true;
+          try {
+            await api('POST', `/api/games/${g.game_id}/join`);
+            location.assign(`/g/${g.game_id}${location.search}`);
+          } catch (e) {
+            toast(e instanceof ApiError && e.status === 409 ? 'Someone else took that seat.' : `Could not join: ${e instanceof Error ? e.message : e}`, 'error');
+            b.disabled = false;
+          }
+        },
+      }, 'Join'));
+  }));
+}
+
+/** @param {HTMLElement} list @param {Listed[]} games */
+function renderLive(list, games) {
+  list.setAttribute('aria-busy', 'false');
+  if (!games.length) {
+    replace(list, h('li', { class: 'muted empty' }, 'No games being played right now.'));
+    return;
+  }
+  replace(list, games.map((g) => h('li', { class: 'game-row', 'data-game-id': g.game_id },
+    h('div', { class: 'game-row-main' },
+      h('strong', {}, `${g.seats.s || '?'} vs ${g.seats.n || '?'}`),
+      h('span', { class: 'muted' }, ` · ${summary(g)}`),
+      h('div', { class: 'small muted' },
+        `${g.moves ?? 0} moves · ${g.spectators} watching · ${describeTimeControl(g.time_control)}`)),
+    h('a', { class: 'button secondary small', href: `/g/${g.game_id}${location.search}`, 'data-watch': g.game_id }, 'Watch'))));
+}

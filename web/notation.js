@@ -1,0 +1,630 @@
+// Coordinates, positions and laps (RULES.md sections 0-3), with no DOM: the board's
+// geometry, parsing the server's position strings, replaying a turn's laps seed by seed,
+// the legal start pits of a side, and the words for how a game ended. Node's test runner
+// imports this module directly (tests/notation.test.js).
+
+/** @typedef {'s'|'n'} Side */
+/** @typedef {'omweso'|'mweiso'|'oware'} Ruleset */
+/**
+ * A lap as the server sends it in `played.laps`.
+ * @typedef {{from: string, dir: 'a'|'c', seeds: number, to: string,
+ *   kind: 'capture'|'relay'|'end', captured: number}} Lap
+ */
+/**
+ * A position: `cells` holds the counts of the board's pits (see `cellOf`), `toMove` the
+ * side field of the string (`s`, `n`; Mweiso's opening `o`, `os`, `on`), `captures` the
+ * seeds each side captured (Oware; zeros on the 4x8 board).
+ * @typedef {{ruleset: Ruleset, cells: number[], toMove: string, captures: [number, number]}} Position
+ */
+/**
+ * One step of a lap, for the animation: lift seeds from a pit into the hand, drop one
+ * seed, or capture (seeds leave `cells` for the origin pit, or for a store in Oware).
+ * @typedef {{k: 'take', cell: number, n: number}
+ *   | {k: 'drop', cell: number}
+ *   | {k: 'capture', cells: number[], counts: number[], to: number, store: Side|null}} Step
+ */
+
+export const COLUMNS = 'ABCDEFGH';
+
+/** @param {string} ruleset */
+export function isOware(ruleset) {
+  return ruleset === 'oware';
+}
+
+/**
+ * Rows and columns of the board.
+ * @param {string} ruleset
+ * @returns {{rows: number, cols: number}}
+ */
+export function dims(ruleset) {
+  return isOware(ruleset) ? { rows: 2, cols: 6 } : { rows: 4, cols: 8 };
+}
+
+/**
+ * A cell numbers the board's pits: `(row - 1) * cols + column`, rows from 1 (South's
+ * edge), columns from 0 (A, as seen from South).
+ * @param {string} ruleset
+ * @param {number} row 1-based
+ * @param {number} col 0-based
+ */
+export function cellAt(ruleset, row, col) {
+  return (row - 1) * dims(ruleset).cols + col;
+}
+
+/** @param {string} ruleset @param {number} cell */
+export function rowOf(ruleset, cell) {
+  return Math.floor(cell / dims(ruleset).cols) + 1;
+}
+
+/** @param {string} ruleset @param {number} cell */
+export function colOf(ruleset, cell) {
+  return cell % dims(ruleset).cols;
+}
+
+/** The pit's coordinate, e.g. `E1`. @param {string} ruleset @param {number} cell */
+export function pitName(ruleset, cell) {
+  return COLUMNS[colOf(ruleset, cell)] + String(rowOf(ruleset, cell));
+}
+
+/**
+ * The cell of a coordinate (`E1`; a trailing `'` is ignored), or -1.
+ * @param {string} ruleset
+ * @param {string} name
+ */
+export function cellOf(ruleset, name) {
+  const m = /^([A-H])([1-4])'?$/.exec(name.trim().toUpperCase());
+  if (!m) return -1;
+  const { rows, cols } = dims(ruleset);
+  const col = COLUMNS.indexOf(m[1]);
+  const row = Number(m[2]);
+  if (col >= cols || row > rows) return -1;
+  return cellAt(ruleset, row, col);
+}
+
+/** Who owns a cell. @param {string} ruleset @param {number} cell @returns {Side} */
+export function ownerOf(ruleset, cell) {
+  const row = rowOf(ruleset, cell);
+  return isOware(ruleset) ? (row === 1 ? 's' : 'n') : row <= 2 ? 's' : 'n';
+}
+
+/** @param {Side} side @returns {Side} */
+export function other(side) {
+  return side === 's' ? 'n' : 's';
+}
+
+/** @param {Side} side */
+export function sideName(side) {
+  return side === 's' ? 'South' : 'North';
+}
+
+/**
+ * The cell of a side's pit by its index in the side's anticlockwise order (RULES.md 0.1):
+ * South 0..7 = A1..H1, 8..15 = H2..A2; North 0..7 = H4..A4, 8..15 = A3..H3. Oware uses one
+ * ring of twelve houses, whatever the side: 0..5 = A1..F1, 6..11 = F2..A2.
+ * @param {string} ruleset
+ * @param {Side} side
+ * @param {number} index
+ */
+export function cellOfIndex(ruleset, side, index) {
+  if (isOware(ruleset)) {
+    const i = ((index % 12) + 12) % 12;
+    return i < 6 ? cellAt(ruleset, 1, i) : cellAt(ruleset, 2, 11 - i);
+  }
+  const i = ((index % 16) + 16) % 16;
+  if (side === 's') return i < 8 ? cellAt(ruleset, 1, i) : cellAt(ruleset, 2, 15 - i);
+  return i < 8 ? cellAt(ruleset, 4, 7 - i) : cellAt(ruleset, 3, i - 8);
+}
+
+/**
+ * The inverse of `cellOfIndex`: a cell's index in its owner's order (Oware: in the ring).
+ * @param {string} ruleset
+ * @param {number} cell
+ */
+export function indexOfCell(ruleset, cell) {
+  const row = rowOf(ruleset, cell);
+  const col = colOf(ruleset, cell);
+  if (isOware(ruleset)) return row === 1 ? col : 11 - col;
+  switch (row) {
+    case 1: return col;
+    case 2: return 15 - col;
+    case 4: return 7 - col;
+    default: return 8 + col;
+  }
+}
+
+/**
+ * The 16 cells of a side in its anticlockwise order (Oware: the twelve houses).
+ * @param {string} ruleset
+ * @param {Side} side
+ */
+export function ring(ruleset, side) {
+  const n = isOware(ruleset) ? 12 : 16;
+  return Array.from({ length: n }, (_, i) => cellOfIndex(ruleset, side, i));
+}
+
+/** The start position of a game whose board is not set yet (all zeros). @param {Ruleset} ruleset */
+export function emptyPosition(ruleset) {
+  const { rows, cols } = dims(ruleset);
+  return { ruleset, cells: new Array(rows * cols).fill(0), toMove: 's', captures: /** @type {[number, number]} */ ([0, 0]) };
+}
+
+/**
+ * Parses a position string (RULES.md 0.2).
+ * @param {Ruleset} ruleset
+ * @param {string} text
+ * @returns {Position}
+ */
+export function parsePosition(ruleset, text) {
+  const parts = text.trim().split(/\s+/);
+  const rowsText = (parts[0] || '').split('/');
+  const { rows, cols } = dims(ruleset);
+  if (rowsText.length !== rows) throw new Error(`not a ${ruleset} position: ${text}`);
+  const cells = new Array(rows * cols).fill(0);
+  rowsText.forEach((rowText, i) => {
+    const counts = rowText.split(',').map(Number);
+    if (counts.length !== cols || counts.some((c) => !Number.isInteger(c) || c < 0)) {
+      throw new Error(`not a ${ruleset} position: ${text}`);
+    }
+    const row = rows - i; // the first row written is the top one (row 4, or Oware's row 2)
+    counts.forEach((c, col) => { cells[cellAt(ruleset, row, col)] = c; });
+  });
+  /** @type {[number, number]} */
+  const captures = isOware(ruleset) ? [Number(parts[2] || 0), Number(parts[3] || 0)] : [0, 0];
+  return { ruleset, cells, toMove: parts[1] || 's', captures };
+}
+
+/** @param {Position} pos */
+export function formatPosition(pos) {
+  const { rows, cols } = dims(pos.ruleset);
+  const lines = [];
+  for (let row = rows; row >= 1; row--) {
+    const counts = [];
+    for (let col = 0; col < cols; col++) counts.push(pos.cells[cellAt(pos.ruleset, row, col)]);
+    lines.push(counts.join(','));
+  }
+  const tail = isOware(pos.ruleset) ? ` ${pos.captures[0]} ${pos.captures[1]}` : '';
+  return `${lines.join('/')} ${pos.toMove}${tail}`;
+}
+
+/** @param {Position} pos @returns {Position} */
+export function clonePosition(pos) {
+  return { ruleset: pos.ruleset, cells: pos.cells.slice(), toMove: pos.toMove, captures: [pos.captures[0], pos.captures[1]] };
+}
+
+/** Do two positions hold the same counts (the side to move aside)? @param {Position} a @param {Position} b */
+export function sameBoard(a, b) {
+  return a.cells.length === b.cells.length && a.cells.every((c, i) => c === b.cells[i])
+    && a.captures[0] === b.captures[0] && a.captures[1] === b.captures[1];
+}
+
+/** Seeds on a side's pits. @param {Position} pos @param {Side} side */
+export function seedsOn(pos, side) {
+  let total = 0;
+  pos.cells.forEach((c, cell) => { if (ownerOf(pos.ruleset, cell) === side) total += c; });
+  return total;
+}
+
+/**
+ * The steps of one lap, applied to `pos` (which is changed). Every lap takes its `seeds`
+ * from its `from` pit: a start or a relay lifts all the pit holds, and captured seeds are
+ * put in the lap's origin when captured (where the server shows seeds in hand while a
+ * turn waits), so the lap that sows them takes them back from there.
+ * @param {Position} pos
+ * @param {Lap} lap
+ * @returns {Step[]}
+ */
+export function lapSteps(pos, lap) {
+  const ruleset = pos.ruleset;
+  const from = cellOf(ruleset, lap.from);
+  if (from < 0) throw new Error(`bad lap origin ${lap.from}`);
+  const mover = ownerOf(ruleset, from);
+  /** @type {Step[]} */
+  const steps = [];
+  const take = Math.min(lap.seeds, pos.cells[from]);
+  pos.cells[from] -= take;
+  steps.push({ k: 'take', cell: from, n: lap.seeds });
+  const oware = isOware(ruleset);
+  const size = oware ? 12 : 16;
+  const step = lap.dir === 'c' ? -1 : 1;
+  let index = indexOfCell(ruleset, from);
+  const origin = index;
+  let last = from;
+  for (let s = 0; s < lap.seeds; s++) {
+    index = (((index + step) % size) + size) % size;
+    if (oware && index === origin) index = (index + 1) % size; // Oware skips the origin
+    last = cellOfIndex(ruleset, mover, index);
+    pos.cells[last] += 1;
+    steps.push({ k: 'drop', cell: last });
+  }
+  if (lap.kind !== 'capture') return steps;
+  /** @type {number[]} */
+  let taken = [];
+  if (oware) {
+    // Walk back from the last house over the opponent's houses holding 2 or 3.
+    const owner = other(mover);
+    let i = indexOfCell(ruleset, last);
+    let sum = 0;
+    while (sum < lap.captured) {
+      const cell = cellOfIndex(ruleset, owner, i);
+      if (ownerOf(ruleset, cell) !== owner || (pos.cells[cell] !== 2 && pos.cells[cell] !== 3)) break;
+      taken.push(cell);
+      sum += pos.cells[cell];
+      i = (i + 11) % 12;
+    }
+  } else {
+    const k = indexOfCell(ruleset, last);
+    if (k >= 8) {
+      const them = other(mover);
+      taken = [cellOfIndex(ruleset, them, 23 - k), cellOfIndex(ruleset, them, k - 8)];
+    }
+  }
+  const counts = taken.map((c) => pos.cells[c]);
+  taken.forEach((c) => { pos.cells[c] = 0; });
+  const total = counts.reduce((a, b) => a + b, 0);
+  if (oware) {
+    pos.captures[mover === 's' ? 0 : 1] += total;
+    steps.push({ k: 'capture', cells: taken, counts, to: -1, store: mover });
+  } else {
+    pos.cells[from] += total;
+    steps.push({ k: 'capture', cells: taken, counts, to: from, store: null });
+  }
+  return steps;
+}
+
+/**
+ * Replays laps on a copy of `pos`; returns the board after them.
+ * @param {Position} pos
+ * @param {Lap[]} laps
+ */
+export function replay(pos, laps) {
+  const after = clonePosition(pos);
+  for (const lap of laps) lapSteps(after, lap);
+  return after;
+}
+
+// The reverse pits (side indices) a lap may start clockwise from.
+const REVERSE = { omweso: [0, 1, 14, 15], mweiso: [0, 14] };
+// Mweiso's opening starts from an outer pit but the 4th and 5th from the left.
+const OPENING_PITS = [0, 1, 2, 5, 6, 7];
+
+/**
+ * Can `side` move at all in `pos` (some pit with two seeds; in the opening, an opening pit)?
+ * @param {Position} pos @param {Side} side
+ */
+function canMove4x8(pos, side) {
+  const opening = pos.toMove.startsWith('o');
+  const mine = ring(pos.ruleset, side).map((c) => pos.cells[c]);
+  return mine.some((n, i) => n >= 2 && (!opening || OPENING_PITS.includes(i)));
+}
+
+/**
+ * The legal start tokens of `side` (`E1`, and `A1'` for a clockwise start), in the
+ * engine's order: pit order, anticlockwise before clockwise. `side` must be allowed to
+ * move by `pos.toMove` (for the referee's steal, pass the position with the stealer to
+ * move). Empty when the game is over in `pos`.
+ * @param {Position} pos
+ * @param {Side} side
+ * @returns {string[]}
+ */
+export function legalStarts(pos, side) {
+  const ruleset = pos.ruleset;
+  if (isOware(ruleset)) return owareStarts(pos, side);
+  const t = pos.toMove;
+  const opening = t.startsWith('o');
+  const mayMove = t === side || t === 'o' || t === `o${side}`;
+  if (!mayMove) return [];
+  // The game is over when the side (or, both owing the opening, either) cannot move.
+  if (t === 'o' ? !canMove4x8(pos, 's') || !canMove4x8(pos, 'n') : !canMove4x8(pos, side)) return [];
+  const mine = ring(ruleset, side).map((c) => pos.cells[c]);
+  const theirs = ring(ruleset, other(side)).map((c) => pos.cells[c]);
+  const reverse = ruleset === 'mweiso' ? REVERSE.mweiso : REVERSE.omweso;
+  /** @type {string[]} */
+  const starts = [];
+  for (let i = 0; i < 16; i++) {
+    if (mine[i] < 2 || (opening && !OPENING_PITS.includes(i))) continue;
+    const name = pitName(ruleset, cellOfIndex(ruleset, side, i));
+    starts.push(name);
+    if (reverse.includes(i)) {
+      const lifted = mine.slice();
+      lifted[i] = 0;
+      if (capturesClockwise(lifted, theirs, i, mine[i])) starts.push(`${name}'`);
+    }
+  }
+  return starts;
+}
+
+/**
+ * Would a clockwise lap of `hand` seeds from `origin` capture with its last seed?
+ * @param {number[]} mine the mover's pits, in side order, the origin already lifted
+ * @param {number[]} theirs the opponent's, in their order
+ * @param {number} origin
+ * @param {number} hand
+ */
+export function capturesClockwise(mine, theirs, origin, hand) {
+  const last = (((origin - hand) % 16) + 16) % 16;
+  return hand > 0 && last >= 8 && mine[last] + Math.ceil(hand / 16) >= 2
+    && theirs[23 - last] !== 0 && theirs[last - 8] !== 0;
+}
+
+/** @param {Position} pos @param {Side} side */
+function owareStarts(pos, side) {
+  if (pos.toMove !== side) return [];
+  const [capS, capN] = pos.captures;
+  if (capS > 24 || capN > 24 || (capS === 24 && capN === 24)) return [];
+  const base = side === 's' ? 0 : 6;
+  const opponentEmpty = seedsOn(pos, other(side)) === 0;
+  /** @type {string[]} */
+  const starts = [];
+  // In column order: South A1..F1 (indices 0..5), North A2..F2 (indices 11..6).
+  for (let col = 0; col < 6; col++) {
+    const cell = cellAt(pos.ruleset, side === 's' ? 1 : 2, col);
+    const seeds = pos.cells[cell];
+    if (seeds === 0) continue;
+    const index = indexOfCell(pos.ruleset, cell);
+    if (opponentEmpty && seeds < base + 6 - index) continue; // must feed
+    starts.push(pitName(pos.ruleset, cell));
+  }
+  return starts;
+}
+
+/**
+ * What a turn does, worked out here (for the preview of a start pit under the pointer):
+ * the laps, the position after them, and where it stopped.
+ * @typedef {{laps: Lap[], position: Position, captured: number, columns: number,
+ *   end: 'ended'|'decision'|'never-ending'|'budget', options: string[]|null,
+ *   outcome: Outcome|null}} TurnPreview
+ */
+
+/**
+ * Plays `move` (a start token and any answers, as in RULES.md 0.3) for `side`, following
+ * the rules engine's turn loop (crates/rules/src/turn.rs): it stops at the first decision
+ * point no answer was given for. The move must be legal. `maxSeeds` is the sowing budget.
+ * The akakyala victory is not judged (the position string does not say who captured).
+ * @param {Position} pos
+ * @param {Side} side
+ * @param {string} move
+ * @param {number} [maxSeeds]
+ * @returns {TurnPreview}
+ */
+export function playTurn(pos, side, move, maxSeeds = 720) {
+  if (isOware(pos.ruleset)) return playOware(pos, side, move, maxSeeds);
+  const ruleset = pos.ruleset;
+  const mweiso = ruleset === 'mweiso';
+  const tokens = move.split('/');
+  const answers = tokens.slice(1);
+  const startCell = cellOf(ruleset, tokens[0]);
+  const them = other(side);
+  const mine = ring(ruleset, side).map((c) => pos.cells[c]);
+  const theirs = ring(ruleset, them).map((c) => pos.cells[c]);
+  const name = (/** @type {number} */ i) => pitName(ruleset, cellOfIndex(ruleset, side, i));
+  let origin = indexOfCell(ruleset, startCell);
+  let hand = mine[origin];
+  mine[origin] = 0;
+  let dir = tokens[0].endsWith("'") ? -1 : 1;
+  /** @type {Lap[]} */
+  const laps = [];
+  let sown = 0;
+  let captured = 0;
+  let columns = 0;
+  /** @type {Set<string>} */
+  const seen = new Set();
+  /** @type {TurnPreview['end']} */
+  let end = 'ended';
+  /** @type {string[] | null} */
+  let options = null;
+  const lift = (/** @type {number} */ index, /** @type {number} */ d) => {
+    hand = mine[index];
+    mine[index] = 0;
+    origin = index;
+    dir = d;
+  };
+  for (;;) {
+    if (dir === 1) {
+      const key = `${mine.join(',')}|${origin}|${hand}`;
+      if (seen.has(key)) {
+        end = 'never-ending';
+        break;
+      }
+      seen.add(key);
+    }
+    if (sown + hand > maxSeeds) {
+      end = 'budget';
+      break;
+    }
+    const from = origin;
+    for (let k = 1; k <= hand; k++) mine[(((from + dir * k) % 16) + 16) % 16] += 1;
+    const last = (((from + dir * hand) % 16) + 16) % 16;
+    sown += hand;
+    const landed = mine[last];
+    /** @type {Lap} */
+    const lap = { from: name(from), dir: dir === 1 ? 'a' : 'c', seeds: hand, to: name(last), kind: 'end', captured: 0 };
+    laps.push(lap);
+    if (landed < 2) {
+      hand = 0;
+      break;
+    }
+    /** @type {string[] | null} */
+    let decision = null;
+    if (last >= 8 && theirs[23 - last] !== 0 && theirs[last - 8] !== 0) {
+      const take = theirs[23 - last] + theirs[last - 8];
+      lap.kind = 'capture';
+      lap.captured = take;
+      theirs[23 - last] = 0;
+      theirs[last - 8] = 0;
+      captured += take;
+      columns |= 1 << colOf(ruleset, cellOfIndex(ruleset, side, last));
+      hand = take;
+      seen.clear();
+      const again = dir === -1 && capturesClockwise(mine, theirs, from, take);
+      if (!mweiso && again) decision = ['a', 'c'];
+      else if (mweiso && dir === -1) decision = again ? ['a', 'c', 'l'] : ['a', 'l'];
+      else dir = 1;
+    } else {
+      lap.kind = 'relay';
+      mine[last] = 0;
+      origin = last;
+      hand = landed;
+      dir = 1;
+      const reverse = REVERSE.omweso.includes(last);
+      if (!mweiso && reverse && capturesClockwise(mine, theirs, last, landed)) decision = ['a', 'c'];
+    }
+    while (decision) {
+      const answer = answers.shift();
+      if (answer === undefined) {
+        options = decision;
+        end = 'decision';
+        break;
+      }
+      decision = null;
+      if (answer === 'a') dir = 1;
+      else if (answer === 'c') dir = -1;
+      else if (answer === 'l') {
+        // Mweiso: leave the captured seeds in the hole, go on from the other reverse hole.
+        mine[origin] += hand;
+        hand = 0;
+        const otherHole = origin === 0 ? 14 : 0;
+        const seeds = mine[otherHole];
+        const lifted = mine.slice();
+        lifted[otherHole] = 0;
+        const sowable = mine.flatMap((n, i) => (n >= 2 ? [i] : []));
+        if (seeds >= 2 && capturesClockwise(lifted, theirs, otherHole, seeds)) lift(otherHole, -1);
+        else if (sowable.length === 1) lift(sowable[0], 1);
+        else decision = sowable.map(name);
+      } else {
+        lift(indexOfCell(ruleset, cellOf(ruleset, answer)), 1);
+      }
+    }
+    if (end === 'decision') break;
+  }
+  // Seeds still in hand go back to the lap's origin (as the server shows them).
+  mine[origin] += hand;
+  const after = clonePosition(pos);
+  ring(ruleset, side).forEach((c, i) => { after.cells[c] = mine[i]; });
+  ring(ruleset, them).forEach((c, i) => { after.cells[c] = theirs[i]; });
+  /** @type {Outcome | null} */
+  let outcome = null;
+  if (end !== 'decision') {
+    if (!mweiso && columns === 0xff) outcome = { result: 'win', winner: side, victory: 'akawumbi' };
+    else if ((columns & 0x81) === 0x81) outcome = { result: 'win', winner: side, victory: 'emitwe-ebiri' };
+    else if (end === 'never-ending' || end === 'budget') outcome = { result: 'annulled', reason: end };
+    else {
+      const t = pos.toMove;
+      after.toMove = t === 'o' ? `o${them}` : them;
+      if (!canMove4x8(after, them)) outcome = { result: 'win', winner: side, victory: 'no-move' };
+    }
+  }
+  return { laps, position: after, captured, columns, end, options, outcome };
+}
+
+/**
+ * Oware's move: one lap, the capture walking back, the grand slam capturing nothing.
+ * @param {Position} pos @param {Side} side @param {string} move @param {number} maxSeeds
+ * @returns {TurnPreview}
+ */
+function playOware(pos, side, move, maxSeeds) {
+  const after = clonePosition(pos);
+  const from = cellOf(pos.ruleset, move);
+  const seeds = pos.cells[from];
+  if (seeds > maxSeeds) {
+    return { laps: [], position: after, captured: 0, columns: 0, end: 'budget', options: null, outcome: { result: 'annulled', reason: 'budget' } };
+  }
+  after.cells[from] = 0;
+  const origin = indexOfCell(pos.ruleset, from);
+  let index = origin;
+  for (let s = 0; s < seeds; s++) {
+    index = (index + 1) % 12;
+    if (index === origin) index = (index + 1) % 12;
+    after.cells[cellOfIndex(pos.ruleset, side, index)] += 1;
+  }
+  const last = cellOfIndex(pos.ruleset, side, index);
+  const them = other(side);
+  let take = 0;
+  /** @type {number[]} */
+  const taken = [];
+  for (let i = index; ; i = (i + 11) % 12) {
+    const cell = cellOfIndex(pos.ruleset, side, i);
+    if (ownerOf(pos.ruleset, cell) !== them || (after.cells[cell] !== 2 && after.cells[cell] !== 3)) break;
+    take += after.cells[cell];
+    taken.push(cell);
+  }
+  if (take > 0 && take === seedsOn(after, them)) take = 0; // a grand slam captures nothing
+  if (take > 0) {
+    taken.forEach((c) => { after.cells[c] = 0; });
+    after.captures[side === 's' ? 0 : 1] += take;
+  }
+  after.toMove = them;
+  /** @type {Outcome | null} */
+  let outcome = null;
+  const [capS, capN] = after.captures;
+  if (capS > 24) outcome = { result: 'win', winner: 's', victory: 'captures' };
+  else if (capN > 24) outcome = { result: 'win', winner: 'n', victory: 'captures' };
+  else if (capS === 24 && capN === 24) outcome = { result: 'draw' };
+  /** @type {Lap} */
+  const lap = { from: move, dir: 'a', seeds, to: pitName(pos.ruleset, last), kind: take > 0 ? 'capture' : 'end', captured: take };
+  return { laps: [lap], position: after, captured: take, columns: 0, end: 'ended', options: null, outcome };
+}
+
+/** The start token of a move (`A1'/c/a` -> `A1'`). @param {string} move */
+export function startToken(move) {
+  return move.split('/')[0];
+}
+
+/**
+ * The outcome object of the protocol.
+ * @typedef {{result: 'win', winner: Side, victory: string}
+ *   | {result: 'draw'}
+ *   | {result: 'annulled', reason: string}} Outcome
+ */
+
+/** Words for each victory type (RULES.md 1.5, 2, 3, 4). */
+export const VICTORY_WORDS = /** @type {Record<string, string>} */ ({
+  'no-move': 'the opponent has no pit with two seeds left',
+  'emitwe-ebiri': 'emitwe-ebiri: captured at both ends, columns A and H, in one turn',
+  akawumbi: 'akawumbi: captured in all eight columns in one turn',
+  akakyala: 'akakyala: captured twice before the opponent captured at all',
+  captures: 'captured more than half the seeds',
+  resigned: 'the opponent resigned',
+  abandoned: 'the opponent abandoned the game (did not move, or stayed away)',
+});
+
+/** Words for each reason a game is annulled. */
+export const ANNUL_WORDS = /** @type {Record<string, string>} */ ({
+  'never-ending': 'the turn would never end (a state of the turn repeated)',
+  budget: 'the turn took longer than the 3-minute move limit',
+});
+
+/**
+ * The result in words: a headline and an explanation.
+ * @param {Outcome} outcome
+ * @param {(side: Side) => string} name the player's name for a side
+ * @param {string} [ruleset]
+ * @returns {{title: string, detail: string}}
+ */
+export function describeOutcome(outcome, name, ruleset) {
+  if (outcome.result === 'win') {
+    let why = VICTORY_WORDS[outcome.victory] || outcome.victory;
+    if (outcome.victory === 'no-move' && ruleset === 'oware') why = 'the opponent cannot move';
+    return { title: `${name(outcome.winner)} wins`, detail: `${capitalize(outcome.victory.replace(/-/g, ' '))} — ${why}.` };
+  }
+  if (outcome.result === 'draw') return { title: 'A draw', detail: 'Each player captured exactly half the seeds.' };
+  return { title: 'The game is annulled', detail: `${capitalize(ANNUL_WORDS[outcome.reason] || outcome.reason)}.` };
+}
+
+/** @param {string} s */
+export function capitalize(s) {
+  return s ? s[0].toUpperCase() + s.slice(1) : s;
+}
+
+/**
+ * A short account of a turn's laps: seeds sown, laps, captures.
+ * @param {Lap[]} laps
+ */
+export function summarizeLaps(laps) {
+  const sown = laps.reduce((a, l) => a + l.seeds, 0);
+  const captured = laps.reduce((a, l) => a + (l.kind === 'capture' ? l.captured : 0), 0);
+  const parts = [`${sown} seed${sown === 1 ? '' : 's'} sown in ${laps.length} lap${laps.length === 1 ? '' : 's'}`];
+  if (captured) parts.push(`captured ${captured}`);
+  const last = laps[laps.length - 1];
+  if (last && last.kind === 'end') parts.push(`ended at ${last.to}`);
+  return parts.join(', ');
+}

@@ -1,0 +1,49 @@
+// Headless Chromium (Debian's, at /usr/bin/chromium) driven by playwright-core, and pages
+// that record every console error, warning and uncaught exception.
+
+import { chromium } from 'playwright-core';
+import { existsSync } from 'node:fs';
+
+export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+
+export async function launch() {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`no Chromium at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM`);
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--no-first-run', '--disable-quic', '--disable-sync'],
+  });
+}
+
+/**
+ * A page in a context of its own (its own cookies: one player), recording problems.
+ * @param {import('playwright-core').Browser} browser
+ * @param {string} label
+ * @param {import('playwright-core').BrowserContextOptions} [options]
+ */
+export async function openPage(browser, label, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+  const page = await context.newPage();
+  /** @type {string[]} */
+  const problems = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`[${label}] console.${msg.type()}: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => problems.push(`[${label}] uncaught: ${err.message}`));
+  // Say which request failed (the console only says "Failed to load resource").
+  page.on('response', async (response) => {
+    if (response.status() < 400) return;
+    let body = '';
+    try {
+      body = (await response.text()).slice(0, 300);
+    } catch {
+      body = '';
+    }
+    problems.push(`[${label}] HTTP ${response.status()} ${response.request().method()} ${response.url()} ${response.request().postData() || ''} -> ${body}`);
+  });
+  page.setDefaultTimeout(15000);
+  return { context, page, problems, label };
+}
