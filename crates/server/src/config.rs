@@ -55,7 +55,8 @@ impl ServeConfig {
             addr: SocketAddr::from(([127, 0, 0, 1], 0)),
             database_url: database_url.to_owned(),
             public_origin: Vec::new(),
-            rate_limit: 20,
+            // Test clients play as fast as the server answers.
+            rate_limit: 200,
             metrics_addr: "off".into(),
             log_format: "text".into(),
             log_level: "info".into(),

@@ -5,6 +5,7 @@ use std::future::Future;
 use std::time::Duration;
 
 use axum::routing::{get, post};
+use axum::serve::ListenerExt;
 use axum::Router;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
@@ -153,6 +154,11 @@ async fn serve(
         });
     }
     ready.set(true);
+    // Game messages are small and latency-bound: without TCP_NODELAY, a message written
+    // while the previous one waits for its ACK sits out the client's delayed ACK (~40 ms).
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     axum::serve(listener, app)
         .with_graceful_shutdown(async move {
             shutdown.await;

@@ -22,6 +22,8 @@ const PING_EVERY: Duration = Duration::from_secs(5);
 /// Frames larger than this are refused by the WebSocket layer itself; up to it, the
 /// server reads the frame and answers `too_large` past [`MAX_FRAME_BYTES`].
 const HARD_FRAME_LIMIT: usize = 4 * MAX_FRAME_BYTES;
+/// The socket's read buffer (see `upgrade`).
+const READ_BUFFER: usize = 4 * 1024;
 
 pub async fn upgrade(
     ws: WebSocketUpgrade,
@@ -57,6 +59,10 @@ pub async fn upgrade(
     let rate = state.config.rate_limit.max(1);
     let tracker = state.sockets.clone();
     Ok(ws
+        // tungstenite's default 128 KiB read buffer is resident for every socket; client
+        // frames are small (16 KiB at most accepted), and the buffer still grows for a
+        // larger one up to the hard limit.
+        .read_buffer_size(READ_BUFFER)
         .max_message_size(HARD_FRAME_LIMIT)
         .max_frame_size(HARD_FRAME_LIMIT)
         .on_upgrade(move |socket| {
@@ -176,15 +182,15 @@ async fn read(
             Message::Ping(_) => continue,
             Message::Close(_) => break,
         };
-        if !limit.allow() {
-            let _ = local.try_send(protocol::error(
-                None,
-                "rate_limited",
-                "too many messages; slow down",
-            ));
-            continue;
-        }
         match protocol::decode(text.as_str()) {
+            // Decoded first, so that the refusal names the message it refuses.
+            Ok(request) if !limit.allow() => {
+                let _ = local.try_send(protocol::error(
+                    request.id.as_ref(),
+                    "rate_limited",
+                    "too many messages; slow down",
+                ));
+            }
             Ok(request) => {
                 let command = Command::Client {
                     conn,
@@ -220,26 +226,53 @@ async fn write(
 ) {
     let mut ping = tokio::time::interval(PING_EVERY);
     loop {
-        let message = tokio::select! {
-            outgoing = from_game.recv() => match outgoing {
-                Some(Outgoing::Text(text)) => Message::Text(Utf8Bytes::from(text.as_ref())),
+        let first = tokio::select! {
+            outgoing = from_game.recv() => outgoing,
+            text = local.recv() => match text {
+                Some(text) => Some(Outgoing::Text(text.into())),
+                None => return,
+            },
+            _ = ping.tick() => {
+                let ping = Message::Ping(crate::clock::now_ms().to_be_bytes().to_vec().into());
+                if sink.send(ping).await.is_err() {
+                    return;
+                }
+                continue;
+            }
+        };
+        // Everything already queued goes out in one flush: one write and one TCP segment
+        // for an `ack` and its `played`, instead of one each.
+        let mut next = first;
+        loop {
+            match next {
+                Some(Outgoing::Text(text)) => {
+                    if sink
+                        .feed(Message::Text(Utf8Bytes::from(text.as_ref())))
+                        .await
+                        .is_err()
+                    {
+                        return;
+                    }
+                }
                 Some(Outgoing::Close(code, reason)) => {
                     let _ = sink.send(close(code, reason)).await;
                     return;
                 }
                 None => {
                     // The game dropped this connection: it could not keep up.
-                    let _ = sink.send(close(1008, "too slow to keep up; reconnect to resync")).await;
+                    let _ = sink
+                        .send(close(1008, "too slow to keep up; reconnect to resync"))
+                        .await;
                     return;
                 }
-            },
-            text = local.recv() => match text {
-                Some(text) => Message::Text(Utf8Bytes::from(text)),
-                None => return,
-            },
-            _ = ping.tick() => Message::Ping(crate::clock::now_ms().to_be_bytes().to_vec().into()),
-        };
-        if sink.send(message).await.is_err() {
+            }
+            next = match from_game.try_recv() {
+                Ok(outgoing) => Some(outgoing),
+                Err(mpsc::error::TryRecvError::Empty) => break,
+                Err(mpsc::error::TryRecvError::Disconnected) => None,
+            };
+        }
+        if sink.flush().await.is_err() {
             return;
         }
     }
