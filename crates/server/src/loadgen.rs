@@ -246,7 +246,7 @@ async fn run(config: LoadgenConfig) -> ExitCode {
             Ok(s) => {
                 let base = format!("http://{}", s.addr);
                 eprintln!(
-                    "server pid {} listening on {base} (log: {})",
+                    "server pid {} listening on {base} (log: {}, removed at the end)",
                     s.pid,
                     s.log.display()
                 );
@@ -375,6 +375,7 @@ async fn drive(config: &LoadgenConfig, base: &str, server: Option<&child::Server
         s.summary()
     });
     let hwm = server.and_then(|s| child::status_kib(s.pid, "VmHWM:"));
+    let played = ready.elapsed();
     let conns_at_end = ctx.stats.open_conns.load(Ordering::Relaxed);
 
     eprintln!("closing {conns_at_end} sockets...");
@@ -383,7 +384,6 @@ async fn drive(config: &LoadgenConfig, base: &str, server: Option<&child::Server
         let _ = slot.await;
     }
     drop(sampler);
-    let played = ready.elapsed();
 
     let report = Report::build(
         config,

@@ -92,8 +92,9 @@ pub(crate) struct Server {
     pub(crate) pid: u32,
     pub(crate) addr: SocketAddr,
     pub(crate) log: PathBuf,
-    /// The temporary directory to remove at the end.
-    dir: Option<PathBuf>,
+    /// The temporary directory (the log, and the database unless one was given), removed
+    /// at the end.
+    dir: PathBuf,
 }
 
 impl Server {
@@ -150,7 +151,7 @@ impl Server {
             pid,
             addr,
             log: log.clone(),
-            dir: config.database_url.is_none().then(|| dir.clone()),
+            dir: dir.clone(),
         };
         match tokio::time::timeout(Duration::from_secs(60), rx).await {
             Ok(Ok(addr)) => Ok(server(addr)),
@@ -196,9 +197,7 @@ impl Server {
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        if let Some(dir) = &self.dir {
-            let _ = std::fs::remove_dir_all(dir);
-        }
+        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 

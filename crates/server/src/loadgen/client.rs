@@ -378,10 +378,11 @@ async fn http(
 }
 
 /// The clients' socket settings: tungstenite's default read buffer is 128 KiB, all of it
-/// touched on every read; the server's messages are a few KiB at most.
+/// touched on every read; the server's messages are a few KiB at most (the buffer grows for
+/// a larger one).
 fn client_config() -> WebSocketConfig {
     WebSocketConfig::default()
-        .read_buffer_size(16 * 1024)
+        .read_buffer_size(4 * 1024)
         .write_buffer_size(0)
 }
 
