@@ -6,9 +6,8 @@ mod common;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
-use std::time::Duration;
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 /// A database URL for this run (PostgreSQL when available), and the database to drop.
 async fn database() -> (String, Option<common::FreshPostgres>) {
@@ -58,76 +57,25 @@ async fn the_binary_configured_only_by_environment_plays_and_counts() {
         .expect(&metrics_line)
         .to_owned();
 
-    let http = reqwest::Client::new();
-    let session = |name: &str| {
-        let http = http.clone();
-        let url = format!("{base}/api/session");
-        let name = name.to_owned();
-        async move {
-            let r: Value = http
-                .post(url)
-                .json(&json!({"name": name}))
-                .send()
-                .await
-                .unwrap()
-                .json()
-                .await
-                .unwrap();
-            r["token"].as_str().unwrap().to_owned()
-        }
-    };
-    let (kato, nakato) = (session("Kato").await, session("Nakato").await);
-    let created: Value = http
-        .post(format!("{base}/api/games"))
-        .bearer_auth(&kato)
-        .json(&json!({"ruleset":"oware"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let game = created["game_id"].as_str().unwrap();
-    http.post(format!("{base}/api/games/{game}/join"))
-        .bearer_auth(&nakato)
-        .send()
-        .await
-        .unwrap();
-    let ws = |token: &str| {
-        format!(
-            "{}/ws/games/{game}?token={token}",
-            base.replace("http://", "ws://")
-        )
-    };
-    let (south, _) = tokio_tungstenite::connect_async(ws(&kato)).await.unwrap();
-    let (north, _) = tokio_tungstenite::connect_async(ws(&nakato)).await.unwrap();
-    let mut sockets = [south, north];
-    use futures_util::{SinkExt, StreamExt};
+    let server = common::TestServer::attach(
+        base.strip_prefix("http://")
+            .and_then(|a| a.parse().ok())
+            .expect("an address"),
+    );
+    let ((kato, _), (nakato, _)) = (server.session("Kato").await, server.session("Nakato").await);
+    let game = server.create(&kato, json!({"ruleset":"oware"})).await;
+    server.join(&nakato, &game).await;
+    let mut sockets = [
+        server.socket(&game, Some(&kato), None).await,
+        server.socket(&game, Some(&nakato), None).await,
+    ];
     for (who, mv) in [(0, "C1"), (1, "C2"), (0, "D1")] {
-        let socket = &mut sockets[who];
-        socket
-            .send(tokio_tungstenite::tungstenite::Message::Text(
-                json!({"t":"move","d":{"move":mv},"id":mv})
-                    .to_string()
-                    .into(),
-            ))
-            .await
-            .unwrap();
-        loop {
-            let frame = tokio::time::timeout(Duration::from_secs(5), socket.next())
-                .await
-                .unwrap()
-                .unwrap()
-                .unwrap();
-            if let tokio_tungstenite::tungstenite::Message::Text(text) = frame {
-                let m: Value = serde_json::from_str(&text).unwrap();
-                if m["t"] == "ack" {
-                    break;
-                }
-                assert_ne!(m["t"], "error", "{m}");
-            }
-        }
+        sockets[who]
+            .send(json!({"t":"move","d":{"move":mv},"id":mv}))
+            .await;
+        sockets[who].expect_ack(mv).await;
     }
+    let http = &server.http;
     let text = http
         .get(&metrics_url)
         .send()

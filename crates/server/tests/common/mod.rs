@@ -44,6 +44,17 @@ impl TestServer {
         }
     }
 
+    /// Clients for a server started some other way (a child process, say); `stop` then
+    /// does nothing.
+    pub fn attach(addr: std::net::SocketAddr) -> TestServer {
+        TestServer {
+            addr,
+            stop: None,
+            task: None,
+            http: reqwest::Client::new(),
+        }
+    }
+
     pub async fn stop(mut self) {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
@@ -187,6 +198,17 @@ impl Client {
     }
 
     /// The next versioned message (skipping crowd, ack, pong).
+    /// Waits for the `ack` of the message sent with `id`, failing on any `error`.
+    pub async fn expect_ack(&mut self, id: &str) {
+        loop {
+            let m = self.recv().await;
+            assert_ne!(m["t"], "error", "{m}");
+            if m["t"] == "ack" && m["d"]["id"] == id {
+                return;
+            }
+        }
+    }
+
     pub async fn recv_event(&mut self) -> Value {
         loop {
             let m = self.recv().await;
