@@ -12,7 +12,7 @@ use tokio::sync::watch;
 
 use crate::config::ServeConfig;
 use crate::state::AppState;
-use crate::store::{ActionWriter, Store, StoreError};
+use crate::store::{Store, StoreError, Writer};
 use crate::{api, assets, ws};
 
 /// How long shutdown waits for sockets to take their close frames.
@@ -117,7 +117,7 @@ async fn serve(
 ) -> Result<(), ServeError> {
     let config_metrics = config.metrics().map_err(ServeError::Config)?;
     let store = Store::open(&config.database_url).await?;
-    let (writer, writer_task) = ActionWriter::spawn(store.clone(), 4096);
+    let (writer, writer_task) = Writer::spawn(store.clone(), 4096);
     let (stop, stopped) = watch::channel(false);
     let state = AppState::new(store.clone(), writer.clone(), config, stopped);
     let restored = state.games.restore_unfinished().await?;

@@ -8,7 +8,7 @@ use axum::http::HeaderMap;
 use rand::RngCore;
 use uuid::Uuid;
 
-use crate::store::{hash_token, SessionRow, Store, StoreError};
+use crate::store::{hash_token, SessionRow, Store, StoreError, Write, Writer};
 
 pub const COOKIE: &str = "omweso_session";
 /// The longest player name, in characters.
@@ -24,13 +24,15 @@ pub struct Session {
 #[derive(Debug)]
 pub struct Sessions {
     store: Store,
+    writer: Writer,
     cache: Mutex<HashMap<String, Session>>,
 }
 
 impl Sessions {
-    pub fn new(store: Store) -> Sessions {
+    pub fn new(store: Store, writer: Writer) -> Sessions {
         Sessions {
             store,
+            writer,
             cache: Mutex::new(HashMap::new()),
         }
     }
@@ -51,8 +53,8 @@ impl Sessions {
             name: session.name.clone(),
             created_at_ms: i64::try_from(crate::clock::now_ms()).unwrap_or(i64::MAX),
         };
-        self.store
-            .insert_session(&row)
+        self.writer
+            .write(vec![Write::InsertSession(row.clone())])
             .await
             .map_err(|e| e.to_string())?;
         self.remember(row.token_hash, session.clone());

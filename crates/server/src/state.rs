@@ -8,7 +8,7 @@ use tokio_util::task::TaskTracker;
 use crate::config::ServeConfig;
 use crate::game::registry::Registry;
 use crate::session::Sessions;
-use crate::store::{ActionWriter, Store};
+use crate::store::{Store, Writer};
 
 #[derive(Clone)]
 pub struct AppState(Arc<Inner>);
@@ -26,13 +26,13 @@ pub struct Inner {
 impl AppState {
     pub fn new(
         store: Store,
-        writer: ActionWriter,
+        writer: Writer,
         config: ServeConfig,
         shutdown: watch::Receiver<bool>,
     ) -> AppState {
         AppState(Arc::new(Inner {
-            games: Registry::new(store.clone(), writer, shutdown.clone()),
-            sessions: Sessions::new(store.clone()),
+            games: Registry::new(store.clone(), writer.clone(), shutdown.clone()),
+            sessions: Sessions::new(store.clone(), writer),
             store,
             config,
             sockets: TaskTracker::new(),

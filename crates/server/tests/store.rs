@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use omweso::store::{
-    hash_token, ActionRow, ActionWriter, GameRow, SessionRow, Store, StoreError, MAX_BATCH,
+    hash_token, ActionRow, GameRow, SessionRow, Store, StoreError, Write, Writer, MAX_BATCH,
 };
 use sqlx::Connection;
 use uuid::Uuid;
@@ -441,7 +441,7 @@ async fn actions_come_back_in_order_and_a_failing_batch_writes_nothing() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn action_writer_commits_concurrent_appends_and_loses_none() {
+async fn writer_commits_concurrent_appends_and_loses_none() {
     const TASKS: i64 = 50;
     const PER_TASK: i64 = 20;
     const GAMES: i64 = 5;
@@ -451,7 +451,7 @@ async fn action_writer_commits_concurrent_appends_and_loses_none() {
         for _ in 0..GAMES {
             games.push(new_game(&store).await);
         }
-        let (writer, task) = ActionWriter::spawn(store.clone(), 2 * MAX_BATCH);
+        let (writer, task) = Writer::spawn(store.clone(), 2 * MAX_BATCH);
         let mut appenders = Vec::new();
         for t in 0..TASKS {
             let writer = writer.clone();
@@ -480,13 +480,115 @@ async fn action_writer_commits_concurrent_appends_and_loses_none() {
     .await;
 }
 
+#[tokio::test]
+async fn mixed_writes_are_applied_together_or_not_at_all() {
+    for_each_db(ALL, |db| async move {
+        let store = db.open().await;
+        let (token, kato) = session("Kato", 5);
+        let mut g = game("setup", 10);
+        // Listed in an awkward order: the update and the log before the game exists.
+        let mut started = g.clone();
+        started.status = "playing".into();
+        started.north = Some(Uuid::new_v4());
+        store
+            .write(&[
+                Write::UpdateGame(started.clone()),
+                Write::AppendAction(action(g.id, 1)),
+                Write::AppendAction(action(g.id, 0)),
+                Write::InsertGame(g.clone()),
+                Write::InsertSession(kato.clone()),
+            ])
+            .await
+            .unwrap();
+        assert_eq!(store.game(g.id).await.unwrap(), Some(started.clone()));
+        assert_eq!(
+            store.actions(g.id).await.unwrap(),
+            [action(g.id, 0), action(g.id, 1)]
+        );
+        assert_eq!(
+            store
+                .session_by_token_hash(&hash_token(&token))
+                .await
+                .unwrap(),
+            Some(kato)
+        );
+
+        // One refused write (an update of a game that does not exist) refuses them all.
+        let other = game("setup", 11);
+        g.status = "finished".into();
+        let err = store
+            .write(&[
+                Write::InsertGame(other.clone()),
+                Write::AppendAction(action(g.id, 2)),
+                Write::UpdateGame(g.clone()),
+                Write::UpdateGame(game("playing", 12)),
+            ])
+            .await
+            .unwrap_err();
+        assert!(matches!(err, StoreError::NotFound(_)), "{err}");
+        assert_eq!(store.game(other.id).await.unwrap(), None);
+        assert_eq!(store.game(g.id).await.unwrap(), Some(started));
+        assert_eq!(store.actions(g.id).await.unwrap().len(), 2);
+        store.write(&[]).await.unwrap();
+        store.close().await;
+    })
+    .await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn action_writer_gives_each_caller_its_own_result() {
+async fn the_writer_commits_each_callers_writes_atomically() {
+    for_each_db(ALL, |db| async move {
+        let store = db.open().await;
+        let (writer, task) = Writer::spawn(store.clone(), 1024);
+        // Games created with their first entry, next to a caller whose writes fail as a
+        // whole (its second entry duplicates its first).
+        let mut calls = Vec::new();
+        for i in 0..30 {
+            let writer = writer.clone();
+            let g = game("playing", i);
+            let writes = if i == 13 {
+                vec![
+                    Write::InsertGame(g.clone()),
+                    Write::AppendAction(action(g.id, 0)),
+                    Write::AppendAction(action(g.id, 0)),
+                ]
+            } else {
+                vec![
+                    Write::InsertGame(g.clone()),
+                    Write::AppendAction(action(g.id, 0)),
+                ]
+            };
+            calls.push((
+                i,
+                g.id,
+                tokio::spawn(async move { writer.write(writes).await }),
+            ));
+        }
+        for (i, id, call) in calls {
+            let result = call.await.unwrap();
+            if i == 13 {
+                assert!(result.unwrap_err().is_conflict());
+                assert_eq!(store.game(id).await.unwrap(), None);
+                assert!(store.actions(id).await.unwrap().is_empty());
+            } else {
+                result.unwrap();
+                assert_eq!(store.actions(id).await.unwrap(), [action(id, 0)]);
+            }
+        }
+        writer.shutdown().await;
+        task.await.unwrap();
+        store.close().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn writer_gives_each_caller_its_own_result() {
     for_each_db(ALL, |db| async move {
         let store = db.open().await;
         let g = new_game(&store).await;
         store.append_actions(&[action(g, 7)]).await.unwrap();
-        let (writer, task) = ActionWriter::spawn(store.clone(), 1024);
+        let (writer, task) = Writer::spawn(store.clone(), 1024);
         // Many appends at once, so that they share transactions; one duplicates seq 7.
         let mut appends = Vec::new();
         for seq in 0..40 {
@@ -515,11 +617,11 @@ async fn action_writer_gives_each_caller_its_own_result() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn action_writer_shutdown_flushes_then_refuses() {
+async fn writer_shutdown_flushes_then_refuses() {
     for_each_db(ALL, |db| async move {
         let store = db.open().await;
         let g = new_game(&store).await;
-        let (writer, task) = ActionWriter::spawn(store.clone(), 64);
+        let (writer, task) = Writer::spawn(store.clone(), 64);
         let mut appends = Vec::new();
         for seq in 0..100 {
             let writer = writer.clone();
@@ -556,7 +658,7 @@ async fn action_writer_shutdown_flushes_then_refuses() {
         other_handle.shutdown().await; // already ended: returns at once
 
         // Dropping every handle ends the task too, after writing what was queued.
-        let (writer, task) = ActionWriter::spawn(store.clone(), 8);
+        let (writer, task) = Writer::spawn(store.clone(), 8);
         writer.append(action(g, 2000)).await.unwrap();
         drop(writer);
         tokio::time::timeout(Duration::from_secs(10), task)
@@ -588,7 +690,7 @@ async fn an_sqlite_file_keeps_everything_across_reopening() {
         store.update_game(&g2).await.unwrap();
         let log: Vec<ActionRow> = (0..50).map(|seq| action(g1.id, seq)).collect();
         store.append_actions(&log[..10]).await.unwrap();
-        let (writer, task) = ActionWriter::spawn(store.clone(), 16);
+        let (writer, task) = Writer::spawn(store.clone(), 16);
         for a in &log[10..] {
             writer.append(a.clone()).await.unwrap();
         }
@@ -767,7 +869,7 @@ async fn ping_and_backend() {
 }
 
 /// Prints the latency of `append_actions` for a batch of 256 and of one append through the
-/// `ActionWriter` (run with `-- --ignored --nocapture`).
+/// `Writer` (run with `-- --ignored --nocapture`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 #[ignore = "a measurement, not a check; run with --ignored --nocapture"]
 async fn latency_report() {
@@ -787,7 +889,7 @@ async fn latency_report() {
             store.append_actions(&batch).await.unwrap();
             batch_times.push(start.elapsed());
         }
-        let (writer, task) = ActionWriter::spawn(store.clone(), 2 * MAX_BATCH);
+        let (writer, task) = Writer::spawn(store.clone(), 2 * MAX_BATCH);
         let mut single_times = Vec::new();
         for _ in 0..200 {
             let start = Instant::now();
@@ -814,7 +916,7 @@ async fn latency_report() {
         writer.shutdown().await;
         task.await.unwrap();
         println!(
-            "{:?}: append_actions(256) median {:?}; one ActionWriter::append median {:?}; \
+            "{:?}: append_actions(256) median {:?}; one Writer::append median {:?}; \
              50 tasks x 100 appends: {:?} ({:.0} actions/s)",
             db.kind,
             median(batch_times),

@@ -230,3 +230,41 @@ fn after_a_restart_the_referee_count_starts_again() {
     );
     assert!(t.tick(50_000).is_empty());
 }
+
+#[test]
+fn a_rollback_undoes_moves_decisions_and_the_end_of_the_game() {
+    let mut t = table(Ruleset::Omweso, SetupKind::Outer, TimeControl::CASUAL);
+    t.act(Side::South, &mv("E1"), 2_000).unwrap();
+    let before = t.snapshot(Some(Side::North), [true, true], 2);
+    let point = t.savepoint();
+    t.act(Side::North, &mv("A4"), 2_500).unwrap();
+    t.act(Side::South, &Action::Resign, 2_600).unwrap();
+    assert_eq!(t.status(), Status::Finished);
+    t.rollback(point);
+    let after = t.snapshot(Some(Side::North), [true, true], 2);
+    assert_eq!(after, before);
+    assert_eq!(after.history.len(), 1);
+    assert_eq!(t.status(), Status::Playing);
+    assert_eq!(t.version(), before.version);
+    // The table goes on from there as if nothing had happened.
+    let events = t.act(Side::North, &mv("B4"), 3_000).unwrap();
+    assert_eq!(kinds(&events), [format!("played@{}", before.version + 1)]);
+}
+
+#[test]
+fn event_messages_carry_type_version_and_data() {
+    let event = Event::Steal {
+        victim: Side::South,
+        clock: omweso::game::events::ClockView {
+            referee_deadline: None,
+            steal_open: true,
+            move_deadline: Some(9),
+        },
+    };
+    let json: serde_json::Value = serde_json::from_str(&event.message(42)).unwrap();
+    assert_eq!(
+        json,
+        serde_json::json!({"t": "steal", "v": 42, "d": {"victim": "s", "clock":
+            {"referee_deadline": null, "steal_open": true, "move_deadline": 9}}})
+    );
+}

@@ -19,7 +19,7 @@ use super::table::{Action, Refusal, Seat, Status, Table};
 use crate::clock::now_ms;
 use crate::metrics::{count, METRICS};
 use crate::protocol::{self, ClientMessage};
-use crate::store::{ActionRow, ActionWriter, GameRow, Store};
+use crate::store::{ActionRow, GameRow, Write, Writer};
 
 /// Commands a game's channel holds at most; senders wait when it is full.
 pub const COMMAND_QUEUE: usize = 256;
@@ -154,8 +154,7 @@ struct Conn {
 pub fn spawn(
     table: Table,
     next_seq: i64,
-    store: Store,
-    writer: ActionWriter,
+    writer: Writer,
     shutdown: watch::Receiver<bool>,
 ) -> GameHandle {
     let (tx, rx) = mpsc::channel(COMMAND_QUEUE);
@@ -173,7 +172,6 @@ pub fn spawn(
         conns: HashMap::new(),
         next_conn: 1,
         recent: VecDeque::new(),
-        store,
         writer,
         next_seq,
         crowd_dirty: false,
@@ -190,8 +188,7 @@ struct Actor {
     conns: HashMap<ConnId, Conn>,
     next_conn: ConnId,
     recent: VecDeque<(u64, Arc<str>)>,
-    store: Store,
-    writer: ActionWriter,
+    writer: Writer,
     next_seq: i64,
     crowd_dirty: bool,
     crowd_sent: Instant,
@@ -248,18 +245,18 @@ impl Actor {
     async fn handle(&mut self, command: Command) {
         match command {
             Command::Join { seat, reply } => {
-                let before = self.table.clone();
+                let before = self.table.savepoint();
                 let now = now_ms();
                 let result = match self.table.join(seat.clone(), now) {
                     Ok((side, events)) if events.is_empty() => Ok(side),
-                    Ok((side, events)) => match self.persist(Entry::Join { seat }, now).await {
+                    Ok((side, events)) => match self.persist(Entry::Join { seat }, now, true).await
+                    {
                         Ok(()) => {
                             self.publish(events);
-                            self.save_row().await;
                             Ok(side)
                         }
                         Err(refusal) => {
-                            self.table = before;
+                            self.table.rollback(before);
                             Err(refusal)
                         }
                     },
@@ -406,7 +403,7 @@ impl Actor {
         };
         let started = Instant::now();
         let is_play = matches!(action, Action::Move { .. } | Action::Decide { .. });
-        let before = self.table.clone();
+        let before = self.table.savepoint();
         let now = now_ms();
         match self.table.act(side, &action, now) {
             Err(refusal) => {
@@ -414,28 +411,28 @@ impl Actor {
                 let text = protocol::error(id.as_ref(), refusal.code, &refusal.message);
                 self.reply(conn, text);
             }
-            Ok(events) => match self.persist(Entry::Act { side, action }, now).await {
-                Ok(()) => {
-                    // Durable first, then acknowledged and shown to everyone.
-                    self.reply(conn, protocol::ack(id.as_ref()));
-                    let changed_status = events
-                        .iter()
-                        .any(|(_, e)| matches!(e, Event::End { .. } | Event::Started { .. }));
-                    self.publish(events);
-                    if is_play {
-                        count(&METRICS.moves);
-                        METRICS.move_latency.observe(started.elapsed());
+            Ok(events) => {
+                let changed_status = events
+                    .iter()
+                    .any(|(_, e)| matches!(e, Event::End { .. } | Event::Started { .. }));
+                let entry = Entry::Act { side, action };
+                match self.persist(entry, now, changed_status).await {
+                    Ok(()) => {
+                        // Durable first, then acknowledged and shown to everyone.
+                        self.reply(conn, protocol::ack(id.as_ref()));
+                        self.publish(events);
+                        if is_play {
+                            count(&METRICS.moves);
+                            METRICS.move_latency.observe(started.elapsed());
+                        }
                     }
-                    if changed_status {
-                        self.save_row().await;
+                    Err(refusal) => {
+                        self.table.rollback(before);
+                        let text = protocol::error(id.as_ref(), refusal.code, &refusal.message);
+                        self.reply(conn, text);
                     }
                 }
-                Err(refusal) => {
-                    self.table = before;
-                    let text = protocol::error(id.as_ref(), refusal.code, &refusal.message);
-                    self.reply(conn, text);
-                }
-            },
+            }
         }
     }
 
@@ -443,14 +440,11 @@ impl Actor {
         let now = now_ms();
         let events = self.table.tick(now);
         if !events.is_empty() {
-            if let Err(refusal) = self.persist(Entry::Tick, now).await {
+            let ended = events.iter().any(|(_, e)| matches!(e, Event::End { .. }));
+            if let Err(refusal) = self.persist(Entry::Tick, now, ended).await {
                 tracing::error!(game = %self.table.id(), "{}", refusal.message);
             }
-            let ended = events.iter().any(|(_, e)| matches!(e, Event::End { .. }));
             self.publish(events);
-            if ended {
-                self.save_row().await;
-            }
         }
         let grace = super::config::ms(self.table.config().time_control.disconnect_grace_seconds);
         for side in Side::ALL {
@@ -459,11 +453,10 @@ impl Actor {
                 self.away_since[side.index()] = None;
                 let events = self.table.abandon(side);
                 if !events.is_empty() {
-                    if let Err(refusal) = self.persist(Entry::Abandon { side }, now).await {
+                    if let Err(refusal) = self.persist(Entry::Abandon { side }, now, true).await {
                         tracing::error!(game = %self.table.id(), "{}", refusal.message);
                     }
                     self.publish(events);
-                    self.save_row().await;
                 }
             }
         }
@@ -475,8 +468,9 @@ impl Actor {
         }
     }
 
-    /// Appends `entry` to the game's log; returns once it is committed.
-    async fn persist(&mut self, entry: Entry, now: u64) -> Result<(), Refusal> {
+    /// Appends `entry` to the game's log, with the game's row when `row_changed` (its seats,
+    /// status or outcome), in one transaction; returns once it is committed.
+    async fn persist(&mut self, entry: Entry, now: u64, row_changed: bool) -> Result<(), Refusal> {
         let row = ActionRow {
             game_id: self.table.id(),
             seq: self.next_seq,
@@ -485,8 +479,12 @@ impl Actor {
             kind: entry.kind().to_owned(),
             payload_json: serde_json::to_string(&entry).unwrap_or_default(),
         };
+        let mut writes = vec![Write::AppendAction(row)];
+        if row_changed {
+            writes.push(Write::UpdateGame(game_row(&self.table)));
+        }
         let started = Instant::now();
-        let appended = self.writer.append(row).await;
+        let appended = self.writer.write(writes).await;
         METRICS.database_latency.observe(started.elapsed());
         match appended {
             Ok(()) => {
@@ -500,14 +498,6 @@ impl Actor {
                     message: "the server could not save this; nothing was played, try again".into(),
                 })
             }
-        }
-    }
-
-    /// Saves the game's row (seats, status, outcome) after a change to them.
-    async fn save_row(&self) {
-        let row = game_row(&self.table);
-        if let Err(error) = self.store.update_game(&row).await {
-            tracing::error!(game = %self.table.id(), %error, "could not save the game");
         }
     }
 

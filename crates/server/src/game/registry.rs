@@ -11,7 +11,7 @@ use super::actor::{self, GameHandle};
 use super::log::{replay, Entry};
 use super::table::Table;
 use crate::clock::now_ms;
-use crate::store::{ActionRow, ActionWriter, Store, StoreError};
+use crate::store::{ActionRow, Store, StoreError, Write, Writer};
 
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
@@ -24,12 +24,12 @@ pub enum LoadError {
 pub struct Registry {
     games: Mutex<HashMap<Uuid, GameHandle>>,
     store: Store,
-    writer: ActionWriter,
+    writer: Writer,
     shutdown: watch::Receiver<bool>,
 }
 
 impl Registry {
-    pub fn new(store: Store, writer: ActionWriter, shutdown: watch::Receiver<bool>) -> Registry {
+    pub fn new(store: Store, writer: Writer, shutdown: watch::Receiver<bool>) -> Registry {
         Registry {
             games: Mutex::new(HashMap::new()),
             store,
@@ -51,31 +51,29 @@ impl Registry {
         games.entry(handle.id()).or_insert(handle).clone()
     }
 
-    /// Creates a game: its log starts with its creation, and its row is written.
+    /// Creates a game: its row and the first entry of its log, its creation, are committed
+    /// together.
     pub async fn create(&self, table: Table, entry: Entry) -> Result<GameHandle, StoreError> {
-        self.store.insert_game(&actor::game_row(&table)).await?;
+        let first = ActionRow {
+            game_id: table.id(),
+            seq: 0,
+            at_ms: i64::try_from(now_ms()).unwrap_or(i64::MAX),
+            side: None,
+            kind: entry.kind().to_owned(),
+            payload_json: serde_json::to_string(&entry).unwrap_or_default(),
+        };
         self.writer
-            .append(ActionRow {
-                game_id: table.id(),
-                seq: 0,
-                at_ms: i64::try_from(now_ms()).unwrap_or(i64::MAX),
-                side: None,
-                kind: entry.kind().to_owned(),
-                payload_json: serde_json::to_string(&entry).unwrap_or_default(),
-            })
+            .write(vec![
+                Write::InsertGame(actor::game_row(&table)),
+                Write::AppendAction(first),
+            ])
             .await?;
         crate::metrics::count(&crate::metrics::METRICS.games_created);
         Ok(self.insert(self.spawn(table, 1)))
     }
 
     fn spawn(&self, table: Table, next_seq: i64) -> GameHandle {
-        actor::spawn(
-            table,
-            next_seq,
-            self.store.clone(),
-            self.writer.clone(),
-            self.shutdown.clone(),
-        )
+        actor::spawn(table, next_seq, self.writer.clone(), self.shutdown.clone())
     }
 
     /// The game, loaded from the store if needed; `None` if there is no such game.

@@ -9,24 +9,26 @@ use sqlx::sqlite::{
 };
 use uuid::Uuid;
 
-use super::rows::{ActionRow, GameRow, SessionRow};
+use super::rows::{ActionRow, GameRow, SessionRow, Write};
 use super::{migrations, sql, StoreError};
 
 /// How long an SQLite connection waits for another connection's write lock before failing.
 const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(10);
-/// Connections to an SQLite file. SQLite takes one writer at a time, and a connection that
-/// finds the write lock taken polls for it with sleeps (its busy handler). One connection
-/// removes the sleeps but puts every game insert and update (their own fsync'd
-/// transactions) in the same queue as the action batches: measured at 1000 games, 3,951
-/// moves/s with one connection against 4,352 with eight (docs/performance.md). The cure is
-/// to send those writes through the group-commit writer too.
-const SQLITE_FILE_CONNECTIONS: u32 = 8;
+/// Reading connections to an SQLite file (WAL: readers never wait for the writer).
+///
+/// Writes have a pool of their own with a single connection. SQLite takes one writer at a
+/// time, and a connection that finds the write lock taken polls for it with sleeps (its
+/// busy handler: 1, 2, 5, 10... up to 100 ms), so several writing connections made the
+/// group commit sleep behind a game insert that took a millisecond (docs/performance.md).
+/// With one, writers queue in the pool and are woken as soon as it is free, and its page
+/// cache stays warm.
+const SQLITE_READ_CONNECTIONS: u32 = 8;
 const PG_CONNECTIONS: u32 = 16;
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(15);
 /// The largest multi-row INSERT for actions (768 bound parameters, under every SQLite's
 /// limit). A batch is cut into statements of 128, 64, ..., 1 rows, so that only 8 distinct
 /// statements exist and all stay in each connection's prepared-statement cache.
-const MAX_ROWS_PER_INSERT: usize = 128;
+pub(crate) const MAX_ROWS_PER_INSERT: usize = 128;
 
 /// The server's database: sessions, games and every game's action log.
 ///
@@ -43,14 +45,18 @@ const MAX_ROWS_PER_INSERT: usize = 128;
 /// were played. The price of FULL is one fsync per transaction, which the
 /// [`ActionWriter`](super::ActionWriter) spreads over every action that arrives meanwhile
 /// (group commit). Foreign keys are enforced, the busy timeout is 10 s, and the file is
-/// created if missing.
+/// created if missing. Every write goes through one connection, reads through a pool of
+/// their own (see `SQLITE_READ_CONNECTIONS`).
 ///
 /// `sqlite::memory:` holds the database in a single connection that is never recycled (an
 /// in-memory SQLite database lives only as long as its connection): good for tests and
 /// throwaway servers, gone when the process ends.
 #[derive(Clone, Debug)]
 pub struct Store {
-    pool: Pool,
+    /// Queries.
+    reads: Pool,
+    /// Inserts and updates (for an SQLite file, one connection; otherwise the same pool).
+    writes: Pool,
 }
 
 #[derive(Clone, Debug)]
@@ -59,11 +65,11 @@ enum Pool {
     Postgres(PgPool),
 }
 
-/// Runs the same code against whichever pool the store holds: the body is compiled once
-/// per backend, with `$pool` bound to a `&SqlitePool` or a `&PgPool`.
+/// Runs the same code against a [`Pool`] of either backend: the body is compiled once per
+/// backend, with `$pool` bound to a `&SqlitePool` or a `&PgPool`.
 macro_rules! with_pool {
-    ($self:expr, $pool:ident => $body:expr) => {
-        match &$self.pool {
+    ($which:expr, $pool:ident => $body:expr) => {
+        match $which {
             Pool::Sqlite($pool) => $body,
             Pool::Postgres($pool) => $body,
         }
@@ -115,18 +121,32 @@ impl Store {
     /// Refuses, with [`StoreError::TooNew`], a database that a newer server has migrated
     /// (an applied migration newer than the newest this binary embeds), before touching it.
     pub async fn open(url: &str) -> Result<Store, StoreError> {
-        let pool = match classify(url)? {
-            Target::SqliteFile => Pool::Sqlite(open_sqlite(url, false).await?),
-            Target::SqliteMemory => Pool::Sqlite(open_sqlite(url, true).await?),
-            Target::Postgres => Pool::Postgres(open_postgres(url).await?),
+        let store = match classify(url)? {
+            Target::SqliteFile => {
+                let writes = open_sqlite_file(url, 1).await?;
+                // Opened second: the first created the file and switched it to WAL.
+                let reads = open_sqlite_file(url, SQLITE_READ_CONNECTIONS).await?;
+                Store {
+                    reads: Pool::Sqlite(reads),
+                    writes: Pool::Sqlite(writes),
+                }
+            }
+            Target::SqliteMemory => Store::one_pool(Pool::Sqlite(open_sqlite_memory(url).await?)),
+            Target::Postgres => Store::one_pool(Pool::Postgres(open_postgres(url).await?)),
         };
-        let store = Store { pool };
         if let Err(e) = store.migrate().await {
             store.close().await;
             return Err(e);
         }
         tracing::info!(backend = store.backend(), "database ready");
         Ok(store)
+    }
+
+    fn one_pool(pool: Pool) -> Store {
+        Store {
+            reads: pool.clone(),
+            writes: pool,
+        }
     }
 
     async fn migrate(&self) -> Result<(), StoreError> {
@@ -137,14 +157,14 @@ impl Store {
             }
         }
         let migrator = migrations::migrator().await?;
-        with_pool!(self, pool => migrator.run(pool).await?);
+        with_pool!(&self.writes, pool => migrator.run(pool).await?);
         Ok(())
     }
 
     /// The newest version recorded in `_sqlx_migrations`, or `None` for a database that has
     /// never been migrated.
     async fn newest_applied_migration(&self) -> Result<Option<i64>, StoreError> {
-        let has_table: i64 = match &self.pool {
+        let has_table: i64 = match &self.writes {
             Pool::Sqlite(pool) => {
                 sqlx::query_scalar(sql::SQLITE_HAS_MIGRATIONS_TABLE)
                     .fetch_one(pool)
@@ -159,7 +179,7 @@ impl Store {
         if has_table == 0 {
             return Ok(None);
         }
-        let newest: Option<i64> = with_pool!(self, pool => {
+        let newest: Option<i64> = with_pool!(&self.writes, pool => {
             sqlx::query_scalar(sql::NEWEST_APPLIED_MIGRATION).fetch_one(pool).await?
         });
         Ok(newest)
@@ -168,12 +188,13 @@ impl Store {
     /// Closes every connection, waiting for those in use to be returned. (For an
     /// `sqlite::memory:` store this discards the data.)
     pub async fn close(&self) {
-        with_pool!(self, pool => pool.close().await)
+        with_pool!(&self.reads, pool => pool.close().await);
+        with_pool!(&self.writes, pool => pool.close().await);
     }
 
     /// `"sqlite"` or `"postgres"`.
     pub fn backend(&self) -> &'static str {
-        match self.pool {
+        match self.writes {
             Pool::Sqlite(_) => "sqlite",
             Pool::Postgres(_) => "postgres",
         }
@@ -182,7 +203,7 @@ impl Store {
     /// Runs a trivial query and returns how long it took (for health checks).
     pub async fn ping(&self) -> Result<Duration, StoreError> {
         let start = Instant::now();
-        with_pool!(self, pool => {
+        with_pool!(&self.reads, pool => {
             sqlx::query(sql::PING).fetch_one(pool).await?;
         });
         Ok(start.elapsed())
@@ -193,16 +214,7 @@ impl Store {
     /// Stores a new session. A `player_id` or `token_hash` already present is refused
     /// ([`StoreError::is_conflict`]).
     pub async fn insert_session(&self, s: &SessionRow) -> Result<(), StoreError> {
-        with_pool!(self, pool => {
-            sqlx::query(sql::INSERT_SESSION)
-                .bind(s.player_id.to_string())
-                .bind(s.token_hash.as_str())
-                .bind(s.name.as_str())
-                .bind(s.created_at_ms)
-                .execute(pool)
-                .await?;
-        });
-        Ok(())
+        self.write(&[Write::InsertSession(s.clone())]).await
     }
 
     /// The session whose token hashes to `token_hash` ([`hash_token`](super::hash_token)).
@@ -210,7 +222,7 @@ impl Store {
         &self,
         token_hash: &str,
     ) -> Result<Option<SessionRow>, StoreError> {
-        with_pool!(self, pool => {
+        with_pool!(&self.reads, pool => {
             let row = sqlx::query(sql::SESSION_BY_TOKEN_HASH)
                 .bind(token_hash)
                 .fetch_optional(pool)
@@ -223,53 +235,115 @@ impl Store {
 
     /// Stores a new game. An id already present is refused ([`StoreError::is_conflict`]).
     pub async fn insert_game(&self, g: &GameRow) -> Result<(), StoreError> {
-        with_pool!(self, pool => {
-            sqlx::query(sql::INSERT_GAME)
-                .bind(g.id.to_string())
-                .bind(g.ruleset.as_str())
-                .bind(g.setup.as_str())
-                .bind(g.config_json.as_str())
-                .bind(g.south.map(|u| u.to_string()))
-                .bind(g.north.map(|u| u.to_string()))
-                .bind(g.creator.to_string())
-                .bind(g.status.as_str())
-                .bind(g.outcome_json.as_deref())
-                .bind(g.created_at_ms)
-                .bind(g.updated_at_ms)
-                .execute(pool)
-                .await?;
-        });
-        Ok(())
+        self.write(&[Write::InsertGame(g.clone())]).await
     }
 
     /// Rewrites the game `g.id`: every column but the immutable `id`, `creator` and
     /// `created_at_ms`. [`StoreError::NotFound`] if there is no such game.
     pub async fn update_game(&self, g: &GameRow) -> Result<(), StoreError> {
-        let updated = with_pool!(self, pool => {
-            sqlx::query(sql::UPDATE_GAME)
-                .bind(g.id.to_string())
-                .bind(g.ruleset.as_str())
-                .bind(g.setup.as_str())
-                .bind(g.config_json.as_str())
-                .bind(g.south.map(|u| u.to_string()))
-                .bind(g.north.map(|u| u.to_string()))
-                .bind(g.status.as_str())
-                .bind(g.outcome_json.as_deref())
-                .bind(g.updated_at_ms)
-                .execute(pool)
-                .await?
-                .rows_affected()
-        });
-        if updated == 0 {
-            return Err(StoreError::NotFound(format!("game {}", g.id)));
+        self.write(&[Write::UpdateGame(g.clone())]).await
+    }
+
+    /// Applies `writes` in one transaction: either all of them are committed or none is.
+    /// Returns once the transaction is committed (durably: see [`Store`]).
+    ///
+    /// They are applied by kind, whatever their order in the slice: sessions, new games,
+    /// log entries, then game updates, so a game created in the same call is there before
+    /// its log and its updates (the [`Writer`](super::Writer) merges many callers' writes
+    /// into one call, and no write ever depends on a later one). Refused as a whole, with
+    /// nothing written, when any one is: a key already taken ([`StoreError::is_conflict`]),
+    /// a log entry of an unknown game, an update of a game that does not exist
+    /// ([`StoreError::NotFound`]).
+    pub async fn write(&self, writes: &[Write]) -> Result<(), StoreError> {
+        if writes.is_empty() {
+            return Ok(());
         }
+        let numbered = matches!(self.writes, Pool::Postgres(_));
+        let actions: Vec<&ActionRow> = writes
+            .iter()
+            .filter_map(|w| match w {
+                Write::AppendAction(a) => Some(a),
+                _ => None,
+            })
+            .collect();
+        with_pool!(&self.writes, pool => {
+            // On any error `tx` is dropped unfinished, which rolls the transaction back.
+            let mut tx = pool.begin().await?;
+            for w in writes {
+                if let Write::InsertSession(s) = w {
+                    sqlx::query(sql::INSERT_SESSION)
+                        .bind(s.player_id.to_string())
+                        .bind(s.token_hash.as_str())
+                        .bind(s.name.as_str())
+                        .bind(s.created_at_ms)
+                        .execute(&mut *tx)
+                        .await?;
+                }
+            }
+            for w in writes {
+                if let Write::InsertGame(g) = w {
+                    sqlx::query(sql::INSERT_GAME)
+                        .bind(g.id.to_string())
+                        .bind(g.ruleset.as_str())
+                        .bind(g.setup.as_str())
+                        .bind(g.config_json.as_str())
+                        .bind(g.south.map(|u| u.to_string()))
+                        .bind(g.north.map(|u| u.to_string()))
+                        .bind(g.creator.to_string())
+                        .bind(g.status.as_str())
+                        .bind(g.outcome_json.as_deref())
+                        .bind(g.created_at_ms)
+                        .bind(g.updated_at_ms)
+                        .execute(&mut *tx)
+                        .await?;
+                }
+            }
+            let mut rest = &actions[..];
+            while !rest.is_empty() {
+                let n = insert_size(rest.len());
+                let (chunk, tail) = rest.split_at(n);
+                rest = tail;
+                let mut query = sqlx::query(sql::insert_actions(n, numbered));
+                for a in chunk {
+                    query = query
+                        .bind(a.game_id.to_string())
+                        .bind(a.seq)
+                        .bind(a.at_ms)
+                        .bind(a.side.as_deref())
+                        .bind(a.kind.as_str())
+                        .bind(a.payload_json.as_str());
+                }
+                query.execute(&mut *tx).await?;
+            }
+            for w in writes {
+                if let Write::UpdateGame(g) = w {
+                    let updated = sqlx::query(sql::UPDATE_GAME)
+                        .bind(g.id.to_string())
+                        .bind(g.ruleset.as_str())
+                        .bind(g.setup.as_str())
+                        .bind(g.config_json.as_str())
+                        .bind(g.south.map(|u| u.to_string()))
+                        .bind(g.north.map(|u| u.to_string()))
+                        .bind(g.status.as_str())
+                        .bind(g.outcome_json.as_deref())
+                        .bind(g.updated_at_ms)
+                        .execute(&mut *tx)
+                        .await?
+                        .rows_affected();
+                    if updated == 0 {
+                        return Err(StoreError::NotFound(format!("game {}", g.id)));
+                    }
+                }
+            }
+            tx.commit().await?;
+        });
         Ok(())
     }
 
     /// The game `id`, if stored.
     pub async fn game(&self, id: Uuid) -> Result<Option<GameRow>, StoreError> {
         let text = sql::game_by_id();
-        with_pool!(self, pool => {
+        with_pool!(&self.reads, pool => {
             let row = sqlx::query(&text)
                 .bind(id.to_string())
                 .fetch_optional(pool)
@@ -282,7 +356,7 @@ impl Store {
     /// to bring back after a restart.
     pub async fn unfinished_games(&self) -> Result<Vec<GameRow>, StoreError> {
         let text = sql::unfinished_games();
-        with_pool!(self, pool => {
+        with_pool!(&self.reads, pool => {
             let rows = sqlx::query(&text).fetch_all(pool).await?;
             rows.iter().map(GameRow::from_row).collect()
         })
@@ -299,7 +373,7 @@ impl Store {
             return Ok(Vec::new());
         }
         let text = sql::recent_games(statuses.len());
-        with_pool!(self, pool => {
+        with_pool!(&self.reads, pool => {
             let mut query = sqlx::query(&text);
             for status in statuses {
                 query = query.bind(*status);
@@ -316,38 +390,13 @@ impl Store {
     /// refuses the whole call ([`StoreError::is_conflict`]); an unknown `game_id` too.
     /// Returns once the transaction is committed (durably: see [`Store`]).
     pub async fn append_actions(&self, actions: &[ActionRow]) -> Result<(), StoreError> {
-        if actions.is_empty() {
-            return Ok(());
-        }
-        with_pool!(self, pool => {
-            let mut tx = pool.begin().await?;
-            let mut rest = actions;
-            while !rest.is_empty() {
-                let n = insert_size(rest.len());
-                let (chunk, tail) = rest.split_at(n);
-                rest = tail;
-                let text = sql::insert_actions(n);
-                let mut query = sqlx::query(&text);
-                for a in chunk {
-                    query = query
-                        .bind(a.game_id.to_string())
-                        .bind(a.seq)
-                        .bind(a.at_ms)
-                        .bind(a.side.as_deref())
-                        .bind(a.kind.as_str())
-                        .bind(a.payload_json.as_str());
-                }
-                // On error `tx` is dropped unfinished, which rolls the transaction back.
-                query.execute(&mut *tx).await?;
-            }
-            tx.commit().await?;
-        });
-        Ok(())
+        let writes: Vec<Write> = actions.iter().cloned().map(Write::AppendAction).collect();
+        self.write(&writes).await
     }
 
     /// The whole log of the game `game_id`, by `seq`.
     pub async fn actions(&self, game_id: Uuid) -> Result<Vec<ActionRow>, StoreError> {
-        with_pool!(self, pool => {
+        with_pool!(&self.reads, pool => {
             let rows = sqlx::query(sql::ACTIONS_OF_GAME)
                 .bind(game_id.to_string())
                 .fetch_all(pool)
@@ -368,34 +417,36 @@ fn insert_size(remaining: usize) -> usize {
     }
 }
 
-async fn open_sqlite(url: &str, memory: bool) -> Result<SqlitePool, StoreError> {
-    let options = SqliteConnectOptions::from_str(url)
+fn sqlite_options(url: &str) -> Result<SqliteConnectOptions, StoreError> {
+    Ok(SqliteConnectOptions::from_str(url)
         .map_err(|e| StoreError::BadUrl(format!("{url:?}: {e}")))?
         .foreign_keys(true)
-        .busy_timeout(SQLITE_BUSY_TIMEOUT);
-    let pool = if memory {
-        // One connection, never closed while the pool lives: the database is that
-        // connection's memory, and a second connection would not reliably see it.
-        SqlitePoolOptions::new()
-            .max_connections(1)
-            .min_connections(1)
-            .idle_timeout(None)
-            .max_lifetime(None)
-            .acquire_timeout(ACQUIRE_TIMEOUT)
-            .connect_with(options)
-            .await?
-    } else {
-        let options = options
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Full);
-        SqlitePoolOptions::new()
-            .max_connections(SQLITE_FILE_CONNECTIONS)
-            .acquire_timeout(ACQUIRE_TIMEOUT)
-            .connect_with(options)
-            .await?
-    };
-    Ok(pool)
+        .busy_timeout(SQLITE_BUSY_TIMEOUT))
+}
+
+/// One connection, never closed while the pool lives: the database is that connection's
+/// memory, and a second connection would not reliably see it.
+async fn open_sqlite_memory(url: &str) -> Result<SqlitePool, StoreError> {
+    Ok(SqlitePoolOptions::new()
+        .max_connections(1)
+        .min_connections(1)
+        .idle_timeout(None)
+        .max_lifetime(None)
+        .acquire_timeout(ACQUIRE_TIMEOUT)
+        .connect_with(sqlite_options(url)?)
+        .await?)
+}
+
+async fn open_sqlite_file(url: &str, connections: u32) -> Result<SqlitePool, StoreError> {
+    let options = sqlite_options(url)?
+        .create_if_missing(true)
+        .journal_mode(SqliteJournalMode::Wal)
+        .synchronous(SqliteSynchronous::Full);
+    Ok(SqlitePoolOptions::new()
+        .max_connections(connections)
+        .acquire_timeout(ACQUIRE_TIMEOUT)
+        .connect_with(options)
+        .await?)
 }
 
 async fn open_postgres(url: &str) -> Result<PgPool, StoreError> {

@@ -1,7 +1,7 @@
 //! The one error type of the persistence layer.
 
 /// Everything that can go wrong in [`Store`](super::Store) and
-/// [`ActionWriter`](super::ActionWriter).
+/// [`Writer`](super::Writer).
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     /// The database refused or failed a query (including a duplicate key: see
@@ -29,16 +29,17 @@ pub enum StoreError {
     #[error("bad database URL: {0}")]
     BadUrl(String),
 
-    /// The [`ActionWriter`](super::ActionWriter) task has ended (shut down, or every
-    /// handle dropped), so the action was not written.
-    #[error("the action writer has shut down")]
+    /// The [`Writer`](super::Writer) task has ended (shut down, or every handle dropped),
+    /// so nothing was written.
+    #[error("the database writer has shut down")]
     Closed,
 
     /// A stored value that cannot be decoded; the message names the table and column.
     #[error("corrupt row: {0}")]
     Corrupt(String),
 
-    /// [`Store::update_game`](super::Store::update_game) found no game with that id.
+    /// [`Store::update_game`](super::Store::update_game) (or a [`Write::UpdateGame`](super::Write::UpdateGame))
+    /// found no game with that id.
     #[error("not found: {0}")]
     NotFound(String),
 }

@@ -3,12 +3,12 @@
 //! One schema (the SQL files of `migrations/` at the top of the repository, portable
 //! between the two databases) and one API over SQLite or PostgreSQL, picked by the URL
 //! given to [`Store::open`]. A move is durable before it is acknowledged: append it with
-//! [`ActionWriter::append`] (or [`Store::append_actions`]) and acknowledge it once that
+//! [`Writer::append`] (or [`Store::append_actions`]) and acknowledge it once that
 //! returns; after a restart, [`Store::unfinished_games`] and [`Store::actions`] give back
 //! every unfinished game and its log.
 //!
 //! Files: `error` ([`StoreError`]), `rows` (the rows read and written), `db` ([`Store`]),
-//! `writer` ([`ActionWriter`], group commit of actions), `sql` (every statement's text),
+//! `writer` ([`Writer`], group commit of every write), `sql` (every statement's text),
 //! `migrations` (the embedded migrations), `token` ([`hash_token`]).
 
 pub mod db;
@@ -21,6 +21,6 @@ pub mod writer;
 
 pub use db::Store;
 pub use error::StoreError;
-pub use rows::{ActionRow, GameRow, SessionRow};
+pub use rows::{ActionRow, GameRow, SessionRow, Write};
 pub use token::hash_token;
-pub use writer::{ActionWriter, MAX_BATCH};
+pub use writer::{Writer, MAX_BATCH};

@@ -49,6 +49,20 @@ pub struct ActionRow {
     pub payload_json: String,
 }
 
+/// One change to the database. [`Store::write`](super::Store::write) applies a list of them
+/// in one transaction; the [`Writer`](super::Writer) commits many lists together.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Write {
+    /// A new session ([`Store::insert_session`](super::Store::insert_session)).
+    InsertSession(SessionRow),
+    /// A new game ([`Store::insert_game`](super::Store::insert_game)).
+    InsertGame(GameRow),
+    /// A game's seats, status or outcome changed ([`Store::update_game`](super::Store::update_game)).
+    UpdateGame(GameRow),
+    /// The next entry of a game's log ([`Store::append_actions`](super::Store::append_actions)).
+    AppendAction(ActionRow),
+}
+
 /// Typed, fallible access to a row's columns, the same for both backends.
 pub(crate) trait RowExt {
     fn text(&self, table: &str, column: &str) -> Result<String, StoreError>;

@@ -1,65 +1,78 @@
-//! [`ActionWriter`]: group commit for the action log.
+//! [`Writer`]: group commit for everything the server writes while it runs.
+
+use std::ops::Range;
 
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
-use super::{ActionRow, Store, StoreError};
+use super::{ActionRow, Store, StoreError, Write};
 
-/// The most actions written in one transaction.
+/// The most writes committed in one transaction (a caller's writes are never split).
 pub const MAX_BATCH: usize = 256;
 
 enum Msg {
-    Append(ActionRow, oneshot::Sender<Result<(), StoreError>>),
+    Write(Vec<Write>, oneshot::Sender<Result<(), StoreError>>),
     Shutdown(oneshot::Sender<()>),
 }
 
-/// Appends actions through one task that commits them in groups.
+/// Writes through one task that commits callers' writes in groups.
 ///
-/// Every [`append`](ActionWriter::append) waits until its own row is committed. While a
-/// transaction is in flight, the appends that arrive queue in a bounded channel; the next
+/// Every [`write`](Writer::write) waits until its own writes are committed. While a
+/// transaction is in flight, the writes that arrive queue in a bounded channel; the next
 /// transaction takes all of them (up to [`MAX_BATCH`]), so a commit's cost (on SQLite, an
-/// fsync) is shared by every action that arrived meanwhile, and the rate of commits adapts
-/// to the load by itself, with no timer.
+/// fsync) is shared by everything that arrived meanwhile, and the rate of commits adapts to
+/// the load by itself, with no timer.
 ///
-/// Each caller gets its own result: if a group's transaction fails (say one row duplicates
-/// a `(game_id, seq)`), its rows are retried one by one, each in its own transaction, so
-/// that only the offending append fails. Appends from one handle are written in the order
-/// they were made.
+/// The server sends *every* write through it: moves, new games and their first log entry,
+/// game updates, sessions. A single writer matters on SQLite, which takes one writer at a
+/// time: a game insert committed on its own connection would hold the write lock (and
+/// pay an fsync) while the group commit slept in SQLite's busy handler.
+///
+/// Each caller's writes are atomic and each caller gets its own result: if a group's
+/// transaction fails (say one row duplicates a `(game_id, seq)`), the callers' writes are
+/// retried one caller at a time, each in its own transaction, so that only the offending
+/// one fails. Writes from one handle are committed in the order they were made.
 ///
 /// The task ends, after writing everything already queued, when every handle is dropped or
-/// [`shutdown`](ActionWriter::shutdown) is called; appends after that fail with
+/// [`shutdown`](Writer::shutdown) is called; writes after that fail with
 /// [`StoreError::Closed`].
 ///
-/// Dropping an `append` future before it completes does not withdraw the action: once
-/// queued, it is written, and only the caller's answer is lost.
+/// Dropping a `write` future before it completes does not withdraw the writes: once
+/// queued, they are committed, and only the caller's answer is lost.
 #[derive(Clone, Debug)]
-pub struct ActionWriter {
+pub struct Writer {
     tx: mpsc::Sender<Msg>,
 }
 
-impl ActionWriter {
+impl Writer {
     /// Starts the writer task on the current Tokio runtime. `capacity` bounds the queue
     /// (at least 1; [`MAX_BATCH`] or more lets a full group build up while a commit runs);
-    /// when it is full, `append` waits for room.
-    pub fn spawn(store: Store, capacity: usize) -> (ActionWriter, JoinHandle<()>) {
+    /// when it is full, `write` waits for room.
+    pub fn spawn(store: Store, capacity: usize) -> (Writer, JoinHandle<()>) {
         let (tx, rx) = mpsc::channel(capacity.max(1));
         let task = tokio::spawn(run(store, rx));
-        (ActionWriter { tx }, task)
+        (Writer { tx }, task)
     }
 
-    /// Appends one action; returns once it is committed, or with the error that kept it
-    /// out (for instance [`StoreError::is_conflict`] for a `seq` already taken).
-    pub async fn append(&self, action: ActionRow) -> Result<(), StoreError> {
+    /// Commits `writes` atomically (see [`Store::write`] for their order and refusals);
+    /// returns once they are committed, or with the error that kept them out.
+    pub async fn write(&self, writes: Vec<Write>) -> Result<(), StoreError> {
         let (done, result) = oneshot::channel();
         self.tx
-            .send(Msg::Append(action, done))
+            .send(Msg::Write(writes, done))
             .await
             .map_err(|_| StoreError::Closed)?;
         result.await.map_err(|_| StoreError::Closed)?
     }
 
-    /// Stops accepting appends, through every handle, and waits until everything queued
-    /// before has been written. Returns at once if the writer has already ended.
+    /// Appends one entry to a game's log; returns once it is committed, or with the error
+    /// that kept it out (for instance [`StoreError::is_conflict`] for a `seq` already taken).
+    pub async fn append(&self, action: ActionRow) -> Result<(), StoreError> {
+        self.write(vec![Write::AppendAction(action)]).await
+    }
+
+    /// Stops accepting writes, through every handle, and waits until everything queued
+    /// before has been committed. Returns at once if the writer has already ended.
     pub async fn shutdown(&self) {
         let (done, finished) = oneshot::channel();
         if self.tx.send(Msg::Shutdown(done)).await.is_ok() {
@@ -69,9 +82,16 @@ impl ActionWriter {
     }
 }
 
+/// The writes of one transaction, and whom to answer.
+#[derive(Default)]
+struct Group {
+    writes: Vec<Write>,
+    /// Each caller's writes, as a range of `writes`, and its answer.
+    callers: Vec<(Range<usize>, oneshot::Sender<Result<(), StoreError>>)>,
+}
+
 async fn run(store: Store, mut rx: mpsc::Receiver<Msg>) {
-    let mut rows: Vec<ActionRow> = Vec::with_capacity(MAX_BATCH);
-    let mut waiters: Vec<oneshot::Sender<Result<(), StoreError>>> = Vec::with_capacity(MAX_BATCH);
+    let mut group = Group::default();
     let mut shutdown_waiters: Vec<oneshot::Sender<()>> = Vec::new();
 
     // `recv` keeps returning what is queued after `close`, then `None`.
@@ -79,21 +99,22 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Msg>) {
         let mut next = Some(first);
         while let Some(msg) = next.take() {
             match msg {
-                Msg::Append(row, done) => {
-                    rows.push(row);
-                    waiters.push(done);
+                Msg::Write(writes, done) => {
+                    let start = group.writes.len();
+                    group.writes.extend(writes);
+                    group.callers.push((start..group.writes.len(), done));
                 }
                 Msg::Shutdown(done) => {
                     rx.close();
                     shutdown_waiters.push(done);
                 }
             }
-            if rows.len() < MAX_BATCH {
+            if group.writes.len() < MAX_BATCH {
                 next = rx.try_recv().ok();
             }
         }
-        if !rows.is_empty() {
-            commit(&store, &mut rows, &mut waiters).await;
+        if !group.callers.is_empty() {
+            commit(&store, &mut group).await;
         }
     }
     for done in shutdown_waiters {
@@ -101,36 +122,32 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Msg>) {
     }
 }
 
-/// Writes `rows` in one transaction and answers each waiter; on failure, retries the rows
-/// one by one so that each waiter gets its own row's result.
-async fn commit(
-    store: &Store,
-    rows: &mut Vec<ActionRow>,
-    waiters: &mut Vec<oneshot::Sender<Result<(), StoreError>>>,
-) {
-    match store.append_actions(rows).await {
+/// Commits `group` in one transaction and answers each caller; on failure, retries each
+/// caller's writes in a transaction of their own so that each gets its own result.
+async fn commit(store: &Store, group: &mut Group) {
+    match store.write(&group.writes).await {
         Ok(()) => {
-            for done in waiters.drain(..) {
-                // The caller may have stopped waiting; its row is written all the same.
+            for (_, done) in group.callers.drain(..) {
+                // The caller may have stopped waiting; its writes are committed all the same.
                 let _ = done.send(Ok(()));
             }
         }
-        Err(e) if rows.len() == 1 => {
-            if let Some(done) = waiters.pop() {
+        Err(e) if group.callers.len() == 1 => {
+            if let Some((_, done)) = group.callers.pop() {
                 let _ = done.send(Err(e));
             }
         }
         Err(e) => {
             tracing::warn!(
                 error = %e,
-                rows = rows.len(),
-                "group commit of actions failed; writing them one by one"
+                callers = group.callers.len(),
+                "group commit failed; committing each caller's writes on its own"
             );
-            for (row, done) in rows.iter().zip(waiters.drain(..)) {
-                let result = store.append_actions(std::slice::from_ref(row)).await;
+            for (range, done) in group.callers.drain(..) {
+                let result = store.write(&group.writes[range]).await;
                 let _ = done.send(result);
             }
         }
     }
-    rows.clear();
+    group.writes.clear();
 }
