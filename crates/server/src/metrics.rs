@@ -74,6 +74,11 @@ pub struct Metrics {
     pub move_latency: Histogram,
     /// Appending one action to the log (waiting for the commit).
     pub database_latency: Histogram,
+    /// One group commit of the writer (its transaction, from begin to durable commit).
+    pub database_commit: Histogram,
+    /// Group commits, and the writes they carried (their ratio is the mean group size).
+    pub database_commits: AtomicU64,
+    pub database_writes: AtomicU64,
 }
 
 pub static METRICS: Metrics = Metrics {
@@ -88,6 +93,9 @@ pub static METRICS: Metrics = Metrics {
     refused_messages: AtomicU64::new(0),
     move_latency: Histogram::new(),
     database_latency: Histogram::new(),
+    database_commit: Histogram::new(),
+    database_commits: AtomicU64::new(0),
+    database_writes: AtomicU64::new(0),
 };
 
 /// Adds one to a counter.
@@ -155,6 +163,18 @@ pub fn render(live_games: usize) -> String {
         "Client messages answered with an error.",
         get(&m.refused_messages),
     );
+    line(
+        "omweso_database_commits_total",
+        "counter",
+        "Transactions of the group-commit writer.",
+        get(&m.database_commits),
+    );
+    line(
+        "omweso_database_writes_total",
+        "counter",
+        "Rows written by the group-commit writer (inserts and updates).",
+        get(&m.database_writes),
+    );
     let _ = writeln!(
         out,
         "# HELP omweso_connections Open game sockets by kind.\n# TYPE omweso_connections gauge\nomweso_connections{{kind=\"player\"}} {}\nomweso_connections{{kind=\"spectator\"}} {}",
@@ -170,6 +190,11 @@ pub fn render(live_games: usize) -> String {
         &mut out,
         "omweso_database_latency_seconds",
         "Committing one action to the game log.",
+    );
+    m.database_commit.render(
+        &mut out,
+        "omweso_database_commit_seconds",
+        "One transaction of the group-commit writer, fsync included.",
     );
     out
 }

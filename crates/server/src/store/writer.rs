@@ -1,14 +1,17 @@
 //! [`Writer`]: group commit for everything the server writes while it runs.
 
 use std::ops::Range;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
 
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
 use super::{ActionRow, Store, StoreError, Write};
+use crate::metrics::{count, METRICS};
 
 /// The most writes committed in one transaction (a caller's writes are never split).
-pub const MAX_BATCH: usize = 256;
+pub const MAX_BATCH: usize = 1024;
 
 enum Msg {
     Write(Vec<Write>, oneshot::Sender<Result<(), StoreError>>),
@@ -48,9 +51,17 @@ impl Writer {
     /// Starts the writer task on the current Tokio runtime. `capacity` bounds the queue
     /// (at least 1; [`MAX_BATCH`] or more lets a full group build up while a commit runs);
     /// when it is full, `write` waits for room.
+    ///
+    /// The task runs on a thread of its own (one of the runtime's blocking threads), not
+    /// among the runtime's workers. A transaction is a dozen round trips to the database
+    /// connection (on SQLite, its worker thread), and a task woken from outside the
+    /// runtime waits in the workers' shared queue behind the ready socket tasks: under
+    /// load, about a millisecond per round trip, so commits took 40 ms and could not keep
+    /// up (docs/performance.md). On its own thread it is woken at once.
     pub fn spawn(store: Store, capacity: usize) -> (Writer, JoinHandle<()>) {
         let (tx, rx) = mpsc::channel(capacity.max(1));
-        let task = tokio::spawn(run(store, rx));
+        let runtime = tokio::runtime::Handle::current();
+        let task = tokio::task::spawn_blocking(move || runtime.block_on(run(store, rx)));
         (Writer { tx }, task)
     }
 
@@ -125,7 +136,14 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Msg>) {
 /// Commits `group` in one transaction and answers each caller; on failure, retries each
 /// caller's writes in a transaction of their own so that each gets its own result.
 async fn commit(store: &Store, group: &mut Group) {
-    match store.write(&group.writes).await {
+    let started = Instant::now();
+    let result = store.write(&group.writes).await;
+    METRICS.database_commit.observe(started.elapsed());
+    count(&METRICS.database_commits);
+    METRICS
+        .database_writes
+        .fetch_add(group.writes.len() as u64, Ordering::Relaxed);
+    match result {
         Ok(()) => {
             for (_, done) in group.callers.drain(..) {
                 // The caller may have stopped waiting; its writes are committed all the same.
