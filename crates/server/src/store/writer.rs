@@ -13,8 +13,11 @@ use crate::metrics::{count, METRICS};
 /// The most writes committed in one transaction (a caller's writes are never split).
 pub const MAX_BATCH: usize = 1024;
 
+/// Where a caller waits for its writes' result.
+type Answer = oneshot::Sender<Result<(), StoreError>>;
+
 enum Msg {
-    Write(Vec<Write>, oneshot::Sender<Result<(), StoreError>>),
+    Write(Vec<Write>, Answer),
     Shutdown(oneshot::Sender<()>),
 }
 
@@ -98,7 +101,7 @@ impl Writer {
 struct Group {
     writes: Vec<Write>,
     /// Each caller's writes, as a range of `writes`, and its answer.
-    callers: Vec<(Range<usize>, oneshot::Sender<Result<(), StoreError>>)>,
+    callers: Vec<(Range<usize>, Answer)>,
 }
 
 async fn run(store: Store, mut rx: mpsc::Receiver<Msg>) {
