@@ -76,6 +76,8 @@ pub struct Metrics {
     pub database_latency: Histogram,
     /// One group commit of the writer (its transaction, from begin to durable commit).
     pub database_commit: Histogram,
+    /// The writer finishing an SQLite checkpoint between two commits (SQLite files only).
+    pub database_checkpoint: Histogram,
     /// Group commits, and the writes they carried (their ratio is the mean group size).
     pub database_commits: AtomicU64,
     pub database_writes: AtomicU64,
@@ -94,6 +96,7 @@ pub static METRICS: Metrics = Metrics {
     move_latency: Histogram::new(),
     database_latency: Histogram::new(),
     database_commit: Histogram::new(),
+    database_checkpoint: Histogram::new(),
     database_commits: AtomicU64::new(0),
     database_writes: AtomicU64::new(0),
 };
@@ -195,6 +198,11 @@ pub fn render(live_games: usize) -> String {
         &mut out,
         "omweso_database_commit_seconds",
         "One transaction of the group-commit writer, fsync included.",
+    );
+    m.database_checkpoint.render(
+        &mut out,
+        "omweso_database_checkpoint_seconds",
+        "The writer finishing an SQLite checkpoint between two commits (writes wait meanwhile).",
     );
     out
 }

@@ -1,6 +1,7 @@
 //! [`Store`]: the database, SQLite or PostgreSQL, behind one API.
 
 use std::str::FromStr;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
@@ -9,19 +10,19 @@ use sqlx::sqlite::{
 };
 use uuid::Uuid;
 
-use super::rows::{ActionRow, GameRow, SessionRow, Write};
+use super::rows::{ActionRow, ByKind, GameRow, SessionRow, Write};
+use super::sqlite_writes::SqliteWrites;
 use super::{migrations, sql, StoreError};
 
 /// How long an SQLite connection waits for another connection's write lock before failing.
 const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 /// Reading connections to an SQLite file (WAL: readers never wait for the writer).
 ///
-/// Writes have a pool of their own with a single connection. SQLite takes one writer at a
-/// time, and a connection that finds the write lock taken polls for it with sleeps (its
-/// busy handler: 1, 2, 5, 10... up to 100 ms), so several writing connections made the
-/// group commit sleep behind a game insert that took a millisecond (docs/performance.md).
-/// With one, writers queue in the pool and are woken as soon as it is free, and its page
-/// cache stays warm.
+/// Writes have a connection of their own ([`SqliteWrites`]), and only one. SQLite takes one
+/// writer at a time, and a connection that finds the write lock taken polls for it with
+/// sleeps (its busy handler: 1, 2, 5, 10... up to 100 ms), so several writing connections
+/// made the group commit sleep behind a game insert that took a millisecond
+/// (docs/performance.md).
 const SQLITE_READ_CONNECTIONS: u32 = 8;
 const PG_CONNECTIONS: u32 = 16;
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(15);
@@ -43,20 +44,32 @@ pub(crate) const MAX_ROWS_PER_INSERT: usize = 128;
 /// asks. `synchronous=NORMAL` (with WAL) would also survive a process crash, but could lose
 /// the last transactions to a power loss while the players were already told their moves
 /// were played. The price of FULL is one fsync per transaction, which the
-/// [`ActionWriter`](super::ActionWriter) spreads over every action that arrives meanwhile
-/// (group commit). Foreign keys are enforced, the busy timeout is 10 s, and the file is
-/// created if missing. Every write goes through one connection, reads through a pool of
-/// their own (see `SQLITE_READ_CONNECTIONS`).
+/// [`Writer`](super::Writer) spreads over every action that arrives meanwhile (group
+/// commit). Foreign keys are enforced, the busy timeout is 10 s, and the file is created if
+/// missing. Every write goes through one connection, used synchronously by the thread that
+/// writes (see `sqlite_writes.rs` for why it is not sqlx's), reads through a pool of their
+/// own (see `SQLITE_READ_CONNECTIONS`).
 ///
 /// `sqlite::memory:` holds the database in a single connection that is never recycled (an
 /// in-memory SQLite database lives only as long as its connection): good for tests and
 /// throwaway servers, gone when the process ends.
 #[derive(Clone, Debug)]
 pub struct Store {
-    /// Queries.
+    /// Queries, and the migrations.
     reads: Pool,
-    /// Inserts and updates (for an SQLite file, one connection; otherwise the same pool).
-    writes: Pool,
+    /// Inserts and updates.
+    writes: Writes,
+}
+
+/// Where a store's writes go.
+#[derive(Clone, Debug)]
+enum Writes {
+    /// The same pool as the reads: PostgreSQL, and an in-memory SQLite database (whose
+    /// one connection is the database).
+    Pool(Pool),
+    /// An SQLite file: its one write connection, taken out (`None`) when the store is
+    /// closed. The lock is only ever held for one transaction, by a thread that may block.
+    SqliteFile(Arc<Mutex<Option<SqliteWrites>>>),
 }
 
 #[derive(Clone, Debug)]
@@ -121,32 +134,40 @@ impl Store {
     /// Refuses, with [`StoreError::TooNew`], a database that a newer server has migrated
     /// (an applied migration newer than the newest this binary embeds), before touching it.
     pub async fn open(url: &str) -> Result<Store, StoreError> {
-        let store = match classify(url)? {
+        let target = classify(url)?;
+        let reads = match target {
+            // Creates the file and switches it to WAL.
             Target::SqliteFile => {
-                let writes = open_sqlite_file(url, 1).await?;
-                // Opened second: the first created the file and switched it to WAL.
-                let reads = open_sqlite_file(url, SQLITE_READ_CONNECTIONS).await?;
-                Store {
-                    reads: Pool::Sqlite(reads),
-                    writes: Pool::Sqlite(writes),
-                }
+                Pool::Sqlite(open_sqlite_file(url, SQLITE_READ_CONNECTIONS).await?)
             }
-            Target::SqliteMemory => Store::one_pool(Pool::Sqlite(open_sqlite_memory(url).await?)),
-            Target::Postgres => Store::one_pool(Pool::Postgres(open_postgres(url).await?)),
+            Target::SqliteMemory => Pool::Sqlite(open_sqlite_memory(url).await?),
+            Target::Postgres => Pool::Postgres(open_postgres(url).await?),
+        };
+        let mut store = Store {
+            reads: reads.clone(),
+            writes: Writes::Pool(reads),
         };
         if let Err(e) = store.migrate().await {
             store.close().await;
             return Err(e);
         }
+        if target == Target::SqliteFile {
+            // Opened once the schema is there: it only ever inserts and updates.
+            let path = sqlite_options(url)?.get_filename().to_owned();
+            let opened = tokio::task::spawn_blocking(move || SqliteWrites::open(&path)).await;
+            match opened {
+                Ok(Ok(writes)) => {
+                    store.writes = Writes::SqliteFile(Arc::new(Mutex::new(Some(writes))));
+                }
+                Ok(Err(e)) => {
+                    store.close().await;
+                    return Err(e);
+                }
+                Err(join) => std::panic::resume_unwind(join.into_panic()),
+            }
+        }
         tracing::info!(backend = store.backend(), "database ready");
         Ok(store)
-    }
-
-    fn one_pool(pool: Pool) -> Store {
-        Store {
-            reads: pool.clone(),
-            writes: pool,
-        }
     }
 
     async fn migrate(&self) -> Result<(), StoreError> {
@@ -157,14 +178,14 @@ impl Store {
             }
         }
         let migrator = migrations::migrator().await?;
-        with_pool!(&self.writes, pool => migrator.run(pool).await?);
+        with_pool!(&self.reads, pool => migrator.run(pool).await?);
         Ok(())
     }
 
     /// The newest version recorded in `_sqlx_migrations`, or `None` for a database that has
     /// never been migrated.
     async fn newest_applied_migration(&self) -> Result<Option<i64>, StoreError> {
-        let has_table: i64 = match &self.writes {
+        let has_table: i64 = match &self.reads {
             Pool::Sqlite(pool) => {
                 sqlx::query_scalar(sql::SQLITE_HAS_MIGRATIONS_TABLE)
                     .fetch_one(pool)
@@ -179,7 +200,7 @@ impl Store {
         if has_table == 0 {
             return Ok(None);
         }
-        let newest: Option<i64> = with_pool!(&self.writes, pool => {
+        let newest: Option<i64> = with_pool!(&self.reads, pool => {
             sqlx::query_scalar(sql::NEWEST_APPLIED_MIGRATION).fetch_one(pool).await?
         });
         Ok(newest)
@@ -188,13 +209,28 @@ impl Store {
     /// Closes every connection, waiting for those in use to be returned. (For an
     /// `sqlite::memory:` store this discards the data.)
     pub async fn close(&self) {
+        if let Writes::SqliteFile(file) = &self.writes {
+            // Closing the last connection of a WAL database checkpoints it: blocking I/O,
+            // off the runtime's workers (and the lock may wait for a commit in progress).
+            let file = Arc::clone(file);
+            let closed = tokio::task::spawn_blocking(move || {
+                let writes = file.lock().unwrap_or_else(PoisonError::into_inner).take();
+                if let Some(writes) = writes {
+                    writes.close();
+                }
+            });
+            if let Err(join) = closed.await {
+                if join.is_panic() {
+                    std::panic::resume_unwind(join.into_panic());
+                }
+            }
+        }
         with_pool!(&self.reads, pool => pool.close().await);
-        with_pool!(&self.writes, pool => pool.close().await);
     }
 
     /// `"sqlite"` or `"postgres"`.
     pub fn backend(&self) -> &'static str {
-        match self.writes {
+        match self.reads {
             Pool::Sqlite(_) => "sqlite",
             Pool::Postgres(_) => "postgres",
         }
@@ -258,86 +294,45 @@ impl Store {
         if writes.is_empty() {
             return Ok(());
         }
-        let numbered = matches!(self.writes, Pool::Postgres(_));
-        let actions: Vec<&ActionRow> = writes
-            .iter()
-            .filter_map(|w| match w {
-                Write::AppendAction(a) => Some(a),
-                _ => None,
-            })
-            .collect();
-        with_pool!(&self.writes, pool => {
-            // On any error `tx` is dropped unfinished, which rolls the transaction back.
-            let mut tx = pool.begin().await?;
-            for w in writes {
-                if let Write::InsertSession(s) = w {
-                    sqlx::query(sql::INSERT_SESSION)
-                        .bind(s.player_id.to_string())
-                        .bind(s.token_hash.as_str())
-                        .bind(s.name.as_str())
-                        .bind(s.created_at_ms)
-                        .execute(&mut *tx)
-                        .await?;
+        match &self.writes {
+            Writes::Pool(pool) => write_pool(pool, writes).await,
+            Writes::SqliteFile(file) => {
+                // The connection blocks: off the runtime's workers.
+                let file = Arc::clone(file);
+                let writes = writes.to_vec();
+                match tokio::task::spawn_blocking(move || write_file(&file, &writes)).await {
+                    Ok(result) => result,
+                    Err(join) if join.is_panic() => std::panic::resume_unwind(join.into_panic()),
+                    Err(_) => Err(StoreError::Closed),
                 }
             }
-            for w in writes {
-                if let Write::InsertGame(g) = w {
-                    sqlx::query(sql::INSERT_GAME)
-                        .bind(g.id.to_string())
-                        .bind(g.ruleset.as_str())
-                        .bind(g.setup.as_str())
-                        .bind(g.config_json.as_str())
-                        .bind(g.south.map(|u| u.to_string()))
-                        .bind(g.north.map(|u| u.to_string()))
-                        .bind(g.creator.to_string())
-                        .bind(g.status.as_str())
-                        .bind(g.outcome_json.as_deref())
-                        .bind(g.created_at_ms)
-                        .bind(g.updated_at_ms)
-                        .execute(&mut *tx)
-                        .await?;
-                }
+        }
+    }
+
+    /// [`write`](Store::write) for a thread that may block (the [`Writer`](super::Writer)'s):
+    /// an SQLite file is written on this very thread, with no hand-off to another; the
+    /// other databases are driven on `runtime`.
+    pub(crate) fn write_blocking(
+        &self,
+        writes: &[Write],
+        runtime: &tokio::runtime::Handle,
+    ) -> Result<(), StoreError> {
+        match &self.writes {
+            Writes::SqliteFile(file) if !writes.is_empty() => write_file(file, writes),
+            Writes::SqliteFile(_) => Ok(()),
+            Writes::Pool(_) => runtime.block_on(self.write(writes)),
+        }
+    }
+
+    /// Called by the [`Writer`](super::Writer) after each commit, on its thread: the
+    /// housekeeping that must happen between two commits (for an SQLite file, finishing
+    /// a checkpoint now and then; see `SqliteWrites::finish_checkpoint`).
+    pub(crate) fn after_commit_blocking(&self) {
+        if let Writes::SqliteFile(file) = &self.writes {
+            if let Some(writes) = file.lock().unwrap_or_else(PoisonError::into_inner).as_mut() {
+                writes.finish_checkpoint();
             }
-            let mut rest = &actions[..];
-            while !rest.is_empty() {
-                let n = insert_size(rest.len());
-                let (chunk, tail) = rest.split_at(n);
-                rest = tail;
-                let mut query = sqlx::query(sql::insert_actions(n, numbered));
-                for a in chunk {
-                    query = query
-                        .bind(a.game_id.to_string())
-                        .bind(a.seq)
-                        .bind(a.at_ms)
-                        .bind(a.side.as_deref())
-                        .bind(a.kind.as_str())
-                        .bind(a.payload_json.as_str());
-                }
-                query.execute(&mut *tx).await?;
-            }
-            for w in writes {
-                if let Write::UpdateGame(g) = w {
-                    let updated = sqlx::query(sql::UPDATE_GAME)
-                        .bind(g.id.to_string())
-                        .bind(g.ruleset.as_str())
-                        .bind(g.setup.as_str())
-                        .bind(g.config_json.as_str())
-                        .bind(g.south.map(|u| u.to_string()))
-                        .bind(g.north.map(|u| u.to_string()))
-                        .bind(g.status.as_str())
-                        .bind(g.outcome_json.as_deref())
-                        .bind(g.updated_at_ms)
-                        .execute(&mut *tx)
-                        .await?
-                        .rows_affected();
-                    if updated == 0 {
-                        return Err(StoreError::NotFound(format!("game {}", g.id)));
-                    }
-                }
-            }
-            tx.commit().await?;
-        });
-        Ok(())
+        }
     }
 
     /// The game `id`, if stored.
@@ -403,6 +398,88 @@ impl Store {
                 .await?;
             rows.iter().map(ActionRow::from_row).collect()
         })
+    }
+}
+
+/// [`Store::write`] through sqlx: one round trip per statement, so actions go in multi-row
+/// inserts.
+async fn write_pool(pool: &Pool, writes: &[Write]) -> Result<(), StoreError> {
+    let numbered = matches!(pool, Pool::Postgres(_));
+    let by_kind = ByKind::of(writes);
+    with_pool!(pool, pool => {
+        // On any error `tx` is dropped unfinished, which rolls the transaction back.
+        let mut tx = pool.begin().await?;
+        for s in &by_kind.sessions {
+            sqlx::query(sql::INSERT_SESSION)
+                .bind(s.player_id.to_string())
+                .bind(s.token_hash.as_str())
+                .bind(s.name.as_str())
+                .bind(s.created_at_ms)
+                .execute(&mut *tx)
+                .await?;
+        }
+        for g in &by_kind.games {
+            sqlx::query(sql::INSERT_GAME)
+                .bind(g.id.to_string())
+                .bind(g.ruleset.as_str())
+                .bind(g.setup.as_str())
+                .bind(g.config_json.as_str())
+                .bind(g.south.map(|u| u.to_string()))
+                .bind(g.north.map(|u| u.to_string()))
+                .bind(g.creator.to_string())
+                .bind(g.status.as_str())
+                .bind(g.outcome_json.as_deref())
+                .bind(g.created_at_ms)
+                .bind(g.updated_at_ms)
+                .execute(&mut *tx)
+                .await?;
+        }
+        let mut rest = &by_kind.actions[..];
+        while !rest.is_empty() {
+            let n = insert_size(rest.len());
+            let (chunk, tail) = rest.split_at(n);
+            rest = tail;
+            let mut query = sqlx::query(sql::insert_actions(n, numbered));
+            for a in chunk {
+                query = query
+                    .bind(a.game_id.to_string())
+                    .bind(a.seq)
+                    .bind(a.at_ms)
+                    .bind(a.side.as_deref())
+                    .bind(a.kind.as_str())
+                    .bind(a.payload_json.as_str());
+            }
+            query.execute(&mut *tx).await?;
+        }
+        for g in &by_kind.updates {
+            let updated = sqlx::query(sql::UPDATE_GAME)
+                .bind(g.id.to_string())
+                .bind(g.ruleset.as_str())
+                .bind(g.setup.as_str())
+                .bind(g.config_json.as_str())
+                .bind(g.south.map(|u| u.to_string()))
+                .bind(g.north.map(|u| u.to_string()))
+                .bind(g.status.as_str())
+                .bind(g.outcome_json.as_deref())
+                .bind(g.updated_at_ms)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+            if updated == 0 {
+                return Err(StoreError::NotFound(format!("game {}", g.id)));
+            }
+        }
+        tx.commit().await?;
+    });
+    Ok(())
+}
+
+/// [`Store::write`] on an SQLite file's own write connection, on this thread.
+fn write_file(file: &Mutex<Option<SqliteWrites>>, writes: &[Write]) -> Result<(), StoreError> {
+    let mut file = file.lock().unwrap_or_else(PoisonError::into_inner);
+    match file.as_mut() {
+        Some(connection) => connection.write(writes),
+        None => Err(StoreError::Closed),
     }
 }
 

@@ -9,6 +9,12 @@ pub enum StoreError {
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
 
+    /// The SQLite file's write connection refused or failed a statement (it does not go
+    /// through sqlx: see `sqlite_writes.rs`). A duplicate key is [`StoreError::is_conflict`]
+    /// here too.
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+
     /// Applying the migrations failed (or an applied migration was modified).
     #[error("database migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
@@ -24,13 +30,22 @@ pub enum StoreError {
         known: i64,
     },
 
+    /// The database works in a way the store cannot use (an SQLite file that will not
+    /// switch to WAL mode, say); the message says what.
+    #[error("the database cannot be used: {0}")]
+    Unsupported(String),
+
+    /// A thread the store needs (an SQLite file's checkpointer) could not be started.
+    #[error("cannot start a database thread: {0}")]
+    Thread(std::io::Error),
+
     /// The database URL is not one [`Store::open`](super::Store::open) accepts; the message
     /// says why (without repeating a PostgreSQL URL, which may hold a password).
     #[error("bad database URL: {0}")]
     BadUrl(String),
 
     /// The [`Writer`](super::Writer) task has ended (shut down, or every handle dropped),
-    /// so nothing was written.
+    /// or the [`Store`](super::Store) was closed, so nothing was written.
     #[error("the database writer has shut down")]
     Closed,
 
@@ -51,6 +66,11 @@ impl StoreError {
     pub fn is_conflict(&self) -> bool {
         match self {
             StoreError::Database(sqlx::Error::Database(e)) => e.is_unique_violation(),
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => matches!(
+                e.extended_code,
+                rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY
+                    | rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
+            ),
             _ => false,
         }
     }

@@ -11,11 +11,13 @@
 //! `writer` ([`Writer`], group commit of every write), `sql` (every statement's text),
 //! `migrations` (the embedded migrations), `token` ([`hash_token`]).
 
+mod checkpointer;
 pub mod db;
 pub mod error;
 mod migrations;
 pub mod rows;
 mod sql;
+mod sqlite_writes;
 mod token;
 pub mod writer;
 

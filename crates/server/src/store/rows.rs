@@ -63,6 +63,38 @@ pub enum Write {
     AppendAction(ActionRow),
 }
 
+/// A transaction's writes sorted by kind, in the order they are applied: sessions, new
+/// games, log entries, then game updates. So a game created in the same transaction is
+/// there before its log and its updates, whatever order the callers' writes came in (the
+/// [`Writer`](super::Writer) merges many callers' writes, and no write ever depends on a
+/// later one). Both write paths (sqlx, and the SQLite file's own connection) apply this.
+pub(crate) struct ByKind<'a> {
+    pub sessions: Vec<&'a SessionRow>,
+    pub games: Vec<&'a GameRow>,
+    pub actions: Vec<&'a ActionRow>,
+    pub updates: Vec<&'a GameRow>,
+}
+
+impl<'a> ByKind<'a> {
+    pub(crate) fn of(writes: &'a [Write]) -> ByKind<'a> {
+        let mut by_kind = ByKind {
+            sessions: Vec::new(),
+            games: Vec::new(),
+            actions: Vec::with_capacity(writes.len()),
+            updates: Vec::new(),
+        };
+        for write in writes {
+            match write {
+                Write::InsertSession(s) => by_kind.sessions.push(s),
+                Write::InsertGame(g) => by_kind.games.push(g),
+                Write::AppendAction(a) => by_kind.actions.push(a),
+                Write::UpdateGame(g) => by_kind.updates.push(g),
+            }
+        }
+        by_kind
+    }
+}
+
 /// Typed, fallible access to a row's columns, the same for both backends.
 pub(crate) trait RowExt {
     fn text(&self, table: &str, column: &str) -> Result<String, StoreError>;

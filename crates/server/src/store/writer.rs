@@ -4,6 +4,7 @@ use std::ops::Range;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
+use tokio::runtime::Handle;
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
@@ -55,16 +56,17 @@ impl Writer {
     /// (at least 1; [`MAX_BATCH`] or more lets a full group build up while a commit runs);
     /// when it is full, `write` waits for room.
     ///
-    /// The task runs on a thread of its own (one of the runtime's blocking threads), not
-    /// among the runtime's workers. A transaction is a dozen round trips to the database
-    /// connection (on SQLite, its worker thread), and a task woken from outside the
-    /// runtime waits in the workers' shared queue behind the ready socket tasks: under
-    /// load, about a millisecond per round trip, so commits took 40 ms and could not keep
-    /// up (docs/performance.md). On its own thread it is woken at once.
+    /// The writer runs on a thread of its own (one of the runtime's blocking threads),
+    /// not among the runtime's workers, and blocks there: it waits for writes, and an
+    /// SQLite file is written on that thread, start to commit, with no hand-off to any
+    /// other (see `Store::write_blocking`). A task woken from outside the runtime waits in
+    /// the workers' shared queue behind the ready socket tasks, and under load each such
+    /// hand-off cost about a millisecond (docs/performance.md); a blocked thread is woken
+    /// at once.
     pub fn spawn(store: Store, capacity: usize) -> (Writer, JoinHandle<()>) {
         let (tx, rx) = mpsc::channel(capacity.max(1));
-        let runtime = tokio::runtime::Handle::current();
-        let task = tokio::task::spawn_blocking(move || runtime.block_on(run(store, rx)));
+        let runtime = Handle::current();
+        let task = tokio::task::spawn_blocking(move || run(&store, rx, &runtime));
         (Writer { tx }, task)
     }
 
@@ -104,12 +106,12 @@ struct Group {
     callers: Vec<(Range<usize>, Answer)>,
 }
 
-async fn run(store: Store, mut rx: mpsc::Receiver<Msg>) {
+fn run(store: &Store, mut rx: mpsc::Receiver<Msg>, runtime: &Handle) {
     let mut group = Group::default();
     let mut shutdown_waiters: Vec<oneshot::Sender<()>> = Vec::new();
 
-    // `recv` keeps returning what is queued after `close`, then `None`.
-    while let Some(first) = rx.recv().await {
+    // `blocking_recv` keeps returning what is queued after `close`, then `None`.
+    while let Some(first) = rx.blocking_recv() {
         let mut next = Some(first);
         while let Some(msg) = next.take() {
             match msg {
@@ -128,7 +130,8 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Msg>) {
             }
         }
         if !group.callers.is_empty() {
-            commit(&store, &mut group).await;
+            commit(store, &mut group, runtime);
+            store.after_commit_blocking();
         }
     }
     for done in shutdown_waiters {
@@ -138,9 +141,9 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Msg>) {
 
 /// Commits `group` in one transaction and answers each caller; on failure, retries each
 /// caller's writes in a transaction of their own so that each gets its own result.
-async fn commit(store: &Store, group: &mut Group) {
+fn commit(store: &Store, group: &mut Group, runtime: &Handle) {
     let started = Instant::now();
-    let result = store.write(&group.writes).await;
+    let result = store.write_blocking(&group.writes, runtime);
     METRICS.database_commit.observe(started.elapsed());
     count(&METRICS.database_commits);
     METRICS
@@ -165,7 +168,7 @@ async fn commit(store: &Store, group: &mut Group) {
                 "group commit failed; committing each caller's writes on its own"
             );
             for (range, done) in group.callers.drain(..) {
-                let result = store.write(&group.writes[range]).await;
+                let result = store.write_blocking(&group.writes[range], runtime);
                 let _ = done.send(result);
             }
         }

@@ -1,0 +1,198 @@
+//! [`Checkpointer`]: copies an SQLite file's write-ahead log back into the database file,
+//! on a thread of its own and at the lowest CPU priority, so that moves never wait for it.
+//!
+//! Left to itself, SQLite checkpoints inside the commit that takes the log past 1000
+//! pages: under load one group commit in 70 took 10 to 25 ms instead of 1, and every move
+//! arriving meanwhile waited for it. Without any checkpoint the same load had a p99 of
+//! 7 ms instead of 23 (docs/performance.md). So commits never checkpoint; this thread does,
+//! in PASSIVE mode, which never blocks the writer, every [`CHECKPOINT_EVERY`]: rarely
+//! enough that a page rewritten by many commits (the index page of a game in play) is
+//! copied once, not once per commit.
+//!
+//! A passive checkpoint that races with commits stops short of the log's end, and SQLite
+//! only starts the log again from its beginning (instead of growing it) once a checkpoint
+//! has reached the end. So after each pass this thread asks the writer to finish: between
+//! two of its commits, nothing is appended, and only what was committed during the pass is
+//! left to copy ([`SqliteWrites::finish_checkpoint`](super::sqlite_writes::SqliteWrites)).
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use rusqlite::Connection;
+
+use super::StoreError;
+
+/// How often the log is copied back (and, right after, started again by the writer).
+pub(crate) const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);
+
+/// The checkpointing thread of one SQLite file; stopped by [`Checkpointer::stop`] or when
+/// dropped.
+#[derive(Debug)]
+pub(crate) struct Checkpointer {
+    stop: Option<mpsc::SyncSender<()>>,
+    thread: Option<JoinHandle<()>>,
+    /// Set after each pass: the writer should finish the checkpoint.
+    finish: Arc<AtomicBool>,
+}
+
+impl Checkpointer {
+    /// Opens a connection of its own to the (WAL-mode) database at `path` and starts
+    /// checkpointing it.
+    pub(crate) fn start(path: &Path) -> Result<Checkpointer, StoreError> {
+        let conn = Connection::open(path)?;
+        let (stop, stopped) = mpsc::sync_channel(1);
+        let finish = Arc::new(AtomicBool::new(false));
+        let asks = Arc::clone(&finish);
+        let thread = std::thread::Builder::new()
+            .name("sqlite-checkpoint".into())
+            .spawn(move || run(&conn, &stopped, &asks))
+            .map_err(StoreError::Thread)?;
+        Ok(Checkpointer {
+            stop: Some(stop),
+            thread: Some(thread),
+            finish,
+        })
+    }
+
+    /// Whether a pass has ended since the last call: the writer should now finish the
+    /// checkpoint.
+    pub(crate) fn take_finish_request(&self) -> bool {
+        self.finish.swap(false, Ordering::Relaxed)
+    }
+
+    /// Stops the thread and waits for it (at most one pass in progress).
+    pub(crate) fn stop(&mut self) {
+        // Dropping the sender wakes the thread at once.
+        self.stop.take();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+impl Drop for Checkpointer {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+fn run(conn: &Connection, stopped: &mpsc::Receiver<()>, finish: &AtomicBool) {
+    lower_priority();
+    let mut failing = false;
+    loop {
+        match stopped.recv_timeout(CHECKPOINT_EVERY) {
+            Err(RecvTimeoutError::Timeout) => {}
+            Ok(()) | Err(RecvTimeoutError::Disconnected) => return,
+        }
+        // Logged once per run of failures, not at every pass.
+        match pass(conn) {
+            Ok(copied_something) => {
+                failing = false;
+                if copied_something {
+                    finish.store(true, Ordering::Relaxed);
+                }
+            }
+            Err(error) if !failing => {
+                failing = true;
+                tracing::warn!(%error, "SQLite checkpoint failed; will retry");
+            }
+            Err(_) => {}
+        }
+    }
+}
+
+/// One pass: copies the log into the database file and syncs it; false when the log was
+/// empty (nothing to do, nothing for the writer to finish).
+fn pass(conn: &Connection) -> Result<bool, StoreError> {
+    let first = passive_checkpoint(conn)?;
+    if first.logged == 0 {
+        return Ok(false);
+    }
+    // A second copy right away takes what was committed during the first, which is
+    // little; what the writer will be left with is less still.
+    passive_checkpoint(conn)?;
+    sync_database_file(conn)?;
+    Ok(true)
+}
+
+/// Gives this thread the lowest CPU priority (nice 19): a pass copies megabytes, and on a
+/// busy machine it should take the time the game sockets leave, not share it with them.
+/// The log is only a little longer meanwhile. Lowering one's own priority needs no
+/// privilege; should it fail anyway, the thread runs at normal priority.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: setpriority only reads its integer arguments; on Linux, PRIO_PROCESS
+        // with 0 names the calling thread.
+        let result = unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, 19) };
+        if result != 0 {
+            tracing::debug!("could not lower the checkpointer's priority");
+        }
+    }
+}
+
+/// Flushes the database file to disk through this connection's own file handle.
+///
+/// A passive checkpoint that commits overtook writes its pages into the database file but
+/// does not sync it: the sync is left to the checkpoint that reaches the log's end, which
+/// is the writer's (see the module's comment), and which then had to flush every page the
+/// pass wrote: 5 to 20 ms during which no move was saved. Synced here, the writer's sync
+/// only has its own few pages to write.
+///
+/// SQLite's handle is used rather than a file opened here: closing any descriptor of the
+/// database file would drop the POSIX locks SQLite holds on it for the whole process.
+fn sync_database_file(conn: &Connection) -> Result<(), StoreError> {
+    use rusqlite::ffi;
+    let mut file: *mut ffi::sqlite3_file = std::ptr::null_mut();
+    // SAFETY: `conn` is open and used only by this thread; SQLITE_FCNTL_FILE_POINTER writes
+    // the `sqlite3_file` of the main database (owned by the connection, valid while it is
+    // open) into `file`. xSync is that file's own method, called with a valid flag.
+    let rc = unsafe {
+        let rc = ffi::sqlite3_file_control(
+            conn.handle(),
+            c"main".as_ptr(),
+            ffi::SQLITE_FCNTL_FILE_POINTER,
+            std::ptr::from_mut(&mut file).cast(),
+        );
+        if rc != ffi::SQLITE_OK || file.is_null() || (*file).pMethods.is_null() {
+            rc
+        } else {
+            match (*(*file).pMethods).xSync {
+                Some(sync) => sync(file, ffi::SQLITE_SYNC_NORMAL),
+                None => ffi::SQLITE_OK,
+            }
+        }
+    };
+    if rc == ffi::SQLITE_OK {
+        Ok(())
+    } else {
+        Err(StoreError::Sqlite(rusqlite::Error::SqliteFailure(
+            ffi::Error::new(rc),
+            Some("syncing the database file".into()),
+        )))
+    }
+}
+
+/// How far a checkpoint got, in pages of the write-ahead log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct WalProgress {
+    /// Pages in the log.
+    pub logged: i64,
+    /// Pages of it now copied into the database file (all of them: the next commit starts
+    /// the log from its beginning).
+    pub copied: i64,
+}
+
+/// `PRAGMA wal_checkpoint(PASSIVE)` on `conn`: copies what it can without waiting for
+/// anyone. Another checkpoint already running is not an error (it just copied nothing).
+pub(crate) fn passive_checkpoint(conn: &Connection) -> Result<WalProgress, StoreError> {
+    let (_busy, logged, copied): (i64, i64, i64) =
+        conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |row| {
+            Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+        })?;
+    Ok(WalProgress { logged, copied })
+}

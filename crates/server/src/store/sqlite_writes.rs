@@ -1,0 +1,183 @@
+//! [`SqliteWrites`]: the one connection that writes to an SQLite file, used synchronously
+//! on the caller's thread (the [`Writer`](super::Writer)'s own).
+//!
+//! Why not sqlx for this: sqlx's SQLite driver runs each connection on a worker thread of
+//! its own and reaches it through channels, so every statement of a transaction (and the
+//! pool's check before handing the connection out, and BEGIN, and COMMIT) is a round trip
+//! between two threads. Under load, with both cores busy with sockets, each of those
+//! hand-offs waited for the scheduler: a group commit of 30 rows took 4.5 ms, 1.5 to 2 ms
+//! of it getting the connection and beginning (docs/performance.md). Here the whole
+//! transaction runs on the thread that asked for it, with cached prepared statements, and
+//! only the fsync waits. Reads, migrations and PostgreSQL stay on sqlx.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use rusqlite::{named_params, params, Connection, TransactionBehavior};
+
+use super::checkpointer::{passive_checkpoint, Checkpointer};
+use super::rows::{ByKind, Write};
+use super::{sql, StoreError};
+use crate::metrics::METRICS;
+
+/// How long a write waits for another connection's lock (a migration, a tool holding the
+/// file) before failing.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+/// Should the checkpointer not get to run (it has the lowest priority, and the machine may
+/// be busy), the writer checkpoints on its own this often, so the log cannot grow without
+/// bound.
+const FINISH_AT_THE_LATEST: Duration = Duration::from_secs(10);
+/// The size the log file is cut back to when it starts again (SQLite's
+/// `journal_size_limit`), so that one burst does not keep its disk space for ever.
+const WAL_FILE_LIMIT_BYTES: i64 = 64 << 20;
+
+/// An SQLite file's write connection: WAL, `synchronous=FULL`, foreign keys enforced, and
+/// its log copied back into the database by a [`Checkpointer`] rather than by commits.
+#[derive(Debug)]
+pub(crate) struct SqliteWrites {
+    checkpointer: Checkpointer,
+    conn: Connection,
+    finished_at: Instant,
+}
+
+impl SqliteWrites {
+    /// Opens the database file at `path`, which must exist with its schema migrated (the
+    /// store's sqlx pool does that first), and starts its [`Checkpointer`].
+    pub(crate) fn open(path: &Path) -> Result<SqliteWrites, StoreError> {
+        let conn = Connection::open(path)?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        // journal_mode answers with the mode now in force; WAL is what makes a commit one
+        // append and one fsync, and lets the readers go on while it happens.
+        let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(StoreError::Unsupported(format!(
+                "{}: the database stays in journal mode {mode:?}, not WAL",
+                path.display()
+            )));
+        }
+        // FULL: the log is fsynced at every commit, so a committed move survives a power
+        // loss too, not only a crash of the process (see `Store`).
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        // Commits never checkpoint: the checkpointer and `finish_checkpoint` do.
+        conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+        conn.pragma_update(None, "journal_size_limit", WAL_FILE_LIMIT_BYTES)?;
+        let checkpointer = Checkpointer::start(path)?;
+        Ok(SqliteWrites {
+            checkpointer,
+            conn,
+            finished_at: Instant::now(),
+        })
+    }
+
+    /// Stops the checkpointer, then closes the connection (if it is the database's last,
+    /// SQLite copies the whole log back and removes it).
+    pub(crate) fn close(mut self) {
+        self.checkpointer.stop();
+        if let Err((_, error)) = self.conn.close() {
+            tracing::warn!(%error, "closing the SQLite write connection");
+        }
+    }
+
+    /// Called by the writer after each commit: when the checkpointer has made a pass (or
+    /// has not been heard from for [`FINISH_AT_THE_LATEST`]), copies the rest of the log
+    /// into the database file, so that the log starts again from its beginning. Between
+    /// two commits of the only writer nothing is appended meanwhile, and as the
+    /// checkpointer has just copied nearly everything, little is left: about what was
+    /// committed during its pass.
+    pub(crate) fn finish_checkpoint(&mut self) {
+        let asked = self.checkpointer.take_finish_request();
+        if !asked && self.finished_at.elapsed() < FINISH_AT_THE_LATEST {
+            return;
+        }
+        let started = Instant::now();
+        self.finished_at = started;
+        // Incomplete only if a reader still uses the log's end; the next pass asks again.
+        let result = passive_checkpoint(&self.conn);
+        METRICS.database_checkpoint.observe(started.elapsed());
+        if let Err(error) = result {
+            tracing::warn!(%error, "SQLite checkpoint failed; will retry");
+        }
+    }
+
+    /// Applies `writes` in one transaction (see [`Store::write`](super::Store::write) for
+    /// the order and the refusals); returns once it is durably committed. On any error the
+    /// transaction is rolled back and nothing is written.
+    pub(crate) fn write(&mut self, writes: &[Write]) -> Result<(), StoreError> {
+        if writes.is_empty() {
+            return Ok(());
+        }
+        let by_kind = ByKind::of(writes);
+        // IMMEDIATE takes the write lock at BEGIN, so the transaction cannot fail halfway
+        // for want of it; dropping `tx` unfinished rolls it back.
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        if !by_kind.sessions.is_empty() {
+            let mut insert = tx.prepare_cached(sql::INSERT_SESSION)?;
+            for s in by_kind.sessions {
+                insert.execute(params![
+                    s.player_id.to_string(),
+                    s.token_hash,
+                    s.name,
+                    s.created_at_ms
+                ])?;
+            }
+        }
+        if !by_kind.games.is_empty() {
+            let mut insert = tx.prepare_cached(sql::INSERT_GAME)?;
+            for g in by_kind.games {
+                insert.execute(params![
+                    g.id.to_string(),
+                    g.ruleset,
+                    g.setup,
+                    g.config_json,
+                    g.south.map(|u| u.to_string()),
+                    g.north.map(|u| u.to_string()),
+                    g.creator.to_string(),
+                    g.status,
+                    g.outcome_json,
+                    g.created_at_ms,
+                    g.updated_at_ms
+                ])?;
+            }
+        }
+        if !by_kind.actions.is_empty() {
+            // One row a statement: in-process, a prepared insert costs a few microseconds,
+            // and there is no round trip to save by batching rows.
+            let mut insert = tx.prepare_cached(sql::insert_actions(1, false))?;
+            for a in by_kind.actions {
+                insert.execute(params![
+                    a.game_id.to_string(),
+                    a.seq,
+                    a.at_ms,
+                    a.side,
+                    a.kind,
+                    a.payload_json
+                ])?;
+            }
+        }
+        if !by_kind.updates.is_empty() {
+            // By name: `$1` (the id) comes last in the statement's text.
+            let mut update = tx.prepare_cached(sql::UPDATE_GAME)?;
+            for g in by_kind.updates {
+                let updated = update.execute(named_params! {
+                    "$1": g.id.to_string(),
+                    "$2": g.ruleset,
+                    "$3": g.setup,
+                    "$4": g.config_json,
+                    "$5": g.south.map(|u| u.to_string()),
+                    "$6": g.north.map(|u| u.to_string()),
+                    "$7": g.status,
+                    "$8": g.outcome_json,
+                    "$9": g.updated_at_ms,
+                })?;
+                if updated == 0 {
+                    return Err(StoreError::NotFound(format!("game {}", g.id)));
+                }
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+}
