@@ -80,6 +80,11 @@ pub struct LoadgenConfig {
     /// `games / (pause + latency)` and shows the server's latency below saturation.
     #[arg(long, default_value_t = 0)]
     pub think_ms: u64,
+    /// Diagnostic: also print the latency of each second of the window (samples, p50,
+    /// p99, max), which shows whether the slow actions come in bursts (a stall) or are
+    /// spread evenly (queueing).
+    #[arg(long)]
+    pub timeline: bool,
     /// Diagnostic: the clients ACK every segment at once (`TCP_QUICKACK`), which shows how
     /// much of the latency is Nagle's algorithm on the server's sockets waiting for the
     /// clients' delayed ACKs.
@@ -130,8 +135,9 @@ pub(crate) struct Stats {
     /// Inside the measurement window.
     measuring: AtomicBool,
     window_start: OnceLock<Instant>,
-    /// Microseconds from an action sent to the opponent receiving its `played`.
-    latencies_us: Mutex<Vec<u32>>,
+    /// Microseconds from an action sent to the opponent receiving its `played`, with the
+    /// whole second of the window it was sent in.
+    latencies_us: Mutex<Vec<(u32, u32)>>,
     /// Microseconds from an action sent to its `ack` (the server has committed it).
     acks_us: Mutex<Vec<u32>>,
     /// Whole moves (`played` with `pending:false`) seen by the opponent in the window.
@@ -181,11 +187,15 @@ impl Stats {
 
     /// Records the latency of an action sent at `sent`, received now.
     pub(crate) fn latency(&self, sent: Instant, now: Instant) {
-        let in_window = self.measuring() && self.window_start.get().is_some_and(|s| sent >= *s);
-        if in_window {
+        let second = self
+            .window_start
+            .get()
+            .and_then(|start| sent.checked_duration_since(*start))
+            .map(|since| u32::try_from(since.as_secs()).unwrap_or(u32::MAX));
+        if let Some(second) = second.filter(|_| self.measuring()) {
             let us = u32::try_from(now.duration_since(sent).as_micros()).unwrap_or(u32::MAX);
             if let Ok(mut l) = self.latencies_us.lock() {
-                l.push(us);
+                l.push((second, us));
             }
         }
     }
@@ -353,6 +363,9 @@ async fn drive(config: &LoadgenConfig, base: &str, server: Option<&child::Server
     let ready = Instant::now();
     tokio::time::sleep(Duration::from_secs_f64(config.warmup)).await;
     let window_start = Instant::now();
+    let window_start_unix = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
     let _ = ctx.stats.window_start.set(window_start);
     let cpu_start = Cpu::now(server.map(|s| s.pid));
     if let Some(s) = sampler.as_mut() {
@@ -389,6 +402,7 @@ async fn drive(config: &LoadgenConfig, base: &str, server: Option<&child::Server
         config,
         &ctx,
         Timings {
+            window_start_unix,
             setup,
             window,
             played,
@@ -439,6 +453,8 @@ impl Cpu {
 }
 
 struct Timings {
+    /// When the measurement window started, since the Unix epoch (to match server logs).
+    window_start_unix: Duration,
     setup: Duration,
     window: Duration,
     played: Duration,
@@ -456,6 +472,27 @@ fn percentile(sorted: &[u32], p: f64) -> Option<f64> {
     let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
     let i = rank.clamp(1, sorted.len()) - 1;
     Some(f64::from(sorted[i]) / 1000.0)
+}
+
+/// One line per second of the window: its samples and their p50, p99 and max.
+fn timeline(timed: &[(u32, u32)]) -> Vec<String> {
+    let mut by_second: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
+    for &(second, us) in timed {
+        by_second.entry(second).or_default().push(us);
+    }
+    by_second
+        .into_iter()
+        .map(|(second, mut us)| {
+            us.sort_unstable();
+            format!(
+                "  second {second:>3}  {:>6} samples  p50 {}  p99 {}  max {}",
+                us.len(),
+                ms(percentile(&us, 50.0)),
+                ms(percentile(&us, 99.0)),
+                ms(us.last().map(|&m| f64::from(m) / 1000.0)),
+            )
+        })
+        .collect()
 }
 
 fn ms(value: Option<f64>) -> String {
@@ -485,7 +522,8 @@ impl Report {
         ready_slots: usize,
     ) -> Report {
         let s = &ctx.stats;
-        let mut lat = s.latencies_us.lock().map(|l| l.clone()).unwrap_or_default();
+        let timed = s.latencies_us.lock().map(|l| l.clone()).unwrap_or_default();
+        let mut lat: Vec<u32> = timed.iter().map(|&(_, us)| us).collect();
         lat.sort_unstable();
         let mut acks = s.acks_us.lock().map(|l| l.clone()).unwrap_or_default();
         acks.sort_unstable();
@@ -600,6 +638,13 @@ impl Report {
                 s.unmatched.load(Ordering::Relaxed),
             ),
         ];
+        if config.timeline {
+            let start_unix_ms = t.window_start_unix.as_millis();
+            lines.push(format!(
+                "  timeline     the window started at {start_unix_ms} ms since the Unix epoch"
+            ));
+            lines.extend(timeline(&timed));
+        }
         if let Some(m) = &memory {
             lines.push(format!(
                 "  server mem   peak RSS {:.1} MiB (VmHWM {}; {} idle at start) / {} sockets = {:.1} KiB per connection ({} above the idle server)",
@@ -684,5 +729,33 @@ impl Report {
 
     fn text(&self) -> String {
         self.lines.join("\n")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_are_ranks_of_the_sorted_samples() {
+        let us: Vec<u32> = (1..=200).map(|i| i * 1000).collect();
+        assert_eq!(percentile(&us, 50.0), Some(100.0));
+        assert_eq!(percentile(&us, 99.0), Some(198.0));
+        assert_eq!(percentile(&us, 100.0), Some(200.0));
+        assert_eq!(percentile(&us, 0.0), Some(1.0));
+        assert_eq!(percentile(&[], 50.0), None);
+    }
+
+    #[test]
+    fn the_timeline_has_a_line_per_second_in_order() {
+        let timed = [(2, 9_000), (0, 1_000), (0, 3_000), (2, 1_500), (0, 2_000)];
+        assert_eq!(
+            timeline(&timed),
+            [
+                "  second   0       3 samples  p50 2.00 ms  p99 3.00 ms  max 3.00 ms",
+                "  second   2       2 samples  p50 1.50 ms  p99 9.00 ms  max 9.00 ms",
+            ]
+        );
+        assert!(timeline(&[]).is_empty());
     }
 }
