@@ -68,7 +68,8 @@ pub struct LoadgenConfig {
     /// default: the server's own default).
     #[arg(long)]
     pub server_rate_limit: Option<u32>,
-    /// Game set-ups (HTTP calls and socket handshakes) in flight at once.
+    /// Game set-ups (HTTP calls and socket handshakes) in flight at once while the slots
+    /// start their first games (replacements of finished games do not wait).
     #[arg(long, default_value_t = 64)]
     pub connect_concurrency: usize,
     /// Also print the report as one JSON line (the last line of the output).

@@ -213,9 +213,17 @@ pub(crate) async fn slot(ctx: Arc<Ctx>, index: usize) {
     let mut failures = 0u32;
     while !ctx.stop.is_cancelled() {
         let setup = {
-            let permit = tokio::select! {
-                permit = ctx.setups.acquire() => permit,
-                () = ctx.stop.cancelled() => break,
+            // Only the first games queue for a permit, so that a thousand slots do not
+            // all connect at the same instant. A finished game's replacement starts at
+            // once: those come spread over time by themselves, and queueing them kept
+            // half the slots empty once games ended hundreds of times a second.
+            let permit = if first {
+                tokio::select! {
+                    permit = ctx.setups.acquire() => Some(permit),
+                    () = ctx.stop.cancelled() => break,
+                }
+            } else {
+                None
             };
             let setup = tokio::select! {
                 setup = set_up(&ctx, index, &mut sessions) => setup,
