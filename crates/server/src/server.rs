@@ -118,6 +118,33 @@ async fn serve(
     let config_metrics = config.metrics().map_err(ServeError::Config)?;
     let store = Store::open(&config.database_url).await?;
     let (writer, writer_task) = Writer::spawn(store.clone(), 4096);
+    let served = serve_with(
+        listener,
+        config,
+        shutdown,
+        ready,
+        config_metrics,
+        &store,
+        &writer,
+    )
+    .await;
+    // Also when serving failed (restoring the games, binding the metrics address): the
+    // log is flushed and the database closed in order, not dropped.
+    writer.shutdown().await;
+    let _ = writer_task.await;
+    store.close().await;
+    served
+}
+
+async fn serve_with(
+    listener: TcpListener,
+    config: ServeConfig,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+    ready: &Ready,
+    config_metrics: Option<std::net::SocketAddr>,
+    store: &Store,
+    writer: &Writer,
+) -> Result<(), ServeError> {
     let (stop, stopped) = watch::channel(false);
     let state = AppState::new(store.clone(), writer.clone(), config, stopped);
     let restored = state.games.restore_unfinished().await?;
@@ -173,8 +200,5 @@ async fn serve(
     {
         tracing::warn!("some sockets did not close in time");
     }
-    writer.shutdown().await;
-    let _ = writer_task.await;
-    store.close().await;
     Ok(())
 }

@@ -44,6 +44,10 @@ impl Checkpointer {
     /// checkpointing it.
     pub(crate) fn start(path: &Path) -> Result<Checkpointer, StoreError> {
         let conn = Connection::open(path)?;
+        // The pass that reaches the log's end syncs the database file before SQLite may
+        // start the log again; with synchronous=OFF it would not, so say FULL rather than
+        // rely on the build's default.
+        conn.pragma_update(None, "synchronous", "FULL")?;
         let (stop, stopped) = mpsc::sync_channel(1);
         let finish = Arc::new(AtomicBool::new(false));
         let asks = Arc::clone(&finish);
@@ -83,13 +87,14 @@ impl Drop for Checkpointer {
 fn run(conn: &Connection, stopped: &mpsc::Receiver<()>, finish: &AtomicBool) {
     lower_priority();
     let mut failing = false;
+    let mut last_synced = None;
     loop {
         match stopped.recv_timeout(CHECKPOINT_EVERY) {
             Err(RecvTimeoutError::Timeout) => {}
             Ok(()) | Err(RecvTimeoutError::Disconnected) => return,
         }
         // Logged once per run of failures, not at every pass.
-        match pass(conn) {
+        match pass(conn, &mut last_synced) {
             Ok(copied_something) => {
                 failing = false;
                 if copied_something {
@@ -105,17 +110,20 @@ fn run(conn: &Connection, stopped: &mpsc::Receiver<()>, finish: &AtomicBool) {
     }
 }
 
-/// One pass: copies the log into the database file and syncs it; false when the log was
-/// empty (nothing to do, nothing for the writer to finish).
-fn pass(conn: &Connection) -> Result<bool, StoreError> {
+/// One pass: copies the log into the database file and syncs it. False when there was
+/// nothing to do: an empty log, or one already copied and synced by the previous pass
+/// with nothing committed since (an idle server, whose log SQLite only starts again at
+/// the next write). `last_synced` is the log's state after the last sync.
+fn pass(conn: &Connection, last_synced: &mut Option<WalProgress>) -> Result<bool, StoreError> {
     let first = passive_checkpoint(conn)?;
-    if first.logged == 0 {
+    if first.logged == 0 || (first.complete() && *last_synced == Some(first)) {
         return Ok(false);
     }
     // A second copy right away takes what was committed during the first, which is
     // little; what the writer will be left with is less still.
-    passive_checkpoint(conn)?;
+    let second = passive_checkpoint(conn)?;
     sync_database_file(conn)?;
+    *last_synced = Some(second);
     Ok(true)
 }
 
@@ -180,19 +188,107 @@ fn sync_database_file(conn: &Connection) -> Result<(), StoreError> {
 /// How far a checkpoint got, in pages of the write-ahead log.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct WalProgress {
+    /// Another connection's checkpoint was running: this one copied nothing.
+    pub busy: bool,
     /// Pages in the log.
     pub logged: i64,
-    /// Pages of it now copied into the database file (all of them: the next commit starts
-    /// the log from its beginning).
+    /// Pages of it now copied into the database file.
     pub copied: i64,
 }
 
+impl WalProgress {
+    /// All of the log is in the database file: the next commit starts it again from its
+    /// beginning (unless a reader still uses its end).
+    pub(crate) fn complete(self) -> bool {
+        !self.busy && self.logged == self.copied
+    }
+}
+
 /// `PRAGMA wal_checkpoint(PASSIVE)` on `conn`: copies what it can without waiting for
-/// anyone. Another checkpoint already running is not an error (it just copied nothing).
+/// anyone. Another checkpoint already running is not an error: it comes back `busy`.
 pub(crate) fn passive_checkpoint(conn: &Connection) -> Result<WalProgress, StoreError> {
-    let (_busy, logged, copied): (i64, i64, i64) =
+    let (busy, logged, copied): (i64, i64, i64) =
         conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |row| {
             Ok((row.get(0)?, row.get(1)?, row.get(2)?))
         })?;
-    Ok(WalProgress { logged, copied })
+    Ok(WalProgress {
+        busy: busy != 0,
+        logged,
+        copied,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A WAL-mode database in the temp directory, removed when dropped.
+    struct TempDb(std::path::PathBuf);
+
+    impl Drop for TempDb {
+        fn drop(&mut self) {
+            for suffix in ["", "-wal", "-shm"] {
+                let mut path = self.0.clone().into_os_string();
+                path.push(suffix);
+                let _ = std::fs::remove_file(path);
+            }
+        }
+    }
+
+    fn wal_db() -> (TempDb, Connection) {
+        let path = std::env::temp_dir().join(format!("omweso-ckpt-{}.db", uuid::Uuid::new_v4()));
+        let conn = Connection::open(&path).unwrap();
+        let mode: String = conn
+            .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(mode, "wal");
+        conn.pragma_update(None, "wal_autocheckpoint", 0).unwrap();
+        conn.execute_batch("CREATE TABLE t (x INTEGER)").unwrap();
+        (TempDb(path), conn)
+    }
+
+    #[test]
+    fn a_pass_copies_and_syncs_only_when_something_was_committed() {
+        let (db, writer) = wal_db();
+        let checkpointer = Connection::open(&db.0).unwrap();
+        let mut last_synced = None;
+        // The table's creation is in the log: copied, synced, the writer asked to finish.
+        assert!(pass(&checkpointer, &mut last_synced).unwrap());
+        let after_first = last_synced.expect("a synced state");
+        assert!(after_first.complete());
+        assert!(after_first.logged > 0);
+        // Nothing committed since: an idle server's checkpointer does nothing.
+        assert!(!pass(&checkpointer, &mut last_synced).unwrap());
+        assert!(!pass(&checkpointer, &mut last_synced).unwrap());
+        assert_eq!(last_synced, Some(after_first));
+        // A commit (which starts the log again, as it was all copied) is work again.
+        writer.execute("INSERT INTO t VALUES (1)", []).unwrap();
+        assert!(pass(&checkpointer, &mut last_synced).unwrap());
+        assert_ne!(last_synced, Some(after_first));
+    }
+
+    #[test]
+    fn the_database_file_is_synced_through_sqlites_handle() {
+        let (db, writer) = wal_db();
+        writer.execute("INSERT INTO t VALUES (1)", []).unwrap();
+        let checkpointer = Connection::open(&db.0).unwrap();
+        sync_database_file(&checkpointer).unwrap();
+        // The connection is intact after the sync: its locks and its file still work.
+        let rows: i64 = checkpointer
+            .query_row("SELECT COUNT(*) FROM t", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(rows, 1);
+    }
+
+    #[test]
+    fn progress_is_complete_only_when_everything_was_copied_by_this_checkpoint() {
+        let done = WalProgress {
+            busy: false,
+            logged: 7,
+            copied: 7,
+        };
+        assert!(done.complete());
+        assert!(!WalProgress { copied: 6, ..done }.complete());
+        assert!(!WalProgress { busy: true, ..done }.complete());
+    }
 }

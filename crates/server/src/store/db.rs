@@ -68,7 +68,8 @@ enum Writes {
     /// one connection is the database).
     Pool(Pool),
     /// An SQLite file: its one write connection, taken out (`None`) when the store is
-    /// closed. The lock is only ever held for one transaction, by a thread that may block.
+    /// closed. The lock is held for a transaction, a finishing checkpoint, or closing, and
+    /// only ever by a thread that may block (the writer's, or `spawn_blocking`'s).
     SqliteFile(Arc<Mutex<Option<SqliteWrites>>>),
 }
 
@@ -163,7 +164,12 @@ impl Store {
                     store.close().await;
                     return Err(e);
                 }
-                Err(join) => std::panic::resume_unwind(join.into_panic()),
+                Err(join) if join.is_panic() => std::panic::resume_unwind(join.into_panic()),
+                Err(_) => {
+                    // The runtime is shutting down.
+                    store.close().await;
+                    return Err(StoreError::Closed);
+                }
             }
         }
         tracing::info!(backend = store.backend(), "database ready");
@@ -210,8 +216,9 @@ impl Store {
     /// `sqlite::memory:` store this discards the data.)
     pub async fn close(&self) {
         if let Writes::SqliteFile(file) = &self.writes {
-            // Closing the last connection of a WAL database checkpoints it: blocking I/O,
-            // off the runtime's workers (and the lock may wait for a commit in progress).
+            // Closing joins the checkpointer and closes a connection: blocking, so off the
+            // runtime's workers (and the lock may wait for a commit in progress). The last
+            // read connection to close, below, copies the log back and removes it.
             let file = Arc::clone(file);
             let closed = tokio::task::spawn_blocking(move || {
                 let writes = file.lock().unwrap_or_else(PoisonError::into_inner).take();
@@ -300,7 +307,12 @@ impl Store {
                 // The connection blocks: off the runtime's workers.
                 let file = Arc::clone(file);
                 let writes = writes.to_vec();
-                match tokio::task::spawn_blocking(move || write_file(&file, &writes)).await {
+                let written = tokio::task::spawn_blocking(move || {
+                    let result = write_file(&file, &writes);
+                    finish_checkpoint(&file);
+                    result
+                });
+                match written.await {
                     Ok(result) => result,
                     Err(join) if join.is_panic() => std::panic::resume_unwind(join.into_panic()),
                     Err(_) => Err(StoreError::Closed),
@@ -329,9 +341,7 @@ impl Store {
     /// a checkpoint now and then; see `SqliteWrites::finish_checkpoint`).
     pub(crate) fn after_commit_blocking(&self) {
         if let Writes::SqliteFile(file) = &self.writes {
-            if let Some(writes) = file.lock().unwrap_or_else(PoisonError::into_inner).as_mut() {
-                writes.finish_checkpoint();
-            }
+            finish_checkpoint(file);
         }
     }
 
@@ -472,6 +482,13 @@ async fn write_pool(pool: &Pool, writes: &[Write]) -> Result<(), StoreError> {
         tx.commit().await?;
     });
     Ok(())
+}
+
+/// After a commit on an SQLite file: see `SqliteWrites::finish_checkpoint`.
+fn finish_checkpoint(file: &Mutex<Option<SqliteWrites>>) {
+    if let Some(writes) = file.lock().unwrap_or_else(PoisonError::into_inner).as_mut() {
+        writes.finish_checkpoint();
+    }
 }
 
 /// [`Store::write`] on an SQLite file's own write connection, on this thread.

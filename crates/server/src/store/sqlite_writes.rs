@@ -70,8 +70,8 @@ impl SqliteWrites {
         })
     }
 
-    /// Stops the checkpointer, then closes the connection (if it is the database's last,
-    /// SQLite copies the whole log back and removes it).
+    /// Stops the checkpointer, then closes the connection. (The store's read connections
+    /// close after it; the last of them copies the whole log back and removes it.)
     pub(crate) fn close(mut self) {
         self.checkpointer.stop();
         if let Err((_, error)) = self.conn.close() {
@@ -91,12 +91,19 @@ impl SqliteWrites {
             return;
         }
         let started = Instant::now();
-        self.finished_at = started;
-        // Incomplete only if a reader still uses the log's end; the next pass asks again.
         let result = passive_checkpoint(&self.conn);
         METRICS.database_checkpoint.observe(started.elapsed());
-        if let Err(error) = result {
-            tracing::warn!(%error, "SQLite checkpoint failed; will retry");
+        match result {
+            // The checkpointer is in the middle of a pass (starved, at its priority):
+            // try again after the next commit rather than in another 10 s.
+            Ok(progress) if progress.busy => {}
+            // Incomplete only if a reader still uses the log's end; the next pass asks
+            // again.
+            Ok(_) => self.finished_at = started,
+            Err(error) => {
+                self.finished_at = started;
+                tracing::warn!(%error, "SQLite checkpoint failed; will retry");
+            }
         }
     }
 
