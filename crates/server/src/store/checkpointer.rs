@@ -4,10 +4,10 @@
 //! Left to itself, SQLite checkpoints inside the commit that takes the log past 1000
 //! pages: under load one group commit in 70 took 10 to 25 ms instead of 1, and every move
 //! arriving meanwhile waited for it. At 3,300 moves/s the p99 was 23 ms with those
-//! checkpoints and 7 ms with none at all (docs/performance.md). So commits never checkpoint; this thread does,
-//! in PASSIVE mode, which never blocks the writer, every [`CHECKPOINT_EVERY`]: rarely
-//! enough that a page rewritten by many commits (the index page of a game in play) is
-//! copied once, not once per commit.
+//! checkpoints and 7 ms with none at all (docs/performance.md). So commits never
+//! checkpoint; this thread does, in PASSIVE mode, which never blocks the writer, every
+//! [`CHECKPOINT_EVERY`]: rarely enough that a page rewritten by many commits (the index
+//! page of a game in play) is copied once, not once per commit.
 //!
 //! A passive checkpoint that races with commits stops short of the log's end, and SQLite
 //! only starts the log again from its beginning (instead of growing it) once a checkpoint

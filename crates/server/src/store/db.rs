@@ -329,9 +329,11 @@ impl Store {
         writes: &[Write],
         runtime: &tokio::runtime::Handle,
     ) -> Result<(), StoreError> {
+        if writes.is_empty() {
+            return Ok(());
+        }
         match &self.writes {
-            Writes::SqliteFile(file) if !writes.is_empty() => write_file(file, writes),
-            Writes::SqliteFile(_) => Ok(()),
+            Writes::SqliteFile(file) => write_file(file, writes),
             Writes::Pool(_) => runtime.block_on(self.write(writes)),
         }
     }
