@@ -29,7 +29,7 @@ import { ownerOf } from './notation.js';
  * @typedef {{t: 'joined', v: number, d: {seat: Side, name: string}}
  *   | {t: 'started', v: number, d: {to_move: Side|null, position: string, clock: Clock}}
  *   | {t: 'arranged', v: number, d: {by: Side, pits: number[]}}
- *   | {t: 'played', v: number, d: {by: Side, move: string, stolen: boolean, laps: Lap[], position: string, outcome: Outcome|null, pending: boolean, clock?: Clock}}
+ *   | {t: 'played', v: number, d: {by: Side, move: string, stolen: boolean, laps: Lap[], laps_omitted?: {laps: number, seeds: number, captured: number}, position: string, outcome: Outcome|null, pending: boolean, clock?: Clock}}
  *   | {t: 'decision', v: number, d: {by: Side, options: string[], clock?: Clock}}
  *   | {t: 'steal', v: number, d: {victim: Side, clock?: Clock}}
  *   | {t: 'end', v: number, d: {outcome: Outcome}}} GameEvent

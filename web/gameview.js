@@ -382,7 +382,8 @@ class GameView {
         this.render();
         return;
       }
-      if (before.position) this.checkLaps(before, ev.d.laps, ev.d.position);
+      // A turn past the server's lap limit sends its first laps only: nothing to check.
+      if (before.position && !ev.d.laps_omitted) this.checkLaps(before, ev.d.laps, ev.d.position);
     }
     if (ev.t === 'steal') this.stealSince = live ? Date.now() : 0;
     this.shown = { ...after, seats: this.mergeSeats(after, this.session.snap || after), spectators: (this.session.snap || after).spectators };

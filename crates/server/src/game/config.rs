@@ -3,6 +3,14 @@
 use omweso_rules::{Preset, Ruleset};
 use serde::{Deserialize, Serialize};
 
+/// The most seeds the server sows in one turn, whatever the time control; a turn that
+/// would sow more is annulled as `budget` (RULES.md 4). About seven times the longest turn
+/// that ended in random play (about 3,000 seeds, RULES.md 1.4), and 28 times the 720 seeds
+/// of the 3-minute limit at 4 seeds a second. Playing such a turn takes about 0.1 ms
+/// (docs/security.md); without the cap, a free-setup turn of 451 million laps ran the
+/// server out of memory.
+pub const TURN_SEED_CAP: u64 = 20_000;
+
 /// How the seeds are placed at the start (Omweso; Mweiso and Oware have one start).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -66,13 +74,17 @@ impl TimeControl {
         disconnect_grace_seconds: 120.0,
     };
 
-    /// The sowing budget of a turn with `used_ms` of its limit already spent deciding.
+    /// The sowing budget of a turn with `used_ms` of its limit already spent deciding:
+    /// what the move-completion limit leaves at the table's pace, and never more than
+    /// [`TURN_SEED_CAP`], whatever the time control (RULES.md 4: no turn can exhaust the
+    /// server, even with the limit off or set to a day).
     #[must_use]
-    pub fn budget(&self, used_ms: u64) -> Option<u64> {
-        self.move_limit_seconds.map(|limit| {
+    pub fn budget(&self, used_ms: u64) -> u64 {
+        let by_limit = self.move_limit_seconds.map_or(u64::MAX, |limit| {
             let left = (limit - used_ms as f64 / 1000.0).max(0.0);
             (left * self.sowing_pace).floor() as u64
-        })
+        });
+        by_limit.min(TURN_SEED_CAP)
     }
 
     /// Checks the values a client sent.

@@ -1,7 +1,7 @@
 //! What a table tells its players and spectators: the versioned events of the protocol and
 //! the snapshot.
 
-use omweso_rules::{Lap, Outcome, Side};
+use omweso_rules::{Lap, LapObserver, Outcome, Side};
 use serde::Serialize;
 
 use super::config::SetupKind;
@@ -47,6 +47,61 @@ impl From<&omweso_rules::oware::Lap> for LapView {
     }
 }
 
+/// The most laps one `played` event carries. A turn may sow up to
+/// [`super::config::TURN_SEED_CAP`] seeds, thousands of laps; longer than any animation
+/// anyone would watch, and each lap costs every socket about 80 bytes. The rest are
+/// counted in [`OmittedLaps`]; the event's `position` is the board after all of them.
+pub const MAX_EVENT_LAPS: usize = 1000;
+
+/// The laps of a turn past [`MAX_EVENT_LAPS`], summed (addition to protocol v1:
+/// `played.laps_omitted`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct OmittedLaps {
+    pub laps: u64,
+    pub seeds: u64,
+    pub captured: u64,
+}
+
+/// The laps of a turn as an event shows them: the first [`MAX_EVENT_LAPS`] in full, the
+/// rest only counted, so a long turn costs the server bounded memory however long it is.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LapRecord {
+    pub shown: Vec<LapView>,
+    pub omitted: Option<OmittedLaps>,
+}
+
+impl LapRecord {
+    fn has_room(&self) -> bool {
+        self.shown.len() < MAX_EVENT_LAPS
+    }
+
+    fn omit(&mut self, seeds: u8, captured: u8) {
+        let omitted = self.omitted.get_or_insert_with(OmittedLaps::default);
+        omitted.laps += 1;
+        omitted.seeds += u64::from(seeds);
+        omitted.captured += u64::from(captured);
+    }
+
+    /// Records an Oware lap (the 4x8 board's come through [`LapObserver`]).
+    pub fn push(&mut self, lap: LapView) {
+        if self.has_room() {
+            self.shown.push(lap);
+        } else {
+            self.omit(lap.seeds, lap.captured);
+        }
+    }
+}
+
+impl LapObserver for LapRecord {
+    fn lap(&mut self, lap: Lap) {
+        if self.has_room() {
+            self.shown.push(LapView::from(&lap));
+        } else {
+            self.omit(lap.seeds, lap.captured);
+        }
+    }
+}
+
 /// The referee's clock as clients see it: deadlines in milliseconds since the Unix epoch.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct ClockView {
@@ -81,6 +136,9 @@ pub enum Event {
         mv: String,
         stolen: bool,
         laps: Vec<LapView>,
+        /// Laps past the first [`MAX_EVENT_LAPS`], counted (addition; absent when none).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        laps_omitted: Option<OmittedLaps>,
         position: String,
         outcome: Option<Outcome>,
         pending: bool,

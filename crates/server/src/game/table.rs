@@ -4,7 +4,7 @@
 //! by replaying its logged actions, and lets tests drive time exactly.
 
 use omweso_rules::{
-    oware, Answer, Arrangement, Lap, Move, Outcome, Position, Progress, Rules, Ruleset, Side, Turn,
+    oware, Answer, Arrangement, Move, Outcome, Position, Progress, Rules, Ruleset, Side, Turn,
     Victory,
 };
 use serde::{Deserialize, Serialize};
@@ -13,7 +13,7 @@ use uuid::Uuid;
 use super::board::GameBoard;
 use super::config::{ms, GameConfig, SetupKind};
 use super::events::{
-    Arrangements, ClockView, Event, HistoryEntry, LapView, SeatView, Seats, Snapshot,
+    Arrangements, ClockView, Event, HistoryEntry, LapRecord, LapView, SeatView, Seats, Snapshot,
 };
 
 /// A seated player.
@@ -235,7 +235,7 @@ impl Table {
     }
 
     fn budget(&self, used_ms: u64) -> Option<u64> {
-        self.config.time_control.budget(used_ms)
+        Some(self.config.time_control.budget(used_ms))
     }
 
     /// Records `events`, giving each the next version.
@@ -493,10 +493,10 @@ impl Table {
         let house: oware::House = notation
             .parse()
             .map_err(|e| refuse("bad_move", format!("{notation:?}: {e}")))?;
-        let mut laps = Vec::new();
+        let mut laps = LapRecord::default();
         let result = position
             .play_observed(house, self.budget(0), &mut |lap| {
-                laps.push(LapView::from(&lap))
+                laps.push(LapView::from(&lap));
             })
             .map_err(|e| refuse("illegal_move", format!("{notation}: {e}")))?;
         Ok(self.complete_turn(
@@ -518,7 +518,7 @@ impl Table {
         answers: &[Answer],
         now: u64,
     ) -> Result<Vec<Event>, Refusal> {
-        let mut laps: Vec<Lap> = Vec::new();
+        let mut laps = LapRecord::default();
         let mut answers = answers.iter();
         let end = loop {
             match pending.turn.run(&mut laps) {
@@ -547,7 +547,6 @@ impl Table {
                 format!("{extra} answers no decision point: the turn is over"),
             ));
         }
-        let laps: Vec<LapView> = laps.iter().map(LapView::from).collect();
         let by = pending.by;
         let stolen = pending.stolen;
         let notation = pending.tokens.join("/");
@@ -565,7 +564,8 @@ impl Table {
                     by,
                     mv: notation,
                     stolen,
-                    laps,
+                    laps: laps.shown,
+                    laps_omitted: laps.omitted,
                     position,
                     outcome: None,
                     pending: true,
@@ -603,7 +603,7 @@ impl Table {
         by: Side,
         mv: String,
         stolen: bool,
-        laps: Vec<LapView>,
+        laps: LapRecord,
         outcome: Option<Outcome>,
         now: u64,
     ) -> Vec<Event> {
@@ -623,7 +623,8 @@ impl Table {
                 by,
                 mv,
                 stolen,
-                laps,
+                laps: laps.shown,
+                laps_omitted: laps.omitted,
                 position,
                 outcome,
                 pending: false,

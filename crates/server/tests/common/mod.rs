@@ -1,6 +1,8 @@
 //! A real server on port 0 and real clients (HTTP and WebSocket) for the integration tests.
 #![allow(dead_code)]
 
+pub mod probe;
+
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
@@ -182,6 +184,22 @@ impl Client {
             match frame.ok()? {
                 Message::Text(text) => return serde_json::from_str(&text).ok(),
                 Message::Close(_) => return None,
+                _ => continue,
+            }
+        }
+    }
+
+    /// The next text frame as it came, within 5 s (pings and pongs skipped).
+    pub async fn ws_text(&mut self) -> String {
+        loop {
+            let frame = tokio::time::timeout(Duration::from_secs(5), self.ws.next())
+                .await
+                .expect("a frame within 5 s")
+                .expect("the socket is open")
+                .expect("a frame");
+            match frame {
+                Message::Text(text) => return text.to_string(),
+                Message::Close(close) => panic!("the socket closed: {close:?}"),
                 _ => continue,
             }
         }
