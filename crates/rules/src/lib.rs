@@ -44,6 +44,7 @@ mod turn;
 
 pub use board::Board;
 pub use direction::Direction;
+pub use movegen::LegalMoves;
 pub use notation::{Answer, Answers, Move, ParseMoveError};
 pub use outcome::{AnnulReason, Outcome, Victory};
 pub use pit::{ParsePitError, Pit};

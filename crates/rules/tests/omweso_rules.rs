@@ -491,3 +491,25 @@ fn positions_are_validated() {
         "only Mweiso has an opening phase (o, os, on); an Omweso position says s or n"
     );
 }
+
+#[test]
+fn legal_moves_within_lists_whole_moves_or_only_starts_past_the_work_allowed() {
+    use omweso_rules::LegalMoves;
+    // The position of `reverse_captured_seeds_may_be_sown_either_way`: whole moves A2,
+    // A2'/a and A2'/c, whose turns sow a few seeds each; with 1,000 seeds of work allowed,
+    // the list is the whole moves.
+    let pos = omweso("0,0,2,1,0,2,0,0/0,0,1,1,0,0,0,0/2,0,1,1,0,0,0,0/0,0,0,0,0,0,0,0 s");
+    let names = |moves: &[omweso_rules::Move]| -> Vec<String> {
+        moves.iter().map(ToString::to_string).collect()
+    };
+    match pos.legal_moves_within(Side::South, Some(720), 1_000) {
+        LegalMoves::Whole(moves) => assert_eq!(names(&moves), ["A2", "A2'/a", "A2'/c"]),
+        other => panic!("expected whole moves, got {other:?}"),
+    }
+    // A2 holds 2 seeds: the first turn alone sows more than 1 seed of work, so only the
+    // starts come back, A2 anticlockwise and A2 clockwise, without answers.
+    match pos.legal_moves_within(Side::South, Some(720), 1) {
+        LegalMoves::Starts(moves) => assert_eq!(names(&moves), ["A2", "A2'"]),
+        other => panic!("expected the starts, got {other:?}"),
+    }
+}
