@@ -81,6 +81,68 @@ pub struct Metrics {
     /// Group commits, and the writes they carried (their ratio is the mean group size).
     pub database_commits: AtomicU64,
     pub database_writes: AtomicU64,
+    /// Jobs waiting for a place in the engine pool's queue.
+    pub engine_jobs_queued: AtomicI64,
+    /// One job of the engine pool (legal moves, a preview, a replay).
+    pub engine_job: Histogram,
+    /// Requests refused by each limit of docs/security.md.
+    pub limited: [AtomicU64; Limit::ALL.len()],
+    /// Sockets closed for not answering three pings in a row.
+    pub dropped_silent_sockets: AtomicU64,
+    /// Sockets closed because a write to them did not complete in time.
+    pub dropped_write_timeouts: AtomicU64,
+    /// Pongs ignored: unasked for, or answering no ping of ours.
+    pub ignored_pongs: AtomicU64,
+    /// Games removed because nobody started them in time.
+    pub games_expired: AtomicU64,
+}
+
+/// The limits of docs/security.md, each a label of `omweso_limited_total`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    SessionsPerIp,
+    GamesPerSession,
+    GamesPerIp,
+    OpenGamesPerSession,
+    OpenGames,
+    SocketsPerSession,
+    SocketsPerIp,
+    ConnectionsPerIp,
+    Connections,
+}
+
+impl Limit {
+    pub const ALL: [Limit; 9] = [
+        Limit::SessionsPerIp,
+        Limit::GamesPerSession,
+        Limit::GamesPerIp,
+        Limit::OpenGamesPerSession,
+        Limit::OpenGames,
+        Limit::SocketsPerSession,
+        Limit::SocketsPerIp,
+        Limit::ConnectionsPerIp,
+        Limit::Connections,
+    ];
+
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Limit::SessionsPerIp => "sessions_per_ip",
+            Limit::GamesPerSession => "games_per_session",
+            Limit::GamesPerIp => "games_per_ip",
+            Limit::OpenGamesPerSession => "open_games_per_session",
+            Limit::OpenGames => "open_games",
+            Limit::SocketsPerSession => "sockets_per_session",
+            Limit::SocketsPerIp => "sockets_per_ip",
+            Limit::ConnectionsPerIp => "connections_per_ip",
+            Limit::Connections => "connections",
+        }
+    }
+
+    /// Counts one refusal by this limit.
+    pub fn refused(self) {
+        METRICS.limited[self as usize].fetch_add(1, Ordering::Relaxed);
+    }
 }
 
 pub static METRICS: Metrics = Metrics {
@@ -99,6 +161,13 @@ pub static METRICS: Metrics = Metrics {
     database_checkpoint: Histogram::new(),
     database_commits: AtomicU64::new(0),
     database_writes: AtomicU64::new(0),
+    engine_jobs_queued: AtomicI64::new(0),
+    engine_job: Histogram::new(),
+    limited: [const { AtomicU64::new(0) }; Limit::ALL.len()],
+    dropped_silent_sockets: AtomicU64::new(0),
+    dropped_write_timeouts: AtomicU64::new(0),
+    ignored_pongs: AtomicU64::new(0),
+    games_expired: AtomicU64::new(0),
 };
 
 /// Adds one to a counter.
@@ -178,6 +247,48 @@ pub fn render(live_games: usize) -> String {
         "Rows written by the group-commit writer (inserts and updates).",
         get(&m.database_writes),
     );
+    line(
+        "omweso_dropped_silent_sockets_total",
+        "counter",
+        "Sockets closed for leaving three pings in a row unanswered.",
+        get(&m.dropped_silent_sockets),
+    );
+    line(
+        "omweso_dropped_write_timeouts_total",
+        "counter",
+        "Sockets closed because a write to them did not complete in time.",
+        get(&m.dropped_write_timeouts),
+    );
+    line(
+        "omweso_ignored_pongs_total",
+        "counter",
+        "Pongs ignored: unasked for, or answering no ping of the server's.",
+        get(&m.ignored_pongs),
+    );
+    line(
+        "omweso_games_expired_total",
+        "counter",
+        "Games removed because nobody started them in time.",
+        get(&m.games_expired),
+    );
+    line(
+        "omweso_engine_jobs_queued",
+        "gauge",
+        "Jobs waiting for a place in the engine pool's queue.",
+        m.engine_jobs_queued.load(Ordering::Relaxed).to_string(),
+    );
+    let _ = writeln!(
+        out,
+        "# HELP omweso_limited_total Requests refused by each limit (docs/security.md).\n# TYPE omweso_limited_total counter"
+    );
+    for limit in Limit::ALL {
+        let _ = writeln!(
+            out,
+            "omweso_limited_total{{limit=\"{}\"}} {}",
+            limit.name(),
+            get(&m.limited[limit as usize])
+        );
+    }
     let _ = writeln!(
         out,
         "# HELP omweso_connections Open game sockets by kind.\n# TYPE omweso_connections gauge\nomweso_connections{{kind=\"player\"}} {}\nomweso_connections{{kind=\"spectator\"}} {}",
@@ -203,6 +314,11 @@ pub fn render(live_games: usize) -> String {
         &mut out,
         "omweso_database_checkpoint_seconds",
         "The writer finishing an SQLite checkpoint between two commits (writes wait meanwhile).",
+    );
+    m.engine_job.render(
+        &mut out,
+        "omweso_engine_job_seconds",
+        "One job of the engine pool (legal moves, a preview, rebuilding a game).",
     );
     out
 }

@@ -207,6 +207,7 @@ fn game(status: &str, created_at_ms: i64) -> GameRow {
         outcome_json: None,
         created_at_ms,
         updated_at_ms: created_at_ms,
+        final_json: None,
     }
 }
 
@@ -293,6 +294,7 @@ async fn games_round_trip_and_update() {
         g.status = "finished".into();
         g.outcome_json = Some(r#"{"winner":"n","victory":"resigned"}"#.into());
         g.updated_at_ms = 1_700_000_999_999;
+        g.final_json = Some(r#"{"status":"finished"}"#.into());
         store.update_game(&g).await.unwrap();
         assert_eq!(store.game(g.id).await.unwrap(), Some(g.clone()));
 
@@ -312,6 +314,42 @@ async fn games_round_trip_and_update() {
         // A game id is unique.
         let err = store.insert_game(&g).await.unwrap_err();
         assert!(err.is_conflict(), "{err}");
+        store.close().await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn deleting_a_game_removes_it_and_its_log_and_nothing_else() {
+    for_each_db(ALL, |db| async move {
+        let store = db.open().await;
+        let gone = game("setup", 1_700_000_000_000);
+        let kept = game("setup", 1_700_000_000_001);
+        store
+            .write(&[
+                Write::InsertGame(gone.clone()),
+                Write::InsertGame(kept.clone()),
+                Write::AppendAction(action(gone.id, 0)),
+                Write::AppendAction(action(gone.id, 1)),
+                Write::AppendAction(action(kept.id, 0)),
+            ])
+            .await
+            .unwrap();
+        store.write(&[Write::DeleteGame(gone.id)]).await.unwrap();
+        assert_eq!(store.game(gone.id).await.unwrap(), None);
+        assert!(store.actions(gone.id).await.unwrap().is_empty());
+        assert_eq!(store.game(kept.id).await.unwrap(), Some(kept.clone()));
+        assert_eq!(store.actions(kept.id).await.unwrap().len(), 1);
+        // Through the writer too (the SQLite file's own connection).
+        let (writer, task) = Writer::spawn(store.clone(), 16);
+        writer
+            .write(vec![Write::DeleteGame(kept.id)])
+            .await
+            .unwrap();
+        assert_eq!(store.game(kept.id).await.unwrap(), None);
+        assert!(store.actions(kept.id).await.unwrap().is_empty());
+        writer.shutdown().await;
+        task.await.unwrap();
         store.close().await;
     })
     .await;

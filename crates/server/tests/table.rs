@@ -2,10 +2,19 @@
 //! the move limit, free setup, resignation, abandonment.
 
 use omweso::game::config::{GameConfig, SetupKind, TimeControl};
-use omweso::game::events::Event;
+use omweso::game::events::{Event, Snapshot};
 use omweso::game::table::{Action, Seat, Status, Table};
 use omweso_rules::{Outcome, Ruleset, Side, Victory};
 use uuid::Uuid;
+
+/// The snapshot as the server shows it: with the legal moves the table asks for.
+fn snapshot(t: &Table, you: Option<Side>, connected: [bool; 2], spectators: usize) -> Snapshot {
+    let legal = t
+        .legal_moves_query(you)
+        .map(|(board, side, budget)| board.legal_moves(side, budget))
+        .unwrap_or_default();
+    t.snapshot(you, connected, spectators, &legal)
+}
 
 fn seat(name: &str) -> Seat {
     Seat {
@@ -54,7 +63,7 @@ fn joining_starts_a_preset_game_and_versions_rise_by_one() {
     assert_eq!(side, Side::North);
     assert_eq!(kinds(&events), ["joined@1", "started@2"]);
     assert_eq!(t.status(), Status::Playing);
-    let snap = t.snapshot(Some(Side::South), [true, true], 0);
+    let snap = snapshot(&t, Some(Side::South), [true, true], 0);
     assert_eq!(
         snap.legal_moves,
         ["A1", "B1", "C1", "D1", "E1", "F1", "G1", "H1"]
@@ -73,14 +82,14 @@ fn the_referee_count_opens_the_steal_and_the_first_valid_move_wins() {
     assert_eq!(refused.code, "not_your_turn");
     let events = t.tick(4_000);
     assert_eq!(kinds(&events), ["steal@3"]);
-    assert!(t.snapshot(None, [true, true], 0).clock.steal_open);
+    assert!(snapshot(&t, None, [true, true], 0).clock.steal_open);
     // North steals: plays its own pits from the same position, marked stolen.
     let events = t.act(Side::North, &mv("A4"), 4_200).unwrap();
     let json: serde_json::Value = serde_json::from_str(&events[0].1.message(events[0].0)).unwrap();
     assert_eq!(json["d"]["stolen"], true);
     assert_eq!(json["d"]["by"], "n");
     // Play passes to the player who lost the turn.
-    let snap = t.snapshot(None, [true, true], 0);
+    let snap = snapshot(&t, None, [true, true], 0);
     assert_eq!(snap.to_move, Some(Side::South));
     assert!(snap.history[0].stolen);
     assert_eq!(snap.clock.referee_deadline, Some(7_200));
@@ -93,7 +102,10 @@ fn the_victim_may_still_play_its_own_turn_after_the_steal_opens() {
     let events = t.act(Side::South, &mv("E1"), 4_100).unwrap();
     let json: serde_json::Value = serde_json::from_str(&events[0].1.message(events[0].0)).unwrap();
     assert_eq!(json["d"]["stolen"], false);
-    assert_eq!(t.snapshot(None, [true, true], 0).to_move, Some(Side::North));
+    assert_eq!(
+        snapshot(&t, None, [true, true], 0).to_move,
+        Some(Side::North)
+    );
 }
 
 #[test]
@@ -123,7 +135,7 @@ fn a_turn_waits_at_its_decision_point_and_the_answer_resumes_it() {
     assert_eq!(json["d"]["options"], serde_json::json!(["a", "c", "l"]));
     // The move limit keeps running while South decides: 180 s less 2 seeds' sowing.
     assert_eq!(
-        t.snapshot(None, [true, true], 0).clock.move_deadline,
+        snapshot(&t, None, [true, true], 0).clock.move_deadline,
         Some(181_500)
     );
     let refused = t
@@ -206,7 +218,7 @@ fn resigning_ends_the_game_for_either_player_at_any_time() {
 #[test]
 fn refusals_change_nothing() {
     let mut t = table(Ruleset::Omweso, SetupKind::Outer, TimeControl::TOURNAMENT);
-    let before = t.snapshot(None, [true, true], 0);
+    let before = snapshot(&t, None, [true, true], 0);
     for (side, action) in [
         (Side::South, mv("A2")),
         (Side::South, mv("E1/a")),
@@ -217,7 +229,7 @@ fn refusals_change_nothing() {
     ] {
         assert!(t.act(side, &action, 1_500).is_err(), "{action:?}");
     }
-    assert_eq!(t.snapshot(None, [true, true], 0), before);
+    assert_eq!(snapshot(&t, None, [true, true], 0), before);
 }
 
 #[test]
@@ -225,7 +237,7 @@ fn after_a_restart_the_referee_count_starts_again() {
     let mut t = table(Ruleset::Omweso, SetupKind::Outer, TimeControl::TOURNAMENT);
     t.resume(100_000);
     assert_eq!(
-        t.snapshot(None, [true, true], 0).clock.referee_deadline,
+        snapshot(&t, None, [true, true], 0).clock.referee_deadline,
         Some(103_000)
     );
     assert!(t.tick(50_000).is_empty());
@@ -235,13 +247,13 @@ fn after_a_restart_the_referee_count_starts_again() {
 fn a_rollback_undoes_moves_decisions_and_the_end_of_the_game() {
     let mut t = table(Ruleset::Omweso, SetupKind::Outer, TimeControl::CASUAL);
     t.act(Side::South, &mv("E1"), 2_000).unwrap();
-    let before = t.snapshot(Some(Side::North), [true, true], 2);
+    let before = snapshot(&t, Some(Side::North), [true, true], 2);
     let point = t.savepoint();
     t.act(Side::North, &mv("A4"), 2_500).unwrap();
     t.act(Side::South, &Action::Resign, 2_600).unwrap();
     assert_eq!(t.status(), Status::Finished);
     t.rollback(point);
-    let after = t.snapshot(Some(Side::North), [true, true], 2);
+    let after = snapshot(&t, Some(Side::North), [true, true], 2);
     assert_eq!(after, before);
     assert_eq!(after.history.len(), 1);
     assert_eq!(t.status(), Status::Playing);

@@ -13,10 +13,13 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 use uuid::Uuid;
 
+use super::board::LegalList;
 use super::events::{Event, Snapshot};
+use super::lobby::Lobby;
 use super::log::Entry;
 use super::table::{Action, Refusal, Seat, Status, Table};
 use crate::clock::now_ms;
+use crate::engine_pool::EnginePool;
 use crate::metrics::{count, METRICS};
 use crate::protocol::{self, ClientMessage};
 use crate::store::{ActionRow, GameRow, Write, Writer};
@@ -147,16 +150,25 @@ impl GameHandle {
 
 struct Conn {
     tx: mpsc::Sender<Outgoing>,
+    /// The session's player, so that joining later gives this socket the seat too.
+    player: Option<Uuid>,
     seat: Option<Side>,
 }
 
+/// What every game's task shares with the rest of the server.
+#[derive(Clone)]
+pub struct Services {
+    pub writer: Writer,
+    pub shutdown: watch::Receiver<bool>,
+    pub pool: EnginePool,
+    pub lobby: Lobby,
+    /// How long a game may stay unstarted (nobody joined, or the free setup not done)
+    /// before it is removed.
+    pub open_game_ttl_ms: u64,
+}
+
 /// Spawns the task owning `table`, whose log already holds `next_seq` entries.
-pub fn spawn(
-    table: Table,
-    next_seq: i64,
-    writer: Writer,
-    shutdown: watch::Receiver<bool>,
-) -> GameHandle {
+pub fn spawn(table: Table, next_seq: i64, services: Services) -> GameHandle {
     let (tx, rx) = mpsc::channel(COMMAND_QUEUE);
     let id = table.id();
     // A game being played when it is loaded (after a restart) has nobody connected yet:
@@ -166,18 +178,22 @@ pub fn spawn(
     } else {
         None
     };
+    let shutdown = services.shutdown.clone();
     let actor = Actor {
         table,
         rx,
         conns: HashMap::new(),
         next_conn: 1,
         recent: VecDeque::new(),
-        writer,
+        services,
         next_seq,
         crowd_dirty: false,
         crowd_sent: Instant::now(),
         away_since: [away, away],
+        legal: Vec::new(),
+        expired: false,
     };
+    actor.services.lobby.update(actor.table.summary(0));
     tokio::spawn(actor.run(shutdown));
     GameHandle { id, tx }
 }
@@ -188,12 +204,17 @@ struct Actor {
     conns: HashMap<ConnId, Conn>,
     next_conn: ConnId,
     recent: VecDeque<(u64, Arc<str>)>,
-    writer: Writer,
+    services: Services,
     next_seq: i64,
     crowd_dirty: bool,
     crowd_sent: Instant,
     /// When each seated player's last connection went away during play.
     away_since: [Option<u64>; 2],
+    /// The legal moves listed for this version of the game, by side (both sides only in
+    /// Mweiso's opening): listed once per version, however many look.
+    legal: Vec<(u64, Side, Arc<LegalList>)>,
+    /// Removed for nobody starting it in time: the task ends.
+    expired: bool,
 }
 
 impl Actor {
@@ -213,13 +234,41 @@ impl Actor {
                     break;
                 }
             }
+            if self.expired {
+                break;
+            }
             // A finished game nobody watches is unloaded; it is reloaded from the store
             // when asked for again.
             if self.table.status().is_over() && self.conns.is_empty() {
                 break;
             }
         }
+        self.services.lobby.remove(id);
         tracing::debug!(game = %id, "game unloaded");
+    }
+
+    /// When an unstarted game is removed, if it is one.
+    fn expiry(&self) -> Option<u64> {
+        (self.table.status() == Status::Setup)
+            .then(|| self.table.created_at_ms() + self.services.open_game_ttl_ms)
+    }
+
+    /// Removes a game nobody started in time: its row and log, and its sockets.
+    async fn expire(&mut self) {
+        let id = self.table.id();
+        match self
+            .services
+            .writer
+            .write(vec![Write::DeleteGame(id)])
+            .await
+        {
+            Ok(()) => {
+                count(&METRICS.games_expired);
+                self.close_all(1000, "this game expired: nobody started it in time");
+                self.expired = true;
+            }
+            Err(error) => tracing::error!(game = %id, %error, "could not remove an expired game"),
+        }
     }
 
     fn next_wake(&self) -> Option<Instant> {
@@ -232,7 +281,7 @@ impl Actor {
             .flatten()
             .map(|since| since + grace)
             .min();
-        let at_ms = [table, away].into_iter().flatten().min();
+        let at_ms = [table, away, self.expiry()].into_iter().flatten().min();
         let mut wake =
             at_ms.map(|at| Instant::now() + Duration::from_millis(at.saturating_sub(now)));
         if self.crowd_dirty {
@@ -249,10 +298,13 @@ impl Actor {
                 let now = now_ms();
                 let result = match self.table.join(seat.clone(), now) {
                     Ok((side, events)) if events.is_empty() => Ok(side),
-                    Ok((side, events)) => match self.persist(Entry::Join { seat }, now, true).await
+                    Ok((side, events)) => match self
+                        .persist(Entry::Join { seat: seat.clone() }, now, true)
+                        .await
                     {
                         Ok(()) => {
                             self.publish(events);
+                            self.seat_open_sockets(seat.player, side).await;
                             Ok(side)
                         }
                         Err(refusal) => {
@@ -266,7 +318,8 @@ impl Actor {
             }
             Command::Snapshot { viewer, reply } => {
                 let you = viewer.and_then(|p| self.table.seat_of(p));
-                let _ = reply.send(self.snapshot(you));
+                let snapshot = self.snapshot(you).await;
+                let _ = reply.send(snapshot);
             }
             Command::Connect {
                 player,
@@ -277,9 +330,9 @@ impl Actor {
                 let conn = self.next_conn;
                 self.next_conn += 1;
                 let seat = player.and_then(|p| self.table.seat_of(p));
-                self.catch_up(&tx, seat, resume_after);
+                self.catch_up(&tx, seat, resume_after).await;
                 connection_gauge(seat).fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                self.conns.insert(conn, Conn { tx, seat });
+                self.conns.insert(conn, Conn { tx, player, seat });
                 if let Some(side) = seat {
                     self.away_since[side.index()] = None;
                 }
@@ -302,7 +355,16 @@ impl Actor {
                 reply,
             } => {
                 let result = match self.table.seat_of(player) {
-                    Some(side) => self.table.preview(side, &action, now_ms()),
+                    Some(side) => {
+                        // On the engine pool: a copy of the table plays the move there.
+                        let table = self.table.clone();
+                        let now = now_ms();
+                        self.services
+                            .pool
+                            .run(move || table.preview(side, &action, now))
+                            .await
+                            .unwrap_or_else(|_| Err(unavailable()))
+                    }
                     None => Err(Refusal {
                         code: "spectator",
                         message: "only the game's players can preview their moves".into(),
@@ -313,8 +375,40 @@ impl Actor {
         }
     }
 
+    /// A player joined: their sockets opened before (as a spectator's) now hold the seat,
+    /// and each gets the state as its player sees it (`you` set).
+    async fn seat_open_sockets(&mut self, player: Uuid, side: Side) {
+        let upgraded: Vec<ConnId> = self
+            .conns
+            .iter()
+            .filter(|(_, c)| c.player == Some(player) && c.seat != Some(side))
+            .map(|(&id, _)| id)
+            .collect();
+        if upgraded.is_empty() {
+            return;
+        }
+        let state: Arc<str> = protocol::state(&self.snapshot(Some(side)).await).into();
+        for id in upgraded {
+            if let Some(conn) = self.conns.get_mut(&id) {
+                connection_gauge(conn.seat).fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+                conn.seat = Some(side);
+                connection_gauge(conn.seat).fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if conn.tx.try_send(Outgoing::Text(state.clone())).is_err() {
+                    self.drop_conn(id);
+                }
+            }
+        }
+        self.away_since[side.index()] = None;
+        self.crowd_dirty = true;
+    }
+
     /// What a (re)connecting client gets first: the events it missed, or the state.
-    fn catch_up(&self, tx: &mpsc::Sender<Outgoing>, seat: Option<Side>, after: Option<u64>) {
+    async fn catch_up(
+        &mut self,
+        tx: &mpsc::Sender<Outgoing>,
+        seat: Option<Side>,
+        after: Option<u64>,
+    ) {
         let version = self.table.version();
         let missed: Option<Vec<Arc<str>>> = after.and_then(|after| {
             if after > version {
@@ -339,7 +433,7 @@ impl Actor {
                 }
             }
             None => {
-                let state = protocol::state(&self.snapshot(seat));
+                let state = protocol::state(&self.snapshot(seat).await);
                 let _ = tx.try_send(Outgoing::Text(state.into()));
             }
         }
@@ -361,9 +455,39 @@ impl Actor {
         self.conns.values().filter(|c| c.seat.is_none()).count()
     }
 
-    fn snapshot(&self, you: Option<Side>) -> Snapshot {
+    async fn snapshot(&mut self, you: Option<Side>) -> Snapshot {
+        let legal = self.legal_moves(you).await;
         self.table
-            .snapshot(you, self.connected(), self.spectators())
+            .snapshot(you, self.connected(), self.spectators(), &legal)
+    }
+
+    /// The legal moves `you` sees now: from the cache when this version was listed
+    /// already, else listed on the engine pool (never on the async workers).
+    async fn legal_moves(&mut self, you: Option<Side>) -> Arc<LegalList> {
+        let Some((board, side, budget)) = self.table.legal_moves_query(you) else {
+            return Arc::default();
+        };
+        let version = self.table.version();
+        if let Some((_, _, cached)) = self
+            .legal
+            .iter()
+            .find(|(v, s, _)| *v == version && *s == side)
+        {
+            return cached.clone();
+        }
+        let listed = self
+            .services
+            .pool
+            .run(move || board.legal_moves(side, budget))
+            .await;
+        let Ok(listed) = listed else {
+            // The pool is gone (shutting down): show no moves rather than fail.
+            return Arc::default();
+        };
+        let listed = Arc::new(listed);
+        self.legal.retain(|(v, _, _)| *v == version);
+        self.legal.push((version, side, listed.clone()));
+        listed
     }
 
     fn drop_conn(&mut self, conn: ConnId) {
@@ -465,26 +589,38 @@ impl Actor {
             self.crowd_sent = Instant::now();
             let crowd: Arc<str> = protocol::crowd(self.spectators(), self.connected()).into();
             self.broadcast(&crowd);
+            self.services
+                .lobby
+                .update(self.table.summary(self.spectators()));
+        }
+        if self.expiry().is_some_and(|at| now >= at) {
+            self.expire().await;
         }
     }
 
     /// Appends `entry` to the game's log, with the game's row when `row_changed` (its seats,
     /// status or outcome), in one transaction; returns once it is committed.
     async fn persist(&mut self, entry: Entry, now: u64, row_changed: bool) -> Result<(), Refusal> {
+        // Never a silent default on the save path: an action that cannot be encoded is
+        // refused (and logged), not stored empty and acknowledged.
+        let payload_json = serde_json::to_string(&entry).map_err(|error| {
+            tracing::error!(game = %self.table.id(), %error, "could not encode an action");
+            unavailable()
+        })?;
         let row = ActionRow {
             game_id: self.table.id(),
             seq: self.next_seq,
             at_ms: i64::try_from(now).unwrap_or(i64::MAX),
             side: None,
             kind: entry.kind().to_owned(),
-            payload_json: serde_json::to_string(&entry).unwrap_or_default(),
+            payload_json,
         };
         let mut writes = vec![Write::AppendAction(row)];
         if row_changed {
-            writes.push(Write::UpdateGame(game_row(&self.table)));
+            writes.push(Write::UpdateGame(self.game_row()?));
         }
         let started = Instant::now();
-        let appended = self.writer.write(writes).await;
+        let appended = self.services.writer.write(writes).await;
         METRICS.database_latency.observe(started.elapsed());
         match appended {
             Ok(()) => {
@@ -493,12 +629,29 @@ impl Actor {
             }
             Err(error) => {
                 tracing::error!(game = %self.table.id(), %error, "could not save an action");
-                Err(Refusal {
-                    code: "unavailable",
-                    message: "the server could not save this; nothing was played, try again".into(),
-                })
+                Err(unavailable())
             }
         }
+    }
+
+    /// The game's row, with its final snapshot once it is over (reads of a finished
+    /// game answer from it instead of replaying the log).
+    fn game_row(&self) -> Result<GameRow, Refusal> {
+        let final_json = if self.table.status().is_over() {
+            let last = self
+                .table
+                .snapshot(None, [false; 2], 0, &LegalList::default());
+            Some(serde_json::to_string(&last).map_err(|error| {
+                tracing::error!(game = %self.table.id(), %error, "could not encode the final snapshot");
+                unavailable()
+            })?)
+        } else {
+            None
+        };
+        game_row(&self.table, final_json).map_err(|error| {
+            tracing::error!(game = %self.table.id(), %error, "could not encode the game's row");
+            unavailable()
+        })
     }
 
     fn publish(&mut self, events: Vec<(u64, Event)>) {
@@ -534,6 +687,9 @@ impl Actor {
             }
             self.broadcast(&message);
         }
+        self.services
+            .lobby
+            .update(self.table.summary(self.spectators()));
     }
 
     fn broadcast(&mut self, message: &Arc<str>) {
@@ -567,30 +723,39 @@ async fn sleep_until(wake: Option<Instant>) {
     }
 }
 
-/// The store's row for a table.
-#[must_use]
-pub fn game_row(table: &Table) -> GameRow {
+/// The store's row for a table, with its final snapshot (JSON) once it is over.
+pub fn game_row(table: &Table, final_json: Option<String>) -> Result<GameRow, serde_json::Error> {
     let now = i64::try_from(now_ms()).unwrap_or(i64::MAX);
-    let creator = table
-        .seat(Side::South)
-        .or(table.seat(Side::North))
-        .map(|s| s.player)
-        .unwrap_or_default();
-    GameRow {
+    let setup = match table.config().setup {
+        super::config::SetupKind::Outer => "outer",
+        super::config::SetupKind::Even => "even",
+        super::config::SetupKind::Free => "free",
+    };
+    let outcome_json = match table.outcome() {
+        Some(outcome) => Some(serde_json::to_string(&outcome)?),
+        None => None,
+    };
+    Ok(GameRow {
         id: table.id(),
         ruleset: table.config().ruleset.to_string(),
-        setup: serde_json::to_value(table.config().setup)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_owned))
-            .unwrap_or_default(),
-        config_json: serde_json::to_string(table.config()).unwrap_or_default(),
+        setup: setup.to_owned(),
+        config_json: serde_json::to_string(table.config())?,
         south: table.seat(Side::South).map(|s| s.player),
         north: table.seat(Side::North).map(|s| s.player),
-        creator,
+        creator: table.creator(),
         status: table.status().name().to_owned(),
-        outcome_json: table.outcome().and_then(|o| serde_json::to_string(&o).ok()),
-        created_at_ms: now,
+        outcome_json,
+        created_at_ms: i64::try_from(table.created_at_ms()).unwrap_or(i64::MAX),
         updated_at_ms: now,
+        final_json,
+    })
+}
+
+/// The refusal when the server could not save or compute something.
+fn unavailable() -> Refusal {
+    Refusal {
+        code: "unavailable",
+        message: "the server could not save this; nothing was played, try again".into(),
     }
 }
 

@@ -220,6 +220,10 @@ pub struct Snapshot {
     pub seats: Seats,
     pub you: Option<Side>,
     pub legal_moves: Vec<String>,
+    /// `legal_moves` are the legal starts only, each to be followed by its decisions
+    /// (listing every whole move would have cost too much; addition, absent when false).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub legal_moves_starts_only: bool,
     pub pending: Option<Vec<String>>,
     /// The tokens of the turn waiting at a decision point (addition).
     pub pending_move: Option<String>,

@@ -5,6 +5,7 @@ pub mod actor;
 pub mod board;
 pub mod config;
 pub mod events;
+pub mod lobby;
 pub mod log;
 pub mod registry;
 pub mod table;

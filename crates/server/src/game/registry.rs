@@ -4,14 +4,15 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use tokio::sync::watch;
 use uuid::Uuid;
 
-use super::actor::{self, GameHandle};
+use super::actor::{self, GameHandle, Services};
+use super::lobby::Lobby;
 use super::log::{replay, Entry};
 use super::table::Table;
 use crate::clock::now_ms;
-use crate::store::{ActionRow, Store, StoreError, Write, Writer};
+use crate::engine_pool::EnginePool;
+use crate::store::{ActionRow, GameRow, Store, StoreError, Write};
 
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
@@ -19,23 +20,46 @@ pub enum LoadError {
     Store(#[from] StoreError),
     #[error("game {id} cannot be rebuilt from its log: {error}")]
     Replay { id: Uuid, error: String },
+    #[error("game {id} cannot be encoded: {error}")]
+    Encode { id: Uuid, error: String },
 }
 
 pub struct Registry {
     games: Mutex<HashMap<Uuid, GameHandle>>,
     store: Store,
-    writer: Writer,
-    shutdown: watch::Receiver<bool>,
+    services: Services,
 }
 
 impl Registry {
-    pub fn new(store: Store, writer: Writer, shutdown: watch::Receiver<bool>) -> Registry {
+    pub fn new(store: Store, services: Services) -> Registry {
         Registry {
             games: Mutex::new(HashMap::new()),
             store,
-            writer,
-            shutdown,
+            services,
         }
+    }
+
+    /// The live games' summaries, as the lobby lists them.
+    #[must_use]
+    pub fn lobby(&self) -> &Lobby {
+        &self.services.lobby
+    }
+
+    /// The engine pool the games use.
+    #[must_use]
+    pub fn pool(&self) -> &EnginePool {
+        &self.services.pool
+    }
+
+    /// A game in memory, without loading it.
+    #[must_use]
+    pub fn loaded(&self, id: Uuid) -> Option<GameHandle> {
+        self.cached(id)
+    }
+
+    /// The game's stored row (its final snapshot, once it is over).
+    pub async fn row(&self, id: Uuid) -> Result<Option<GameRow>, StoreError> {
+        self.store.game(id).await
     }
 
     fn cached(&self, id: Uuid) -> Option<GameHandle> {
@@ -53,27 +77,31 @@ impl Registry {
 
     /// Creates a game: its row and the first entry of its log, its creation, are committed
     /// together.
-    pub async fn create(&self, table: Table, entry: Entry) -> Result<GameHandle, StoreError> {
+    pub async fn create(&self, table: Table, entry: Entry) -> Result<GameHandle, LoadError> {
+        let id = table.id();
+        let encode = |error: serde_json::Error| LoadError::Encode {
+            id,
+            error: error.to_string(),
+        };
         let first = ActionRow {
-            game_id: table.id(),
+            game_id: id,
             seq: 0,
             at_ms: i64::try_from(now_ms()).unwrap_or(i64::MAX),
             side: None,
             kind: entry.kind().to_owned(),
-            payload_json: serde_json::to_string(&entry).unwrap_or_default(),
+            payload_json: serde_json::to_string(&entry).map_err(encode)?,
         };
-        self.writer
-            .write(vec![
-                Write::InsertGame(actor::game_row(&table)),
-                Write::AppendAction(first),
-            ])
+        let row = actor::game_row(&table, None).map_err(encode)?;
+        self.services
+            .writer
+            .write(vec![Write::InsertGame(row), Write::AppendAction(first)])
             .await?;
         crate::metrics::count(&crate::metrics::METRICS.games_created);
         Ok(self.insert(self.spawn(table, 1)))
     }
 
     fn spawn(&self, table: Table, next_seq: i64) -> GameHandle {
-        actor::spawn(table, next_seq, self.writer.clone(), self.shutdown.clone())
+        actor::spawn(table, next_seq, self.services.clone())
     }
 
     /// The game, loaded from the store if needed; `None` if there is no such game.
@@ -103,7 +131,17 @@ impl Registry {
                 })?;
             entries.push((row.seq, u64::try_from(row.at_ms).unwrap_or(0), entry));
         }
-        let mut table = replay(id, entries).map_err(|e| LoadError::Replay {
+        // Replaying plays every move again: engine work, on the pool.
+        let replayed = self
+            .services
+            .pool
+            .run(move || replay(id, entries))
+            .await
+            .map_err(|e| LoadError::Replay {
+                id,
+                error: e.to_string(),
+            })?;
+        let mut table = replayed.map_err(|e| LoadError::Replay {
             id,
             error: e.to_string(),
         })?;
@@ -124,15 +162,6 @@ impl Registry {
             }
         }
         Ok(restored)
-    }
-
-    /// The games in memory (every unfinished game is).
-    #[must_use]
-    pub fn handles(&self) -> Vec<GameHandle> {
-        self.games
-            .lock()
-            .map(|g| g.values().filter(|h| !h.is_closed()).cloned().collect())
-            .unwrap_or_default()
     }
 
     /// Games in memory.

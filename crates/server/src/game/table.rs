@@ -10,11 +10,12 @@ use omweso_rules::{
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use super::board::GameBoard;
+use super::board::{GameBoard, LegalList};
 use super::config::{ms, GameConfig, SetupKind};
 use super::events::{
     Arrangements, ClockView, Event, HistoryEntry, LapRecord, LapView, SeatView, Seats, Snapshot,
 };
+use super::lobby::{GameSummary, SeatNames};
 
 /// A seated player.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -114,6 +115,7 @@ pub struct Savepoint {
 pub struct Table {
     id: Uuid,
     config: GameConfig,
+    creator: Uuid,
     seats: [Option<Seat>; 2],
     status: Status,
     board: Option<GameBoard>,
@@ -130,11 +132,14 @@ impl Table {
     /// A new game with its creator seated.
     #[must_use]
     pub fn new(id: Uuid, config: GameConfig, creator: Seat, side: Side, now: u64) -> Table {
-        let mut seats = [None, None];
+        let mut seats: [Option<Seat>; 2] = [None, None];
         seats[side.index()] = Some(creator);
         Table {
             id,
             config,
+            creator: seats[side.index()]
+                .as_ref()
+                .map_or(Uuid::nil(), |s| s.player),
             seats,
             status: Status::Setup,
             board: None,
@@ -156,6 +161,7 @@ impl Table {
         let table = Table {
             id: self.id,
             config: self.config.clone(),
+            creator: self.creator,
             seats: self.seats.clone(),
             status: self.status,
             board: self.board,
@@ -189,6 +195,18 @@ impl Table {
     #[must_use]
     pub fn config(&self) -> &GameConfig {
         &self.config
+    }
+
+    /// The player who created the game.
+    #[must_use]
+    pub fn creator(&self) -> Uuid {
+        self.creator
+    }
+
+    /// When the game was created, ms since the Unix epoch.
+    #[must_use]
+    pub fn created_at_ms(&self) -> u64 {
+        self.created_at_ms
     }
 
     #[must_use]
@@ -236,6 +254,42 @@ impl Table {
 
     fn budget(&self, used_ms: u64) -> Option<u64> {
         Some(self.config.time_control.budget(used_ms))
+    }
+
+    /// What listing the legal moves `you` sees needs: the board, the side whose moves
+    /// they are, and the turn's budget; `None` when nobody may start a turn (the game is
+    /// not being played, or a turn waits for a decision). The listing itself is the
+    /// caller's (it is the heaviest engine work a snapshot needs, done off the game's
+    /// task and cached by version).
+    #[must_use]
+    pub fn legal_moves_query(&self, you: Option<Side>) -> Option<(GameBoard, Side, u64)> {
+        let board = self.board?;
+        if self.status != Status::Playing || self.pending.is_some() {
+            return None;
+        }
+        let side = board.to_move().or(you.filter(|&s| board.may_move(s)))?;
+        Some((board, side, self.config.time_control.budget(0)))
+    }
+
+    /// The game as the lobby lists it.
+    #[must_use]
+    pub fn summary(&self, spectators: usize) -> GameSummary {
+        let name = |side: Side| self.seats[side.index()].as_ref().map(|s| s.name.clone());
+        GameSummary {
+            game_id: self.id,
+            ruleset: self.config.ruleset,
+            setup: self.config.setup,
+            status: self.status.name(),
+            seats: SeatNames {
+                s: name(Side::South),
+                n: name(Side::North),
+            },
+            time_control: self.config.time_control,
+            spectators,
+            moves: self.history.len(),
+            created_at_ms: self.created_at_ms,
+            creator: self.creator,
+        }
     }
 
     /// Records `events`, giving each the next version.
@@ -784,9 +838,16 @@ impl Table {
         }
     }
 
-    /// The snapshot as `you` sees it; `connected` and `spectators` come from the caller.
+    /// The snapshot as `you` sees it; `connected`, `spectators` and the legal moves (as
+    /// [`Table::legal_moves_query`] asks for them) come from the caller.
     #[must_use]
-    pub fn snapshot(&self, you: Option<Side>, connected: [bool; 2], spectators: usize) -> Snapshot {
+    pub fn snapshot(
+        &self,
+        you: Option<Side>,
+        connected: [bool; 2],
+        spectators: usize,
+        legal: &LegalList,
+    ) -> Snapshot {
         let seat_view = |side: Side| {
             self.seats[side.index()].as_ref().map(|s| SeatView {
                 name: s.name.clone(),
@@ -795,14 +856,6 @@ impl Table {
         };
         let board = self.board;
         let over = self.status.is_over();
-        let legal_moves = match board {
-            Some(board) if !over && self.pending.is_none() => {
-                let side = board.to_move().or(you.filter(|&s| board.may_move(s)));
-                side.map(|s| board.legal_moves(s, self.budget(0)))
-                    .unwrap_or_default()
-            }
-            _ => Vec::new(),
-        };
         let pending = self.pending.as_ref();
         Snapshot {
             game_id: self.id,
@@ -825,7 +878,8 @@ impl Table {
                 n: seat_view(Side::North),
             },
             you,
-            legal_moves,
+            legal_moves: legal.moves.clone(),
+            legal_moves_starts_only: legal.starts_only,
             pending: pending.and_then(|p| p.turn.pending_decision().map(|d| options(&d, p.by))),
             pending_move: pending.map(|p| p.tokens.join("/")),
             clock: self.clock_view(),

@@ -474,11 +474,20 @@ async fn write_pool(pool: &Pool, writes: &[Write]) -> Result<(), StoreError> {
                 .bind(g.status.as_str())
                 .bind(g.outcome_json.as_deref())
                 .bind(g.updated_at_ms)
+                .bind(g.final_json.as_deref())
                 .execute(&mut *tx)
                 .await?
                 .rows_affected();
             if updated == 0 {
                 return Err(StoreError::NotFound(format!("game {}", g.id)));
+            }
+        }
+        for id in &by_kind.deletions {
+            for statement in [sql::DELETE_GAME_ACTIONS, sql::DELETE_GAME] {
+                sqlx::query(statement)
+                    .bind(id.to_string())
+                    .execute(&mut *tx)
+                    .await?;
             }
         }
         tx.commit().await?;

@@ -16,11 +16,18 @@ use sqlx::migrate::{Migration, MigrationSource, MigrationType, Migrator};
 
 /// `(version, description, sql)`, oldest first. The file name is `<version>_<description>.sql`
 /// with the description's spaces written as underscores.
-const EMBEDDED: &[(i64, &str, &str)] = &[(
-    1,
-    "initial schema",
-    include_str!("../../../../migrations/0001_initial_schema.sql"),
-)];
+const EMBEDDED: &[(i64, &str, &str)] = &[
+    (
+        1,
+        "initial schema",
+        include_str!("../../../../migrations/0001_initial_schema.sql"),
+    ),
+    (
+        2,
+        "final snapshot",
+        include_str!("../../../../migrations/0002_final_snapshot.sql"),
+    ),
+];
 
 /// The newest migration this server knows; a database with a newer one applied is refused.
 pub(crate) fn newest_known() -> i64 {

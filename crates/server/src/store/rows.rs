@@ -36,6 +36,8 @@ pub struct GameRow {
     pub outcome_json: Option<String>,
     pub created_at_ms: i64,
     pub updated_at_ms: i64,
+    /// A finished game's last snapshot, JSON (written with its end; `None` before).
+    pub final_json: Option<String>,
 }
 
 /// One entry of a game's append-only log. `(game_id, seq)` is unique.
@@ -61,10 +63,12 @@ pub enum Write {
     UpdateGame(GameRow),
     /// The next entry of a game's log ([`Store::append_actions`](super::Store::append_actions)).
     AppendAction(ActionRow),
+    /// A game nobody started in time, with its log (docs/security.md, open games).
+    DeleteGame(Uuid),
 }
 
 /// A transaction's writes sorted by kind, in the order they are applied: sessions, new
-/// games, log entries, then game updates. So a game created in the same transaction is
+/// games, log entries, game updates, then deletions. So a game created in the same transaction is
 /// there before its log and its updates, whatever order the callers' writes came in (the
 /// [`Writer`](super::Writer) merges many callers' writes, and no write ever depends on a
 /// later one). Both write paths (sqlx, and the SQLite file's own connection) apply this.
@@ -73,6 +77,7 @@ pub(crate) struct ByKind<'a> {
     pub games: Vec<&'a GameRow>,
     pub actions: Vec<&'a ActionRow>,
     pub updates: Vec<&'a GameRow>,
+    pub deletions: Vec<Uuid>,
 }
 
 impl<'a> ByKind<'a> {
@@ -82,6 +87,7 @@ impl<'a> ByKind<'a> {
             games: Vec::new(),
             actions: Vec::with_capacity(writes.len()),
             updates: Vec::new(),
+            deletions: Vec::new(),
         };
         for write in writes {
             match write {
@@ -89,6 +95,7 @@ impl<'a> ByKind<'a> {
                 Write::InsertGame(g) => by_kind.games.push(g),
                 Write::AppendAction(a) => by_kind.actions.push(a),
                 Write::UpdateGame(g) => by_kind.updates.push(g),
+                Write::DeleteGame(id) => by_kind.deletions.push(*id),
             }
         }
         by_kind
@@ -168,6 +175,7 @@ impl GameRow {
             outcome_json: row.opt_text(T, "outcome_json")?,
             created_at_ms: row.int(T, "created_at_ms")?,
             updated_at_ms: row.int(T, "updated_at_ms")?,
+            final_json: row.opt_text(T, "final_json")?,
         })
     }
 }

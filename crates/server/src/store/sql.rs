@@ -17,7 +17,7 @@ pub(crate) const SESSION_BY_TOKEN_HASH: &str =
     "SELECT player_id, token_hash, name, created_at_ms FROM sessions WHERE token_hash = $1";
 
 const GAME_COLUMNS: &str = "id, ruleset, setup, config_json, south, north, creator, status, \
-     outcome_json, created_at_ms, updated_at_ms";
+     outcome_json, created_at_ms, updated_at_ms, final_json";
 
 pub(crate) const INSERT_GAME: &str = "INSERT INTO games (id, ruleset, setup, config_json, south, \
      north, creator, status, outcome_json, created_at_ms, updated_at_ms) \
@@ -26,7 +26,11 @@ pub(crate) const INSERT_GAME: &str = "INSERT INTO games (id, ruleset, setup, con
 /// Every column but the immutable ones (`id`, `creator`, `created_at_ms`).
 pub(crate) const UPDATE_GAME: &str = "UPDATE games SET ruleset = $2, setup = $3, \
      config_json = $4, south = $5, north = $6, status = $7, outcome_json = $8, \
-     updated_at_ms = $9 WHERE id = $1";
+     updated_at_ms = $9, final_json = $10 WHERE id = $1";
+
+/// A game that never started, and its log (its actions first, for the foreign key).
+pub(crate) const DELETE_GAME_ACTIONS: &str = "DELETE FROM actions WHERE game_id = $1";
+pub(crate) const DELETE_GAME: &str = "DELETE FROM games WHERE id = $1";
 
 pub(crate) fn game_by_id() -> String {
     format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1")

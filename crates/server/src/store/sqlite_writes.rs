@@ -178,10 +178,17 @@ impl SqliteWrites {
                     "$7": g.status,
                     "$8": g.outcome_json,
                     "$9": g.updated_at_ms,
+                    "$10": g.final_json,
                 })?;
                 if updated == 0 {
                     return Err(StoreError::NotFound(format!("game {}", g.id)));
                 }
+            }
+        }
+        for id in by_kind.deletions {
+            for statement in [sql::DELETE_GAME_ACTIONS, sql::DELETE_GAME] {
+                tx.prepare_cached(statement)?
+                    .execute(params![id.to_string()])?;
             }
         }
         tx.commit()?;
