@@ -1165,7 +1165,7 @@ class GameView {
       if (referee != null && snap.to_move === side && !snap.pending_move) {
         const frac = r ? Math.max(0, Math.min(1, referee / (r * 1000))) : 0;
         el.className = `card-clock running ${referee < 1000 ? 'low' : ''}`;
-        el.setAttribute('style', `--frac: ${frac}`);
+        el.style.setProperty('--frac', String(frac));
         el.textContent = formatRemaining(referee);
         el.setAttribute('aria-label', `referee count: ${formatRemaining(referee)} left`);
       } else if (clock.steal_open && snap.to_move === side && snap.status === 'playing') {

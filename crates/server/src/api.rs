@@ -198,7 +198,8 @@ pub async fn create_game(
                 side,
             },
         )
-        .await?;
+        .await
+        .map_err(|error| ApiError::internal(&error))?;
     Ok((
         StatusCode::CREATED,
         Json(json!({"game_id": id, "url": format!("/g/{id}")})),
@@ -206,8 +207,18 @@ pub async fn create_game(
         .into_response())
 }
 
+/// A game id as the server writes it: lowercase and hyphenated. Other spellings of the
+/// same UUID (braces, `urn:uuid:`, no hyphens, capitals) are not found, so that every game
+/// has one address.
+pub fn game_id(text: &str) -> Result<Uuid, ApiError> {
+    match text.parse::<Uuid>() {
+        Ok(id) if id.hyphenated().to_string() == text => Ok(id),
+        _ => Err(ApiError::not_found("game")),
+    }
+}
+
 async fn game(state: &AppState, id: &str) -> Result<crate::game::actor::GameHandle, ApiError> {
-    let id: Uuid = id.parse().map_err(|_| ApiError::not_found("game"))?;
+    let id = game_id(id)?;
     match state.games.get(id).await {
         Ok(Some(handle)) => Ok(handle),
         Ok(None) => Err(ApiError::not_found("game")),
@@ -249,14 +260,46 @@ pub async fn get_game(
     State(state): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<Json<crate::game::events::Snapshot>, ApiError> {
+) -> Result<Response, ApiError> {
     let session = session(&state, &headers).await?;
+    if let Some(snapshot) = finished_snapshot(&state, game_id(&id)?, session.player_id).await? {
+        return Ok(Json(snapshot).into_response());
+    }
     let handle = game(&state, &id).await?;
     let snapshot = handle
         .snapshot(Some(session.player_id))
         .await
         .map_err(|e| ApiError::internal(&e))?;
-    Ok(Json(snapshot))
+    Ok(Json(snapshot).into_response())
+}
+
+/// A finished game that is not in memory, from the final snapshot stored with its end
+/// (no replay of its log); `None` when the game is loaded, unfinished, or ended before
+/// final snapshots were stored.
+async fn finished_snapshot(
+    state: &AppState,
+    id: Uuid,
+    viewer: Uuid,
+) -> Result<Option<Value>, ApiError> {
+    if state.games.loaded(id).is_some() {
+        return Ok(None);
+    }
+    let Some(row) = state.games.row(id).await? else {
+        return Err(ApiError::not_found("game"));
+    };
+    let Some(text) = row.final_json else {
+        return Ok(None);
+    };
+    let mut snapshot: Value = serde_json::from_str(&text).map_err(|e| ApiError::internal(&e))?;
+    let you = if row.south == Some(viewer) {
+        json!("s")
+    } else if row.north == Some(viewer) {
+        json!("n")
+    } else {
+        Value::Null
+    };
+    snapshot["you"] = you;
+    Ok(Some(snapshot))
 }
 
 pub async fn healthz(State(state): State<AppState>) -> Result<&'static str, ApiError> {
@@ -274,7 +317,8 @@ pub async fn me(
     ))
 }
 
-/// The lobby: `?list=open` (waiting for a second player) or `?list=live` (playing).
+/// The lobby: `?list=open` (waiting for a second player) or `?list=live` (playing), the
+/// newest 50, from the summaries the games keep up to date (no game is asked).
 pub async fn list_games(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -291,36 +335,12 @@ pub async fn list_games(
             ))
         }
     };
-    let mut games = Vec::new();
-    for handle in state.games.handles() {
-        let snapshot =
-            tokio::time::timeout(std::time::Duration::from_millis(500), handle.snapshot(None))
-                .await;
-        let Ok(Ok(s)) = snapshot else { continue };
-        let waiting = s.status == "setup" && (s.seats.s.is_none() || s.seats.n.is_none());
-        let wanted = if open { waiting } else { s.status == "playing" };
-        if wanted {
-            games.push(s);
-        }
-    }
-    games.sort_by_key(|s| std::cmp::Reverse(s.created_at_ms));
-    games.truncate(50);
-    let games: Vec<Value> = games
-        .iter()
-        .map(|s| {
-            json!({
-                "game_id": s.game_id,
-                "ruleset": s.ruleset,
-                "setup": s.setup,
-                "status": s.status,
-                "seats": {"s": s.seats.s.as_ref().map(|x| &x.name), "n": s.seats.n.as_ref().map(|x| &x.name)},
-                "time_control": s.time_control,
-                "spectators": s.spectators,
-                "moves": s.history.len(),
-            })
-        })
-        .collect();
-    Ok(Json(json!({"games": games})))
+    Ok(Json(json!({"games": state.games.lobby().list(open)})))
+}
+
+/// Any path the server does not serve.
+pub async fn not_found() -> ApiError {
+    ApiError::not_found("page or call at this path")
 }
 
 #[derive(Deserialize)]

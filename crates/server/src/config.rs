@@ -35,6 +35,118 @@ pub struct ServeConfig {
     /// Log level filter (tracing's syntax, e.g. `info` or `omweso=debug`).
     #[arg(long, env = "OMWESO_LOG", default_value = "info")]
     pub log_level: String,
+    #[command(flatten)]
+    pub limits: Limits,
+}
+
+/// The limits that keep one client from exhausting the server (docs/security.md lists
+/// each with what it protects).
+#[derive(Clone, Debug, clap::Args)]
+pub struct Limits {
+    /// Threads for the rules engine's heavier work (listing moves, previews, rebuilding
+    /// games); 0: one per core.
+    #[arg(long, env = "OMWESO_ENGINE_THREADS", default_value_t = 0)]
+    pub engine_threads: usize,
+    /// Sessions one IP address may create per minute (bursts of as many).
+    #[arg(long, env = "OMWESO_SESSIONS_PER_IP_PER_MINUTE", default_value_t = 30)]
+    pub sessions_per_ip_per_minute: u32,
+    /// Games one session may create per minute (bursts of as many).
+    #[arg(
+        long,
+        env = "OMWESO_GAMES_PER_SESSION_PER_MINUTE",
+        default_value_t = 10
+    )]
+    pub games_per_session_per_minute: u32,
+    /// Games one IP address may create per minute (bursts of as many).
+    #[arg(long, env = "OMWESO_GAMES_PER_IP_PER_MINUTE", default_value_t = 60)]
+    pub games_per_ip_per_minute: u32,
+    /// Unstarted games (waiting for a player or the free setup) one session may have.
+    #[arg(long, env = "OMWESO_OPEN_GAMES_PER_SESSION", default_value_t = 5)]
+    pub open_games_per_session: usize,
+    /// Unstarted games on the whole server.
+    #[arg(long, env = "OMWESO_OPEN_GAMES", default_value_t = 10_000)]
+    pub open_games: usize,
+    /// Hours an unstarted game is kept before it is removed.
+    #[arg(long, env = "OMWESO_OPEN_GAME_HOURS", default_value_t = 24.0)]
+    pub open_game_hours: f64,
+    /// Game sockets one session may hold open at once.
+    #[arg(long, env = "OMWESO_SOCKETS_PER_SESSION", default_value_t = 16)]
+    pub sockets_per_session: usize,
+    /// Game sockets one IP address may hold open at once.
+    #[arg(long, env = "OMWESO_SOCKETS_PER_IP", default_value_t = 256)]
+    pub sockets_per_ip: usize,
+    /// TCP connections one IP address may hold open at once (sockets included).
+    #[arg(long, env = "OMWESO_CONNECTIONS_PER_IP", default_value_t = 512)]
+    pub connections_per_ip: usize,
+    /// TCP connections on the whole server; lowered at start to fit the process's
+    /// open-file limit.
+    #[arg(long, env = "OMWESO_CONNECTIONS", default_value_t = 20_000)]
+    pub connections: usize,
+    /// Seconds a connection may take to send a request's headers, and may stay idle
+    /// between two requests.
+    #[arg(long, env = "OMWESO_HTTP_IDLE_SECONDS", default_value_t = 15.0)]
+    pub http_idle_seconds: f64,
+    /// Seconds a request may take from its headers to its answer (its body included).
+    #[arg(long, env = "OMWESO_REQUEST_SECONDS", default_value_t = 15.0)]
+    pub request_seconds: f64,
+    /// Seconds a write to a socket may take before the socket is dropped.
+    #[arg(long, env = "OMWESO_SOCKET_WRITE_SECONDS", default_value_t = 10.0)]
+    pub socket_write_seconds: f64,
+    /// Seconds between two pings of a socket; three unanswered in a row drop it.
+    #[arg(long, env = "OMWESO_PING_SECONDS", default_value_t = 5.0)]
+    pub ping_seconds: f64,
+    /// Sessions kept in memory (the least recently used leave first; they stay in the
+    /// database).
+    #[arg(long, env = "OMWESO_SESSION_CACHE", default_value_t = 100_000)]
+    pub session_cache: usize,
+    /// Proxies (IP addresses) whose `X-Forwarded-For` names the client: a request from one
+    /// of them is counted against the address it forwards for. Repeat or separate with
+    /// commas.
+    #[arg(long, env = "OMWESO_TRUSTED_PROXY", value_delimiter = ',')]
+    pub trusted_proxy: Vec<std::net::IpAddr>,
+}
+
+impl Limits {
+    /// The defaults, as `omweso serve` has them.
+    #[must_use]
+    pub fn defaults() -> Limits {
+        Limits {
+            engine_threads: 0,
+            sessions_per_ip_per_minute: 30,
+            games_per_session_per_minute: 10,
+            games_per_ip_per_minute: 60,
+            open_games_per_session: 5,
+            open_games: 10_000,
+            open_game_hours: 24.0,
+            sockets_per_session: 16,
+            sockets_per_ip: 256,
+            connections_per_ip: 512,
+            connections: 20_000,
+            http_idle_seconds: 15.0,
+            request_seconds: 15.0,
+            socket_write_seconds: 10.0,
+            ping_seconds: 5.0,
+            session_cache: 100_000,
+            trusted_proxy: Vec::new(),
+        }
+    }
+
+    /// Checks the values given.
+    pub fn validate(&self) -> Result<(), String> {
+        let seconds = [
+            ("open game hours", self.open_game_hours),
+            ("http idle seconds", self.http_idle_seconds),
+            ("request seconds", self.request_seconds),
+            ("socket write seconds", self.socket_write_seconds),
+            ("ping seconds", self.ping_seconds),
+        ];
+        for (name, value) in seconds {
+            if !(value.is_finite() && value > 0.0) {
+                return Err(format!("{name} must be a positive number, not {value}"));
+            }
+        }
+        Ok(())
+    }
 }
 
 impl ServeConfig {
@@ -60,6 +172,18 @@ impl ServeConfig {
             metrics_addr: "off".into(),
             log_format: "text".into(),
             log_level: "info".into(),
+            // Every test client comes from 127.0.0.1 and many tests share a server: the
+            // per-address and per-session limits are the hardening tests' to set.
+            limits: Limits {
+                sessions_per_ip_per_minute: 100_000,
+                games_per_session_per_minute: 100_000,
+                games_per_ip_per_minute: 100_000,
+                open_games_per_session: 10_000,
+                sockets_per_session: 10_000,
+                sockets_per_ip: 10_000,
+                connections_per_ip: 10_000,
+                ..Limits::defaults()
+            },
         }
     }
 }

@@ -5,15 +5,16 @@ use std::future::Future;
 use std::time::Duration;
 
 use axum::routing::{get, post};
-use axum::serve::ListenerExt;
 use axum::Router;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
+use crate::accept::{self, AcceptLimits};
 use crate::config::ServeConfig;
+use crate::engine_pool::EnginePool;
 use crate::state::AppState;
 use crate::store::{Store, StoreError, Writer};
-use crate::{api, assets, ws};
+use crate::{api, assets, edge, ws};
 
 /// How long shutdown waits for sockets to take their close frames.
 const CLOSE_GRACE: Duration = Duration::from_secs(3);
@@ -42,7 +43,20 @@ pub fn router(state: AppState) -> Router {
         .route("/", get(assets::page))
         .route("/g/{id}", get(assets::page))
         .route("/static/{*path}", get(assets::asset))
+        .fallback(api::not_found)
         .layer(axum::extract::DefaultBodyLimit::max(64 * 1024))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            edge::guard_state_changes,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            edge::time_limit,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            edge::finish_response,
+        ))
         .with_state(state)
 }
 
@@ -116,6 +130,7 @@ async fn serve(
     ready: &Ready,
 ) -> Result<(), ServeError> {
     let config_metrics = config.metrics().map_err(ServeError::Config)?;
+    config.limits.validate().map_err(ServeError::Config)?;
     let store = Store::open(&config.database_url).await?;
     let (writer, writer_task) = Writer::spawn(store.clone(), 4096);
     let served = serve_with(
@@ -146,7 +161,18 @@ async fn serve_with(
     writer: &Writer,
 ) -> Result<(), ServeError> {
     let (stop, stopped) = watch::channel(false);
-    let state = AppState::new(store.clone(), writer.clone(), config, stopped);
+    let pool = match config.limits.engine_threads {
+        0 => EnginePool::per_core(),
+        threads => EnginePool::start(threads),
+    }?;
+    let accept_limits = AcceptLimits {
+        connections: config.limits.connections,
+        connections_per_ip: config.limits.connections_per_ip,
+        idle: Duration::from_secs_f64(config.limits.http_idle_seconds),
+        trusted_proxies: config.limits.trusted_proxy.clone().into(),
+    }
+    .fitted_to_open_files();
+    let state = AppState::new(store.clone(), writer.clone(), pool, config, stopped.clone());
     let restored = state.games.restore_unfinished().await?;
     tracing::info!(restored, backend = store.backend(), "games restored");
     let app = router(state.clone());
@@ -181,18 +207,21 @@ async fn serve_with(
         });
     }
     ready.set(true);
-    // Game messages are small and latency-bound: without TCP_NODELAY, a message written
-    // while the previous one waits for its ACK sits out the client's delayed ACK (~40 ms).
-    let listener = listener.tap_io(|tcp| {
-        let _ = tcp.set_nodelay(true);
+    tokio::spawn(async move {
+        shutdown.await;
+        tracing::info!("shutting down");
+        let _ = stop.send(true);
     });
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            tracing::info!("shutting down");
-            let _ = stop.send(true);
-        })
-        .await?;
+    let connections = tokio_util::task::TaskTracker::new();
+    accept::serve(listener, app, accept_limits, stopped, connections.clone()).await;
+    // Every connection was asked to finish its request and close.
+    connections.close();
+    if tokio::time::timeout(CLOSE_GRACE, connections.wait())
+        .await
+        .is_err()
+    {
+        tracing::warn!("some connections did not finish in time");
+    }
     state.sockets.close();
     if tokio::time::timeout(CLOSE_GRACE, state.sockets.wait())
         .await

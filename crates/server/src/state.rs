@@ -6,6 +6,9 @@ use tokio::sync::watch;
 use tokio_util::task::TaskTracker;
 
 use crate::config::ServeConfig;
+use crate::engine_pool::EnginePool;
+use crate::game::actor::Services;
+use crate::game::lobby::Lobby;
 use crate::game::registry::Registry;
 use crate::session::Sessions;
 use crate::store::{Store, Writer};
@@ -27,11 +30,19 @@ impl AppState {
     pub fn new(
         store: Store,
         writer: Writer,
+        pool: EnginePool,
         config: ServeConfig,
         shutdown: watch::Receiver<bool>,
     ) -> AppState {
+        let services = Services {
+            writer: writer.clone(),
+            shutdown: shutdown.clone(),
+            pool,
+            lobby: Lobby::default(),
+            open_game_ttl_ms: crate::game::config::ms(config.limits.open_game_hours * 3600.0),
+        };
         AppState(Arc::new(Inner {
-            games: Registry::new(store.clone(), writer.clone(), shutdown.clone()),
+            games: Registry::new(store.clone(), services),
             sessions: Sessions::new(store.clone(), writer),
             store,
             config,

@@ -33,7 +33,7 @@ pub async fn upgrade(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     check_origin(&state, &headers)?;
-    let id = id.parse().map_err(|_| ApiError::not_found("game"))?;
+    let id = crate::api::game_id(&id)?;
     let handle = match state.games.get(id).await {
         Ok(Some(handle)) => handle,
         Ok(None) => return Err(ApiError::not_found("game")),
@@ -73,13 +73,11 @@ pub async fn upgrade(
 /// A browser may only open a game socket from this server's own pages or a configured
 /// public origin; clients without an `Origin` header (bots, tools) are not browsers.
 fn check_origin(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
-    let Some(origin) = headers.get(header::ORIGIN).and_then(|o| o.to_str().ok()) else {
+    let Some(origin) = headers.get(header::ORIGIN) else {
         return Ok(());
     };
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-    let origin_host = origin.split_once("://").map(|(_, rest)| rest);
-    let same = origin_host.is_some() && origin_host == host;
-    if same || state.config.public_origin.iter().any(|o| o == origin) {
+    let origin = origin.to_str().unwrap_or("");
+    if crate::edge::origin_allowed(&state.config, headers, origin) {
         Ok(())
     } else {
         Err(ApiError::new(

@@ -48,7 +48,11 @@ async fn a_very_long_turn_is_cut_at_the_hard_cap_and_its_event_is_bounded() {
     let mut previews = 0;
     while !probe.has_enough() || previews < 20 {
         let (status, preview) = server
-            .post(&format!("/api/games/{game}/preview"), &kato, json!({"move": "B1'/a/c/c"}))
+            .post(
+                &format!("/api/games/{game}/preview"),
+                &kato,
+                json!({"move": "B1'/a/c/c"}),
+            )
             .await;
         assert_eq!(status, 200, "{preview}");
         assert_eq!(preview["laps"].as_array().unwrap().len(), 1000);
@@ -91,7 +95,11 @@ async fn a_very_long_turn_is_cut_at_the_hard_cap_and_its_event_is_bounded() {
     let mut again = server.socket(&game, Some(&kato), Some(0)).await;
     loop {
         let frame = again.ws_text().await;
-        assert!(frame.len() < 120_000, "a resync frame is {} bytes", frame.len());
+        assert!(
+            frame.len() < 120_000,
+            "a resync frame is {} bytes",
+            frame.len()
+        );
         if frame.contains(r#""t":"crowd""#) {
             break;
         }

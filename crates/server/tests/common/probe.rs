@@ -87,7 +87,10 @@ pub fn assert_p99_under(what: &str, sorted: &[Duration], bound: Duration) {
         "{what}: only {} probe moves",
         sorted.len()
     );
-    assert!(p99 < bound, "{what}: probe p99 {p99:?} is not under {bound:?}");
+    assert!(
+        p99 < bound,
+        "{what}: probe p99 {p99:?} is not under {bound:?}"
+    );
 }
 
 async fn play_one_game(
@@ -120,7 +123,9 @@ async fn play_one_game(
         if moves.is_empty() || position.outcome().is_some() {
             return;
         }
-        pick = pick.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        pick = pick
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         let mv = moves[(pick >> 33) as usize % moves.len()].to_string();
         let (mover, opponent) = match side {
             Side::South => (0, 1),
