@@ -9,10 +9,12 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use uuid::Uuid;
 
+use crate::accept::ClientIp;
 use crate::error::ApiError;
 use crate::game::config::{GameConfig, SetupKind, TimeControl};
 use crate::game::log::Entry;
 use crate::game::table::{Seat, Table};
+use crate::metrics::Limit;
 use crate::session::{token_from, Session, COOKIE};
 use crate::state::AppState;
 
@@ -41,11 +43,27 @@ struct NewSession {
     name: Option<String>,
 }
 
+/// The client's address (set by the accept loop; unspecified for a router served some
+/// other way, which then shares one budget).
+pub fn client_ip(ip: Option<axum::Extension<ClientIp>>) -> std::net::IpAddr {
+    ip.map_or(std::net::IpAddr::from([0, 0, 0, 0]), |ip| ip.0 .0)
+}
+
 pub async fn create_session(
     State(state): State<AppState>,
+    ip: Option<axum::Extension<ClientIp>>,
     bytes: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
     let request: NewSession = body(&bytes)?;
+    if !state.limiters.sessions_per_ip.allow(client_ip(ip)) {
+        return Err(ApiError::limited(
+            Limit::SessionsPerIp,
+            format!(
+                "this address made {} sessions in the last minute; wait a little",
+                state.config.limits.sessions_per_ip_per_minute
+            ),
+        ));
+    }
     let (session, token) = state
         .sessions
         .create(request.name.as_deref())
@@ -57,7 +75,13 @@ pub async fn create_session(
                 ApiError::internal(&message)
             }
         })?;
-    let cookie = format!("{COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000");
+    let secure = if crate::edge::served_over_https(&state.config) {
+        "; Secure"
+    } else {
+        ""
+    };
+    let cookie =
+        format!("{COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000{secure}");
     Ok((
         [(header::SET_COOKIE, cookie)],
         Json(json!({"token": token, "player_id": session.player_id, "name": session.name})),
@@ -135,11 +159,13 @@ impl TimeControlRequest {
 
 pub async fn create_game(
     State(state): State<AppState>,
+    ip: Option<axum::Extension<ClientIp>>,
     headers: HeaderMap,
     bytes: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
     let session = session(&state, &headers).await?;
     let request: NewGame = body(&bytes)?;
+    may_create_game(&state, session.player_id, client_ip(ip))?;
     let ruleset = request.ruleset.unwrap_or(Ruleset::Omweso);
     let setup = match (ruleset, request.setup) {
         (Ruleset::Omweso, setup) => setup.unwrap_or(SetupKind::Outer),
@@ -215,6 +241,44 @@ pub fn game_id(text: &str) -> Result<Uuid, ApiError> {
         Ok(id) if id.hyphenated().to_string() == text => Ok(id),
         _ => Err(ApiError::not_found("game")),
     }
+}
+
+/// The limits on creating games: per session and per address a minute, and unstarted
+/// games per session and in all (each one is a task and a row until it starts or expires).
+fn may_create_game(state: &AppState, player: Uuid, ip: std::net::IpAddr) -> Result<(), ApiError> {
+    let limits = &state.config.limits;
+    let (unstarted, mine) = state.games.lobby().unstarted(player);
+    if mine >= limits.open_games_per_session {
+        return Err(ApiError::limited(
+            Limit::OpenGamesPerSession,
+            format!("you have {mine} games nobody has started yet; start or wait for those first"),
+        ));
+    }
+    if unstarted >= limits.open_games {
+        return Err(ApiError::limited(
+            Limit::OpenGames,
+            "the server has too many games waiting for players; join one of them",
+        ));
+    }
+    if !state.limiters.games_per_session.allow(player) {
+        return Err(ApiError::limited(
+            Limit::GamesPerSession,
+            format!(
+                "you created {} games in the last minute; wait a little",
+                limits.games_per_session_per_minute
+            ),
+        ));
+    }
+    if !state.limiters.games_per_ip.allow(ip) {
+        return Err(ApiError::limited(
+            Limit::GamesPerIp,
+            format!(
+                "this address created {} games in the last minute; wait a little",
+                limits.games_per_ip_per_minute
+            ),
+        ));
+    }
+    Ok(())
 }
 
 async fn game(state: &AppState, id: &str) -> Result<crate::game::actor::GameHandle, ApiError> {

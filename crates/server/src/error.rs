@@ -41,6 +41,12 @@ impl ApiError {
         )
     }
 
+    /// A limit of docs/security.md was reached.
+    pub fn limited(limit: crate::metrics::Limit, message: impl Into<String>) -> ApiError {
+        limit.refused();
+        ApiError::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", message)
+    }
+
     /// A failure inside the server: logged in full, answered in general terms.
     pub fn internal(error: &dyn std::fmt::Display) -> ApiError {
         tracing::error!(%error, "internal error");

@@ -125,6 +125,29 @@ impl<K: Hash + Eq + Copy> Rates<K> {
     }
 }
 
+/// Every limit on what clients create or hold, built from the configuration.
+#[derive(Debug)]
+pub struct Limiters {
+    pub sessions_per_ip: Rates<std::net::IpAddr>,
+    pub games_per_session: Rates<uuid::Uuid>,
+    pub games_per_ip: Rates<std::net::IpAddr>,
+    pub sockets_per_session: Holdings<uuid::Uuid>,
+    pub sockets_per_ip: Holdings<std::net::IpAddr>,
+}
+
+impl Limiters {
+    #[must_use]
+    pub fn new(limits: &crate::config::Limits) -> Limiters {
+        Limiters {
+            sessions_per_ip: Rates::new(limits.sessions_per_ip_per_minute),
+            games_per_session: Rates::new(limits.games_per_session_per_minute),
+            games_per_ip: Rates::new(limits.games_per_ip_per_minute),
+            sockets_per_session: Holdings::default(),
+            sockets_per_ip: Holdings::default(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -20,6 +20,7 @@ pub struct Inner {
     pub store: Store,
     pub games: Registry,
     pub sessions: Sessions,
+    pub limiters: crate::limits::Limiters,
     pub config: ServeConfig,
     /// The open WebSocket connections, so shutdown can wait for their close frames.
     pub sockets: TaskTracker,
@@ -44,6 +45,7 @@ impl AppState {
         AppState(Arc::new(Inner {
             games: Registry::new(store.clone(), services),
             sessions: Sessions::new(store.clone(), writer),
+            limiters: crate::limits::Limiters::new(&config.limits),
             store,
             config,
             sockets: TaskTracker::new(),

@@ -2,7 +2,8 @@
 //! actor. The reader decodes and forwards; the writer drains the connection's bounded
 //! queue (fed by the actor) and pings to measure latency for the referee.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
@@ -14,11 +15,10 @@ use tokio::sync::mpsc;
 
 use crate::error::ApiError;
 use crate::game::actor::{Command, ConnId, GameHandle, Outgoing, OUTGOING_QUEUE};
+use crate::metrics::{count, Limit, METRICS};
 use crate::protocol::{self, MAX_FRAME_BYTES};
 use crate::state::AppState;
 
-/// How often the server pings a socket (its round trip feeds the referee's allowance).
-const PING_EVERY: Duration = Duration::from_secs(5);
 /// Frames larger than this are refused by the WebSocket layer itself; up to it, the
 /// server reads the frame and answers `too_large` past [`MAX_FRAME_BYTES`].
 const HARD_FRAME_LIMIT: usize = 4 * MAX_FRAME_BYTES;
@@ -30,6 +30,7 @@ pub async fn upgrade(
     State(state): State<AppState>,
     Path(id): Path<String>,
     Query(query): Query<HashMap<String, String>>,
+    ip: Option<axum::Extension<crate::accept::ClientIp>>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     check_origin(&state, &headers)?;
@@ -56,7 +57,13 @@ pub async fn upgrade(
         })?),
         None => None,
     };
-    let rate = state.config.rate_limit.max(1);
+    let places = hold_places(&state, crate::api::client_ip(ip), player)?;
+    let limits = &state.config.limits;
+    let settings = Settings {
+        rate: state.config.rate_limit.max(1),
+        ping_every: Duration::from_secs_f64(limits.ping_seconds),
+        write_timeout: Duration::from_secs_f64(limits.socket_write_seconds),
+    };
     let tracker = state.sockets.clone();
     Ok(ws
         // tungstenite's default 128 KiB read buffer is resident for every socket; client
@@ -66,12 +73,66 @@ pub async fn upgrade(
         .max_message_size(HARD_FRAME_LIMIT)
         .max_frame_size(HARD_FRAME_LIMIT)
         .on_upgrade(move |socket| {
-            tracker.track_future(connection(socket, handle, player, resume_after, rate))
+            tracker.track_future(async move {
+                let _places = places;
+                connection(socket, handle, player, resume_after, settings).await;
+            })
         }))
 }
 
+/// A socket's places in the per-address and per-session counts, given back when it closes.
+struct Places {
+    _ip: crate::limits::Held<std::net::IpAddr>,
+    _session: Option<crate::limits::Held<uuid::Uuid>>,
+}
+
+fn hold_places(
+    state: &AppState,
+    ip: std::net::IpAddr,
+    player: Option<uuid::Uuid>,
+) -> Result<Places, ApiError> {
+    let limits = &state.config.limits;
+    let Some(by_ip) = state
+        .limiters
+        .sockets_per_ip
+        .try_hold(ip, limits.sockets_per_ip)
+    else {
+        return Err(ApiError::limited(
+            Limit::SocketsPerIp,
+            format!(
+                "this address has {} game sockets open; close some first",
+                limits.sockets_per_ip
+            ),
+        ));
+    };
+    let by_session = match player {
+        Some(player) => {
+            let Some(held) = state
+                .limiters
+                .sockets_per_session
+                .try_hold(player, limits.sockets_per_session)
+            else {
+                return Err(ApiError::limited(
+                    Limit::SocketsPerSession,
+                    format!(
+                        "your session has {} game sockets open; close some first",
+                        limits.sockets_per_session
+                    ),
+                ));
+            };
+            Some(held)
+        }
+        None => None,
+    };
+    Ok(Places {
+        _ip: by_ip,
+        _session: by_session,
+    })
+}
+
 /// A browser may only open a game socket from this server's own pages or a configured
-/// public origin; clients without an `Origin` header (bots, tools) are not browsers.
+/// public origin (scheme included); clients without an `Origin` header (bots, tools) are
+/// not browsers.
 fn check_origin(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
     let Some(origin) = headers.get(header::ORIGIN) else {
         return Ok(());
@@ -86,6 +147,15 @@ fn check_origin(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
             format!("sockets from {origin} are not allowed"),
         ))
     }
+}
+
+/// How a socket is run.
+#[derive(Clone, Copy, Debug)]
+struct Settings {
+    /// Client messages (and pongs) a second, bursts of twice as many.
+    rate: u32,
+    ping_every: Duration,
+    write_timeout: Duration,
 }
 
 /// A token bucket: `rate` messages a second, bursts of twice that.
@@ -118,29 +188,75 @@ impl RateLimit {
     }
 }
 
+/// Pings the writer sent and the reader has not seen answered. A pong counts only if it
+/// echoes the nonce of a ping the server sent (a made-up pong cannot buy the referee's
+/// latency allowance), and a socket that leaves [`MISSED_PINGS`] pings in a row
+/// unanswered is dropped (it no longer reads, so its player is not really there).
+#[derive(Debug, Default)]
+struct Pings {
+    outstanding: VecDeque<(u64, Instant)>,
+}
+
+/// Unanswered pings after which a socket is dropped.
+const MISSED_PINGS: usize = 3;
+
+impl Pings {
+    /// Records a new ping; `None` when [`MISSED_PINGS`] are already unanswered.
+    fn send(&mut self) -> Option<u64> {
+        if self.outstanding.len() >= MISSED_PINGS {
+            return None;
+        }
+        let nonce = rand::random::<u64>();
+        self.outstanding.push_back((nonce, Instant::now()));
+        Some(nonce)
+    }
+
+    /// The round trip of the ping `payload` answers (it, and any older ping, count as
+    /// answered: a client may answer only the newest); `None` for a pong of no ping of ours.
+    fn answer(&mut self, payload: &[u8]) -> Option<Duration> {
+        let nonce = u64::from_be_bytes(payload.try_into().ok()?);
+        let at = self.outstanding.iter().position(|(n, _)| *n == nonce)?;
+        let sent = self.outstanding[at].1;
+        self.outstanding.drain(..=at);
+        Some(sent.elapsed())
+    }
+}
+
+/// What the reader asks the writer to send.
+enum Local {
+    Text(String),
+    /// The client closed: finish the closing handshake (the close frame is echoed).
+    EchoClose,
+    /// The client broke the protocol: close with this code.
+    Close(u16, &'static str),
+}
+
 async fn connection(
     socket: WebSocket,
     game: GameHandle,
     player: Option<uuid::Uuid>,
     resume_after: Option<u64>,
-    rate: u32,
+    settings: Settings,
 ) {
     let (tx, rx) = mpsc::channel(OUTGOING_QUEUE);
     let (mut sink, mut stream) = socket.split();
     let Ok(conn) = game.connect(player, resume_after, tx).await else {
-        let _ = sink
-            .send(close(
+        let _ = tokio::time::timeout(
+            settings.write_timeout,
+            sink.send(close(
                 1001,
                 "the game is not available; reconnect in a moment",
-            ))
-            .await;
+            )),
+        )
+        .await;
         return;
     };
-    // Answers the reader gives itself (refusals of undecodable frames) go through a small
-    // queue of their own, so the actor's queue closing still ends the writer.
+    let pings = Arc::new(Mutex::new(Pings::default()));
+    // Answers the reader gives itself (refusals of undecodable frames, closes) go through
+    // a small queue of their own, so the actor's queue closing still ends the writer.
     let (local_tx, local_rx) = mpsc::channel(16);
-    let writer = tokio::spawn(write(sink, rx, local_rx));
-    read(&mut stream, &game, conn, &local_tx, rate).await;
+    let writer = tokio::spawn(write(sink, rx, local_rx, pings.clone(), settings));
+    read(&mut stream, &game, conn, &local_tx, &pings, settings.rate).await;
     let _ = game.send(Command::Disconnect { conn }).await;
     drop(local_tx);
     let _ = writer.await;
@@ -150,44 +266,66 @@ async fn read(
     stream: &mut futures_util::stream::SplitStream<WebSocket>,
     game: &GameHandle,
     conn: ConnId,
-    local: &mpsc::Sender<String>,
+    local: &mpsc::Sender<Local>,
+    pings: &Mutex<Pings>,
     rate: u32,
 ) {
     let mut limit = RateLimit::new(rate);
-    while let Some(Ok(frame)) = stream.next().await {
+    while let Some(frame) = stream.next().await {
+        let frame = match frame {
+            Ok(frame) => frame,
+            Err(error) => {
+                let (code, reason) = protocol_error_close(error);
+                let _ = local.try_send(Local::Close(code, reason));
+                break;
+            }
+        };
         let text = match frame {
             Message::Text(text) => text,
             Message::Binary(_) => {
-                let _ = local.try_send(protocol::error(
+                let _ = local.try_send(Local::Text(protocol::error(
                     None,
                     "bad_message",
                     "messages are JSON text frames",
-                ));
+                )));
                 continue;
             }
             Message::Pong(payload) => {
-                if let Some(sent) = payload_ms(&payload) {
-                    let round_trip_ms = crate::clock::now_ms().saturating_sub(sent);
-                    let _ = game
-                        .send(Command::Latency {
-                            conn,
-                            round_trip_ms,
-                        })
-                        .await;
+                // Pongs count against the message rate like any frame.
+                let answered = if limit.allow() {
+                    pings.lock().ok().and_then(|mut p| p.answer(&payload))
+                } else {
+                    None
+                };
+                match answered {
+                    Some(round_trip) => {
+                        let round_trip_ms =
+                            u64::try_from(round_trip.as_millis()).unwrap_or(u64::MAX);
+                        let _ = game
+                            .send(Command::Latency {
+                                conn,
+                                round_trip_ms,
+                            })
+                            .await;
+                    }
+                    None => count(&METRICS.ignored_pongs),
                 }
                 continue;
             }
             Message::Ping(_) => continue,
-            Message::Close(_) => break,
+            Message::Close(_) => {
+                let _ = local.try_send(Local::EchoClose);
+                break;
+            }
         };
         match protocol::decode(text.as_str()) {
             // Decoded first, so that the refusal names the message it refuses.
             Ok(request) if !limit.allow() => {
-                let _ = local.try_send(protocol::error(
+                let _ = local.try_send(Local::Text(protocol::error(
                     request.id.as_ref(),
                     "rate_limited",
                     "too many messages; slow down",
-                ));
+                )));
             }
             Ok(request) => {
                 let command = Command::Client {
@@ -200,14 +338,25 @@ async fn read(
                 }
             }
             Err(e) => {
-                let _ = local.try_send(protocol::error(e.id.as_ref(), e.code, &e.message));
+                let _ = local.try_send(Local::Text(protocol::error(
+                    e.id.as_ref(),
+                    e.code,
+                    &e.message,
+                )));
             }
         }
     }
 }
 
-fn payload_ms(payload: &[u8]) -> Option<u64> {
-    Some(u64::from_be_bytes(payload.try_into().ok()?))
+/// The close code RFC 6455 gives a broken frame: 1009 too big, 1007 not UTF-8, 1002 any
+/// other protocol error.
+fn protocol_error_close(error: axum::Error) -> (u16, &'static str) {
+    let inner = error.into_inner();
+    match inner.downcast_ref::<tungstenite::Error>() {
+        Some(tungstenite::Error::Capacity(_)) => (1009, "the frame is too large"),
+        Some(tungstenite::Error::Utf8(_)) => (1007, "a text frame must be UTF-8"),
+        _ => (1002, "the frame breaks the WebSocket protocol"),
+    }
 }
 
 fn close(code: u16, reason: &'static str) -> Message {
@@ -217,61 +366,134 @@ fn close(code: u16, reason: &'static str) -> Message {
     }))
 }
 
+/// Why the writer stopped.
+enum Stop {
+    /// The socket is done (closed, or a write failed).
+    Done,
+    /// A write did not complete in time: the client does not read.
+    TimedOut,
+}
+
 async fn write(
     mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
     mut from_game: mpsc::Receiver<Outgoing>,
-    mut local: mpsc::Receiver<String>,
+    mut local: mpsc::Receiver<Local>,
+    pings: Arc<Mutex<Pings>>,
+    settings: Settings,
 ) {
-    let mut ping = tokio::time::interval(PING_EVERY);
-    loop {
+    let mut ping = tokio::time::interval(settings.ping_every);
+    ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // The first tick is at once: the first ping goes out with the first messages.
+    let timeout = settings.write_timeout;
+    let stop = loop {
         let first = tokio::select! {
             outgoing = from_game.recv() => outgoing,
             text = local.recv() => match text {
-                Some(text) => Some(Outgoing::Text(text.into())),
-                None => return,
+                Some(Local::Text(text)) => Some(Outgoing::Text(text.into())),
+                Some(Local::EchoClose) => {
+                    // tungstenite queued the echo when the close arrived; closing the sink
+                    // flushes it.
+                    let _ = tokio::time::timeout(timeout, sink.close()).await;
+                    break Stop::Done;
+                }
+                Some(Local::Close(code, reason)) => Some(Outgoing::Close(code, reason)),
+                None => break Stop::Done,
             },
             _ = ping.tick() => {
-                let ping = Message::Ping(crate::clock::now_ms().to_be_bytes().to_vec().into());
-                if sink.send(ping).await.is_err() {
-                    return;
+                let nonce = pings.lock().ok().and_then(|mut p| p.send());
+                let Some(nonce) = nonce else {
+                    count(&METRICS.dropped_silent_sockets);
+                    let _ = tokio::time::timeout(
+                        timeout,
+                        sink.send(close(1008, "no answer to three pings")),
+                    )
+                    .await;
+                    break Stop::Done;
+                };
+                let ping = Message::Ping(nonce.to_be_bytes().to_vec().into());
+                match tokio::time::timeout(timeout, sink.send(ping)).await {
+                    Ok(Ok(())) => continue,
+                    Ok(Err(_)) => break Stop::Done,
+                    Err(_) => break Stop::TimedOut,
                 }
-                continue;
             }
         };
         // Everything already queued goes out in one flush: one write and one TCP segment
         // for an `ack` and its `played`, instead of one each.
         let mut next = first;
-        loop {
+        let flushed = loop {
             match next {
                 Some(Outgoing::Text(text)) => {
-                    if sink
-                        .feed(Message::Text(Utf8Bytes::from(text.as_ref())))
-                        .await
-                        .is_err()
-                    {
-                        return;
+                    let message = Message::Text(Utf8Bytes::from(text.as_ref()));
+                    match tokio::time::timeout(timeout, sink.feed(message)).await {
+                        Ok(Ok(())) => {}
+                        Ok(Err(_)) => break Err(Stop::Done),
+                        Err(_) => break Err(Stop::TimedOut),
                     }
                 }
                 Some(Outgoing::Close(code, reason)) => {
-                    let _ = sink.send(close(code, reason)).await;
-                    return;
+                    let _ = tokio::time::timeout(timeout, sink.send(close(code, reason))).await;
+                    break Err(Stop::Done);
                 }
                 None => {
                     // The game dropped this connection: it could not keep up.
-                    let _ = sink
-                        .send(close(1008, "too slow to keep up; reconnect to resync"))
-                        .await;
-                    return;
+                    let _ = tokio::time::timeout(
+                        timeout,
+                        sink.send(close(1008, "too slow to keep up; reconnect to resync")),
+                    )
+                    .await;
+                    break Err(Stop::Done);
                 }
             }
             next = match from_game.try_recv() {
                 Ok(outgoing) => Some(outgoing),
-                Err(mpsc::error::TryRecvError::Empty) => break,
+                Err(mpsc::error::TryRecvError::Empty) => break Ok(()),
                 Err(mpsc::error::TryRecvError::Disconnected) => None,
             };
+        };
+        if let Err(stop) = flushed {
+            break stop;
         }
-        if sink.flush().await.is_err() {
-            return;
+        match tokio::time::timeout(timeout, sink.flush()).await {
+            Ok(Ok(())) => {}
+            Ok(Err(_)) => break Stop::Done,
+            Err(_) => break Stop::TimedOut,
         }
+    };
+    if matches!(stop, Stop::TimedOut) {
+        count(&METRICS.dropped_write_timeouts);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_pong_echoing_a_ping_of_ours_counts() {
+        let mut pings = Pings::default();
+        assert_eq!(pings.answer(&0u64.to_be_bytes()), None, "no ping was sent");
+        let first = pings.send().unwrap();
+        let second = pings.send().unwrap();
+        assert_ne!(first, second);
+        assert_eq!(pings.answer(&0u64.to_be_bytes()), None, "a made-up nonce");
+        assert_eq!(pings.answer(b"short"), None);
+        // Answering the newest answers the older one too.
+        assert!(pings.answer(&second.to_be_bytes()).is_some());
+        assert!(pings.outstanding.is_empty());
+        assert_eq!(
+            pings.answer(&second.to_be_bytes()),
+            None,
+            "answered once only"
+        );
+    }
+
+    #[test]
+    fn three_unanswered_pings_and_no_more_are_sent() {
+        let mut pings = Pings::default();
+        for _ in 0..MISSED_PINGS {
+            assert!(pings.send().is_some());
+        }
+        assert_eq!(pings.send(), None);
     }
 }

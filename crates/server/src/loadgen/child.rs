@@ -122,6 +122,16 @@ impl Server {
             ])
             // A second metrics listener on a fixed port would clash with another server.
             .env("OMWESO_METRICS_ADDR", "127.0.0.1:0")
+            // Every simulated player comes from 127.0.0.1 and creates games far faster
+            // than people: the per-address and per-session limits (docs/security.md)
+            // would refuse most of them.
+            .env("OMWESO_SESSIONS_PER_IP_PER_MINUTE", "1000000")
+            .env("OMWESO_GAMES_PER_SESSION_PER_MINUTE", "1000000")
+            .env("OMWESO_GAMES_PER_IP_PER_MINUTE", "1000000")
+            .env("OMWESO_OPEN_GAMES_PER_SESSION", "1000000")
+            .env("OMWESO_SOCKETS_PER_SESSION", "1000000")
+            .env("OMWESO_SOCKETS_PER_IP", "1000000")
+            .env("OMWESO_CONNECTIONS_PER_IP", "1000000")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(log_file);
