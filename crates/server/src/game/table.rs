@@ -68,11 +68,17 @@ pub struct Refusal {
     pub message: String,
 }
 
+/// The longest refusal message, in characters: a message quotes what the client sent,
+/// and a client may send 16 KiB of it.
+const REFUSAL_MAX_CHARS: usize = 160;
+
 fn refuse(code: &'static str, message: impl Into<String>) -> Refusal {
-    Refusal {
-        code,
-        message: message.into(),
+    let mut message = message.into();
+    if let Some((cut, _)) = message.char_indices().nth(REFUSAL_MAX_CHARS) {
+        message.truncate(cut);
+        message.push('…');
     }
+    Refusal { code, message }
 }
 
 /// A turn waiting at a decision point.

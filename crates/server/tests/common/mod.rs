@@ -24,11 +24,15 @@ pub struct TestServer {
 
 impl TestServer {
     pub async fn start(database_url: &str) -> TestServer {
+        TestServer::start_with(ServeConfig::for_tests(database_url)).await
+    }
+
+    /// A server with the settings given (limits, say).
+    pub async fn start_with(config: ServeConfig) -> TestServer {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = oneshot::channel::<()>();
         let ready = omweso::server::Ready::new();
-        let config = ServeConfig::for_tests(database_url);
         let task = tokio::spawn(omweso::server::run_with(
             listener,
             config,
