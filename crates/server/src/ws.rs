@@ -255,11 +255,19 @@ async fn connection(
     // Answers the reader gives itself (refusals of undecodable frames, closes) go through
     // a small queue of their own, so the actor's queue closing still ends the writer.
     let (local_tx, local_rx) = mpsc::channel(16);
-    let writer = tokio::spawn(write(sink, rx, local_rx, pings.clone(), settings));
-    read(&mut stream, &game, conn, &local_tx, &pings, settings.rate).await;
+    let mut writer = tokio::spawn(write(sink, rx, local_rx, pings.clone(), settings));
+    // Whichever stops first ends the connection: the reader when the client closes or
+    // breaks the protocol, the writer when the client stops answering pings or reading
+    // (a reader left waiting on a silent client would keep its player "connected").
+    let writer_done = tokio::select! {
+        () = read(&mut stream, &game, conn, &local_tx, &pings, settings.rate) => false,
+        _ = &mut writer => true,
+    };
     let _ = game.send(Command::Disconnect { conn }).await;
     drop(local_tx);
-    let _ = writer.await;
+    if !writer_done {
+        let _ = writer.await;
+    }
 }
 
 async fn read(
@@ -387,7 +395,9 @@ async fn write(
     let timeout = settings.write_timeout;
     let stop = loop {
         let first = tokio::select! {
-            outgoing = from_game.recv() => outgoing,
+            // The reader's own messages first: its echo of a client's close is queued
+            // before the game lets go of this connection, and must win that race.
+            biased;
             text = local.recv() => match text {
                 Some(Local::Text(text)) => Some(Outgoing::Text(text.into())),
                 Some(Local::EchoClose) => {
@@ -399,6 +409,7 @@ async fn write(
                 Some(Local::Close(code, reason)) => Some(Outgoing::Close(code, reason)),
                 None => break Stop::Done,
             },
+            outgoing = from_game.recv() => outgoing,
             _ = ping.tick() => {
                 let nonce = pings.lock().ok().and_then(|mut p| p.send());
                 let Some(nonce) = nonce else {

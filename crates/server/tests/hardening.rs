@@ -298,3 +298,499 @@ async fn game_creation_is_rate_limited_per_session_and_per_address() {
     );
     server.stop().await;
 }
+
+/// Connections that send half a header, or nothing, or stay idle after a request, are
+/// closed after the idle time; the server keeps serving meanwhile.
+#[tokio::test]
+async fn slowloris_and_idle_connections_are_closed() {
+    let _serial = ONE_AT_A_TIME.lock().await;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = TestServer::start_with(config(|l| l.http_idle_seconds = 1.0)).await;
+    let probe = LatencyProbe::start(&server).await;
+    let mut rounds = 0;
+    while !probe.has_enough() || rounds < 2 {
+        let mut held = Vec::new();
+        for i in 0..60 {
+            let mut tcp = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+            match i % 3 {
+                // Half a header, never finished.
+                0 => tcp
+                    .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+                    .await
+                    .unwrap(),
+                // A whole request, then the connection kept idle.
+                1 => tcp
+                    .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                    .await
+                    .unwrap(),
+                // Nothing at all.
+                _ => {}
+            }
+            held.push((i % 3, tcp));
+        }
+        let opened = std::time::Instant::now();
+        for (kind, mut tcp) in held {
+            let mut bytes = Vec::new();
+            let read = tokio::time::timeout(Duration::from_secs(5), tcp.read_to_end(&mut bytes))
+                .await
+                .expect("the server closes an idle connection within 5 s");
+            // Closed (or reset) by the server: nothing more to read.
+            let _ = read;
+            if kind == 1 {
+                let text = String::from_utf8_lossy(&bytes);
+                assert!(text.starts_with("HTTP/1.1 200"), "{text}");
+            }
+        }
+        let waited = opened.elapsed();
+        assert!(
+            waited >= Duration::from_millis(900),
+            "closed before the idle time: {waited:?}"
+        );
+        rounds += 1;
+    }
+    assert_p99_under("slowloris", &probe.finish().await, PROBE_P99);
+    server.stop().await;
+}
+
+/// One address may hold only so many connections: the next is closed at once, and a place
+/// comes back when one closes.
+#[tokio::test]
+async fn connections_per_address_are_capped() {
+    let _serial = ONE_AT_A_TIME.lock().await;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = TestServer::start_with(config(|l| l.connections_per_ip = 8)).await;
+    let mut held = Vec::new();
+    for _ in 0..8 {
+        held.push(tokio::net::TcpStream::connect(server.addr).await.unwrap());
+    }
+    // Let the server take them all before the ninth.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut ninth = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    let mut byte = [0u8; 1];
+    let read = tokio::time::timeout(Duration::from_secs(2), ninth.read(&mut byte))
+        .await
+        .expect("the ninth connection is closed at once, not left waiting");
+    assert!(matches!(read, Ok(0) | Err(_)), "{read:?}");
+    held.pop();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut tenth = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    tenth
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let mut answer = Vec::new();
+    tenth.read_to_end(&mut answer).await.unwrap();
+    assert!(String::from_utf8_lossy(&answer).starts_with("HTTP/1.1 200"));
+    drop(held);
+    server.stop().await;
+}
+
+/// A seated player's socket that never reads (nor answers pings) is dropped after three
+/// pings, and the opponent sees the player as away.
+#[tokio::test]
+async fn a_silent_socket_is_dropped_and_its_player_shown_away() {
+    let _serial = ONE_AT_A_TIME.lock().await;
+    let server = TestServer::start_with(config(|l| l.ping_seconds = 0.2)).await;
+    let probe = LatencyProbe::start(&server).await;
+    let (kato, _) = server.session("Kato").await;
+    let (nakato, _) = server.session("Nakato").await;
+    let game = server.create(&kato, json!({"ruleset": "omweso"})).await;
+    server.join(&nakato, &game).await;
+    let mut north = server.socket(&game, Some(&nakato), None).await;
+    // South connects and then never reads a frame: its pings go unanswered.
+    let silent = server.socket(&game, Some(&kato), None).await;
+    let opened = std::time::Instant::now();
+    let mut saw_south = false;
+    loop {
+        let crowd = north.recv_type("crowd").await;
+        let south_here = crowd["d"]["connected"]["s"] == true;
+        saw_south |= south_here;
+        if saw_south && !south_here {
+            break;
+        }
+        assert!(
+            opened.elapsed() < Duration::from_secs(5),
+            "south still shown: {crowd}"
+        );
+    }
+    // Three pings 0.2 s apart, unanswered: dropped after 0.6 s or a little more.
+    assert!(
+        opened.elapsed() >= Duration::from_millis(400),
+        "{:?}",
+        opened.elapsed()
+    );
+    drop(silent);
+    while !probe.has_enough() {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_p99_under("silent socket", &probe.finish().await, PROBE_P99);
+    server.stop().await;
+}
+
+/// A pong the server never asked for (payload 0, "sent at the epoch") buys no latency
+/// allowance: the referee count stays 3 s plus the real round trip.
+#[tokio::test]
+async fn a_forged_pong_buys_no_referee_allowance() {
+    let _serial = ONE_AT_A_TIME.lock().await;
+    use futures_util::SinkExt;
+    use tokio_tungstenite::tungstenite::Message;
+    let server = TestServer::start("sqlite::memory:").await;
+    let probe = LatencyProbe::start(&server).await;
+    let (kato, _) = server.session("Kato").await;
+    let (nakato, _) = server.session("Nakato").await;
+    let game = server
+        .create(
+            &kato,
+            json!({"ruleset": "omweso", "time_control": {"preset": "tournament"}}),
+        )
+        .await;
+    server.join(&nakato, &game).await;
+    let mut south = server.socket(&game, Some(&kato), None).await;
+    let mut north = server.socket(&game, Some(&nakato), None).await;
+    for forged in [0u64, 1, u64::MAX] {
+        south
+            .ws
+            .send(Message::Pong(forged.to_be_bytes().to_vec().into()))
+            .await
+            .unwrap();
+    }
+    south
+        .send(json!({"t": "move", "id": "s1", "d": {"move": "E1"}}))
+        .await;
+    south.expect_ack("s1").await;
+    let played = north.recv_type("played").await;
+    let to_north = played["d"]["clock"]["referee_deadline"].as_u64().unwrap();
+    let moves = server.snapshot(&nakato, &game).await["legal_moves"][0]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    north
+        .send(json!({"t": "move", "id": "n1", "d": {"move": moves}}))
+        .await;
+    north.expect_ack("n1").await;
+    let played = south.recv_type("played").await;
+    let received = now_ms();
+    let to_south = played["d"]["clock"]["referee_deadline"].as_u64().unwrap();
+    // South's count: 3,000 ms from North's move, plus South's real round trip (a few ms
+    // here); the forged pongs would have made it 4,000.
+    let allowance = to_south.saturating_sub(received);
+    assert!(
+        (2_500..3_300).contains(&allowance),
+        "south's count ends {allowance} ms after its turn began"
+    );
+    assert!(to_north > 0);
+    while !probe.has_enough() {
+        south
+            .ws
+            .send(Message::Pong(0u64.to_be_bytes().to_vec().into()))
+            .await
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert_p99_under("forged pongs", &probe.finish().await, PROBE_P99);
+    server.stop().await;
+}
+
+/// A page of another site cannot act with the player's cookie: a `text/plain` join from a
+/// foreign Origin is refused and the seat stays empty; a non-JSON body is refused; socket
+/// origins must match scheme and host.
+#[tokio::test]
+async fn cross_site_requests_are_refused() {
+    let _serial = ONE_AT_A_TIME.lock().await;
+    let server = TestServer::start("sqlite::memory:").await;
+    let probe = LatencyProbe::start(&server).await;
+    let (kato, _) = server.session("Kato").await;
+    let (victim, _) = server.session("Victim").await;
+    let game = server.create(&kato, json!({"ruleset": "omweso"})).await;
+    let forged_join = || {
+        server
+            .http
+            .post(server.url(&format!("/api/games/{game}/join")))
+            .header("Cookie", format!("omweso_session={victim}"))
+            .header("Origin", "http://evil.example")
+            .header("Content-Type", "text/plain")
+            .body("{}")
+    };
+    let answer = forged_join().send().await.unwrap();
+    assert_eq!(answer.status(), 403);
+    let body: Value = answer.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "bad_origin");
+    assert!(server.snapshot(&kato, &game).await["seats"]["n"].is_null());
+    // Our own origin, but a form body: refused too (a foreign page can send one unasked).
+    let answer = server
+        .http
+        .post(server.url("/api/games"))
+        .bearer_auth(&kato)
+        .header("Origin", format!("http://{}", server.addr))
+        .header("Content-Type", "text/plain")
+        .body(r#"{"ruleset":"oware"}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 415);
+    let body: Value = answer.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "bad_content_type");
+    // Sockets: the host with another scheme is another origin.
+    let socket_with_origin = |origin: String| {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        let mut request = format!("ws://{}/ws/games/{game}", server.addr)
+            .into_client_request()
+            .unwrap();
+        request
+            .headers_mut()
+            .insert("Origin", origin.parse().unwrap());
+        tokio_tungstenite::connect_async(request)
+    };
+    for foreign in ["x://", "HTTP://", "ws://", "http://evil."] {
+        let origin = format!("{foreign}{}", server.addr);
+        assert!(
+            socket_with_origin(origin.clone()).await.is_err(),
+            "{origin}"
+        );
+    }
+    for ours in ["http://", "https://"] {
+        let origin = format!("{ours}{}", server.addr);
+        assert!(socket_with_origin(origin.clone()).await.is_ok(), "{origin}");
+    }
+    while !probe.has_enough() {
+        assert_eq!(forged_join().send().await.unwrap().status(), 403);
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert!(server.snapshot(&kato, &game).await["seats"]["n"].is_null());
+    assert_p99_under("cross-site requests", &probe.finish().await, PROBE_P99);
+    server.stop().await;
+}
+
+/// Behind https, the session cookie is `Secure`; every answer carries the security headers.
+#[tokio::test]
+async fn https_deployments_get_secure_cookies_and_every_page_a_csp() {
+    let _serial = ONE_AT_A_TIME.lock().await;
+    let mut https = omweso::config::ServeConfig::for_tests("sqlite::memory:");
+    https.public_origin = vec!["https://omweso.example".into()];
+    let server = TestServer::start_with(https).await;
+    let answer = server
+        .http
+        .post(server.url("/api/session"))
+        .json(&json!({"name": "Kato"}))
+        .send()
+        .await
+        .unwrap();
+    let cookie = answer.headers()["set-cookie"].to_str().unwrap().to_owned();
+    assert!(cookie.contains("; Secure"), "{cookie}");
+    assert!(cookie.contains("HttpOnly"), "{cookie}");
+    let page = server.http.get(server.url("/")).send().await.unwrap();
+    let csp = page.headers()["content-security-policy"].to_str().unwrap();
+    assert!(csp.contains("frame-ancestors 'none'"), "{csp}");
+    assert_eq!(page.headers()["x-frame-options"], "DENY");
+    assert_eq!(page.headers()["x-content-type-options"], "nosniff");
+    server.stop().await;
+    // Over plain http, no Secure (the browser would drop the cookie).
+    let server = TestServer::start("sqlite::memory:").await;
+    let answer = server
+        .http
+        .post(server.url("/api/session"))
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    let cookie = answer.headers()["set-cookie"].to_str().unwrap();
+    assert!(!cookie.contains("Secure"), "{cookie}");
+    server.stop().await;
+}
+
+/// A socket opened before its session joined gets the seat when it joins: it is told so
+/// (a fresh `state` with `you`), shows as connected and can play.
+#[tokio::test]
+async fn a_socket_opened_before_joining_takes_the_seat() {
+    let _serial = ONE_AT_A_TIME.lock().await;
+    let server = TestServer::start("sqlite::memory:").await;
+    let probe = LatencyProbe::start(&server).await;
+    let (kato, _) = server.session("Kato").await;
+    let (nakato, _) = server.session("Nakato").await;
+    let game = server.create(&kato, json!({"ruleset": "omweso"})).await;
+    let mut south = server.socket(&game, Some(&kato), None).await;
+    let mut early = server.socket(&game, Some(&nakato), None).await;
+    let state = early.recv_type("state").await;
+    assert!(state["d"]["you"].is_null(), "a spectator before joining");
+    assert_eq!(server.join(&nakato, &game).await, "n");
+    let state = early.recv_type("state").await;
+    assert_eq!(state["d"]["you"], "n");
+    assert_eq!(state["d"]["status"], "playing");
+    south
+        .send(json!({"t": "move", "id": "s1", "d": {"move": "E1"}}))
+        .await;
+    south.expect_ack("s1").await;
+    let mv = server.snapshot(&nakato, &game).await["legal_moves"][0]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    early
+        .send(json!({"t": "move", "id": "n1", "d": {"move": mv}}))
+        .await;
+    early.expect_ack("n1").await;
+    loop {
+        let crowd = south.recv_type("crowd").await;
+        if crowd["d"]["connected"]["n"] == true {
+            assert_eq!(crowd["d"]["spectators"], 0, "{crowd}");
+            break;
+        }
+    }
+    while !probe.has_enough() {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_p99_under("join after connect", &probe.finish().await, PROBE_P99);
+    server.stop().await;
+}
+
+/// Protocol edges: a close is echoed, an oversized frame closes with 1009, every HTTP
+/// refusal has the JSON error body, one spelling of a game id, bounded error echoes.
+#[tokio::test]
+async fn protocol_edges_answer_as_the_rfcs_and_the_protocol_say() {
+    let _serial = ONE_AT_A_TIME.lock().await;
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::protocol::frame::coding::{CloseCode, Data, OpCode};
+    use tokio_tungstenite::tungstenite::protocol::frame::Frame;
+    use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+    use tokio_tungstenite::tungstenite::Message;
+    let server = TestServer::start("sqlite::memory:").await;
+    let probe = LatencyProbe::start(&server).await;
+    let (kato, _) = server.session("Kato").await;
+    let (nakato, _) = server.session("Nakato").await;
+    let game = server.create(&kato, json!({"ruleset": "omweso"})).await;
+    server.join(&nakato, &game).await;
+
+    // The close handshake: our close comes back.
+    let mut client = server.socket(&game, Some(&kato), None).await;
+    client.recv_type("state").await;
+    client
+        .ws
+        .send(Message::Close(Some(CloseFrame {
+            code: CloseCode::Normal,
+            reason: "bye".into(),
+        })))
+        .await
+        .unwrap();
+    let echoed = loop {
+        match tokio::time::timeout(Duration::from_secs(5), client.ws.next()).await {
+            Ok(Some(Ok(Message::Close(frame)))) => break frame,
+            Ok(Some(Ok(_))) => continue,
+            other => panic!("no close frame came back: {other:?}"),
+        }
+    };
+    assert_eq!(echoed.map(|f| f.code), Some(CloseCode::Normal));
+
+    // A message over the 64 KiB the socket reads, in two frames the server reads whole (a
+    // single oversized frame is refused at its header, and the unread rest of it makes
+    // the kernel reset the connection before the close frame is read): 1009.
+    let mut client = server.socket(&game, Some(&kato), None).await;
+    client.recv_type("state").await;
+    for (part, opcode, last) in [
+        (0, OpCode::Data(Data::Text), false),
+        (1, OpCode::Data(Data::Continue), true),
+    ] {
+        let payload = vec![b'x' + part; 40 * 1024];
+        let _ = client
+            .ws
+            .send(Message::Frame(Frame::message(payload, opcode, last)))
+            .await;
+    }
+    let closed = loop {
+        match tokio::time::timeout(Duration::from_secs(5), client.ws.next()).await {
+            Ok(Some(Ok(Message::Close(frame)))) => break frame,
+            Ok(Some(Ok(_))) => continue,
+            other => panic!("no close frame came: {other:?}"),
+        }
+    };
+    assert_eq!(closed.map(|f| u16::from(f.code)), Some(1009));
+
+    // A bad move of 15,000 characters is refused with a short message.
+    let mut south = server.socket(&game, Some(&kato), None).await;
+    let long = "Q".repeat(15_000);
+    south
+        .send(json!({"t": "move", "id": "x", "d": {"move": long}}))
+        .await;
+    let error = south.recv_type("error").await;
+    assert_eq!(error["d"]["code"], "bad_move");
+    let message = error["d"]["message"].as_str().unwrap();
+    assert!(
+        message.chars().count() <= 161,
+        "{} characters",
+        message.chars().count()
+    );
+
+    // HTTP refusals, each with {"error":{"code","message"}}.
+    let upper = game.to_uppercase();
+    let simple = game.replace('-', "");
+    let cases: Vec<(reqwest::RequestBuilder, u16, &str)> = vec![
+        (
+            server.http.get(server.url("/no/such/page")),
+            404,
+            "not_found",
+        ),
+        (
+            server.http.put(server.url("/api/games")).bearer_auth(&kato),
+            405,
+            "method_not_allowed",
+        ),
+        (
+            server
+                .http
+                .post(server.url("/api/session"))
+                .header("Content-Type", "application/json")
+                .body(format!(r#"{{"name":"{}"}}"#, "a".repeat(100 * 1024))),
+            413,
+            "too_large",
+        ),
+        (
+            server
+                .http
+                .get(server.url(&format!("/api/games/{upper}")))
+                .bearer_auth(&kato),
+            404,
+            "not_found",
+        ),
+        (
+            server
+                .http
+                .get(server.url(&format!("/api/games/{simple}")))
+                .bearer_auth(&kato),
+            404,
+            "not_found",
+        ),
+        (
+            server
+                .http
+                .get(server.url(&format!("/api/games/{{{game}}}")))
+                .bearer_auth(&kato),
+            404,
+            "not_found",
+        ),
+        (
+            server
+                .http
+                .get(server.url("/api/games?list=bad"))
+                .bearer_auth(&kato),
+            400,
+            "bad_list",
+        ),
+    ];
+    for (request, status, code) in cases {
+        let answer = request.send().await.unwrap();
+        assert_eq!(answer.status().as_u16(), status);
+        let body: Value = answer.json().await.expect("a JSON body");
+        assert_eq!(body["error"]["code"], code, "{body}");
+        assert!(!body["error"]["message"].as_str().unwrap().is_empty());
+    }
+    while !probe.has_enough() {
+        let answer = server
+            .http
+            .get(server.url("/no/such/page"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), 404);
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert_p99_under("protocol edges", &probe.finish().await, PROBE_P99);
+    server.stop().await;
+}

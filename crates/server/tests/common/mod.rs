@@ -151,7 +151,12 @@ impl TestServer {
             url.push_str(&format!("v={v}"));
         }
         let request = url.into_client_request().unwrap();
-        let (ws, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+        // TCP_NODELAY, as browsers do: without it a small frame sent while the previous
+        // one awaits its ACK waits out the delayed ACK (~40 ms), which the latency probe
+        // would measure.
+        let (ws, _) = tokio_tungstenite::connect_async_with_config(request, None, true)
+            .await
+            .unwrap();
         Client { ws }
     }
 }

@@ -21,7 +21,11 @@ pub struct LatencyProbe {
 }
 
 /// Moves a probe measures at least before its p99 means anything.
-pub const PROBE_MOVES: usize = 100;
+pub const PROBE_MOVES: usize = 200;
+
+/// Moves played first and not measured: the first game's set-up (connections, the
+/// server's first allocations) is not what a player of a running server sees.
+const WARM_UP_MOVES: usize = 10;
 
 impl LatencyProbe {
     /// Starts playing games on `server` until [`LatencyProbe::finish`].
@@ -37,9 +41,13 @@ impl LatencyProbe {
             let mut seed = 1;
             while !*stopped.borrow() {
                 play_one_game(&server, [&south, &north], &stopped, &mut latencies, seed).await;
-                count.store(latencies.len(), Ordering::Relaxed);
+                count.store(
+                    latencies.len().saturating_sub(WARM_UP_MOVES),
+                    Ordering::Relaxed,
+                );
                 seed += 1;
             }
+            latencies.drain(..WARM_UP_MOVES.min(latencies.len()));
             latencies
         });
         LatencyProbe {
