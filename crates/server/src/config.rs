@@ -102,8 +102,9 @@ pub struct Limits {
     /// Proxies (IP addresses) whose `X-Forwarded-For` names the client: a request from one
     /// of them is counted against the address it forwards for. Repeat or separate with
     /// commas.
+    /// (Text here: an empty `OMWESO_TRUSTED_PROXY=`, as in `.env.example`, means none.)
     #[arg(long, env = "OMWESO_TRUSTED_PROXY", value_delimiter = ',')]
-    pub trusted_proxy: Vec<std::net::IpAddr>,
+    pub trusted_proxy: Vec<String>,
 }
 
 impl Limits {
@@ -131,8 +132,22 @@ impl Limits {
         }
     }
 
+    /// The trusted proxies' addresses (empty entries skipped).
+    pub fn trusted_proxies(&self) -> Result<Vec<std::net::IpAddr>, String> {
+        self.trusted_proxy
+            .iter()
+            .map(|p| p.trim())
+            .filter(|p| !p.is_empty())
+            .map(|p| {
+                p.parse()
+                    .map_err(|_| format!("trusted proxy {p:?} is not an IP address"))
+            })
+            .collect()
+    }
+
     /// Checks the values given.
     pub fn validate(&self) -> Result<(), String> {
+        self.trusted_proxies()?;
         let seconds = [
             ("open game hours", self.open_game_hours),
             ("http idle seconds", self.http_idle_seconds),

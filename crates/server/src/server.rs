@@ -169,7 +169,11 @@ async fn serve_with(
         connections: config.limits.connections,
         connections_per_ip: config.limits.connections_per_ip,
         idle: Duration::from_secs_f64(config.limits.http_idle_seconds),
-        trusted_proxies: config.limits.trusted_proxy.clone().into(),
+        trusted_proxies: config
+            .limits
+            .trusted_proxies()
+            .map_err(ServeError::Config)?
+            .into(),
     }
     .fitted_to_open_files();
     let state = AppState::new(store.clone(), writer.clone(), pool, config, stopped.clone());

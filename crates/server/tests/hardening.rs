@@ -193,7 +193,7 @@ async fn a_creation_flood_is_refused_by_the_limits() {
         l.sessions_per_ip_per_minute = 12;
         l.open_games_per_session = 3;
         l.open_game_hours = 2.0 / 3600.0;
-        l.trusted_proxy = vec!["127.0.0.1".parse().unwrap()];
+        l.trusted_proxy = vec!["127.0.0.1".into()];
     }))
     .await;
     let probe = LatencyProbe::start(&server).await;
