@@ -1,7 +1,7 @@
 //! Guest sessions: a player id, a name and a secret token. The token is shown once, kept
 //! by the client as a cookie or a bearer token, and stored only as its hash.
 
-use std::collections::HashMap;
+use std::num::NonZeroUsize;
 use std::sync::Mutex;
 
 use axum::http::HeaderMap;
@@ -20,21 +20,31 @@ pub struct Session {
     pub name: String,
 }
 
-/// Sessions by token hash: the store, with the ones seen since start kept in memory.
+/// Sessions by token hash: the store, with the most recently used kept in memory (a
+/// bounded cache: the least recently used leave it first, and are read from the store
+/// again when they come back).
 #[derive(Debug)]
 pub struct Sessions {
     store: Store,
     writer: Writer,
-    cache: Mutex<HashMap<String, Session>>,
+    cache: Mutex<lru::LruCache<String, Session>>,
 }
 
 impl Sessions {
-    pub fn new(store: Store, writer: Writer) -> Sessions {
+    /// Keeps at most `cached` sessions in memory (at least one).
+    pub fn new(store: Store, writer: Writer, cached: usize) -> Sessions {
+        let cached = NonZeroUsize::new(cached).unwrap_or(NonZeroUsize::MIN);
         Sessions {
             store,
             writer,
-            cache: Mutex::new(HashMap::new()),
+            cache: Mutex::new(lru::LruCache::new(cached)),
         }
+    }
+
+    /// Sessions in memory now.
+    #[must_use]
+    pub fn cached(&self) -> usize {
+        self.cache.lock().map_or(0, |cache| cache.len())
     }
 
     /// Creates a session; returns it with its token.
@@ -63,7 +73,7 @@ impl Sessions {
 
     fn remember(&self, hash: String, session: Session) {
         if let Ok(mut cache) = self.cache.lock() {
-            cache.insert(hash, session);
+            cache.put(hash, session);
         }
     }
 
@@ -74,7 +84,7 @@ impl Sessions {
             .cache
             .lock()
             .ok()
-            .and_then(|cache| cache.get(&hash).cloned());
+            .and_then(|mut cache| cache.get(&hash).cloned());
         if cached.is_some() {
             return Ok(cached);
         }

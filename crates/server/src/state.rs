@@ -44,7 +44,7 @@ impl AppState {
         };
         AppState(Arc::new(Inner {
             games: Registry::new(store.clone(), services),
-            sessions: Sessions::new(store.clone(), writer),
+            sessions: Sessions::new(store.clone(), writer, config.limits.session_cache),
             limiters: crate::limits::Limiters::new(&config.limits),
             store,
             config,

@@ -794,3 +794,26 @@ async fn protocol_edges_answer_as_the_rfcs_and_the_protocol_say() {
     assert_p99_under("protocol edges", &probe.finish().await, PROBE_P99);
     server.stop().await;
 }
+
+/// The session cache is bounded: past its size the least recently used sessions leave
+/// memory, and are found in the database again when they come back.
+#[tokio::test]
+async fn the_session_cache_is_bounded_and_forgets_nothing() {
+    let store = omweso::store::Store::open("sqlite::memory:").await.unwrap();
+    let (writer, task) = omweso::store::Writer::spawn(store.clone(), 64);
+    let sessions = omweso::session::Sessions::new(store.clone(), writer.clone(), 3);
+    let mut made = Vec::new();
+    for i in 0..10 {
+        made.push(sessions.create(Some(&format!("P{i}"))).await.unwrap());
+    }
+    assert_eq!(sessions.cached(), 3);
+    for (session, token) in &made {
+        let found = sessions.find(token).await.unwrap();
+        assert_eq!(found.as_ref(), Some(session));
+        assert!(sessions.cached() <= 3);
+    }
+    assert_eq!(sessions.find("not a token").await.unwrap(), None);
+    writer.shutdown().await;
+    task.await.unwrap();
+    store.close().await;
+}
