@@ -154,12 +154,15 @@ async fn serve_connection(
         .serve_connection(TokioIo::new(stream), service)
         .with_upgrades();
     tokio::pin!(connection);
-    tokio::select! {
-        _ = connection.as_mut() => {}
+    let served = tokio::select! {
+        served = connection.as_mut() => served,
         () = stopped(&mut stop) => {
             connection.as_mut().graceful_shutdown();
-            let _ = connection.await;
+            connection.await
         }
+    };
+    if served.is_err_and(|error| error.is_timeout()) {
+        crate::metrics::count(&crate::metrics::METRICS.http_idle_timeouts);
     }
 }
 

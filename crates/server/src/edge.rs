@@ -112,12 +112,15 @@ pub async fn time_limit(State(state): State<AppState>, request: Request, next: N
     let limit = Duration::from_secs_f64(state.config.limits.request_seconds);
     match tokio::time::timeout(limit, next.run(request)).await {
         Ok(response) => response,
-        Err(_) => ApiError::new(
-            StatusCode::REQUEST_TIMEOUT,
-            "timeout",
-            "the request took too long to arrive",
-        )
-        .into_response(),
+        Err(_) => {
+            crate::metrics::count(&crate::metrics::METRICS.request_timeouts);
+            ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                "timeout",
+                "the request took too long to arrive",
+            )
+            .into_response()
+        }
     }
 }
 

@@ -95,6 +95,10 @@ pub struct Metrics {
     pub ignored_pongs: AtomicU64,
     /// Games removed because nobody started them in time.
     pub games_expired: AtomicU64,
+    /// Connections closed for sending no request (or not all its headers) in time.
+    pub http_idle_timeouts: AtomicU64,
+    /// Requests answered 408: their body did not arrive in time.
+    pub request_timeouts: AtomicU64,
 }
 
 /// The limits of docs/security.md, each a label of `omweso_limited_total`.
@@ -168,6 +172,8 @@ pub static METRICS: Metrics = Metrics {
     dropped_write_timeouts: AtomicU64::new(0),
     ignored_pongs: AtomicU64::new(0),
     games_expired: AtomicU64::new(0),
+    http_idle_timeouts: AtomicU64::new(0),
+    request_timeouts: AtomicU64::new(0),
 };
 
 /// Adds one to a counter.
@@ -175,9 +181,9 @@ pub fn count(counter: &AtomicU64) {
     counter.fetch_add(1, Ordering::Relaxed);
 }
 
-/// The exposition text; `live_games` comes from the registry at scrape time.
+/// The exposition text; `live_games` and `sessions_cached` are read at scrape time.
 #[must_use]
-pub fn render(live_games: usize) -> String {
+pub fn render(live_games: usize, sessions_cached: usize) -> String {
     let m = &METRICS;
     let mut out = String::with_capacity(4096);
     let mut line = |name: &str, kind: &str, help: &str, value: String| {
@@ -191,6 +197,12 @@ pub fn render(live_games: usize) -> String {
         "gauge",
         "Games loaded in memory (every unfinished game is).",
         live_games.to_string(),
+    );
+    line(
+        "omweso_sessions_cached",
+        "gauge",
+        "Sessions kept in memory (the cache is bounded; the rest stay in the database).",
+        sessions_cached.to_string(),
     );
     let get = |c: &AtomicU64| c.load(Ordering::Relaxed).to_string();
     line(
@@ -270,6 +282,18 @@ pub fn render(live_games: usize) -> String {
         "counter",
         "Games removed because nobody started them in time.",
         get(&m.games_expired),
+    );
+    line(
+        "omweso_http_idle_timeouts_total",
+        "counter",
+        "Connections closed for sending no request, or not all its headers, in time.",
+        get(&m.http_idle_timeouts),
+    );
+    line(
+        "omweso_request_timeouts_total",
+        "counter",
+        "Requests answered 408: they did not arrive whole in time.",
+        get(&m.request_timeouts),
     );
     line(
         "omweso_engine_jobs_queued",

@@ -190,13 +190,14 @@ async fn serve_with(
             "/metrics",
             get(move || {
                 let live = games.games.live();
+                let sessions = games.sessions.cached();
                 async move {
                     (
                         [(
                             axum::http::header::CONTENT_TYPE,
                             "text/plain; version=0.0.4",
                         )],
-                        crate::metrics::render(live),
+                        crate::metrics::render(live, sessions),
                     )
                 }
             }),
