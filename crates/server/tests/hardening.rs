@@ -420,10 +420,9 @@ async fn a_silent_socket_is_dropped_and_its_player_shown_away() {
         opened.elapsed()
     );
     drop(silent);
-    while !probe.has_enough() {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert_p99_under("silent socket", &probe.finish().await, PROBE_P99);
+    probe
+        .assert_p99_when_enough("silent socket", PROBE_P99)
+        .await;
     server.stop().await;
 }
 
@@ -635,10 +634,9 @@ async fn a_socket_opened_before_joining_takes_the_seat() {
             break;
         }
     }
-    while !probe.has_enough() {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert_p99_under("join after connect", &probe.finish().await, PROBE_P99);
+    probe
+        .assert_p99_when_enough("join after connect", PROBE_P99)
+        .await;
     server.stop().await;
 }
 
@@ -647,7 +645,7 @@ async fn a_socket_opened_before_joining_takes_the_seat() {
 #[tokio::test]
 async fn protocol_edges_answer_as_the_rfcs_and_the_protocol_say() {
     let _serial = ONE_AT_A_TIME.lock().await;
-    use futures_util::{SinkExt, StreamExt};
+    use futures_util::SinkExt;
     use tokio_tungstenite::tungstenite::protocol::frame::coding::{CloseCode, Data, OpCode};
     use tokio_tungstenite::tungstenite::protocol::frame::Frame;
     use tokio_tungstenite::tungstenite::protocol::CloseFrame;
@@ -670,13 +668,7 @@ async fn protocol_edges_answer_as_the_rfcs_and_the_protocol_say() {
         })))
         .await
         .unwrap();
-    let echoed = loop {
-        match tokio::time::timeout(Duration::from_secs(5), client.ws.next()).await {
-            Ok(Some(Ok(Message::Close(frame)))) => break frame,
-            Ok(Some(Ok(_))) => continue,
-            other => panic!("no close frame came back: {other:?}"),
-        }
-    };
+    let echoed = client.close_frame().await;
     assert_eq!(echoed.map(|f| f.code), Some(CloseCode::Normal));
 
     // A message over the 64 KiB the socket reads, in two frames the server reads whole (a
@@ -694,13 +686,7 @@ async fn protocol_edges_answer_as_the_rfcs_and_the_protocol_say() {
             .send(Message::Frame(Frame::message(payload, opcode, last)))
             .await;
     }
-    let closed = loop {
-        match tokio::time::timeout(Duration::from_secs(5), client.ws.next()).await {
-            Ok(Some(Ok(Message::Close(frame)))) => break frame,
-            Ok(Some(Ok(_))) => continue,
-            other => panic!("no close frame came: {other:?}"),
-        }
-    };
+    let closed = client.close_frame().await;
     assert_eq!(closed.map(|f| u16::from(f.code)), Some(1009));
 
     // A bad move of 15,000 characters is refused with a short message.

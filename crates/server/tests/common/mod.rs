@@ -214,6 +214,19 @@ impl Client {
         }
     }
 
+    /// The close frame the server sends next (other frames skipped), within 5 s.
+    pub async fn close_frame(
+        &mut self,
+    ) -> Option<tokio_tungstenite::tungstenite::protocol::CloseFrame> {
+        loop {
+            match tokio::time::timeout(Duration::from_secs(5), self.ws.next()).await {
+                Ok(Some(Ok(Message::Close(frame)))) => return frame,
+                Ok(Some(Ok(_))) => continue,
+                other => panic!("no close frame came: {other:?}"),
+            }
+        }
+    }
+
     /// The next message of type `t`, skipping others (crowd, say).
     pub async fn recv_type(&mut self, t: &str) -> Value {
         loop {

@@ -63,6 +63,15 @@ impl LatencyProbe {
         self.measured.load(Ordering::Relaxed) >= PROBE_MOVES
     }
 
+    /// Waits until the probe has measured enough moves, stops it, and asserts its p99
+    /// (for attacks that are over, or that run by themselves meanwhile).
+    pub async fn assert_p99_when_enough(self, what: &str, bound: Duration) {
+        while !self.has_enough() {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert_p99_under(what, &self.finish().await, bound);
+    }
+
     /// Stops the probe; returns every move's latency, sorted.
     pub async fn finish(self) -> Vec<Duration> {
         let _ = self.stop.send(true);
