@@ -669,6 +669,14 @@ impl Actor {
                 }
             }
         }
+        // A move changes only the lobby's move count: set in place, without rebuilding
+        // the summary (this runs for every move of every game).
+        let reseated = events.iter().any(|(_, e)| {
+            matches!(
+                e,
+                Event::Joined { .. } | Event::Started { .. } | Event::End { .. }
+            )
+        });
         for (v, event) in events {
             match &event {
                 Event::Steal { .. } => count(&METRICS.steals),
@@ -687,9 +695,15 @@ impl Actor {
             }
             self.broadcast(&message);
         }
-        self.services
-            .lobby
-            .update(self.table.summary(self.spectators()));
+        if reseated {
+            self.services
+                .lobby
+                .update(self.table.summary(self.spectators()));
+        } else {
+            self.services
+                .lobby
+                .set_moves(self.table.id(), self.table.moves_played());
+        }
     }
 
     fn broadcast(&mut self, message: &Arc<str>) {

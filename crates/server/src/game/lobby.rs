@@ -57,6 +57,15 @@ impl Lobby {
         }
     }
 
+    /// A game's move count, changed in place.
+    pub fn set_moves(&self, id: Uuid, moves: usize) {
+        if let Ok(mut games) = self.0.lock() {
+            if let Some(game) = games.get_mut(&id) {
+                game.moves = moves;
+            }
+        }
+    }
+
     pub fn remove(&self, id: Uuid) {
         if let Ok(mut games) = self.0.lock() {
             games.remove(&id);
@@ -96,5 +105,51 @@ impl Lobby {
         unstarted.fold((0, 0), |(all, mine), g| {
             (all + 1, mine + usize::from(g.creator == creator))
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary(created_at_ms: u64, status: &'static str, north: Option<&str>) -> GameSummary {
+        GameSummary {
+            game_id: Uuid::new_v4(),
+            ruleset: omweso_rules::Ruleset::Omweso,
+            setup: SetupKind::Outer,
+            status,
+            seats: SeatNames {
+                s: Some("Kato".into()),
+                n: north.map(str::to_owned),
+            },
+            time_control: TimeControl::CASUAL,
+            spectators: 0,
+            moves: 0,
+            created_at_ms,
+            creator: Uuid::nil(),
+        }
+    }
+
+    #[test]
+    fn lists_open_and_live_games_newest_first_and_counts_unstarted_ones() {
+        let lobby = Lobby::default();
+        let open_old = summary(1, "setup", None);
+        let open_new = summary(2, "setup", None);
+        let arranging = summary(3, "setup", Some("Nakato"));
+        let live = summary(4, "playing", Some("Nakato"));
+        let over = summary(5, "finished", Some("Nakato"));
+        for game in [&open_old, &open_new, &arranging, &live, &over] {
+            lobby.update(game.clone());
+        }
+        let ids = |games: Vec<GameSummary>| games.iter().map(|g| g.game_id).collect::<Vec<_>>();
+        assert_eq!(ids(lobby.list(true)), [open_new.game_id, open_old.game_id]);
+        assert_eq!(ids(lobby.list(false)), [live.game_id]);
+        // Three not started (two open, one arranging its free setup), all by the nil creator.
+        assert_eq!(lobby.unstarted(Uuid::nil()), (3, 3));
+        assert_eq!(lobby.unstarted(Uuid::new_v4()), (3, 0));
+        lobby.set_moves(live.game_id, 17);
+        assert_eq!(lobby.list(false)[0].moves, 17);
+        lobby.remove(live.game_id);
+        assert!(lobby.list(false).is_empty());
     }
 }

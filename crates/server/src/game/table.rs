@@ -277,6 +277,12 @@ impl Table {
         Some((board, side, self.config.time_control.budget(0)))
     }
 
+    /// Whole moves played so far.
+    #[must_use]
+    pub fn moves_played(&self) -> usize {
+        self.history.len()
+    }
+
     /// The game as the lobby lists it.
     #[must_use]
     pub fn summary(&self, spectators: usize) -> GameSummary {
