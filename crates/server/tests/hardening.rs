@@ -803,3 +803,35 @@ async fn the_session_cache_is_bounded_and_forgets_nothing() {
     task.await.unwrap();
     store.close().await;
 }
+
+/// A name that would show as another player's is refused, saying which character.
+#[tokio::test]
+async fn names_that_impersonate_are_refused() {
+    let _serial = ONE_AT_A_TIME.lock().await;
+    let server = TestServer::start("sqlite::memory:").await;
+    let probe = LatencyProbe::start(&server).await;
+    let names = [
+        ("\u{202e}ecilA", "U+202E"),
+        ("Alice\u{200b}", "U+200B"),
+        ("\u{feff}", "U+FEFF"),
+        ("Ali\u{3164}ce", "U+3164"),
+    ];
+    let mut asked = 0;
+    while !probe.has_enough() || asked < names.len() {
+        let (name, character) = names[asked % names.len()];
+        let (status, body) = server.post("/api/session", "", json!({"name": name})).await;
+        assert_eq!(status, 400, "{name:?}: {body}");
+        assert_eq!(body["error"]["code"], "bad_name");
+        let message = body["error"]["message"].as_str().unwrap();
+        assert!(message.contains(character), "{message}");
+        asked += 1;
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let (status, body) = server
+        .post("/api/session", "", json!({"name": "Nakate\u{0301}"}))
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(body["name"], "Nakat\u{e9}", "stored in NFC");
+    assert_p99_under("bidi names", &probe.finish().await, PROBE_P99);
+    server.stop().await;
+}
