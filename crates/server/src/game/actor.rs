@@ -31,6 +31,8 @@ pub const COMMAND_QUEUE: usize = 256;
 pub const OUTGOING_QUEUE: usize = 128;
 /// Recent events kept for `?v=` resumption.
 pub const RECENT_EVENTS: usize = 512;
+/// How long after a failed removal of an expired game it is tried again.
+const EXPIRY_RETRY_MS: u64 = 60_000;
 /// How often `crowd` may be sent: joins and leaves are batched.
 const CROWD_EVERY: Duration = Duration::from_millis(250);
 
@@ -192,6 +194,7 @@ pub fn spawn(table: Table, next_seq: i64, services: Services) -> GameHandle {
         away_since: [away, away],
         legal: Vec::new(),
         expired: false,
+        expiry_retry_at: 0,
     };
     actor.services.lobby.update(actor.table.summary(0));
     tokio::spawn(actor.run(shutdown));
@@ -215,6 +218,8 @@ struct Actor {
     legal: Vec<(u64, Side, Arc<LegalList>)>,
     /// Removed for nobody starting it in time: the task ends.
     expired: bool,
+    /// Not before this is the removal tried again (ms since the epoch; 0: no failure).
+    expiry_retry_at: u64,
 }
 
 impl Actor {
@@ -247,10 +252,13 @@ impl Actor {
         tracing::debug!(game = %id, "game unloaded");
     }
 
-    /// When an unstarted game is removed, if it is one.
+    /// When an unstarted game is removed, if it is one (or when to try again, after the
+    /// store refused the removal).
     fn expiry(&self) -> Option<u64> {
-        (self.table.status() == Status::Setup)
-            .then(|| self.table.created_at_ms() + self.services.open_game_ttl_ms)
+        (self.table.status() == Status::Setup).then(|| {
+            let due = self.table.created_at_ms() + self.services.open_game_ttl_ms;
+            due.max(self.expiry_retry_at)
+        })
     }
 
     /// Removes a game nobody started in time: its row and log, and its sockets.
@@ -267,7 +275,11 @@ impl Actor {
                 self.close_all(1000, "this game expired: nobody started it in time");
                 self.expired = true;
             }
-            Err(error) => tracing::error!(game = %id, %error, "could not remove an expired game"),
+            Err(error) => {
+                // Not in a loop against a store that is down: once a minute.
+                self.expiry_retry_at = now_ms() + EXPIRY_RETRY_MS;
+                tracing::error!(game = %id, %error, "could not remove an expired game");
+            }
         }
     }
 
