@@ -835,3 +835,35 @@ async fn names_that_impersonate_are_refused() {
     assert_p99_under("bidi names", &probe.finish().await, PROBE_P99);
     server.stop().await;
 }
+
+/// Sockets opened at once on a finished game that is no longer in memory load it once:
+/// they all share one game task (each sees all the others in `crowd`).
+#[tokio::test]
+async fn concurrent_loads_of_a_game_share_one_task() {
+    let _serial = ONE_AT_A_TIME.lock().await;
+    let server = TestServer::start("sqlite::memory:").await;
+    let (kato, _) = server.session("Kato").await;
+    let (nakato, _) = server.session("Nakato").await;
+    let game = server.create(&kato, json!({"ruleset": "oware"})).await;
+    server.join(&nakato, &game).await;
+    {
+        let mut south = server.socket(&game, Some(&kato), None).await;
+        south.send(json!({"t": "resign", "id": "r", "d": {}})).await;
+        south.expect_ack("r").await;
+    }
+    // The finished game, watched by nobody, leaves memory.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let sockets =
+        futures_util::future::join_all((0..10).map(|_| server.socket(&game, None, None))).await;
+    for mut socket in sockets {
+        assert_eq!(socket.recv_type("state").await["d"]["status"], "finished");
+        loop {
+            let crowd = socket.recv_type("crowd").await;
+            if crowd["d"]["spectators"] == 10 {
+                break;
+            }
+            assert!(crowd["d"]["spectators"].as_u64().unwrap() < 10, "{crowd}");
+        }
+    }
+    server.stop().await;
+}

@@ -62,17 +62,31 @@ impl Registry {
         self.store.game(id).await
     }
 
-    fn cached(&self, id: Uuid) -> Option<GameHandle> {
-        let games = self.games.lock().ok()?;
-        games.get(&id).filter(|h| !h.is_closed()).cloned()
+    /// The map of handles. A panic elsewhere while it was held cannot have left it half
+    /// changed (every change is one insert or one sweep), so a poisoned lock is taken as
+    /// it is rather than failing every game from then on.
+    fn handles(&self) -> std::sync::MutexGuard<'_, HashMap<Uuid, GameHandle>> {
+        self.games
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    fn insert(&self, handle: GameHandle) -> GameHandle {
-        let Ok(mut games) = self.games.lock() else {
-            return handle;
-        };
+    fn cached(&self, id: Uuid) -> Option<GameHandle> {
+        self.handles().get(&id).filter(|h| !h.is_closed()).cloned()
+    }
+
+    /// The game's task: the one already running, or a new one owning `table`. Decided
+    /// and spawned under the map's lock, so that two loads of the same game at once
+    /// never give it two tasks (the loser's table is dropped unplayed).
+    fn spawn_once(&self, table: Table, next_seq: i64) -> GameHandle {
+        let mut games = self.handles();
+        if let Some(running) = games.get(&table.id()).filter(|h| !h.is_closed()) {
+            return running.clone();
+        }
         games.retain(|_, h| !h.is_closed());
-        games.entry(handle.id()).or_insert(handle).clone()
+        let handle = actor::spawn(table, next_seq, self.services.clone());
+        games.insert(handle.id(), handle.clone());
+        handle
     }
 
     /// Creates a game: its row and the first entry of its log, its creation, are committed
@@ -97,11 +111,7 @@ impl Registry {
             .write(vec![Write::InsertGame(row), Write::AppendAction(first)])
             .await?;
         crate::metrics::count(&crate::metrics::METRICS.games_created);
-        Ok(self.insert(self.spawn(table, 1)))
-    }
-
-    fn spawn(&self, table: Table, next_seq: i64) -> GameHandle {
-        actor::spawn(table, next_seq, self.services.clone())
+        Ok(self.spawn_once(table, 1))
     }
 
     /// The game, loaded from the store if needed; `None` if there is no such game.
@@ -113,7 +123,7 @@ impl Registry {
             return Ok(None);
         };
         let (table, next_seq) = table;
-        Ok(Some(self.insert(self.spawn(table, next_seq))))
+        Ok(Some(self.spawn_once(table, next_seq)))
     }
 
     async fn load(&self, id: Uuid) -> Result<Option<(Table, i64)>, LoadError> {
@@ -167,9 +177,6 @@ impl Registry {
     /// Games in memory.
     #[must_use]
     pub fn live(&self) -> usize {
-        self.games
-            .lock()
-            .map(|g| g.values().filter(|h| !h.is_closed()).count())
-            .unwrap_or(0)
+        self.handles().values().filter(|h| !h.is_closed()).count()
     }
 }
