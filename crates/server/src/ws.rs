@@ -270,14 +270,19 @@ async fn connection(
     }
 }
 
-async fn read(
-    stream: &mut futures_util::stream::SplitStream<WebSocket>,
+/// Reads the client's frames until it closes or breaks the protocol. Generic over the
+/// stream so that tests drive it with plain values, without a network (as axum's
+/// `testing-websockets` example).
+async fn read<S>(
+    stream: &mut S,
     game: &GameHandle,
     conn: ConnId,
     local: &mpsc::Sender<Local>,
     pings: &Mutex<Pings>,
     rate: u32,
-) {
+) where
+    S: futures_util::Stream<Item = Result<Message, axum::Error>> + Unpin,
+{
     let mut limit = RateLimit::new(rate);
     while let Some(frame) = stream.next().await {
         let frame = match frame {
@@ -375,6 +380,7 @@ fn close(code: u16, reason: &'static str) -> Message {
 }
 
 /// Why the writer stopped.
+#[derive(Debug, PartialEq, Eq)]
 enum Stop {
     /// The socket is done (closed, or a write failed).
     Done,
@@ -382,13 +388,18 @@ enum Stop {
     TimedOut,
 }
 
-async fn write(
-    mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
+/// Writes what the game and the reader queue for this connection, and pings, until the
+/// socket is done; returns why it stopped. Generic over the sink, like [`read`].
+async fn write<K>(
+    mut sink: K,
     mut from_game: mpsc::Receiver<Outgoing>,
     mut local: mpsc::Receiver<Local>,
     pings: Arc<Mutex<Pings>>,
     settings: Settings,
-) {
+) -> Stop
+where
+    K: futures_util::Sink<Message> + Unpin,
+{
     let mut ping = tokio::time::interval(settings.ping_every);
     ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     // The first tick is at once: the first ping goes out with the first messages.
@@ -474,6 +485,7 @@ async fn write(
     if matches!(stop, Stop::TimedOut) {
         count(&METRICS.dropped_write_timeouts);
     }
+    stop
 }
 
 #[cfg(test)]

@@ -93,6 +93,12 @@ pub struct GameHandle {
 pub struct Gone;
 
 impl GameHandle {
+    /// A handle whose commands arrive on `tx`'s receiver (socket tests without a game).
+    #[cfg(test)]
+    pub(crate) fn for_tests(tx: mpsc::Sender<Command>) -> GameHandle {
+        GameHandle { id: Uuid::nil(), tx }
+    }
+
     #[must_use]
     pub fn id(&self) -> Uuid {
         self.id
