@@ -16,7 +16,7 @@ use tokio::sync::mpsc;
 use crate::error::ApiError;
 use crate::game::actor::{Command, ConnId, GameHandle, Outgoing, OUTGOING_QUEUE};
 use crate::metrics::{count, Limit, METRICS};
-use crate::protocol::{self, MAX_FRAME_BYTES};
+use crate::protocol::{self, ErrorCode, Frame, MAX_FRAME_BYTES};
 use crate::state::AppState;
 
 /// Frames larger than this are refused by the WebSocket layer itself; up to it, the
@@ -50,8 +50,7 @@ pub async fn upgrade(
     };
     let resume_after = match query.get("v") {
         Some(v) => Some(v.parse::<u64>().map_err(|_| {
-            ApiError::bad_request(
-                "bad_version",
+            ApiError::bad_request(ErrorCode::BadVersion,
                 "v is the last event version seen: a whole number",
             )
         })?),
@@ -141,9 +140,7 @@ fn check_origin(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
     if crate::edge::origin_allowed(&state.config, headers, origin) {
         Ok(())
     } else {
-        Err(ApiError::new(
-            axum::http::StatusCode::FORBIDDEN,
-            "bad_origin",
+        Err(ApiError::new(ErrorCode::BadOrigin,
             format!("sockets from {origin} are not allowed"),
         ))
     }
@@ -296,11 +293,12 @@ async fn read<S>(
         let text = match frame {
             Message::Text(text) => text,
             Message::Binary(_) => {
-                let _ = local.try_send(Local::Text(protocol::error(
+                let refusal = Frame::error(
                     None,
-                    "bad_message",
+                    ErrorCode::BadMessage,
                     "messages are JSON text frames",
-                )));
+                );
+                let _ = local.try_send(Local::Text(refusal.to_text()));
                 continue;
             }
             Message::Pong(payload) => {
@@ -334,11 +332,12 @@ async fn read<S>(
         match protocol::decode(text.as_str()) {
             // Decoded first, so that the refusal names the message it refuses.
             Ok(request) if !limit.allow() => {
-                let _ = local.try_send(Local::Text(protocol::error(
-                    request.id.as_ref(),
-                    "rate_limited",
+                let refusal = Frame::error(
+                    request.id,
+                    ErrorCode::RateLimited,
                     "too many messages; slow down",
-                )));
+                );
+                let _ = local.try_send(Local::Text(refusal.to_text()));
             }
             Ok(request) => {
                 let command = Command::Client {
@@ -351,11 +350,8 @@ async fn read<S>(
                 }
             }
             Err(e) => {
-                let _ = local.try_send(Local::Text(protocol::error(
-                    e.id.as_ref(),
-                    e.code,
-                    &e.message,
-                )));
+                let refusal = Frame::error(e.id, e.code, e.message);
+                let _ = local.try_send(Local::Text(refusal.to_text()));
             }
         }
     }
