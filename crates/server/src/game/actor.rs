@@ -92,7 +92,10 @@ impl GameHandle {
     /// A handle whose commands arrive on `tx`'s receiver (socket tests without a game).
     #[cfg(test)]
     pub(crate) fn for_tests(tx: mpsc::Sender<Command>) -> GameHandle {
-        GameHandle { id: Uuid::nil(), tx }
+        GameHandle {
+            id: Uuid::nil(),
+            tx,
+        }
     }
 
     #[must_use]
