@@ -10,12 +10,14 @@ use uuid::Uuid;
 
 use crate::accept::ClientIp;
 use crate::error::ApiError;
-use crate::protocol::http::{GameCreated, GameList, Joined, NewGame, NewSession, SeatChoice, SessionInfo};
-use crate::protocol::ErrorCode;
 use crate::game::config::{GameConfig, SetupKind, TimeControl};
 use crate::game::log::Entry;
 use crate::game::table::{Seat, Table};
 use crate::metrics::Limit;
+use crate::protocol::http::{
+    GameCreated, GameList, Joined, NewGame, NewSession, SeatChoice, SessionInfo,
+};
+use crate::protocol::ErrorCode;
 use crate::session::{token_from, Session, COOKIE};
 use crate::state::AppState;
 
@@ -35,7 +37,8 @@ fn body<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
         return serde_json::from_str("{}")
             .map_err(|e| ApiError::bad_request(ErrorCode::BadBody, e.to_string()));
     }
-    serde_json::from_slice(bytes).map_err(|e| ApiError::bad_request(ErrorCode::BadBody, e.to_string()))
+    serde_json::from_slice(bytes)
+        .map_err(|e| ApiError::bad_request(ErrorCode::BadBody, e.to_string()))
 }
 
 /// The client's address (set by the accept loop; unspecified for a router served some
@@ -102,7 +105,8 @@ pub async fn create_game(
         (Ruleset::Omweso, setup) => setup.unwrap_or(SetupKind::Outer),
         (_, None | Some(SetupKind::Outer)) => SetupKind::Outer,
         (_, Some(_)) => {
-            return Err(ApiError::bad_request(ErrorCode::BadSetup,
+            return Err(ApiError::bad_request(
+                ErrorCode::BadSetup,
                 format!("{ruleset} has one start; setup presets are for omweso"),
             ))
         }
@@ -321,7 +325,8 @@ pub async fn list_games(
         Some("open") => true,
         Some("live") => false,
         _ => {
-            return Err(ApiError::bad_request(ErrorCode::BadList,
+            return Err(ApiError::bad_request(
+                ErrorCode::BadList,
                 "list must be \"open\" or \"live\"",
             ))
         }

@@ -79,7 +79,8 @@ fn check_state_change(config: &ServeConfig, headers: &HeaderMap) -> Result<(), A
     if let Some(origin) = headers.get(header::ORIGIN) {
         let origin = origin.to_str().unwrap_or("");
         if !origin_allowed(config, headers, origin) {
-            return Err(ApiError::new(ErrorCode::BadOrigin,
+            return Err(ApiError::new(
+                ErrorCode::BadOrigin,
                 format!("calls from pages of {} are not allowed", short(origin)),
             ));
         }
@@ -96,7 +97,8 @@ fn check_state_change(config: &ServeConfig, headers: &HeaderMap) -> Result<(), A
             .and_then(|t| t.split(';').next())
             .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"));
         if !json {
-            return Err(ApiError::new(ErrorCode::BadContentType,
+            return Err(ApiError::new(
+                ErrorCode::BadContentType,
                 "a request body must be JSON, sent with Content-Type: application/json",
             ));
         }
@@ -111,10 +113,7 @@ pub async fn time_limit(State(state): State<AppState>, request: Request, next: N
         Ok(response) => response,
         Err(_) => {
             crate::metrics::count(&crate::metrics::METRICS.request_timeouts);
-            ApiError::new(ErrorCode::Timeout,
-                "the request took too long to arrive",
-            )
-            .into_response()
+            ApiError::new(ErrorCode::Timeout, "the request took too long to arrive").into_response()
         }
     }
 }
@@ -244,7 +243,10 @@ mod tests {
         h.insert(header::CONTENT_LENGTH, "2".parse().unwrap());
         h.insert(header::CONTENT_TYPE, "text/plain".parse().unwrap());
         let refusal = check_state_change(&config, &h).unwrap_err();
-        assert_eq!(refusal.status, axum::http::StatusCode::UNSUPPORTED_MEDIA_TYPE);
+        assert_eq!(
+            refusal.status,
+            axum::http::StatusCode::UNSUPPORTED_MEDIA_TYPE
+        );
         h.insert(
             header::CONTENT_TYPE,
             "application/json; charset=utf-8".parse().unwrap(),

@@ -46,10 +46,7 @@ impl ApiError {
     }
 
     pub fn not_found(what: &str) -> ApiError {
-        ApiError::new(
-            ErrorCode::NotFound,
-            format!("no such {what}"),
-        )
+        ApiError::new(ErrorCode::NotFound, format!("no such {what}"))
     }
 
     /// A limit of docs/security.md was reached.

@@ -53,7 +53,8 @@ pub async fn upgrade(
     };
     let resume_after = match query.get("v") {
         Some(v) => Some(v.parse::<u64>().map_err(|_| {
-            ApiError::bad_request(ErrorCode::BadVersion,
+            ApiError::bad_request(
+                ErrorCode::BadVersion,
                 "v is the last event version seen: a whole number",
             )
         })?),
@@ -143,7 +144,8 @@ fn check_origin(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
     if crate::edge::origin_allowed(&state.config, headers, origin) {
         Ok(())
     } else {
-        Err(ApiError::new(ErrorCode::BadOrigin,
+        Err(ApiError::new(
+            ErrorCode::BadOrigin,
             format!("sockets from {origin} are not allowed"),
         ))
     }
@@ -297,11 +299,8 @@ async fn read<S>(
         let text = match frame {
             Message::Text(text) => text,
             Message::Binary(_) => {
-                let refusal = Frame::error(
-                    None,
-                    ErrorCode::BadMessage,
-                    "messages are JSON text frames",
-                );
+                let refusal =
+                    Frame::error(None, ErrorCode::BadMessage, "messages are JSON text frames");
                 let _ = local.try_send(Local::Text(refusal.to_text()));
                 continue;
             }
@@ -531,7 +530,7 @@ mod tests {
                 Command::Client {
                     conn: CONN,
                     id: Some(id),
-                    message: ClientMessage::Ping,
+                    message: ClientMessage::Ping(protocol::client::Empty {}),
                 } => id,
                 _ => panic!("expected a client ping of connection {CONN}"),
             })
@@ -723,10 +722,10 @@ mod tests {
                 error_json(
                     Some(json!("a")),
                     "unknown_type",
-                    "unknown message type \"fly\": expected move, decide, arrange, resign or ping",
+                    "unknown message type \"fly\": expected move, decide, arrange, resign, ping",
                 ),
                 error_json(None, "bad_message", &format!("not JSON: {not_json}")),
-                error_json(Some(json!(9)), "bad_message", "move needs \"move\""),
+                error_json(Some(json!(9)), "bad_message", "move: missing field `move`"),
             ]
         );
         assert!(drain(&mut game_rx).is_empty(), "nothing reaches the game");

@@ -47,8 +47,7 @@ fn kinds(events: &[(u64, Event)]) -> Vec<String> {
     events
         .iter()
         .map(|(v, e)| {
-            let json: serde_json::Value =
-                serde_json::from_str(&text(&(*v, e.clone()))).unwrap();
+            let json: serde_json::Value = serde_json::from_str(&text(&(*v, e.clone()))).unwrap();
             format!("{}@{}", json["t"].as_str().unwrap(), v)
         })
         .collect()
@@ -285,4 +284,112 @@ fn event_messages_carry_type_version_and_data() {
         serde_json::json!({"t": "steal", "v": 42, "d": {"victim": "s", "clock":
             {"referee_deadline": null, "steal_open": true, "move_deadline": 9}, "legal": {}}})
     );
+}
+
+/// The legal list of the side to move, with what each start does. From the outer start,
+/// E1 sows its 4 seeds into F1, G1, H1 and the empty H2, where the turn ends.
+#[test]
+fn the_legal_list_has_every_whole_move_and_what_each_start_does() {
+    let t = table(Ruleset::Omweso, SetupKind::Outer, TimeControl::CASUAL);
+    let legal = legal::list(&t.legal_query());
+    assert!(legal.n.is_none(), "North may not move");
+    let south = legal.s.expect("South moves first");
+    let position: omweso_rules::Position = t.position().unwrap().parse().unwrap();
+    let engine: Vec<String> = position
+        .legal_moves(Side::South, Some(720))
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(south.moves, engine);
+    assert!(!south.starts_only);
+    let e1 = south.starts.iter().find(|s| s.start == "E1").unwrap();
+    assert_eq!(
+        e1,
+        &omweso::protocol::StartResult {
+            start: "E1".into(),
+            laps: 1,
+            seeds: 4,
+            captured: 0,
+            ends_at: Some("H2".into()),
+            decision: None,
+            outcome: None,
+        }
+    );
+    // Each start of a whole move is listed once, and nothing else.
+    let mut starts: Vec<&str> = south.starts.iter().map(|s| s.start.as_str()).collect();
+    let mut of_moves: Vec<&str> = engine
+        .iter()
+        .map(|m| m.split('/').next().unwrap())
+        .collect();
+    starts.sort_unstable();
+    of_moves.sort_unstable();
+    of_moves.dedup();
+    assert_eq!(starts, of_moves);
+}
+
+#[test]
+fn the_steal_lists_the_victims_moves_and_the_thiefs() {
+    let mut t = table(Ruleset::Omweso, SetupKind::Outer, TimeControl::TOURNAMENT);
+    t.tick(4_000);
+    let legal = legal::list(&t.legal_query());
+    let position: omweso_rules::Position = t.position().unwrap().parse().unwrap();
+    let moves = |side: Side| -> Vec<String> {
+        position
+            .with_side_to_move(side)
+            .legal_moves(side, Some(720))
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    };
+    assert_eq!(legal.s.unwrap().moves, moves(Side::South));
+    assert_eq!(legal.n.unwrap().moves, moves(Side::North));
+}
+
+#[test]
+fn in_mweisos_opening_both_sides_are_listed() {
+    let t = table(Ruleset::Mweiso, SetupKind::Even, TimeControl::CASUAL);
+    let legal = legal::list(&t.legal_query());
+    let s = legal.s.expect("South owes its opening");
+    let n = legal.n.expect("North owes its opening");
+    assert!(s.starts.iter().any(|x| x.start == "A1'"));
+    assert!(n.starts.iter().any(|x| x.start == "H4'"));
+    // A turn waiting at a decision lists nobody: the decision's options are what is open.
+    let mut t = t;
+    t.act(Side::South, &mv("A1'"), 2_000).unwrap();
+    assert!(legal::list(&t.legal_query()).is_empty());
+}
+
+/// Each option's result is exactly what answering it does.
+#[test]
+fn each_options_result_is_what_answering_it_does() {
+    for choice in ["a", "c", "l"] {
+        let mut t = table(Ruleset::Mweiso, SetupKind::Even, TimeControl::CASUAL);
+        let events = t.act(Side::South, &mv("A1'"), 2_000).unwrap();
+        let Event::Decision {
+            options, results, ..
+        } = &events[1].1
+        else {
+            panic!("{events:?}");
+        };
+        assert_eq!(options, &["a", "c", "l"]);
+        let result = results.iter().find(|r| r.choice == choice).unwrap().clone();
+        let snap = snapshot(&t, Some(Side::South), [true, true], 0);
+        assert_eq!(snap.pending_results.as_ref(), Some(results));
+        let events = t
+            .act(
+                Side::South,
+                &Action::Decide {
+                    choice: choice.into(),
+                },
+                2_500,
+            )
+            .unwrap();
+        let Event::Played(played) = &events[0].1 else {
+            panic!("{events:?}");
+        };
+        assert_eq!(played.laps, result.laps, "{choice}");
+        assert_eq!(played.position, result.position, "{choice}");
+        assert_eq!(played.outcome, result.outcome, "{choice}");
+        assert_eq!(played.pending, result.decision.is_some(), "{choice}");
+    }
 }

@@ -489,7 +489,14 @@ impl Actor {
             }
         };
         let (saved, listed) = tokio::join!(
-            persist(&self.services, &self.table, self.next_seq, entry, now, row_changed),
+            persist(
+                &self.services,
+                &self.table,
+                self.next_seq,
+                entry,
+                now,
+                row_changed
+            ),
             listing
         );
         saved?;
@@ -526,7 +533,10 @@ impl Actor {
 
     fn reply(&mut self, conn: ConnId, frame: Frame) {
         if let Some(c) = self.conns.get(&conn) {
-            if c.tx.try_send(Outgoing::Text(frame.to_text().into())).is_err() {
+            if c.tx
+                .try_send(Outgoing::Text(frame.to_text().into()))
+                .is_err()
+            {
                 self.drop_conn(conn);
             }
         }
@@ -555,7 +565,10 @@ impl Actor {
             }
             Ok(events) => {
                 let entry = Entry::Act { side, action };
-                match self.commit(entry, now, events, Some((conn, id.clone()))).await {
+                match self
+                    .commit(entry, now, events, Some((conn, id.clone())))
+                    .await
+                {
                     Ok(()) => {
                         if is_play {
                             count(&METRICS.moves);
@@ -593,7 +606,10 @@ impl Actor {
                 self.away_since[side.index()] = None;
                 let events = self.table.abandon(side);
                 if !events.is_empty() {
-                    if let Err(refusal) = self.commit(Entry::Abandon { side }, now, events, None).await {
+                    if let Err(refusal) = self
+                        .commit(Entry::Abandon { side }, now, events, None)
+                        .await
+                    {
                         tracing::error!(game = %self.table.id(), "{}", refusal.message);
                     }
                 }
@@ -602,7 +618,9 @@ impl Actor {
         if self.crowd_dirty && self.crowd_sent + CROWD_EVERY <= Instant::now() {
             self.crowd_dirty = false;
             self.crowd_sent = Instant::now();
-            let crowd: Arc<str> = Frame::crowd(self.spectators(), self.connected()).to_text().into();
+            let crowd: Arc<str> = Frame::crowd(self.spectators(), self.connected())
+                .to_text()
+                .into();
             self.broadcast(&crowd);
             self.services
                 .lobby

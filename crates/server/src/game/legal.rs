@@ -51,7 +51,12 @@ pub fn list_side(board: GameBoard, side: Side, budget: u64) -> LegalSide {
                     } else {
                         ""
                     };
-                    starts.push(start_result(format!("{pit}{mark}"), &laps, decision, outcome));
+                    starts.push(start_result(
+                        format!("{pit}{mark}"),
+                        &laps,
+                        decision,
+                        outcome,
+                    ));
                 }
             }
             LegalSide {
@@ -65,8 +70,8 @@ pub fn list_side(board: GameBoard, side: Side, budget: u64) -> LegalSide {
             let mut starts = Vec::new();
             for house in position.moves() {
                 let mut laps = LapRecord::default();
-                let Ok(result) =
-                    position.play_observed(house, Some(budget), &mut |lap| laps.push((&lap).into()))
+                let Ok(result) = position
+                    .play_observed(house, Some(budget), &mut |lap| laps.push((&lap).into()))
                 else {
                     continue;
                 };

@@ -15,8 +15,8 @@ use super::config::{ms, GameConfig, SetupKind};
 use super::laps::LapRecord;
 use super::lobby::{GameSummary, SeatNames};
 use crate::protocol::{
-    Arrangements, ClockView, ErrorCode, Event, HistoryEntry, LapView, Legal, OptionResult,
-    Played, SeatView, Seats, Snapshot, Status,
+    Arrangements, ClockView, ErrorCode, Event, HistoryEntry, LapView, Legal, OptionResult, Played,
+    SeatView, Seats, Snapshot, Status,
 };
 
 /// A seated player.
@@ -428,7 +428,8 @@ impl Table {
             return Err(refuse(ErrorCode::GameOver, "the game is over"));
         }
         if self.seats.iter().any(Option::is_none) {
-            return Err(refuse(ErrorCode::NotStarted,
+            return Err(refuse(
+                ErrorCode::NotStarted,
                 "nobody has joined yet: there is no opponent to resign to",
             ));
         }
@@ -454,7 +455,8 @@ impl Table {
 
     fn arrange(&mut self, side: Side, pits: &[u64], now: u64) -> Result<Vec<Event>, Refusal> {
         if self.config.setup != SetupKind::Free {
-            return Err(refuse(ErrorCode::NoArrangement,
+            return Err(refuse(
+                ErrorCode::NoArrangement,
                 "this game starts from a preset; there is nothing to arrange",
             ));
         }
@@ -462,18 +464,23 @@ impl Table {
             return Err(refuse(ErrorCode::GameStarted, "the arrangements are done"));
         }
         if self.seats.iter().any(Option::is_none) {
-            return Err(refuse(ErrorCode::NotStarted,
+            return Err(refuse(
+                ErrorCode::NotStarted,
                 "wait for the second player before arranging",
             ));
         }
         // RULES.md 1.1: the first player (South) arranges first, then the second, seeing it.
         if side == Side::North && self.arrangements[0].is_none() {
-            return Err(refuse(ErrorCode::NotYourTurn,
+            return Err(refuse(
+                ErrorCode::NotYourTurn,
                 "the first player (South) arranges first",
             ));
         }
         if self.arrangements[side.index()].is_some() {
-            return Err(refuse(ErrorCode::AlreadyArranged, "you have arranged your seeds"));
+            return Err(refuse(
+                ErrorCode::AlreadyArranged,
+                "you have arranged your seeds",
+            ));
         }
         let arrangement =
             Arrangement::new(pits).map_err(|e| refuse(ErrorCode::BadArrangement, e.to_string()))?;
@@ -493,7 +500,8 @@ impl Table {
     fn who_moves(&self, side: Side) -> Result<(GameBoard, bool), Refusal> {
         let board = self.playing_board()?;
         if self.pending.is_some() {
-            return Err(refuse(ErrorCode::TurnInProgress,
+            return Err(refuse(
+                ErrorCode::TurnInProgress,
                 "a turn is waiting for a decision; answer it with decide",
             ));
         }
@@ -511,7 +519,10 @@ impl Table {
     fn playing_board(&self) -> Result<GameBoard, Refusal> {
         match (self.status, self.board) {
             (Status::Playing, Some(board)) => Ok(board),
-            (Status::Setup, _) => Err(refuse(ErrorCode::NotStarted, "the game has not started yet")),
+            (Status::Setup, _) => Err(refuse(
+                ErrorCode::NotStarted,
+                "the game has not started yet",
+            )),
             _ => Err(refuse(ErrorCode::GameOver, "the game is over")),
         }
     }
@@ -525,7 +536,8 @@ impl Table {
                     .parse()
                     .map_err(|e| refuse(ErrorCode::BadMove, format!("{notation:?}: {e}")))?;
                 if mv.start.side() != side {
-                    return Err(refuse(ErrorCode::IllegalMove,
+                    return Err(refuse(
+                        ErrorCode::IllegalMove,
                         format!("{}: {} is not your pit", notation, mv.start),
                     ));
                 }
@@ -592,7 +604,8 @@ impl Table {
                         break None;
                     };
                     pending.turn.answer(answer).map_err(|_| {
-                        refuse(ErrorCode::IllegalMove,
+                        refuse(
+                            ErrorCode::IllegalMove,
                             format!(
                                 "{answer} is not an option after {} laps; the options are {}",
                                 pending.turn.laps(),
@@ -605,7 +618,8 @@ impl Table {
             }
         };
         if let Some(extra) = answers.next() {
-            return Err(refuse(ErrorCode::IllegalMove,
+            return Err(refuse(
+                ErrorCode::IllegalMove,
                 format!("{extra} answers no decision point: the turn is over"),
             ));
         }
@@ -784,7 +798,8 @@ impl Table {
             .pending_decision()
             .ok_or_else(|| refuse(ErrorCode::NoDecision, "no decision is pending"))?;
         if !decision.allows(side, answer) {
-            return Err(refuse(ErrorCode::BadDecision,
+            return Err(refuse(
+                ErrorCode::BadDecision,
                 format!(
                     "{answer} is not an option; the options are {}",
                     options(&decision, side).join(", ")

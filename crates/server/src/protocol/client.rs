@@ -114,7 +114,8 @@ pub fn decode(text: &str) -> Result<Request, DecodeError> {
             ))
         }
     };
-    let bad = |id: &Option<Value>, message: String| fail(id.clone(), ErrorCode::BadMessage, message);
+    let bad =
+        |id: &Option<Value>, message: String| fail(id.clone(), ErrorCode::BadMessage, message);
     let t = match envelope.remove("t") {
         Some(Value::String(t)) => t,
         Some(_) => return Err(bad(&id, "\"t\" must be a string".into())),
@@ -172,7 +173,10 @@ mod tests {
                     pits: [4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0, 0, 0, 0].to_vec(),
                 }),
             ),
-            (json!({"t":"resign","d":{}}), ClientMessage::Resign(Empty {})),
+            (
+                json!({"t":"resign","d":{}}),
+                ClientMessage::Resign(Empty {}),
+            ),
             (json!({"t":"ping"}), ClientMessage::Ping(Empty {})),
         ];
         let mut names = Vec::new();
@@ -215,13 +219,22 @@ mod tests {
             "arrange: invalid type: floating point `1.5`, expected u64"
         );
         assert_eq!(refuse("[1]").code, ErrorCode::BadMessage);
-        assert_eq!(refuse(r#"{"t":"ping","id":{}}"#).message, "\"id\" must be a string or a number");
+        assert_eq!(
+            refuse(r#"{"t":"ping","id":{}}"#).message,
+            "\"id\" must be a string or a number"
+        );
         assert_eq!(
             refuse(r#"{"t":"ping","x":1}"#).message,
             "unknown field \"x\" in the envelope; it has t, d and id"
         );
-        assert_eq!(refuse(r#"{"t":"ping","d":[]}"#).message, "\"d\" must be an object");
-        let long = format!(r#"{{"t":"move","d":{{"move":"{}"}}}}"#, "A".repeat(MAX_FRAME_BYTES));
+        assert_eq!(
+            refuse(r#"{"t":"ping","d":[]}"#).message,
+            "\"d\" must be an object"
+        );
+        let long = format!(
+            r#"{{"t":"move","d":{{"move":"{}"}}}}"#,
+            "A".repeat(MAX_FRAME_BYTES)
+        );
         assert_eq!(refuse(&long).code, ErrorCode::TooLarge);
     }
 }

@@ -227,8 +227,14 @@ mod tests {
         assert_eq!(ErrorCode::SeatsTaken.status(), StatusCode::CONFLICT);
         assert_eq!(ErrorCode::NoSession.status(), StatusCode::UNAUTHORIZED);
         assert_eq!(ErrorCode::NotFound.status(), StatusCode::NOT_FOUND);
-        assert_eq!(ErrorCode::RateLimited.status(), StatusCode::TOO_MANY_REQUESTS);
-        assert_eq!(ErrorCode::Unavailable.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(
+            ErrorCode::RateLimited.status(),
+            StatusCode::TOO_MANY_REQUESTS
+        );
+        assert_eq!(
+            ErrorCode::Unavailable.status(),
+            StatusCode::SERVICE_UNAVAILABLE
+        );
         // A status without a code of its own maps to the code whose status it is.
         for code in [
             ErrorCode::NotFound,

@@ -152,7 +152,10 @@ pub struct Played {
 #[serde(tag = "t", content = "d", rename_all = "lowercase")]
 pub enum Event {
     /// A player took a seat (addition to protocol v1).
-    Joined { seat: Side, name: String },
+    Joined {
+        seat: Side,
+        name: String,
+    },
     /// Both seats are taken (and arranged): play begins (addition).
     Started {
         to_move: Option<Side>,
@@ -163,7 +166,10 @@ pub enum Event {
         legal: Legal,
     },
     /// A free-setup arrangement, in the side's own pit order (addition).
-    Arranged { by: Side, pits: [u8; 16] },
+    Arranged {
+        by: Side,
+        pits: [u8; 16],
+    },
     Played(Played),
     Decision {
         by: Side,
@@ -181,7 +187,9 @@ pub enum Event {
         #[serde(default)]
         legal: Legal,
     },
-    End { outcome: Outcome },
+    End {
+        outcome: Outcome,
+    },
 }
 
 impl Event {

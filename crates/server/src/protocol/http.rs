@@ -58,9 +58,17 @@ pub struct NewGame {
 pub struct TimeControlRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub preset: Option<String>,
-    #[serde(default, deserialize_with = "nullable", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub referee_seconds: Option<Option<f64>>,
-    #[serde(default, deserialize_with = "nullable", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub move_limit_seconds: Option<Option<f64>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sowing_pace: Option<f64>,
