@@ -33,6 +33,9 @@ fn table(ruleset: Ruleset, setup: SetupKind, tc: TimeControl) -> Table {
         time_control: tc,
     };
     let mut t = Table::new(Uuid::new_v4(), config, seat("Kato"), Side::South, 0);
+    // Both players are connected when play begins.
+    assert!(t.set_present(Side::South, true, 0));
+    assert!(t.set_present(Side::North, true, 500));
     t.join(seat("Nakato"), 1_000).unwrap();
     t
 }
@@ -392,4 +395,49 @@ fn each_options_result_is_what_answering_it_does() {
         assert_eq!(played.outcome, result.outcome, "{choice}");
         assert_eq!(played.pending, result.decision.is_some(), "{choice}");
     }
+}
+
+/// The disconnect grace is the table's (RULES.md 4): a seated player whose last connection
+/// closes during play loses when the grace runs out, unless they come back; one not here
+/// when play begins has the same grace. Casual's grace is 120 s.
+#[test]
+fn a_player_away_longer_than_the_grace_loses() {
+    let mut t = table(Ruleset::Omweso, SetupKind::Outer, TimeControl::CASUAL);
+    assert_eq!(TimeControl::CASUAL.disconnect_grace_seconds, 120.0);
+    assert_eq!(t.next_deadline(), None, "casual has no referee count");
+    assert!(t.set_present(Side::North, false, 10_000));
+    assert!(!t.set_present(Side::North, false, 11_000), "no change");
+    assert_eq!(t.next_deadline(), Some(130_000));
+    // Back in time: nothing happens.
+    assert!(t.set_present(Side::North, true, 129_999));
+    assert_eq!(t.next_deadline(), None);
+    assert!(t.tick(130_000).is_empty());
+    // Away again, for good.
+    t.set_present(Side::North, false, 140_000);
+    assert!(t.tick(259_999).is_empty());
+    let events = t.tick(260_000);
+    assert_eq!(kinds(&events), ["end@3"]);
+    assert_eq!(
+        t.outcome(),
+        Some(Outcome::Win {
+            winner: Side::South,
+            victory: Victory::Abandoned
+        })
+    );
+    // Nobody's presence matters once the game is over.
+    assert!(!t.set_present(Side::North, true, 270_000));
+
+    // Not here when play begins: the grace runs from the start.
+    let config = GameConfig {
+        ruleset: Ruleset::Oware,
+        setup: SetupKind::Outer,
+        time_control: TimeControl::CASUAL,
+    };
+    let mut t = Table::new(Uuid::new_v4(), config, seat("Kato"), Side::South, 0);
+    t.set_present(Side::South, true, 0);
+    t.join(seat("Nakato"), 5_000).unwrap();
+    assert_eq!(t.next_deadline(), Some(125_000));
+    // After a restart nobody is connected: both graces start again from then.
+    t.resume(300_000);
+    assert_eq!(t.next_deadline(), Some(420_000));
 }

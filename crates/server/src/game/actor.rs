@@ -167,11 +167,6 @@ pub fn spawn(table: Table, next_seq: i64, services: Services) -> GameHandle {
     let id = table.id();
     // A game being played when it is loaded (after a restart) has nobody connected yet:
     // each player's grace for coming back starts now.
-    let away = if table.status() == Status::Playing {
-        Some(now_ms())
-    } else {
-        None
-    };
     let shutdown = services.shutdown.clone();
     let actor = Actor {
         table,
@@ -183,7 +178,6 @@ pub fn spawn(table: Table, next_seq: i64, services: Services) -> GameHandle {
         next_seq,
         crowd_dirty: false,
         crowd_sent: Instant::now(),
-        away_since: [away, away],
         legal: None,
         expired: false,
         timers_held_until: 0,
@@ -204,8 +198,6 @@ struct Actor {
     next_seq: i64,
     crowd_dirty: bool,
     crowd_sent: Instant,
-    /// When each seated player's last connection went away during play.
-    away_since: [Option<u64>; 2],
     /// What the players may do at this version of the game: listed once per version
     /// (while the move is being saved), however many look.
     legal: Option<(u64, Arc<Legal>)>,
@@ -226,10 +218,16 @@ impl Actor {
             let wake = self.next_wake();
             tokio::select! {
                 command = self.rx.recv() => match command {
-                    Some(command) => self.handle(command).await,
+                    Some(command) => {
+                    self.handle(command).await;
+                    self.sync_presence().await;
+                }
                     None => break,
                 },
-                () = sleep_until(wake) => self.on_timer().await,
+                () = sleep_until(wake) => {
+                    self.on_timer().await;
+                    self.sync_presence().await;
+                }
                 _ = shutdown.changed() => {
                     self.close_all(1001, "the server is restarting; reconnect in a moment");
                     break;
@@ -281,18 +279,11 @@ impl Actor {
 
     fn next_wake(&self) -> Option<Instant> {
         let now = now_ms();
-        let grace = super::config::ms(self.table.config().time_control.disconnect_grace_seconds);
         let table = self
             .table
             .next_deadline()
             .map(|at| at.max(self.timers_held_until));
-        let away = self
-            .away_since
-            .iter()
-            .flatten()
-            .map(|since| since + grace)
-            .min();
-        let at_ms = [table, away, self.expiry()].into_iter().flatten().min();
+        let at_ms = [table, self.expiry()].into_iter().flatten().min();
         let mut wake =
             at_ms.map(|at| Instant::now() + Duration::from_millis(at.saturating_sub(now)));
         if self.crowd_dirty {
@@ -343,9 +334,6 @@ impl Actor {
                 self.catch_up(&tx, seat, resume_after).await;
                 connection_gauge(seat).fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 self.conns.insert(conn, Conn { tx, player, seat });
-                if let Some(side) = seat {
-                    self.away_since[side.index()] = None;
-                }
                 self.crowd_dirty = true;
                 let _ = reply.send(conn);
             }
@@ -359,6 +347,35 @@ impl Actor {
                 }
             }
             Command::Client { conn, id, message } => self.client(conn, id, message).await,
+        }
+    }
+
+    /// Tells the table which seated players have a connection open, logging each change
+    /// (the grace for coming back is the table's, rebuilt from the log after a restart).
+    /// A change the store refuses is undone, and tried again after the next command.
+    async fn sync_presence(&mut self) {
+        let connected = self.connected();
+        for side in Side::ALL {
+            let here = connected[side.index()];
+            let now = now_ms();
+            let before = self.table.savepoint();
+            if !self.table.set_present(side, here, now) {
+                continue;
+            }
+            let entry = Entry::Presence { side, here };
+            match persist(
+                &self.services,
+                &self.table,
+                self.next_seq,
+                entry,
+                now,
+                false,
+            )
+            .await
+            {
+                Ok(()) => self.next_seq += 1,
+                Err(_) => self.table.rollback(before),
+            }
         }
     }
 
@@ -387,7 +404,6 @@ impl Actor {
                 }
             }
         }
-        self.away_since[side.index()] = None;
         self.crowd_dirty = true;
     }
 
@@ -522,12 +538,7 @@ impl Actor {
             return;
         };
         connection_gauge(gone.seat).fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
-        if let Some(side) = gone.seat {
-            let still_here = self.conns.values().any(|c| c.seat == Some(side));
-            if !still_here && self.table.status() == Status::Playing {
-                self.away_since[side.index()] = Some(now_ms());
-            }
-        }
+        // The table hears of a seat left empty after this command (`sync_presence`).
         self.crowd_dirty = true;
     }
 
@@ -599,22 +610,6 @@ impl Actor {
                 }
             }
         }
-        let grace = super::config::ms(self.table.config().time_control.disconnect_grace_seconds);
-        for side in Side::ALL {
-            let overdue = self.away_since[side.index()].is_some_and(|since| now >= since + grace);
-            if overdue {
-                self.away_since[side.index()] = None;
-                let events = self.table.abandon(side);
-                if !events.is_empty() {
-                    if let Err(refusal) = self
-                        .commit(Entry::Abandon { side }, now, events, None)
-                        .await
-                    {
-                        tracing::error!(game = %self.table.id(), "{}", refusal.message);
-                    }
-                }
-            }
-        }
         if self.crowd_dirty && self.crowd_sent + CROWD_EVERY <= Instant::now() {
             self.crowd_dirty = false;
             self.crowd_sent = Instant::now();
@@ -632,20 +627,6 @@ impl Actor {
     }
 
     fn publish(&mut self, events: Vec<(u64, Event)>) {
-        if events
-            .iter()
-            .any(|(_, e)| matches!(e, Event::Started { .. }))
-        {
-            // A seated player not here when play begins has the same grace as one who
-            // left: the clock for coming back starts now.
-            let connected = self.connected();
-            let now = now_ms();
-            for side in Side::ALL {
-                if !connected[side.index()] {
-                    self.away_since[side.index()] = Some(now);
-                }
-            }
-        }
         // A move changes only the lobby's move count: set in place, without rebuilding
         // the summary (this runs for every move of every game).
         let reseated = events.iter().any(|(_, e)| {

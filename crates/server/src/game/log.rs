@@ -27,8 +27,16 @@ pub enum Entry {
     },
     /// The referee's timers fired (a steal, an annulment, an abandonment).
     Tick,
+    /// A seated player stayed away too long (logs written before the table kept the
+    /// grace; it now fires in a `Tick`).
     Abandon {
         side: Side,
+    },
+    /// A seat's player came (`here`) or went (their last connection closed): the grace
+    /// for coming back runs from these.
+    Presence {
+        side: Side,
+        here: bool,
     },
 }
 
@@ -41,6 +49,7 @@ impl Entry {
             Entry::Act { .. } => "act",
             Entry::Tick => "tick",
             Entry::Abandon { .. } => "abandon",
+            Entry::Presence { .. } => "presence",
         }
     }
 }
@@ -61,6 +70,10 @@ pub fn replay(
     id: Uuid,
     entries: impl IntoIterator<Item = (i64, u64, Entry)>,
 ) -> Result<Table, ReplayError> {
+    let entries: Vec<(i64, u64, Entry)> = entries.into_iter().collect();
+    let logs_presence = entries
+        .iter()
+        .any(|(_, _, e)| matches!(e, Entry::Presence { .. }));
     let mut entries = entries.into_iter();
     let Some((
         _,
@@ -75,6 +88,9 @@ pub fn replay(
         return Err(ReplayError::NoCreate);
     };
     let mut table = Table::new(id, config, creator, side, created);
+    if !logs_presence {
+        table.pause_grace();
+    }
     for (seq, at, entry) in entries {
         let refused = |message: String| ReplayError::Refused { seq, message };
         match entry {
@@ -92,6 +108,9 @@ pub fn replay(
             }
             Entry::Abandon { side } => {
                 table.abandon(side);
+            }
+            Entry::Presence { side, here } => {
+                table.set_present(side, here, at);
             }
         }
     }

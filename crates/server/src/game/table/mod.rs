@@ -1,0 +1,298 @@
+//! One game's rules state and referee clock: a pure state machine. Every change comes in as
+//! an action with the time it happened and goes out as versioned [`Event`]s; nothing here
+//! reads a clock or does I/O. That is what lets the server rebuild a game after a restart
+//! by replaying its logged actions, and lets tests drive time exactly.
+
+use omweso_rules::{Arrangement, Outcome, Rules, Side};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use super::board::GameBoard;
+use super::config::GameConfig;
+use crate::protocol::{ErrorCode, Event, HistoryEntry, Status};
+
+/// A seated player.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seat {
+    pub player: Uuid,
+    pub name: String,
+}
+
+/// What a player asks of the table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Action {
+    Move { notation: String },
+    Decide { choice: String },
+    Arrange { pits: Vec<u64> },
+    Resign,
+}
+
+impl Action {
+    /// The table's action a client message asks for; `None` for `ping`, which is the
+    /// socket's business.
+    #[must_use]
+    pub fn from_message(message: crate::protocol::ClientMessage) -> Option<Action> {
+        use crate::protocol::ClientMessage;
+        match message {
+            ClientMessage::Move(m) => Some(Action::Move { notation: m.mv }),
+            ClientMessage::Decide(d) => Some(Action::Decide { choice: d.choice }),
+            ClientMessage::Arrange(a) => Some(Action::Arrange { pits: a.pits }),
+            ClientMessage::Resign(_) => Some(Action::Resign),
+            ClientMessage::Ping(_) => None,
+        }
+    }
+}
+
+/// A refused action: a protocol error code and what is wrong. Nothing changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+/// The longest refusal message, in characters: a message quotes what the client sent,
+/// and a client may send 16 KiB of it.
+const REFUSAL_MAX_CHARS: usize = 160;
+
+fn refuse(code: ErrorCode, message: impl Into<String>) -> Refusal {
+    let mut message = message.into();
+    if let Some((cut, _)) = message.char_indices().nth(REFUSAL_MAX_CHARS) {
+        message.truncate(cut);
+        message.push('…');
+    }
+    Refusal { code, message }
+}
+
+/// What [`Table::legal_query`] answers: each side that may start a turn with the board it
+/// would sow on, and the turn's seed budget.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LegalQuery {
+    pub sides: Vec<(Side, GameBoard)>,
+    pub budget: u64,
+}
+
+mod referee;
+mod setup;
+mod snapshot;
+mod turn;
+
+use referee::Clock;
+use turn::PendingTurn;
+
+/// What [`Table::rollback`] needs to undo the changes made after [`Table::savepoint`]: a
+/// copy of the table without its move history (which only ever grows), and the history's
+/// length.
+#[derive(Debug)]
+pub struct Savepoint {
+    table: Table,
+    history_len: usize,
+}
+
+/// One game.
+#[derive(Clone, Debug)]
+pub struct Table {
+    id: Uuid,
+    config: GameConfig,
+    creator: Uuid,
+    seats: [Option<Seat>; 2],
+    status: Status,
+    board: Option<GameBoard>,
+    arrangements: [Option<Arrangement>; 2],
+    pending: Option<PendingTurn>,
+    history: Vec<HistoryEntry>,
+    outcome: Option<Outcome>,
+    version: u64,
+    clock: Clock,
+    created_at_ms: u64,
+}
+
+impl Table {
+    /// A new game with its creator seated.
+    #[must_use]
+    pub fn new(id: Uuid, config: GameConfig, creator: Seat, side: Side, now: u64) -> Table {
+        let mut seats: [Option<Seat>; 2] = [None, None];
+        seats[side.index()] = Some(creator);
+        Table {
+            id,
+            config,
+            creator: seats[side.index()]
+                .as_ref()
+                .map_or(Uuid::nil(), |s| s.player),
+            seats,
+            status: Status::Setup,
+            board: None,
+            arrangements: [None, None],
+            pending: None,
+            history: Vec::new(),
+            outcome: None,
+            version: 0,
+            clock: Clock::default(),
+            created_at_ms: now,
+        }
+    }
+
+    /// A point to come back to with [`rollback`](Table::rollback) if what follows cannot
+    /// be saved. Cheaper than a clone, which the server made before every action: the move
+    /// history is not copied.
+    #[must_use]
+    pub fn savepoint(&self) -> Savepoint {
+        let table = Table {
+            id: self.id,
+            config: self.config.clone(),
+            creator: self.creator,
+            seats: self.seats.clone(),
+            status: self.status,
+            board: self.board,
+            arrangements: self.arrangements,
+            pending: self.pending.clone(),
+            history: Vec::new(),
+            outcome: self.outcome,
+            version: self.version,
+            clock: self.clock,
+            created_at_ms: self.created_at_ms,
+        };
+        Savepoint {
+            table,
+            history_len: self.history.len(),
+        }
+    }
+
+    /// Undoes every change made since `point` was taken from this table.
+    pub fn rollback(&mut self, point: Savepoint) {
+        let mut history = std::mem::take(&mut self.history);
+        history.truncate(point.history_len);
+        *self = point.table;
+        self.history = history;
+    }
+
+    #[must_use]
+    pub fn id(&self) -> Uuid {
+        self.id
+    }
+
+    #[must_use]
+    pub fn config(&self) -> &GameConfig {
+        &self.config
+    }
+
+    /// The player who created the game.
+    #[must_use]
+    pub fn creator(&self) -> Uuid {
+        self.creator
+    }
+
+    /// When the game was created, ms since the Unix epoch.
+    #[must_use]
+    pub fn created_at_ms(&self) -> u64 {
+        self.created_at_ms
+    }
+
+    #[must_use]
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    #[must_use]
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    #[must_use]
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    #[must_use]
+    pub fn seat(&self, side: Side) -> Option<&Seat> {
+        self.seats[side.index()].as_ref()
+    }
+
+    /// The seat `player` holds, if any.
+    #[must_use]
+    pub fn seat_of(&self, player: Uuid) -> Option<Side> {
+        Side::ALL.into_iter().find(|s| {
+            self.seats[s.index()]
+                .as_ref()
+                .is_some_and(|x| x.player == player)
+        })
+    }
+
+    /// The position string, once the board is set up.
+    #[must_use]
+    pub fn position(&self) -> Option<String> {
+        self.board.map(|b| b.notation())
+    }
+
+    fn rules(&self) -> Rules {
+        let mut rules = Rules::for_ruleset(self.config.ruleset).unwrap_or(Rules::OMWESO);
+        rules.akakyala =
+            rules.variant == omweso_rules::Variant::Omweso && self.config.time_control.akakyala;
+        rules
+    }
+
+    fn budget(&self, used_ms: u64) -> Option<u64> {
+        Some(self.config.time_control.budget(used_ms))
+    }
+
+    /// Who may start a turn now, each with the board they would sow on, and the turn's
+    /// budget: what listing [`Legal`] needs. Empty when nobody may start a turn (the game
+    /// is not being played, or a turn waits for a decision). The listing itself is the
+    /// caller's (it is the heaviest engine work the server does for a move, done off the
+    /// game's task).
+    #[must_use]
+    pub fn legal_query(&self) -> LegalQuery {
+        let mut sides = Vec::new();
+        if let (Status::Playing, None, Some(board)) = (self.status, &self.pending, self.board) {
+            for side in Side::ALL {
+                if board.may_move(side) {
+                    sides.push((side, board));
+                }
+            }
+            if let (true, Some(victim)) = (self.clock.steal_open, board.to_move()) {
+                let thief = victim.other();
+                sides.push((thief, board.with_side_to_move(thief)));
+            }
+        }
+        LegalQuery {
+            sides,
+            budget: self.config.time_control.budget(0),
+        }
+    }
+
+    /// Whole moves played so far.
+    #[must_use]
+    pub fn moves_played(&self) -> usize {
+        self.history.len()
+    }
+
+    /// Records `events`, giving each the next version.
+    fn emit(&mut self, events: Vec<Event>) -> Vec<(u64, Event)> {
+        events
+            .into_iter()
+            .map(|e| {
+                self.version += 1;
+                (self.version, e)
+            })
+            .collect()
+    }
+
+    /// Carries out a player's action at time `now`.
+    pub fn act(
+        &mut self,
+        side: Side,
+        action: &Action,
+        now: u64,
+    ) -> Result<Vec<(u64, Event)>, Refusal> {
+        if self.seats[side.index()].is_none() {
+            return Err(refuse(ErrorCode::NotSeated, "that seat is empty"));
+        }
+        let events = match action {
+            Action::Resign => self.resign(side)?,
+            Action::Arrange { pits } => self.arrange(side, pits, now)?,
+            Action::Move { notation } => self.play(side, notation, now)?,
+            Action::Decide { choice } => self.decide(side, choice, now)?,
+        };
+        Ok(self.emit(events))
+    }
+}

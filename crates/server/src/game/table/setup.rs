@@ -1,0 +1,126 @@
+//! Taking the seats and setting up the board: joining, the free-setup arrangements
+//! (RULES.md 1.1), the start of play, and resigning.
+
+use omweso_rules::{oware, Arrangement, Outcome, Position, Ruleset, Side, Victory};
+
+use super::super::board::GameBoard;
+use super::super::config::SetupKind;
+use super::{refuse, Refusal, Seat, Table};
+use crate::protocol::{ErrorCode, Event, Legal, Status};
+
+impl Table {
+    /// Seats `seat` in the free place. A player already seated keeps their seat.
+    pub fn join(&mut self, seat: Seat, now: u64) -> Result<(Side, Vec<(u64, Event)>), Refusal> {
+        if let Some(side) = self.seat_of(seat.player) {
+            return Ok((side, Vec::new()));
+        }
+        let Some(side) = Side::ALL
+            .into_iter()
+            .find(|s| self.seats[s.index()].is_none())
+        else {
+            return Err(refuse(ErrorCode::SeatsTaken, "both seats are taken"));
+        };
+        let mut events = vec![Event::Joined {
+            seat: side,
+            name: seat.name.clone(),
+        }];
+        self.seats[side.index()] = Some(seat);
+        if let Some(preset) = self.config.setup.preset() {
+            self.start(self.initial_board(preset, None), now, &mut events);
+        }
+        Ok((side, self.emit(events)))
+    }
+
+    pub(super) fn initial_board(
+        &self,
+        preset: omweso_rules::Preset,
+        arranged: Option<(Arrangement, Arrangement)>,
+    ) -> GameBoard {
+        match self.config.ruleset {
+            Ruleset::Oware => GameBoard::Oware(oware::Position::start(Side::South)),
+            _ => GameBoard::FourByEight(match arranged {
+                Some((south, north)) => {
+                    Position::from_arrangements(self.rules(), south, north, Side::South)
+                }
+                None => Position::start(self.rules(), preset, Side::South),
+            }),
+        }
+    }
+
+    pub(super) fn start(&mut self, board: GameBoard, now: u64, events: &mut Vec<Event>) {
+        self.board = Some(board);
+        self.status = Status::Playing;
+        self.new_turn(now);
+        self.start_grace(now);
+        events.push(Event::Started {
+            to_move: board.to_move(),
+            position: board.notation(),
+            clock: self.clock_view(),
+            legal: Legal::default(),
+        });
+    }
+
+    pub(super) fn arrange(
+        &mut self,
+        side: Side,
+        pits: &[u64],
+        now: u64,
+    ) -> Result<Vec<Event>, Refusal> {
+        if self.config.setup != SetupKind::Free {
+            return Err(refuse(
+                ErrorCode::NoArrangement,
+                "this game starts from a preset; there is nothing to arrange",
+            ));
+        }
+        if self.status != Status::Setup {
+            return Err(refuse(ErrorCode::GameStarted, "the arrangements are done"));
+        }
+        if self.seats.iter().any(Option::is_none) {
+            return Err(refuse(
+                ErrorCode::NotStarted,
+                "wait for the second player before arranging",
+            ));
+        }
+        // RULES.md 1.1: the first player (South) arranges first, then the second, seeing it.
+        if side == Side::North && self.arrangements[0].is_none() {
+            return Err(refuse(
+                ErrorCode::NotYourTurn,
+                "the first player (South) arranges first",
+            ));
+        }
+        if self.arrangements[side.index()].is_some() {
+            return Err(refuse(
+                ErrorCode::AlreadyArranged,
+                "you have arranged your seeds",
+            ));
+        }
+        let arrangement =
+            Arrangement::new(pits).map_err(|e| refuse(ErrorCode::BadArrangement, e.to_string()))?;
+        self.arrangements[side.index()] = Some(arrangement);
+        let mut events = vec![Event::Arranged {
+            by: side,
+            pits: arrangement.counts(),
+        }];
+        if let [Some(south), Some(north)] = self.arrangements {
+            let board = self.initial_board(omweso_rules::Preset::Outer, Some((south, north)));
+            self.start(board, now, &mut events);
+        }
+        Ok(events)
+    }
+
+    pub(super) fn resign(&mut self, side: Side) -> Result<Vec<Event>, Refusal> {
+        if self.status.is_over() {
+            return Err(refuse(ErrorCode::GameOver, "the game is over"));
+        }
+        if self.seats.iter().any(Option::is_none) {
+            return Err(refuse(
+                ErrorCode::NotStarted,
+                "nobody has joined yet: there is no opponent to resign to",
+            ));
+        }
+        Ok(self.finish(Outcome::Win {
+            winner: side.other(),
+            victory: Victory::Resigned,
+        }))
+    }
+}

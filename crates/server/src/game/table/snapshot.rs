@@ -1,0 +1,95 @@
+//! The game as a viewer sees it: the snapshot (`state`, `GET /api/games/{id}`) and the
+//! lobby's summary.
+
+use omweso_rules::Side;
+
+use super::super::lobby::{GameSummary, SeatNames};
+use super::turn::options;
+use super::Table;
+use crate::protocol::{Arrangements, Legal, SeatView, Seats, Snapshot};
+
+impl Table {
+    /// The snapshot as `you` sees it; `connected`, `spectators` and the legal moves (as
+    /// [`Table::legal_query`] asks for them) come from the caller.
+    #[must_use]
+    pub fn snapshot(
+        &self,
+        you: Option<Side>,
+        connected: [bool; 2],
+        spectators: usize,
+        legal: &Legal,
+    ) -> Snapshot {
+        let seat_view = |side: Side| {
+            self.seats[side.index()].as_ref().map(|s| SeatView {
+                name: s.name.clone(),
+                connected: connected[side.index()],
+            })
+        };
+        let board = self.board;
+        let over = self.status.is_over();
+        let pending = self.pending.as_ref();
+        // The contract's `legal_moves`: the side to move's (yours in Mweiso's opening).
+        let listed = board
+            .and_then(|b| b.to_move().or(you.filter(|&s| b.may_move(s))))
+            .and_then(|side| legal.side(side));
+        Snapshot {
+            game_id: self.id,
+            ruleset: self.config.ruleset,
+            setup: self.config.setup,
+            time_control: self.config.time_control,
+            status: self.status,
+            position: match pending {
+                Some(p) => Some(self.board_during(&p.turn, p.by)),
+                None => board.map(|b| b.notation()),
+            },
+            to_move: if over {
+                None
+            } else {
+                pending.map(|p| p.by).or(board.and_then(|b| b.to_move()))
+            },
+            opening: board.map(|b| b.opening_owed()).unwrap_or_default(),
+            seats: Seats {
+                s: seat_view(Side::South),
+                n: seat_view(Side::North),
+            },
+            you,
+            legal_moves: listed.map(|l| l.moves.clone()).unwrap_or_default(),
+            legal_moves_starts_only: listed.is_some_and(|l| l.starts_only),
+            legal: legal.clone(),
+            pending: pending.and_then(|p| p.turn.pending_decision().map(|d| options(&d, p.by))),
+            pending_results: pending.map(|p| p.results.clone()),
+            pending_move: pending.map(|p| p.tokens.join("/")),
+            clock: self.clock_view(),
+            history: self.history.clone(),
+            outcome: self.outcome,
+            spectators,
+            version: self.version,
+            created_at_ms: self.created_at_ms,
+            arrangements: Arrangements {
+                s: self.arrangements[0].map(|a| a.counts()),
+                n: self.arrangements[1].map(|a| a.counts()),
+            },
+        }
+    }
+
+    /// The game as the lobby lists it.
+    #[must_use]
+    pub fn summary(&self, spectators: usize) -> GameSummary {
+        let name = |side: Side| self.seats[side.index()].as_ref().map(|s| s.name.clone());
+        GameSummary {
+            game_id: self.id,
+            ruleset: self.config.ruleset,
+            setup: self.config.setup,
+            status: self.status,
+            seats: SeatNames {
+                s: name(Side::South),
+                n: name(Side::North),
+            },
+            time_control: self.config.time_control,
+            spectators,
+            moves: self.history.len(),
+            created_at_ms: self.created_at_ms,
+            creator: self.creator,
+        }
+    }
+}
