@@ -140,6 +140,20 @@ export function applyEvent(snap, ev) {
 }
 
 /**
+ * The seats of `shown` with the connection flags of `latest` (a newer model).
+ * @param {Snapshot} shown @param {Snapshot} latest
+ */
+export function mergeSeats(shown, latest) {
+  const seats = { ...shown.seats };
+  for (const side of /** @type {Side[]} */ (['s', 'n'])) {
+    const seat = seats[side];
+    const fresh = latest.seats[side];
+    if (seat && fresh) seats[side] = { ...seat, connected: fresh.connected };
+  }
+  return seats;
+}
+
+/**
  * Who played the laps of a `played` event: the owner of the first lap's pit.
  * @param {string} ruleset @param {Lap[]} laps @param {Side} fallback
  * @returns {Side}

@@ -616,15 +616,27 @@ export function capitalize(s) {
 }
 
 /**
+ * A short account of a turn: seeds sown, laps, captures, and where it ended (the last
+ * lap's pit, when that lap ended the turn).
+ * @param {{seeds: number, laps: number, captured: number, endsAt: string | null}} turn
+ */
+export function describeSowing({ seeds, laps, captured, endsAt }) {
+  const parts = [`${seeds} seed${seeds === 1 ? '' : 's'} sown in ${laps} lap${laps === 1 ? '' : 's'}`];
+  if (captured) parts.push(`captured ${captured}`);
+  if (endsAt) parts.push(`ended at ${endsAt}`);
+  return parts.join(', ');
+}
+
+/**
  * A short account of a turn's laps: seeds sown, laps, captures.
  * @param {Lap[]} laps
  */
 export function summarizeLaps(laps) {
-  const sown = laps.reduce((a, l) => a + l.seeds, 0);
-  const captured = laps.reduce((a, l) => a + (l.kind === 'capture' ? l.captured : 0), 0);
-  const parts = [`${sown} seed${sown === 1 ? '' : 's'} sown in ${laps.length} lap${laps.length === 1 ? '' : 's'}`];
-  if (captured) parts.push(`captured ${captured}`);
   const last = laps[laps.length - 1];
-  if (last && last.kind === 'end') parts.push(`ended at ${last.to}`);
-  return parts.join(', ');
+  return describeSowing({
+    seeds: laps.reduce((a, l) => a + l.seeds, 0),
+    laps: laps.length,
+    captured: laps.reduce((a, l) => a + (l.kind === 'capture' ? l.captured : 0), 0),
+    endsAt: last && last.kind === 'end' ? last.to : null,
+  });
 }

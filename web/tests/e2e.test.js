@@ -251,7 +251,18 @@ test('a decision point is answered by clicking, with both options previewed (Mwe
   await south.page.mouse.move(5, 5);
   // The opponent sees that South is choosing.
   await north.page.waitForFunction(() => /choosing/.test(document.getElementById('turn-panel')?.textContent || ''));
+  // Answered, the options leave the screen at once: before the turn's next event arrives.
+  const goneAt = south.page.evaluate(() => new Promise((resolve) => {
+    const panel = /** @type {HTMLElement} */ (document.getElementById('turn-panel'));
+    const observer = new MutationObserver(() => {
+      if (panel.querySelector('[data-choice]')) return;
+      observer.disconnect();
+      resolve(/** @type {any} */ (window).__omweso.session.snap.version);
+    });
+    observer.observe(panel, { childList: true, subtree: true });
+  }));
   await south.page.click('[data-choice="c"]');
+  assert.equal(await goneAt, state.version, 'the decision panel left before the answer was played');
   await south.page.mouse.move(1, 1);
   // c captures again; whatever follows, answer until the turn is done.
   for (let i = 0; i < 20; i++) {
