@@ -15,9 +15,9 @@
 
 use libfuzzer_sys::fuzz_target;
 use omweso::game::config::{GameConfig, SetupKind, TimeControl};
-use omweso::game::events::{Event, MAX_EVENT_LAPS};
+use omweso::game::laps::MAX_EVENT_LAPS;
 use omweso::game::table::{Action, Seat, Table};
-use omweso::protocol::{decode, ClientMessage, DecodeError, Request};
+use omweso::protocol::{decode, DecodeError, ErrorCode, Event, Played, Request};
 use omweso_rules::{Ruleset, Side};
 use serde_json::Value;
 
@@ -28,7 +28,11 @@ pub extern "C" fn __asan_default_options() -> *const std::ffi::c_char {
 }
 
 /// The codes `decode` answers with (shared/PROTOCOL.md).
-const DECODE_CODES: [&str; 3] = ["too_large", "bad_message", "unknown_type"];
+const DECODE_CODES: [ErrorCode; 3] = [
+    ErrorCode::TooLarge,
+    ErrorCode::BadMessage,
+    ErrorCode::UnknownType,
+];
 
 /// `Table`'s refusal messages are cut at 160 characters, plus the `…` that marks the cut.
 const REFUSAL_MAX_CHARS: usize = 161;
@@ -96,7 +100,7 @@ fn check_board(table: &Table) {
 
 fn check_events(events: &[(u64, Event)]) {
     for (_, event) in events {
-        if let Event::Played { laps, .. } = event {
+        if let Event::Played(Played { laps, .. }) = event {
             assert!(
                 laps.len() <= MAX_EVENT_LAPS,
                 "a played event carries {} laps",
@@ -139,10 +143,9 @@ fuzz_target!(|data: &[u8]| {
     for line in text.lines() {
         let decoded = decode(line);
         check_decoded(line, &decoded);
-        let Ok(Request {
-            message: ClientMessage::Act(action),
-            ..
-        }) = decoded
+        let Some(action) = decoded
+            .ok()
+            .and_then(|Request { message, .. }| Action::from_message(message))
         else {
             continue;
         };

@@ -5,7 +5,6 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use omweso_rules::{Ruleset, Side};
-use serde::Deserialize;
 use serde_json::{json, Value};
 use uuid::Uuid;
 
@@ -15,6 +14,10 @@ use crate::game::config::{GameConfig, SetupKind, TimeControl};
 use crate::game::log::Entry;
 use crate::game::table::{Seat, Table};
 use crate::metrics::Limit;
+use crate::protocol::http::{
+    GameCreated, GameList, Joined, NewGame, NewSession, SeatChoice, SessionInfo,
+};
+use crate::protocol::ErrorCode;
 use crate::session::{token_from, Session, COOKIE};
 use crate::state::AppState;
 
@@ -32,15 +35,10 @@ pub async fn session(state: &AppState, headers: &HeaderMap) -> Result<Session, A
 fn body<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return serde_json::from_str("{}")
-            .map_err(|e| ApiError::bad_request("bad_body", e.to_string()));
+            .map_err(|e| ApiError::bad_request(ErrorCode::BadBody, e.to_string()));
     }
-    serde_json::from_slice(bytes).map_err(|e| ApiError::bad_request("bad_body", e.to_string()))
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct NewSession {
-    name: Option<String>,
+    serde_json::from_slice(bytes)
+        .map_err(|e| ApiError::bad_request(ErrorCode::BadBody, e.to_string()))
 }
 
 /// The client's address (set by the accept loop; unspecified for a router served some
@@ -70,7 +68,7 @@ pub async fn create_session(
         .await
         .map_err(|message| {
             if message.contains("name") {
-                ApiError::bad_request("bad_name", message)
+                ApiError::bad_request(ErrorCode::BadName, message)
             } else {
                 ApiError::internal(&message)
             }
@@ -84,77 +82,13 @@ pub async fn create_session(
         format!("{COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000{secure}");
     Ok((
         [(header::SET_COOKIE, cookie)],
-        Json(json!({"token": token, "player_id": session.player_id, "name": session.name})),
+        Json(SessionInfo {
+            token: Some(token),
+            player_id: session.player_id,
+            name: session.name,
+        }),
     )
         .into_response())
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct NewGame {
-    ruleset: Option<Ruleset>,
-    setup: Option<SetupKind>,
-    seat: Option<SeatChoice>,
-    time_control: Option<TimeControlRequest>,
-}
-
-#[derive(Deserialize, Clone, Copy)]
-#[serde(rename_all = "lowercase")]
-enum SeatChoice {
-    First,
-    Second,
-    Random,
-}
-
-/// A time control: a preset name, or fields over the `casual` defaults (or over
-/// `preset`'s). `referee_seconds` and `move_limit_seconds` may be `null` (off).
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct TimeControlRequest {
-    preset: Option<String>,
-    #[serde(default, deserialize_with = "nullable")]
-    referee_seconds: Option<Option<f64>>,
-    #[serde(default, deserialize_with = "nullable")]
-    move_limit_seconds: Option<Option<f64>>,
-    sowing_pace: Option<f64>,
-    akakyala: Option<bool>,
-    abandon_seconds: Option<f64>,
-    disconnect_grace_seconds: Option<f64>,
-}
-
-/// Tells an absent field (`None`) from an explicit `null` (`Some(None)`).
-fn nullable<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<f64>>, D::Error> {
-    Option::<f64>::deserialize(d).map(Some)
-}
-
-impl TimeControlRequest {
-    fn resolve(self) -> Result<TimeControl, ApiError> {
-        let mut tc = match self.preset.as_deref() {
-            None | Some("casual") => TimeControl::CASUAL,
-            Some("tournament") => TimeControl::TOURNAMENT,
-            Some(other) => {
-                return Err(ApiError::bad_request(
-                    "bad_time_control",
-                    format!("unknown preset \"{other}\": expected \"casual\" or \"tournament\""),
-                ))
-            }
-        };
-        if let Some(r) = self.referee_seconds {
-            tc.referee_seconds = r;
-        }
-        if let Some(l) = self.move_limit_seconds {
-            tc.move_limit_seconds = l;
-        }
-        tc.sowing_pace = self.sowing_pace.unwrap_or(tc.sowing_pace);
-        tc.akakyala = self.akakyala.unwrap_or(tc.akakyala);
-        tc.abandon_seconds = self.abandon_seconds.unwrap_or(tc.abandon_seconds);
-        tc.disconnect_grace_seconds = self
-            .disconnect_grace_seconds
-            .unwrap_or(tc.disconnect_grace_seconds);
-        tc.validate()
-            .map_err(|m| ApiError::bad_request("bad_time_control", m))?;
-        Ok(tc)
-    }
 }
 
 pub async fn create_game(
@@ -172,13 +106,15 @@ pub async fn create_game(
         (_, None | Some(SetupKind::Outer)) => SetupKind::Outer,
         (_, Some(_)) => {
             return Err(ApiError::bad_request(
-                "bad_setup",
+                ErrorCode::BadSetup,
                 format!("{ruleset} has one start; setup presets are for omweso"),
             ))
         }
     };
     let time_control = match request.time_control {
-        Some(tc) => tc.resolve()?,
+        Some(tc) => tc
+            .resolve()
+            .map_err(|m| ApiError::bad_request(ErrorCode::BadTimeControl, m))?,
         None => TimeControl::CASUAL,
     };
     let side = match request.seat.unwrap_or(SeatChoice::First) {
@@ -228,7 +164,10 @@ pub async fn create_game(
         .map_err(|error| ApiError::internal(&error))?;
     Ok((
         StatusCode::CREATED,
-        Json(json!({"game_id": id, "url": format!("/g/{id}")})),
+        Json(GameCreated {
+            game_id: id,
+            url: format!("/g/{id}"),
+        }),
     )
         .into_response())
 }
@@ -294,7 +233,7 @@ pub async fn join_game(
     State(state): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Joined>, ApiError> {
     let session = session(&state, &headers).await?;
     let handle = game(&state, &id).await?;
     let seat = Seat {
@@ -306,17 +245,8 @@ pub async fn join_game(
         .await
         .map_err(|e| ApiError::internal(&e))?
     {
-        Ok(side) => Ok(Json(json!({"seat": side}))),
-        Err(refusal) if refusal.code == "seats_taken" => Err(ApiError::new(
-            StatusCode::CONFLICT,
-            refusal.code,
-            refusal.message,
-        )),
-        Err(refusal) => Err(ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            refusal.code,
-            refusal.message,
-        )),
+        Ok(seat) => Ok(Json(Joined { seat })),
+        Err(refusal) => Err(ApiError::new(refusal.code, refusal.message)),
     }
 }
 
@@ -374,11 +304,13 @@ pub async fn healthz(State(state): State<AppState>) -> Result<&'static str, ApiE
 pub async fn me(
     State(state): State<AppState>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<SessionInfo>, ApiError> {
     let session = session(&state, &headers).await?;
-    Ok(Json(
-        json!({"player_id": session.player_id, "name": session.name}),
-    ))
+    Ok(Json(SessionInfo {
+        token: None,
+        player_id: session.player_id,
+        name: session.name,
+    }))
 }
 
 /// The lobby: `?list=open` (waiting for a second player) or `?list=live` (playing), the
@@ -387,89 +319,24 @@ pub async fn list_games(
     State(state): State<AppState>,
     headers: HeaderMap,
     axum::extract::Query(query): axum::extract::Query<std::collections::HashMap<String, String>>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<GameList>, ApiError> {
     session(&state, &headers).await?;
     let open = match query.get("list").map(String::as_str) {
         Some("open") => true,
         Some("live") => false,
         _ => {
             return Err(ApiError::bad_request(
-                "bad_list",
+                ErrorCode::BadList,
                 "list must be \"open\" or \"live\"",
             ))
         }
     };
-    Ok(Json(json!({"games": state.games.lobby().list(open)})))
+    Ok(Json(GameList {
+        games: state.games.lobby().list(open),
+    }))
 }
 
 /// Any path the server does not serve.
 pub async fn not_found() -> ApiError {
     ApiError::not_found("page or call at this path")
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PreviewRequest {
-    #[serde(rename = "move")]
-    mv: Option<String>,
-    choice: Option<String>,
-}
-
-/// What a move or a decision answer would do, computed without playing it.
-pub async fn preview(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    bytes: axum::body::Bytes,
-) -> Result<Json<Value>, ApiError> {
-    use crate::game::events::Event;
-    use crate::game::table::Action;
-    let session = session(&state, &headers).await?;
-    let request: PreviewRequest = body(&bytes)?;
-    let action = match (request.mv, request.choice) {
-        (Some(notation), None) => Action::Move { notation },
-        (None, Some(choice)) => Action::Decide { choice },
-        _ => {
-            return Err(ApiError::bad_request(
-                "bad_body",
-                "give either \"move\" or \"choice\"",
-            ))
-        }
-    };
-    let handle = game(&state, &id).await?;
-    let events = handle
-        .preview(session.player_id, action)
-        .await
-        .map_err(|e| ApiError::internal(&e))?
-        .map_err(|r| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, r.code, r.message))?;
-    let mut laps = Vec::new();
-    let mut position = Value::Null;
-    let mut pending = false;
-    let mut options = Value::Null;
-    let mut outcome = Value::Null;
-    for event in events {
-        match event {
-            Event::Played {
-                laps: l,
-                position: p,
-                pending: waiting,
-                outcome: o,
-                ..
-            } => {
-                laps.extend(l);
-                position = json!(p);
-                pending = waiting;
-                outcome = json!(o);
-            }
-            Event::Decision { options: o, .. } => options = json!(o),
-            _ => {}
-        }
-    }
-    Ok(Json(json!({
-        "laps": laps,
-        "position": position,
-        "pending": pending,
-        "options": options,
-        "outcome": outcome,
-    })))
 }

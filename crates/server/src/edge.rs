@@ -7,12 +7,13 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::config::ServeConfig;
 use crate::error::ApiError;
+use crate::protocol::ErrorCode;
 use crate::state::AppState;
 
 /// Pages may load only this server's own scripts, styles and images, talk only to it, and
@@ -79,8 +80,7 @@ fn check_state_change(config: &ServeConfig, headers: &HeaderMap) -> Result<(), A
         let origin = origin.to_str().unwrap_or("");
         if !origin_allowed(config, headers, origin) {
             return Err(ApiError::new(
-                StatusCode::FORBIDDEN,
-                "bad_origin",
+                ErrorCode::BadOrigin,
                 format!("calls from pages of {} are not allowed", short(origin)),
             ));
         }
@@ -98,8 +98,7 @@ fn check_state_change(config: &ServeConfig, headers: &HeaderMap) -> Result<(), A
             .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"));
         if !json {
             return Err(ApiError::new(
-                StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                "bad_content_type",
+                ErrorCode::BadContentType,
                 "a request body must be JSON, sent with Content-Type: application/json",
             ));
         }
@@ -114,12 +113,7 @@ pub async fn time_limit(State(state): State<AppState>, request: Request, next: N
         Ok(response) => response,
         Err(_) => {
             crate::metrics::count(&crate::metrics::METRICS.request_timeouts);
-            ApiError::new(
-                StatusCode::REQUEST_TIMEOUT,
-                "timeout",
-                "the request took too long to arrive",
-            )
-            .into_response()
+            ApiError::new(ErrorCode::Timeout, "the request took too long to arrive").into_response()
         }
     }
 }
@@ -149,7 +143,7 @@ pub async fn finish_response(
             short(text.trim()).to_owned()
         };
         let headers = response.headers().clone();
-        response = ApiError::new(status, code_of(status), message).into_response();
+        response = ApiError::with_status(status, message).into_response();
         for name in [header::ALLOW, header::RETRY_AFTER] {
             if let Some(value) = headers.get(&name) {
                 response.headers_mut().insert(name, value.clone());
@@ -177,20 +171,6 @@ pub async fn finish_response(
         );
     }
     response
-}
-
-/// The error code of a refusal that came without one.
-fn code_of(status: StatusCode) -> &'static str {
-    match status {
-        StatusCode::NOT_FOUND => "not_found",
-        StatusCode::METHOD_NOT_ALLOWED => "method_not_allowed",
-        StatusCode::PAYLOAD_TOO_LARGE => "too_large",
-        StatusCode::UNSUPPORTED_MEDIA_TYPE => "bad_content_type",
-        StatusCode::REQUEST_TIMEOUT => "timeout",
-        StatusCode::TOO_MANY_REQUESTS => "rate_limited",
-        status if status.is_server_error() => "unavailable",
-        _ => "bad_request",
-    }
 }
 
 /// At most [`MESSAGE_MAX`] bytes of `text`, cut at a character boundary.
@@ -256,14 +236,17 @@ mod tests {
         h.insert(header::ORIGIN, "http://evil.example".parse().unwrap());
         assert_eq!(
             check_state_change(&config, &h).unwrap_err().code,
-            "bad_origin"
+            ErrorCode::BadOrigin
         );
         h.insert(header::ORIGIN, "http://127.0.0.1:8080".parse().unwrap());
         assert!(check_state_change(&config, &h).is_ok());
         h.insert(header::CONTENT_LENGTH, "2".parse().unwrap());
         h.insert(header::CONTENT_TYPE, "text/plain".parse().unwrap());
         let refusal = check_state_change(&config, &h).unwrap_err();
-        assert_eq!(refusal.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+        assert_eq!(
+            refusal.status,
+            axum::http::StatusCode::UNSUPPORTED_MEDIA_TYPE
+        );
         h.insert(
             header::CONTENT_TYPE,
             "application/json; charset=utf-8".parse().unwrap(),

@@ -5,54 +5,61 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 
+use crate::protocol::http::{ErrorBody, ErrorDetail};
+use crate::protocol::ErrorCode;
+
 #[derive(Debug)]
 pub struct ApiError {
     pub status: StatusCode,
-    pub code: &'static str,
+    pub code: ErrorCode,
     pub message: String,
 }
 
 impl ApiError {
-    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+    /// A refusal with `code`, answered with the code's status.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> ApiError {
         ApiError {
-            status,
+            status: code.status(),
             code,
             message: message.into(),
         }
     }
 
-    pub fn bad_request(code: &'static str, message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, code, message)
+    /// A refusal axum or hyper made with `status` and no code of ours.
+    pub fn with_status(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            code: ErrorCode::for_status(status),
+            message: message.into(),
+        }
+    }
+
+    pub fn bad_request(code: ErrorCode, message: impl Into<String>) -> ApiError {
+        ApiError::new(code, message)
     }
 
     pub fn unauthorized() -> ApiError {
         ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "no_session",
+            ErrorCode::NoSession,
             "make a session first (POST /api/session) and send its cookie or its token as a bearer",
         )
     }
 
     pub fn not_found(what: &str) -> ApiError {
-        ApiError::new(
-            StatusCode::NOT_FOUND,
-            "not_found",
-            format!("no such {what}"),
-        )
+        ApiError::new(ErrorCode::NotFound, format!("no such {what}"))
     }
 
     /// A limit of docs/security.md was reached.
     pub fn limited(limit: crate::metrics::Limit, message: impl Into<String>) -> ApiError {
         limit.refused();
-        ApiError::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", message)
+        ApiError::new(ErrorCode::RateLimited, message)
     }
 
     /// A failure inside the server: logged in full, answered in general terms.
     pub fn internal(error: &dyn std::fmt::Display) -> ApiError {
         tracing::error!(%error, "internal error");
         ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "unavailable",
+            ErrorCode::Unavailable,
             "the server could not do this just now; try again",
         )
     }
@@ -60,7 +67,12 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = serde_json::json!({"error": {"code": self.code, "message": self.message}});
+        let body = ErrorBody {
+            error: ErrorDetail {
+                code: self.code,
+                message: self.message,
+            },
+        };
         (self.status, Json(body)).into_response()
     }
 }

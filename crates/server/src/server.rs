@@ -39,7 +39,6 @@ pub fn router(state: AppState) -> Router {
         .route("/ws/games/{id}", get(ws::upgrade))
         .route("/api/me", get(api::me))
         .route("/api/games", get(api::list_games).post(api::create_game))
-        .route("/api/games/{id}/preview", post(api::preview))
         .route("/", get(assets::page))
         .route("/g/{id}", get(assets::page))
         .route("/static/{*path}", get(assets::asset))

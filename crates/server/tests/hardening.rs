@@ -47,23 +47,22 @@ async fn a_very_long_turn_is_cut_at_the_hard_cap_and_its_event_is_bounded() {
     let server = TestServer::start("sqlite::memory:").await;
     let probe = LatencyProbe::start(&server).await;
     let (game, kato, mut south) = free_setup_without_limit(&server).await;
-    // The preview of the same move answers at once, bounded too; asked again and again
-    // while the probe plays.
+    // What the move's start does comes with the snapshot (the server lists every start
+    // to its first decision point, and the whole moves up to its listing budget), asked
+    // again and again while the probe plays.
     let emitwe_ebiri = json!({"result": "win", "winner": "s", "victory": "emitwe-ebiri"});
-    let mut previews = 0;
-    while !probe.has_enough() || previews < 20 {
-        let (status, preview) = server
-            .post(
-                &format!("/api/games/{game}/preview"),
-                &kato,
-                json!({"move": "B1'/a/c/c"}),
-            )
-            .await;
-        assert_eq!(status, 200, "{preview}");
-        assert_eq!(preview["laps"].as_array().unwrap().len(), 1000);
-        assert_eq!(preview["outcome"], emitwe_ebiri);
-        previews += 1;
-        // Twenty a second from one client, each a 20,000-seed turn and 80 KB of laps.
+    let mut asked = 0;
+    while !probe.has_enough() || asked < 20 {
+        let snapshot = server.snapshot(&kato, &game).await;
+        let starts = snapshot["legal"]["s"]["starts"].as_array().unwrap().clone();
+        let b1 = starts.iter().find(|s| s["start"] == "B1'").unwrap();
+        // B1' sows 22 seeds in 7 laps, capturing 10, to the decision after its capture.
+        assert_eq!(
+            b1,
+            &json!({"start": "B1'", "laps": 7, "seeds": 22, "captured": 10,
+                "ends_at": null, "decision": ["a", "c"], "outcome": null})
+        );
+        asked += 1;
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     south

@@ -143,11 +143,26 @@ async fn a_turn_with_decision_points_answered_over_the_socket() {
     assert_eq!(played["d"]["move"], "A1'");
     assert_eq!(played["d"]["laps"][0]["dir"], "c");
     assert_eq!(played["d"]["laps"][0]["kind"], "capture");
-    let decision = south.recv_type("decision").await;
+    let mut decision = south.recv_type("decision").await;
+    // What each option would do comes with the decision (addition: `results`).
+    let results = decision["d"]
+        .as_object_mut()
+        .and_then(|d| d.remove("results"))
+        .unwrap();
     assert_eq!(
         decision["d"],
         json!({"by":"s","options":["a","c","l"],"clock": decision["d"]["clock"]})
     );
+    let choices: Vec<&Value> = results
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| &r["choice"])
+        .collect();
+    assert_eq!(choices, [&json!("a"), &json!("c"), &json!("l")]);
+    // "l" leaves the captured seeds and goes on from B2, to the next decision.
+    assert_eq!(results[2]["decision"], json!(["a", "c", "l"]));
+    assert_eq!(results[2]["laps"][0]["from"], "B2");
     assert!(decision["d"]["clock"]["move_deadline"].as_u64().is_some());
     let snap = server.snapshot(&kato, &game).await;
     assert_eq!(snap["pending"], json!(["a", "c", "l"]));
@@ -163,6 +178,10 @@ async fn a_turn_with_decision_points_answered_over_the_socket() {
     let played = south.recv_type("played").await;
     assert_eq!(played["d"]["move"], "A1'/a");
     assert_eq!(played["d"]["pending"], false);
+    // It did exactly what the decision said "a" would do.
+    assert_eq!(played["d"]["laps"], results[0]["laps"]);
+    assert_eq!(played["d"]["position"], results[0]["position"]);
+    assert_eq!(snap["pending_results"], results);
     server.stop().await;
 }
 
@@ -504,31 +523,34 @@ async fn lobby_me_preview_and_the_page() {
         open
     );
 
-    // A preview computes without playing: C1's 4 seeds go to D1, E1, F1, F2.
-    let (status, preview) = server
+    // What each start would do comes with the snapshot: C1's 4 seeds go to D1, E1, F1,
+    // F2, capturing nothing. North may not move, so it has no entry.
+    let snap = server.snapshot(&kato, &open).await;
+    let c1 = snap["legal"]["s"]["starts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["start"] == "C1")
+        .cloned();
+    assert_eq!(
+        c1,
+        Some(
+            json!({"start":"C1","laps":1,"seeds":4,"captured":0,"ends_at":"F2",
+            "decision":null,"outcome":null})
+        )
+    );
+    assert_eq!(snap["legal"]["s"]["moves"], snap["legal_moves"]);
+    assert_eq!(snap["legal"]["n"], Value::Null);
+    assert_eq!(snap["history"], json!([]));
+    // The preview round trip is retired: the events carry what it answered.
+    let (status, _) = server
         .post(
             &format!("/api/games/{open}/preview"),
             &kato,
             json!({"move":"C1"}),
         )
         .await;
-    assert_eq!(status, 200, "{preview}");
-    assert_eq!(preview["position"], "4,4,4,4,4,5/4,4,0,5,5,5 n 0 0");
-    assert_eq!(preview["laps"][0]["to"], "F2");
-    assert_eq!(preview["pending"], false);
-    let snap = server.snapshot(&kato, &open).await;
-    assert_eq!(snap["history"], json!([]));
-    let (status, refused) = server
-        .post(
-            &format!("/api/games/{open}/preview"),
-            &nakato,
-            json!({"move":"C2"}),
-        )
-        .await;
-    assert_eq!(
-        (status, refused["error"]["code"].as_str()),
-        (422, Some("not_your_turn"))
-    );
+    assert_eq!(status, 404);
 
     // The history carries the position after each move.
     let mut south = server.socket(&open, Some(&kato), None).await;

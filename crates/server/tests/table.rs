@@ -2,18 +2,21 @@
 //! the move limit, free setup, resignation, abandonment.
 
 use omweso::game::config::{GameConfig, SetupKind, TimeControl};
-use omweso::game::events::{Event, Snapshot};
-use omweso::game::table::{Action, Seat, Status, Table};
+use omweso::game::legal;
+use omweso::game::table::{Action, Seat, Table};
+use omweso::protocol::{ErrorCode, Event, Frame, Snapshot, Status};
 use omweso_rules::{Outcome, Ruleset, Side, Victory};
 use uuid::Uuid;
 
 /// The snapshot as the server shows it: with the legal moves the table asks for.
 fn snapshot(t: &Table, you: Option<Side>, connected: [bool; 2], spectators: usize) -> Snapshot {
-    let legal = t
-        .legal_moves_query(you)
-        .map(|(board, side, budget)| board.legal_moves(side, budget))
-        .unwrap_or_default();
+    let legal = legal::list(&t.legal_query());
     t.snapshot(you, connected, spectators, &legal)
+}
+
+/// An event's message text, as the server sends it.
+fn text(event: &(u64, Event)) -> String {
+    Frame::event(event.0, event.1.clone()).to_text()
 }
 
 fn seat(name: &str) -> Seat {
@@ -44,7 +47,7 @@ fn kinds(events: &[(u64, Event)]) -> Vec<String> {
     events
         .iter()
         .map(|(v, e)| {
-            let json: serde_json::Value = serde_json::from_str(&e.message(*v)).unwrap();
+            let json: serde_json::Value = serde_json::from_str(&text(&(*v, e.clone()))).unwrap();
             format!("{}@{}", json["t"].as_str().unwrap(), v)
         })
         .collect()
@@ -79,13 +82,13 @@ fn the_referee_count_opens_the_steal_and_the_first_valid_move_wins() {
     assert!(t.tick(3_999).is_empty());
     // North may not move before the count runs out.
     let refused = t.act(Side::North, &mv("A4"), 3_500).unwrap_err();
-    assert_eq!(refused.code, "not_your_turn");
+    assert_eq!(refused.code, ErrorCode::NotYourTurn);
     let events = t.tick(4_000);
     assert_eq!(kinds(&events), ["steal@3"]);
     assert!(snapshot(&t, None, [true, true], 0).clock.steal_open);
     // North steals: plays its own pits from the same position, marked stolen.
     let events = t.act(Side::North, &mv("A4"), 4_200).unwrap();
-    let json: serde_json::Value = serde_json::from_str(&events[0].1.message(events[0].0)).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text(&events[0])).unwrap();
     assert_eq!(json["d"]["stolen"], true);
     assert_eq!(json["d"]["by"], "n");
     // Play passes to the player who lost the turn.
@@ -100,7 +103,7 @@ fn the_victim_may_still_play_its_own_turn_after_the_steal_opens() {
     let mut t = table(Ruleset::Omweso, SetupKind::Outer, TimeControl::TOURNAMENT);
     t.tick(4_000);
     let events = t.act(Side::South, &mv("E1"), 4_100).unwrap();
-    let json: serde_json::Value = serde_json::from_str(&events[0].1.message(events[0].0)).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text(&events[0])).unwrap();
     assert_eq!(json["d"]["stolen"], false);
     assert_eq!(
         snapshot(&t, None, [true, true], 0).to_move,
@@ -131,7 +134,7 @@ fn a_turn_waits_at_its_decision_point_and_the_answer_resumes_it() {
     let mut t = table(Ruleset::Mweiso, SetupKind::Even, TimeControl::CASUAL);
     let events = t.act(Side::South, &mv("A1'"), 2_000).unwrap();
     assert_eq!(kinds(&events), ["played@3", "decision@4"]);
-    let json: serde_json::Value = serde_json::from_str(&events[1].1.message(events[1].0)).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text(&events[1])).unwrap();
     assert_eq!(json["d"]["options"], serde_json::json!(["a", "c", "l"]));
     // The move limit keeps running while South decides: 180 s less 2 seeds' sowing.
     assert_eq!(
@@ -141,15 +144,15 @@ fn a_turn_waits_at_its_decision_point_and_the_answer_resumes_it() {
     let refused = t
         .act(Side::North, &Action::Decide { choice: "a".into() }, 2_100)
         .unwrap_err();
-    assert_eq!(refused.code, "not_your_turn");
+    assert_eq!(refused.code, ErrorCode::NotYourTurn);
     let refused = t
         .act(Side::South, &Action::Decide { choice: "x".into() }, 2_100)
         .unwrap_err();
-    assert_eq!(refused.code, "bad_decision");
+    assert_eq!(refused.code, ErrorCode::BadDecision);
     let events = t
         .act(Side::South, &Action::Decide { choice: "a".into() }, 3_000)
         .unwrap();
-    let json: serde_json::Value = serde_json::from_str(&events[0].1.message(events[0].0)).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text(&events[0])).unwrap();
     assert_eq!(json["d"]["move"], "A1'/a");
     assert_eq!(json["d"]["pending"], false);
 }
@@ -211,7 +214,7 @@ fn resigning_ends_the_game_for_either_player_at_any_time() {
     );
     assert_eq!(
         t.act(Side::North, &mv("A2"), 3_000).unwrap_err().code,
-        "game_over"
+        ErrorCode::GameOver
     );
 }
 
@@ -267,16 +270,126 @@ fn a_rollback_undoes_moves_decisions_and_the_end_of_the_game() {
 fn event_messages_carry_type_version_and_data() {
     let event = Event::Steal {
         victim: Side::South,
-        clock: omweso::game::events::ClockView {
+        clock: omweso::protocol::ClockView {
             referee_deadline: None,
             steal_open: true,
             move_deadline: Some(9),
         },
+        legal: omweso::protocol::Legal::default(),
     };
-    let json: serde_json::Value = serde_json::from_str(&event.message(42)).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text(&(42, event))).unwrap();
+    // `legal` is an addition (docs/protocol.md), empty here: nobody was listed.
     assert_eq!(
         json,
         serde_json::json!({"t": "steal", "v": 42, "d": {"victim": "s", "clock":
-            {"referee_deadline": null, "steal_open": true, "move_deadline": 9}}})
+            {"referee_deadline": null, "steal_open": true, "move_deadline": 9}, "legal": {}}})
     );
+}
+
+/// The legal list of the side to move, with what each start does. From the outer start,
+/// E1 sows its 4 seeds into F1, G1, H1 and the empty H2, where the turn ends.
+#[test]
+fn the_legal_list_has_every_whole_move_and_what_each_start_does() {
+    let t = table(Ruleset::Omweso, SetupKind::Outer, TimeControl::CASUAL);
+    let legal = legal::list(&t.legal_query());
+    assert!(legal.n.is_none(), "North may not move");
+    let south = legal.s.expect("South moves first");
+    let position: omweso_rules::Position = t.position().unwrap().parse().unwrap();
+    let engine: Vec<String> = position
+        .legal_moves(Side::South, Some(720))
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(south.moves, engine);
+    assert!(!south.starts_only);
+    let e1 = south.starts.iter().find(|s| s.start == "E1").unwrap();
+    assert_eq!(
+        e1,
+        &omweso::protocol::StartResult {
+            start: "E1".into(),
+            laps: 1,
+            seeds: 4,
+            captured: 0,
+            ends_at: Some("H2".into()),
+            decision: None,
+            outcome: None,
+        }
+    );
+    // Each start of a whole move is listed once, and nothing else.
+    let mut starts: Vec<&str> = south.starts.iter().map(|s| s.start.as_str()).collect();
+    let mut of_moves: Vec<&str> = engine
+        .iter()
+        .map(|m| m.split('/').next().unwrap())
+        .collect();
+    starts.sort_unstable();
+    of_moves.sort_unstable();
+    of_moves.dedup();
+    assert_eq!(starts, of_moves);
+}
+
+#[test]
+fn the_steal_lists_the_victims_moves_and_the_thiefs() {
+    let mut t = table(Ruleset::Omweso, SetupKind::Outer, TimeControl::TOURNAMENT);
+    t.tick(4_000);
+    let legal = legal::list(&t.legal_query());
+    let position: omweso_rules::Position = t.position().unwrap().parse().unwrap();
+    let moves = |side: Side| -> Vec<String> {
+        position
+            .with_side_to_move(side)
+            .legal_moves(side, Some(720))
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    };
+    assert_eq!(legal.s.unwrap().moves, moves(Side::South));
+    assert_eq!(legal.n.unwrap().moves, moves(Side::North));
+}
+
+#[test]
+fn in_mweisos_opening_both_sides_are_listed() {
+    let t = table(Ruleset::Mweiso, SetupKind::Even, TimeControl::CASUAL);
+    let legal = legal::list(&t.legal_query());
+    let s = legal.s.expect("South owes its opening");
+    let n = legal.n.expect("North owes its opening");
+    assert!(s.starts.iter().any(|x| x.start == "A1'"));
+    assert!(n.starts.iter().any(|x| x.start == "H4'"));
+    // A turn waiting at a decision lists nobody: the decision's options are what is open.
+    let mut t = t;
+    t.act(Side::South, &mv("A1'"), 2_000).unwrap();
+    assert!(legal::list(&t.legal_query()).is_empty());
+}
+
+/// Each option's result is exactly what answering it does.
+#[test]
+fn each_options_result_is_what_answering_it_does() {
+    for choice in ["a", "c", "l"] {
+        let mut t = table(Ruleset::Mweiso, SetupKind::Even, TimeControl::CASUAL);
+        let events = t.act(Side::South, &mv("A1'"), 2_000).unwrap();
+        let Event::Decision {
+            options, results, ..
+        } = &events[1].1
+        else {
+            panic!("{events:?}");
+        };
+        assert_eq!(options, &["a", "c", "l"]);
+        let result = results.iter().find(|r| r.choice == choice).unwrap().clone();
+        let snap = snapshot(&t, Some(Side::South), [true, true], 0);
+        assert_eq!(snap.pending_results.as_ref(), Some(results));
+        let events = t
+            .act(
+                Side::South,
+                &Action::Decide {
+                    choice: choice.into(),
+                },
+                2_500,
+            )
+            .unwrap();
+        let Event::Played(played) = &events[0].1 else {
+            panic!("{events:?}");
+        };
+        assert_eq!(played.laps, result.laps, "{choice}");
+        assert_eq!(played.position, result.position, "{choice}");
+        assert_eq!(played.outcome, result.outcome, "{choice}");
+        assert_eq!(played.pending, result.decision.is_some(), "{choice}");
+    }
 }

@@ -13,15 +13,14 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 use uuid::Uuid;
 
-use super::board::LegalList;
-use super::events::{Event, Snapshot};
+use super::legal;
 use super::lobby::Lobby;
 use super::log::Entry;
-use super::table::{Action, Refusal, Seat, Status, Table};
+use super::table::{Action, Refusal, Seat, Table};
 use crate::clock::now_ms;
 use crate::engine_pool::EnginePool;
 use crate::metrics::{count, METRICS};
-use crate::protocol::{self, ClientMessage};
+use crate::protocol::{ClientMessage, ErrorCode, Event, Frame, Legal, Snapshot, Status};
 use crate::store::{ActionRow, GameRow, Write, Writer};
 
 /// Commands a game's channel holds at most; senders wait when it is full.
@@ -31,6 +30,8 @@ pub const COMMAND_QUEUE: usize = 256;
 pub const OUTGOING_QUEUE: usize = 128;
 /// Recent events kept for `?v=` resumption.
 pub const RECENT_EVENTS: usize = 512;
+/// How long after a deadline's change could not be saved it is tried again.
+const TIMER_RETRY_MS: u64 = 1000;
 /// How long after a failed removal of an expired game it is tried again.
 const EXPIRY_RETRY_MS: u64 = 60_000;
 /// How often `crowd` may be sent: joins and leaves are batched.
@@ -73,11 +74,6 @@ pub enum Command {
         conn: ConnId,
         round_trip_ms: u64,
     },
-    Preview {
-        player: Uuid,
-        action: super::table::Action,
-        reply: oneshot::Sender<Result<Vec<Event>, Refusal>>,
-    },
 }
 
 /// What the rest of the server holds to reach a game.
@@ -96,7 +92,10 @@ impl GameHandle {
     /// A handle whose commands arrive on `tx`'s receiver (socket tests without a game).
     #[cfg(test)]
     pub(crate) fn for_tests(tx: mpsc::Sender<Command>) -> GameHandle {
-        GameHandle { id: Uuid::nil(), tx }
+        GameHandle {
+            id: Uuid::nil(),
+            tx,
+        }
     }
 
     #[must_use]
@@ -121,19 +120,6 @@ impl GameHandle {
 
     pub async fn join(&self, seat: Seat) -> Result<Result<Side, Refusal>, Gone> {
         self.ask(|reply| Command::Join { seat, reply }).await
-    }
-
-    pub async fn preview(
-        &self,
-        player: Uuid,
-        action: super::table::Action,
-    ) -> Result<Result<Vec<Event>, Refusal>, Gone> {
-        self.ask(|reply| Command::Preview {
-            player,
-            action,
-            reply,
-        })
-        .await
     }
 
     pub async fn snapshot(&self, viewer: Option<Uuid>) -> Result<Snapshot, Gone> {
@@ -198,8 +184,9 @@ pub fn spawn(table: Table, next_seq: i64, services: Services) -> GameHandle {
         crowd_dirty: false,
         crowd_sent: Instant::now(),
         away_since: [away, away],
-        legal: Vec::new(),
+        legal: None,
         expired: false,
+        timers_held_until: 0,
         expiry_retry_at: 0,
     };
     actor.services.lobby.update(actor.table.summary(0));
@@ -219,9 +206,12 @@ struct Actor {
     crowd_sent: Instant,
     /// When each seated player's last connection went away during play.
     away_since: [Option<u64>; 2],
-    /// The legal moves listed for this version of the game, by side (both sides only in
-    /// Mweiso's opening): listed once per version, however many look.
-    legal: Vec<(u64, Side, Arc<LegalList>)>,
+    /// What the players may do at this version of the game: listed once per version
+    /// (while the move is being saved), however many look.
+    legal: Option<(u64, Arc<Legal>)>,
+    /// The table's deadlines are not fired before this (ms since the epoch): the store
+    /// refused the last one's change.
+    timers_held_until: u64,
     /// Removed for nobody starting it in time: the task ends.
     expired: bool,
     /// Not before this is the removal tried again (ms since the epoch; 0: no failure).
@@ -292,7 +282,10 @@ impl Actor {
     fn next_wake(&self) -> Option<Instant> {
         let now = now_ms();
         let grace = super::config::ms(self.table.config().time_control.disconnect_grace_seconds);
-        let table = self.table.next_deadline();
+        let table = self
+            .table
+            .next_deadline()
+            .map(|at| at.max(self.timers_held_until));
         let away = self
             .away_since
             .iter()
@@ -317,11 +310,10 @@ impl Actor {
                 let result = match self.table.join(seat.clone(), now) {
                     Ok((side, events)) if events.is_empty() => Ok(side),
                     Ok((side, events)) => match self
-                        .persist(Entry::Join { seat: seat.clone() }, now, true)
+                        .commit(Entry::Join { seat: seat.clone() }, now, events, None)
                         .await
                     {
                         Ok(()) => {
-                            self.publish(events);
                             self.seat_open_sockets(seat.player, side).await;
                             Ok(side)
                         }
@@ -367,29 +359,6 @@ impl Actor {
                 }
             }
             Command::Client { conn, id, message } => self.client(conn, id, message).await,
-            Command::Preview {
-                player,
-                action,
-                reply,
-            } => {
-                let result = match self.table.seat_of(player) {
-                    Some(side) => {
-                        // On the engine pool: a copy of the table plays the move there.
-                        let table = self.table.clone();
-                        let now = now_ms();
-                        self.services
-                            .pool
-                            .run(move || table.preview(side, &action, now))
-                            .await
-                            .unwrap_or_else(|_| Err(unavailable()))
-                    }
-                    None => Err(Refusal {
-                        code: "spectator",
-                        message: "only the game's players can preview their moves".into(),
-                    }),
-                };
-                let _ = reply.send(result);
-            }
         }
     }
 
@@ -405,7 +374,9 @@ impl Actor {
         if upgraded.is_empty() {
             return;
         }
-        let state: Arc<str> = protocol::state(&self.snapshot(Some(side)).await).into();
+        let state: Arc<str> = Frame::state(self.snapshot(Some(side)).await)
+            .to_text()
+            .into();
         for id in upgraded {
             if let Some(conn) = self.conns.get_mut(&id) {
                 connection_gauge(conn.seat).fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
@@ -451,11 +422,11 @@ impl Actor {
                 }
             }
             None => {
-                let state = protocol::state(&self.snapshot(seat).await);
+                let state = Frame::state(self.snapshot(seat).await).to_text();
                 let _ = tx.try_send(Outgoing::Text(state.into()));
             }
         }
-        let crowd = protocol::crowd(self.spectators(), self.connected());
+        let crowd = Frame::crowd(self.spectators(), self.connected()).to_text();
         let _ = tx.try_send(Outgoing::Text(crowd.into()));
     }
 
@@ -474,38 +445,76 @@ impl Actor {
     }
 
     async fn snapshot(&mut self, you: Option<Side>) -> Snapshot {
-        let legal = self.legal_moves(you).await;
+        let legal = self.legal().await;
         self.table
             .snapshot(you, self.connected(), self.spectators(), &legal)
     }
 
-    /// The legal moves `you` sees now: from the cache when this version was listed
-    /// already, else listed on the engine pool (never on the async workers).
-    async fn legal_moves(&mut self, you: Option<Side>) -> Arc<LegalList> {
-        let Some((board, side, budget)) = self.table.legal_moves_query(you) else {
-            return Arc::default();
-        };
+    /// What the players may do now: from the cache when this version was listed already,
+    /// else listed on the engine pool (never on the async workers).
+    async fn legal(&mut self) -> Arc<Legal> {
         let version = self.table.version();
-        if let Some((_, _, cached)) = self
-            .legal
-            .iter()
-            .find(|(v, s, _)| *v == version && *s == side)
-        {
+        if let Some((_, cached)) = self.legal.as_ref().filter(|(v, _)| *v == version) {
             return cached.clone();
         }
-        let listed = self
-            .services
-            .pool
-            .run(move || board.legal_moves(side, budget))
-            .await;
-        let Ok(listed) = listed else {
-            // The pool is gone (shutting down): show no moves rather than fail.
-            return Arc::default();
-        };
-        let listed = Arc::new(listed);
-        self.legal.retain(|(v, _, _)| *v == version);
-        self.legal.push((version, side, listed.clone()));
+        let listed = Arc::new(list_legal(&self.services.pool, &self.table).await);
+        self.legal = Some((version, listed.clone()));
         listed
+    }
+
+    /// Saves `entry` (the action that made `events`) and, once it is durable, sends the
+    /// events out, each that opens a turn with what the players may now do. The listing
+    /// runs on the engine pool while the store commits, so it adds nothing to a move's
+    /// latency unless it takes longer than the commit.
+    async fn commit(
+        &mut self,
+        entry: Entry,
+        now: u64,
+        mut events: Vec<(u64, Event)>,
+        ack: Option<(ConnId, Option<Value>)>,
+    ) -> Result<(), Refusal> {
+        let row_changed = events.iter().any(|(_, e)| {
+            matches!(
+                e,
+                Event::Joined { .. } | Event::Started { .. } | Event::End { .. }
+            )
+        });
+        let pool = self.services.pool.clone();
+        let opens_turn = events.iter_mut().any(|(_, e)| e.legal_mut().is_some());
+        let listing = async {
+            if opens_turn {
+                Some(list_legal(&pool, &self.table).await)
+            } else {
+                None
+            }
+        };
+        let (saved, listed) = tokio::join!(
+            persist(
+                &self.services,
+                &self.table,
+                self.next_seq,
+                entry,
+                now,
+                row_changed
+            ),
+            listing
+        );
+        saved?;
+        self.next_seq += 1;
+        // Durable first, then acknowledged, then shown to everyone.
+        if let Some((conn, id)) = ack {
+            self.reply(conn, Frame::ack(id));
+        }
+        if let Some(listed) = listed {
+            for (_, event) in &mut events {
+                if let Some(legal) = event.legal_mut() {
+                    legal.clone_from(&listed);
+                }
+            }
+            self.legal = Some((self.table.version(), Arc::new(listed)));
+        }
+        self.publish(events);
+        Ok(())
     }
 
     fn drop_conn(&mut self, conn: ConnId) {
@@ -522,26 +531,28 @@ impl Actor {
         self.crowd_dirty = true;
     }
 
-    fn reply(&mut self, conn: ConnId, text: String) {
+    fn reply(&mut self, conn: ConnId, frame: Frame) {
         if let Some(c) = self.conns.get(&conn) {
-            if c.tx.try_send(Outgoing::Text(text.into())).is_err() {
+            if c.tx
+                .try_send(Outgoing::Text(frame.to_text().into()))
+                .is_err()
+            {
                 self.drop_conn(conn);
             }
         }
     }
 
     async fn client(&mut self, conn: ConnId, id: Option<Value>, message: ClientMessage) {
-        let action = match message {
-            ClientMessage::Ping => return self.reply(conn, protocol::pong()),
-            ClientMessage::Act(action) => action,
+        let Some(action) = Action::from_message(message) else {
+            return self.reply(conn, Frame::pong());
         };
         let Some(side) = self.conns.get(&conn).and_then(|c| c.seat) else {
-            let text = protocol::error(
-                id.as_ref(),
-                "spectator",
+            let refusal = Frame::error(
+                id,
+                ErrorCode::Spectator,
                 "you are watching this game; only its players may play",
             );
-            return self.reply(conn, text);
+            return self.reply(conn, refusal);
         };
         let started = Instant::now();
         let is_play = matches!(action, Action::Move { .. } | Action::Decide { .. });
@@ -550,19 +561,15 @@ impl Actor {
         match self.table.act(side, &action, now) {
             Err(refusal) => {
                 count(&METRICS.refused_messages);
-                let text = protocol::error(id.as_ref(), refusal.code, &refusal.message);
-                self.reply(conn, text);
+                self.reply(conn, Frame::error(id, refusal.code, refusal.message));
             }
             Ok(events) => {
-                let changed_status = events
-                    .iter()
-                    .any(|(_, e)| matches!(e, Event::End { .. } | Event::Started { .. }));
                 let entry = Entry::Act { side, action };
-                match self.persist(entry, now, changed_status).await {
+                match self
+                    .commit(entry, now, events, Some((conn, id.clone())))
+                    .await
+                {
                     Ok(()) => {
-                        // Durable first, then acknowledged and shown to everyone.
-                        self.reply(conn, protocol::ack(id.as_ref()));
-                        self.publish(events);
                         if is_play {
                             count(&METRICS.moves);
                             METRICS.move_latency.observe(started.elapsed());
@@ -570,8 +577,7 @@ impl Actor {
                     }
                     Err(refusal) => {
                         self.table.rollback(before);
-                        let text = protocol::error(id.as_ref(), refusal.code, &refusal.message);
-                        self.reply(conn, text);
+                        self.reply(conn, Frame::error(id, refusal.code, refusal.message));
                     }
                 }
             }
@@ -580,13 +586,18 @@ impl Actor {
 
     async fn on_timer(&mut self) {
         let now = now_ms();
-        let events = self.table.tick(now);
-        if !events.is_empty() {
-            let ended = events.iter().any(|(_, e)| matches!(e, Event::End { .. }));
-            if let Err(refusal) = self.persist(Entry::Tick, now, ended).await {
-                tracing::error!(game = %self.table.id(), "{}", refusal.message);
+        if now >= self.timers_held_until {
+            let before = self.table.savepoint();
+            let events = self.table.tick(now);
+            if !events.is_empty() {
+                if let Err(refusal) = self.commit(Entry::Tick, now, events, None).await {
+                    // Undone, and tried again in a second: a deadline is not lost because
+                    // the store was down when it passed, nor retried in a busy loop.
+                    self.table.rollback(before);
+                    self.timers_held_until = now + TIMER_RETRY_MS;
+                    tracing::error!(game = %self.table.id(), "{}", refusal.message);
+                }
             }
-            self.publish(events);
         }
         let grace = super::config::ms(self.table.config().time_control.disconnect_grace_seconds);
         for side in Side::ALL {
@@ -595,17 +606,21 @@ impl Actor {
                 self.away_since[side.index()] = None;
                 let events = self.table.abandon(side);
                 if !events.is_empty() {
-                    if let Err(refusal) = self.persist(Entry::Abandon { side }, now, true).await {
+                    if let Err(refusal) = self
+                        .commit(Entry::Abandon { side }, now, events, None)
+                        .await
+                    {
                         tracing::error!(game = %self.table.id(), "{}", refusal.message);
                     }
-                    self.publish(events);
                 }
             }
         }
         if self.crowd_dirty && self.crowd_sent + CROWD_EVERY <= Instant::now() {
             self.crowd_dirty = false;
             self.crowd_sent = Instant::now();
-            let crowd: Arc<str> = protocol::crowd(self.spectators(), self.connected()).into();
+            let crowd: Arc<str> = Frame::crowd(self.spectators(), self.connected())
+                .to_text()
+                .into();
             self.broadcast(&crowd);
             self.services
                 .lobby
@@ -614,62 +629,6 @@ impl Actor {
         if self.expiry().is_some_and(|at| now >= at) {
             self.expire().await;
         }
-    }
-
-    /// Appends `entry` to the game's log, with the game's row when `row_changed` (its seats,
-    /// status or outcome), in one transaction; returns once it is committed.
-    async fn persist(&mut self, entry: Entry, now: u64, row_changed: bool) -> Result<(), Refusal> {
-        // Never a silent default on the save path: an action that cannot be encoded is
-        // refused (and logged), not stored empty and acknowledged.
-        let payload_json = serde_json::to_string(&entry).map_err(|error| {
-            tracing::error!(game = %self.table.id(), %error, "could not encode an action");
-            unavailable()
-        })?;
-        let row = ActionRow {
-            game_id: self.table.id(),
-            seq: self.next_seq,
-            at_ms: i64::try_from(now).unwrap_or(i64::MAX),
-            side: None,
-            kind: entry.kind().to_owned(),
-            payload_json,
-        };
-        let mut writes = vec![Write::AppendAction(row)];
-        if row_changed {
-            writes.push(Write::UpdateGame(self.game_row()?));
-        }
-        let started = Instant::now();
-        let appended = self.services.writer.write(writes).await;
-        METRICS.database_latency.observe(started.elapsed());
-        match appended {
-            Ok(()) => {
-                self.next_seq += 1;
-                Ok(())
-            }
-            Err(error) => {
-                tracing::error!(game = %self.table.id(), %error, "could not save an action");
-                Err(unavailable())
-            }
-        }
-    }
-
-    /// The game's row, with its final snapshot once it is over (reads of a finished
-    /// game answer from it instead of replaying the log).
-    fn game_row(&self) -> Result<GameRow, Refusal> {
-        let final_json = if self.table.status().is_over() {
-            let last = self
-                .table
-                .snapshot(None, [false; 2], 0, &LegalList::default());
-            Some(serde_json::to_string(&last).map_err(|error| {
-                tracing::error!(game = %self.table.id(), %error, "could not encode the final snapshot");
-                unavailable()
-            })?)
-        } else {
-            None
-        };
-        game_row(&self.table, final_json).map_err(|error| {
-            tracing::error!(game = %self.table.id(), %error, "could not encode the game's row");
-            unavailable()
-        })
     }
 
     fn publish(&mut self, events: Vec<(u64, Event)>) {
@@ -706,7 +665,7 @@ impl Actor {
                 }
                 _ => {}
             }
-            let message: Arc<str> = event.message(v).into();
+            let message: Arc<str> = Frame::event(v, event).to_text().into();
             self.recent.push_back((v, message.clone()));
             if self.recent.len() > RECENT_EVENTS {
                 self.recent.pop_front();
@@ -748,6 +707,75 @@ impl Actor {
     }
 }
 
+/// What the players of `table` may do now, listed on the engine pool.
+async fn list_legal(pool: &EnginePool, table: &Table) -> Legal {
+    let query = table.legal_query();
+    if query.sides.is_empty() {
+        return Legal::default();
+    }
+    // The pool is gone only while the server shuts down: no moves are shown then.
+    pool.run(move || legal::list(&query))
+        .await
+        .unwrap_or_default()
+}
+
+/// Appends `entry`, the log's entry number `seq`, to the game's log, with the game's row
+/// when `row_changed` (its seats, status or outcome), in one transaction; returns once it
+/// is committed.
+async fn persist(
+    services: &Services,
+    table: &Table,
+    seq: i64,
+    entry: Entry,
+    now: u64,
+    row_changed: bool,
+) -> Result<(), Refusal> {
+    let id = table.id();
+    // Never a silent default on the save path: an action that cannot be encoded is
+    // refused (and logged), not stored empty and acknowledged.
+    let payload_json = serde_json::to_string(&entry).map_err(|error| {
+        tracing::error!(game = %id, %error, "could not encode an action");
+        unavailable()
+    })?;
+    let row = ActionRow {
+        game_id: id,
+        seq,
+        at_ms: i64::try_from(now).unwrap_or(i64::MAX),
+        side: None,
+        kind: entry.kind().to_owned(),
+        payload_json,
+    };
+    let mut writes = vec![Write::AppendAction(row)];
+    if row_changed {
+        writes.push(Write::UpdateGame(row_with_final_snapshot(table)?));
+    }
+    let started = Instant::now();
+    let appended = services.writer.write(writes).await;
+    METRICS.database_latency.observe(started.elapsed());
+    appended.map_err(|error| {
+        tracing::error!(game = %id, %error, "could not save an action");
+        unavailable()
+    })
+}
+
+/// The game's row, with its final snapshot once it is over (reads of a finished game
+/// answer from it instead of replaying the log).
+fn row_with_final_snapshot(table: &Table) -> Result<GameRow, Refusal> {
+    let final_json = if table.status().is_over() {
+        let last = table.snapshot(None, [false; 2], 0, &Legal::default());
+        Some(serde_json::to_string(&last).map_err(|error| {
+            tracing::error!(game = %table.id(), %error, "could not encode the final snapshot");
+            unavailable()
+        })?)
+    } else {
+        None
+    };
+    game_row(table, final_json).map_err(|error| {
+        tracing::error!(game = %table.id(), %error, "could not encode the game's row");
+        unavailable()
+    })
+}
+
 async fn sleep_until(wake: Option<Instant>) {
     match wake {
         Some(at) => tokio::time::sleep_until(at).await,
@@ -786,7 +814,7 @@ pub fn game_row(table: &Table, final_json: Option<String>) -> Result<GameRow, se
 /// The refusal when the server could not save or compute something.
 fn unavailable() -> Refusal {
     Refusal {
-        code: "unavailable",
+        code: ErrorCode::Unavailable,
         message: "the server could not save this; nothing was played, try again".into(),
     }
 }

@@ -1,20 +1,7 @@
 //! One board type for the server over the engine's two: the 4x8 board (Omweso, Mweiso)
 //! and Oware's.
 
-use omweso_rules::{oware, LegalMoves, Outcome, Position, Side, ToMove};
-
-/// The most seeds listing a position's legal moves may sow in all: about 5 ms of the
-/// engine's time. Past it the list holds the legal starts only (docs/protocol.md).
-pub const LISTING_WORK: u64 = 2_000_000;
-
-/// The legal moves a snapshot shows.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct LegalList {
-    pub moves: Vec<String>,
-    /// The moves are the legal starts, without their decision answers: listing every
-    /// whole move would have cost more than [`LISTING_WORK`].
-    pub starts_only: bool,
-}
+use omweso_rules::{oware, Outcome, Position, Side, ToMove};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameBoard {
@@ -77,27 +64,6 @@ impl GameBoard {
         match self {
             GameBoard::FourByEight(p) => p.outcome(),
             GameBoard::Oware(p) => p.outcome(),
-        }
-    }
-
-    /// Every legal whole move of `side`, in notation, each explored under `budget`; only
-    /// the legal starts when listing every whole move would sow more than
-    /// [`LISTING_WORK`] seeds (decision points branch).
-    #[must_use]
-    pub fn legal_moves(&self, side: Side, budget: u64) -> LegalList {
-        match self {
-            GameBoard::FourByEight(p) => {
-                let found = p.legal_moves_within(side, Some(budget), LISTING_WORK);
-                LegalList {
-                    moves: found.moves().iter().map(ToString::to_string).collect(),
-                    starts_only: matches!(found, LegalMoves::Starts(_)),
-                }
-            }
-            GameBoard::Oware(p) if p.to_move() == side => LegalList {
-                moves: p.moves().map(|h| h.to_string()).collect(),
-                starts_only: false,
-            },
-            GameBoard::Oware(_) => LegalList::default(),
         }
     }
 

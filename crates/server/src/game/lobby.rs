@@ -5,18 +5,19 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use super::config::{SetupKind, TimeControl};
+use crate::protocol::Status;
 
 /// One game as the lobby shows it (`GET /api/games?list=`).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameSummary {
     pub game_id: Uuid,
     pub ruleset: omweso_rules::Ruleset,
     pub setup: SetupKind,
-    pub status: &'static str,
+    pub status: crate::protocol::Status,
     pub seats: SeatNames,
     pub time_control: TimeControl,
     pub spectators: usize,
@@ -24,11 +25,11 @@ pub struct GameSummary {
     #[serde(skip)]
     pub created_at_ms: u64,
     /// Who created the game (for the open-games limit; not shown).
-    #[serde(skip)]
+    #[serde(skip, default = "Uuid::nil")]
     pub creator: Uuid,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatNames {
     pub s: Option<String>,
     pub n: Option<String>,
@@ -38,7 +39,7 @@ impl GameSummary {
     /// Waiting for a second player.
     #[must_use]
     pub fn is_open(&self) -> bool {
-        self.status == "setup" && (self.seats.s.is_none() || self.seats.n.is_none())
+        self.status == Status::Setup && (self.seats.s.is_none() || self.seats.n.is_none())
     }
 }
 
@@ -84,7 +85,7 @@ impl Lobby {
                 if open {
                     g.is_open()
                 } else {
-                    g.status == "playing"
+                    g.status == Status::Playing
                 }
             })
             .cloned()
@@ -101,7 +102,7 @@ impl Lobby {
         let Ok(games) = self.0.lock() else {
             return (0, 0);
         };
-        let unstarted = games.values().filter(|g| g.status == "setup");
+        let unstarted = games.values().filter(|g| g.status == Status::Setup);
         unstarted.fold((0, 0), |(all, mine), g| {
             (all + 1, mine + usize::from(g.creator == creator))
         })
@@ -112,7 +113,7 @@ impl Lobby {
 mod tests {
     use super::*;
 
-    fn summary(created_at_ms: u64, status: &'static str, north: Option<&str>) -> GameSummary {
+    fn summary(created_at_ms: u64, status: Status, north: Option<&str>) -> GameSummary {
         GameSummary {
             game_id: Uuid::new_v4(),
             ruleset: omweso_rules::Ruleset::Omweso,
@@ -133,11 +134,11 @@ mod tests {
     #[test]
     fn lists_open_and_live_games_newest_first_and_counts_unstarted_ones() {
         let lobby = Lobby::default();
-        let open_old = summary(1, "setup", None);
-        let open_new = summary(2, "setup", None);
-        let arranging = summary(3, "setup", Some("Nakato"));
-        let live = summary(4, "playing", Some("Nakato"));
-        let over = summary(5, "finished", Some("Nakato"));
+        let open_old = summary(1, Status::Setup, None);
+        let open_new = summary(2, Status::Setup, None);
+        let arranging = summary(3, Status::Setup, Some("Nakato"));
+        let live = summary(4, Status::Playing, Some("Nakato"));
+        let over = summary(5, Status::Finished, Some("Nakato"));
         for game in [&open_old, &open_new, &arranging, &live, &over] {
             lobby.update(game.clone());
         }

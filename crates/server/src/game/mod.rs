@@ -4,7 +4,8 @@
 pub mod actor;
 pub mod board;
 pub mod config;
-pub mod events;
+pub mod laps;
+pub mod legal;
 pub mod lobby;
 pub mod log;
 pub mod registry;

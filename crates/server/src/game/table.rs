@@ -10,45 +10,20 @@ use omweso_rules::{
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use super::board::{GameBoard, LegalList};
+use super::board::GameBoard;
 use super::config::{ms, GameConfig, SetupKind};
-use super::events::{
-    Arrangements, ClockView, Event, HistoryEntry, LapRecord, LapView, SeatView, Seats, Snapshot,
-};
+use super::laps::LapRecord;
 use super::lobby::{GameSummary, SeatNames};
+use crate::protocol::{
+    Arrangements, ClockView, ErrorCode, Event, HistoryEntry, LapView, Legal, OptionResult, Played,
+    SeatView, Seats, Snapshot, Status,
+};
 
 /// A seated player.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Seat {
     pub player: Uuid,
     pub name: String,
-}
-
-/// Where a game is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
-    /// Waiting for the second player, or for the free-setup arrangements.
-    Setup,
-    Playing,
-    Finished,
-    Annulled,
-}
-
-impl Status {
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Status::Setup => "setup",
-            Status::Playing => "playing",
-            Status::Finished => "finished",
-            Status::Annulled => "annulled",
-        }
-    }
-
-    #[must_use]
-    pub const fn is_over(self) -> bool {
-        matches!(self, Status::Finished | Status::Annulled)
-    }
 }
 
 /// What a player asks of the table.
@@ -61,10 +36,26 @@ pub enum Action {
     Resign,
 }
 
+impl Action {
+    /// The table's action a client message asks for; `None` for `ping`, which is the
+    /// socket's business.
+    #[must_use]
+    pub fn from_message(message: crate::protocol::ClientMessage) -> Option<Action> {
+        use crate::protocol::ClientMessage;
+        match message {
+            ClientMessage::Move(m) => Some(Action::Move { notation: m.mv }),
+            ClientMessage::Decide(d) => Some(Action::Decide { choice: d.choice }),
+            ClientMessage::Arrange(a) => Some(Action::Arrange { pits: a.pits }),
+            ClientMessage::Resign(_) => Some(Action::Resign),
+            ClientMessage::Ping(_) => None,
+        }
+    }
+}
+
 /// A refused action: a protocol error code and what is wrong. Nothing changed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refusal {
-    pub code: &'static str,
+    pub code: ErrorCode,
     pub message: String,
 }
 
@@ -72,13 +63,21 @@ pub struct Refusal {
 /// and a client may send 16 KiB of it.
 const REFUSAL_MAX_CHARS: usize = 160;
 
-fn refuse(code: &'static str, message: impl Into<String>) -> Refusal {
+fn refuse(code: ErrorCode, message: impl Into<String>) -> Refusal {
     let mut message = message.into();
     if let Some((cut, _)) = message.char_indices().nth(REFUSAL_MAX_CHARS) {
         message.truncate(cut);
         message.push('…');
     }
     Refusal { code, message }
+}
+
+/// What [`Table::legal_query`] answers: each side that may start a turn with the board it
+/// would sow on, and the turn's seed budget.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LegalQuery {
+    pub sides: Vec<(Side, GameBoard)>,
+    pub budget: u64,
 }
 
 /// A turn waiting at a decision point.
@@ -92,6 +91,9 @@ struct PendingTurn {
     /// Milliseconds of the move-completion limit spent at decision points so far.
     waited_ms: u64,
     decision_since_ms: u64,
+    /// What each option of the pending decision would do (worked out once, when the turn
+    /// stops at it).
+    results: Vec<OptionResult>,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -262,19 +264,29 @@ impl Table {
         Some(self.config.time_control.budget(used_ms))
     }
 
-    /// What listing the legal moves `you` sees needs: the board, the side whose moves
-    /// they are, and the turn's budget; `None` when nobody may start a turn (the game is
-    /// not being played, or a turn waits for a decision). The listing itself is the
-    /// caller's (it is the heaviest engine work a snapshot needs, done off the game's
-    /// task and cached by version).
+    /// Who may start a turn now, each with the board they would sow on, and the turn's
+    /// budget: what listing [`Legal`] needs. Empty when nobody may start a turn (the game
+    /// is not being played, or a turn waits for a decision). The listing itself is the
+    /// caller's (it is the heaviest engine work the server does for a move, done off the
+    /// game's task).
     #[must_use]
-    pub fn legal_moves_query(&self, you: Option<Side>) -> Option<(GameBoard, Side, u64)> {
-        let board = self.board?;
-        if self.status != Status::Playing || self.pending.is_some() {
-            return None;
+    pub fn legal_query(&self) -> LegalQuery {
+        let mut sides = Vec::new();
+        if let (Status::Playing, None, Some(board)) = (self.status, &self.pending, self.board) {
+            for side in Side::ALL {
+                if board.may_move(side) {
+                    sides.push((side, board));
+                }
+            }
+            if let (true, Some(victim)) = (self.clock.steal_open, board.to_move()) {
+                let thief = victim.other();
+                sides.push((thief, board.with_side_to_move(thief)));
+            }
         }
-        let side = board.to_move().or(you.filter(|&s| board.may_move(s)))?;
-        Some((board, side, self.config.time_control.budget(0)))
+        LegalQuery {
+            sides,
+            budget: self.config.time_control.budget(0),
+        }
     }
 
     /// Whole moves played so far.
@@ -291,7 +303,7 @@ impl Table {
             game_id: self.id,
             ruleset: self.config.ruleset,
             setup: self.config.setup,
-            status: self.status.name(),
+            status: self.status,
             seats: SeatNames {
                 s: name(Side::South),
                 n: name(Side::North),
@@ -324,7 +336,7 @@ impl Table {
             .into_iter()
             .find(|s| self.seats[s.index()].is_none())
         else {
-            return Err(refuse("seats_taken", "both seats are taken"));
+            return Err(refuse(ErrorCode::SeatsTaken, "both seats are taken"));
         };
         let mut events = vec![Event::Joined {
             seat: side,
@@ -361,6 +373,7 @@ impl Table {
             to_move: board.to_move(),
             position: board.notation(),
             clock: self.clock_view(),
+            legal: Legal::default(),
         });
     }
 
@@ -386,16 +399,6 @@ impl Table {
         }
     }
 
-    /// What `action` would do, computed on a copy: nothing is played.
-    pub fn preview(&self, side: Side, action: &Action, now: u64) -> Result<Vec<Event>, Refusal> {
-        let mut copy = self.clone();
-        Ok(copy
-            .act(side, action, now)?
-            .into_iter()
-            .map(|(_, event)| event)
-            .collect())
-    }
-
     /// Records a seat's measured round trip (the referee allows up to 1 s of it).
     pub fn set_latency(&mut self, side: Side, round_trip_ms: u64) {
         self.clock.latency_ms[side.index()] = round_trip_ms;
@@ -409,7 +412,7 @@ impl Table {
         now: u64,
     ) -> Result<Vec<(u64, Event)>, Refusal> {
         if self.seats[side.index()].is_none() {
-            return Err(refuse("not_seated", "that seat is empty"));
+            return Err(refuse(ErrorCode::NotSeated, "that seat is empty"));
         }
         let events = match action {
             Action::Resign => self.resign(side)?,
@@ -422,11 +425,11 @@ impl Table {
 
     fn resign(&mut self, side: Side) -> Result<Vec<Event>, Refusal> {
         if self.status.is_over() {
-            return Err(refuse("game_over", "the game is over"));
+            return Err(refuse(ErrorCode::GameOver, "the game is over"));
         }
         if self.seats.iter().any(Option::is_none) {
             return Err(refuse(
-                "not_started",
+                ErrorCode::NotStarted,
                 "nobody has joined yet: there is no opponent to resign to",
             ));
         }
@@ -453,31 +456,34 @@ impl Table {
     fn arrange(&mut self, side: Side, pits: &[u64], now: u64) -> Result<Vec<Event>, Refusal> {
         if self.config.setup != SetupKind::Free {
             return Err(refuse(
-                "no_arrangement",
+                ErrorCode::NoArrangement,
                 "this game starts from a preset; there is nothing to arrange",
             ));
         }
         if self.status != Status::Setup {
-            return Err(refuse("game_started", "the arrangements are done"));
+            return Err(refuse(ErrorCode::GameStarted, "the arrangements are done"));
         }
         if self.seats.iter().any(Option::is_none) {
             return Err(refuse(
-                "not_started",
+                ErrorCode::NotStarted,
                 "wait for the second player before arranging",
             ));
         }
         // RULES.md 1.1: the first player (South) arranges first, then the second, seeing it.
         if side == Side::North && self.arrangements[0].is_none() {
             return Err(refuse(
-                "not_your_turn",
+                ErrorCode::NotYourTurn,
                 "the first player (South) arranges first",
             ));
         }
         if self.arrangements[side.index()].is_some() {
-            return Err(refuse("already_arranged", "you have arranged your seeds"));
+            return Err(refuse(
+                ErrorCode::AlreadyArranged,
+                "you have arranged your seeds",
+            ));
         }
         let arrangement =
-            Arrangement::new(pits).map_err(|e| refuse("bad_arrangement", e.to_string()))?;
+            Arrangement::new(pits).map_err(|e| refuse(ErrorCode::BadArrangement, e.to_string()))?;
         self.arrangements[side.index()] = Some(arrangement);
         let mut events = vec![Event::Arranged {
             by: side,
@@ -495,7 +501,7 @@ impl Table {
         let board = self.playing_board()?;
         if self.pending.is_some() {
             return Err(refuse(
-                "turn_in_progress",
+                ErrorCode::TurnInProgress,
                 "a turn is waiting for a decision; answer it with decide",
             ));
         }
@@ -506,15 +512,18 @@ impl Table {
             Some(victim) if self.clock.steal_open && victim == side.other() => {
                 Ok((board.with_side_to_move(side), true))
             }
-            _ => Err(refuse("not_your_turn", "it is not your turn")),
+            _ => Err(refuse(ErrorCode::NotYourTurn, "it is not your turn")),
         }
     }
 
     fn playing_board(&self) -> Result<GameBoard, Refusal> {
         match (self.status, self.board) {
             (Status::Playing, Some(board)) => Ok(board),
-            (Status::Setup, _) => Err(refuse("not_started", "the game has not started yet")),
-            _ => Err(refuse("game_over", "the game is over")),
+            (Status::Setup, _) => Err(refuse(
+                ErrorCode::NotStarted,
+                "the game has not started yet",
+            )),
+            _ => Err(refuse(ErrorCode::GameOver, "the game is over")),
         }
     }
 
@@ -525,16 +534,16 @@ impl Table {
             GameBoard::FourByEight(position) => {
                 let mv: Move = notation
                     .parse()
-                    .map_err(|e| refuse("bad_move", format!("{notation:?}: {e}")))?;
+                    .map_err(|e| refuse(ErrorCode::BadMove, format!("{notation:?}: {e}")))?;
                 if mv.start.side() != side {
                     return Err(refuse(
-                        "illegal_move",
+                        ErrorCode::IllegalMove,
                         format!("{}: {} is not your pit", notation, mv.start),
                     ));
                 }
                 let turn = position
                     .begin_turn(mv.start, mv.direction, self.budget(0))
-                    .map_err(|e| refuse("illegal_move", format!("{notation}: {e}")))?;
+                    .map_err(|e| refuse(ErrorCode::IllegalMove, format!("{notation}: {e}")))?;
                 let pending = PendingTurn {
                     turn,
                     by: side,
@@ -542,6 +551,7 @@ impl Table {
                     tokens: vec![notation.split('/').next().unwrap_or_default().to_owned()],
                     waited_ms: 0,
                     decision_since_ms: now,
+                    results: Vec::new(),
                 };
                 self.advance(pending, &mv.answers, now)
             }
@@ -558,13 +568,13 @@ impl Table {
     ) -> Result<Vec<Event>, Refusal> {
         let house: oware::House = notation
             .parse()
-            .map_err(|e| refuse("bad_move", format!("{notation:?}: {e}")))?;
+            .map_err(|e| refuse(ErrorCode::BadMove, format!("{notation:?}: {e}")))?;
         let mut laps = LapRecord::default();
         let result = position
             .play_observed(house, self.budget(0), &mut |lap| {
                 laps.push(LapView::from(&lap));
             })
-            .map_err(|e| refuse("illegal_move", format!("{notation}: {e}")))?;
+            .map_err(|e| refuse(ErrorCode::IllegalMove, format!("{notation}: {e}")))?;
         Ok(self.complete_turn(
             GameBoard::Oware(result.position),
             side,
@@ -595,7 +605,7 @@ impl Table {
                     };
                     pending.turn.answer(answer).map_err(|_| {
                         refuse(
-                            "illegal_move",
+                            ErrorCode::IllegalMove,
                             format!(
                                 "{answer} is not an option after {} laps; the options are {}",
                                 pending.turn.laps(),
@@ -609,7 +619,7 @@ impl Table {
         };
         if let Some(extra) = answers.next() {
             return Err(refuse(
-                "illegal_move",
+                ErrorCode::IllegalMove,
                 format!("{extra} answers no decision point: the turn is over"),
             ));
         }
@@ -623,10 +633,12 @@ impl Table {
             pending.decision_since_ms = now;
             self.clock.move_deadline_ms = self.move_deadline(&pending);
             self.clock.referee_deadline_ms = None;
-            let position = self.board_during(&pending);
+            let position = self.board_during(&pending.turn, pending.by);
+            pending.results = self.option_results(&pending);
+            let results = pending.results.clone();
             self.pending = Some(pending);
             return Ok(vec![
-                Event::Played {
+                Event::Played(Played {
                     by,
                     mv: notation,
                     stolen,
@@ -636,10 +648,12 @@ impl Table {
                     outcome: None,
                     pending: true,
                     clock: self.clock_view(),
-                },
+                    legal: Legal::default(),
+                }),
                 Event::Decision {
                     by,
                     options: opts,
+                    results,
                     clock: self.clock_view(),
                 },
             ]);
@@ -647,7 +661,7 @@ impl Table {
         let result = pending
             .turn
             .result()
-            .ok_or_else(|| refuse("internal", "the turn did not finish"))?;
+            .ok_or_else(|| refuse(ErrorCode::Unavailable, "the turn did not finish"))?;
         self.pending = None;
         Ok(self.complete_turn(
             GameBoard::FourByEight(result.position),
@@ -685,7 +699,7 @@ impl Table {
         self.after_turn(now, outcome, &mut events);
         events.insert(
             0,
-            Event::Played {
+            Event::Played(Played {
                 by,
                 mv,
                 stolen,
@@ -695,18 +709,58 @@ impl Table {
                 outcome,
                 pending: false,
                 clock: self.clock_view(),
-            },
+                legal: Legal::default(),
+            }),
         );
         events
     }
 
-    fn board_during(&self, pending: &PendingTurn) -> String {
+    /// What each option of `pending`'s decision would do if answered now: the turn run on
+    /// a copy up to its next decision point or its end.
+    fn option_results(&self, pending: &PendingTurn) -> Vec<OptionResult> {
+        let Some(decision) = pending.turn.pending_decision() else {
+            return Vec::new();
+        };
+        decision
+            .options(pending.by)
+            .iter()
+            .map(|&answer| {
+                let mut turn = pending.turn.clone();
+                let mut laps = LapRecord::default();
+                let progress = turn.answer(answer).map(|()| turn.run(&mut laps));
+                let (position, decision, outcome) = match progress {
+                    Ok(Progress::Decision(next)) => (
+                        self.board_during(&turn, pending.by),
+                        Some(options(&next, pending.by)),
+                        None,
+                    ),
+                    Ok(Progress::Done(_)) => match turn.result() {
+                        Some(result) => (result.position.to_string(), None, result.outcome),
+                        None => (self.board_during(&pending.turn, pending.by), None, None),
+                    },
+                    // An option the decision offers is always a valid answer.
+                    Err(_) => (self.board_during(&pending.turn, pending.by), None, None),
+                };
+                OptionResult {
+                    choice: answer.to_string(),
+                    laps: laps.shown,
+                    laps_omitted: laps.omitted,
+                    position,
+                    decision,
+                    outcome,
+                }
+            })
+            .collect()
+    }
+
+    /// The position string while `turn`, sown by `by`, waits at a decision point.
+    fn board_during(&self, turn: &Turn, by: Side) -> String {
         let to_move = match self.board {
             Some(GameBoard::FourByEight(p)) => p.to_move(),
-            _ => omweso_rules::ToMove::Side(pending.by),
+            _ => omweso_rules::ToMove::Side(by),
         };
         omweso_rules::Setup {
-            board: pending.turn.board_now(),
+            board: turn.board_now(),
             to_move,
         }
         .to_string()
@@ -731,21 +785,21 @@ impl Table {
     fn decide(&mut self, side: Side, choice: &str, now: u64) -> Result<Vec<Event>, Refusal> {
         self.playing_board()?;
         let Some(mut pending) = self.pending.clone() else {
-            return Err(refuse("no_decision", "no decision is pending"));
+            return Err(refuse(ErrorCode::NoDecision, "no decision is pending"));
         };
         if pending.by != side {
-            return Err(refuse("not_your_turn", "the decision is not yours"));
+            return Err(refuse(ErrorCode::NotYourTurn, "the decision is not yours"));
         }
         let answer: Answer = choice
             .parse()
-            .map_err(|e| refuse("bad_decision", format!("{e}")))?;
+            .map_err(|e| refuse(ErrorCode::BadDecision, format!("{e}")))?;
         let decision = pending
             .turn
             .pending_decision()
-            .ok_or_else(|| refuse("no_decision", "no decision is pending"))?;
+            .ok_or_else(|| refuse(ErrorCode::NoDecision, "no decision is pending"))?;
         if !decision.allows(side, answer) {
             return Err(refuse(
-                "bad_decision",
+                ErrorCode::BadDecision,
                 format!(
                     "{answer} is not an option; the options are {}",
                     options(&decision, side).join(", ")
@@ -786,6 +840,7 @@ impl Table {
                     events.push(Event::Steal {
                         victim,
                         clock: self.clock_view(),
+                        legal: Legal::default(),
                     });
                 } else if self
                     .clock
@@ -851,14 +906,14 @@ impl Table {
     }
 
     /// The snapshot as `you` sees it; `connected`, `spectators` and the legal moves (as
-    /// [`Table::legal_moves_query`] asks for them) come from the caller.
+    /// [`Table::legal_query`] asks for them) come from the caller.
     #[must_use]
     pub fn snapshot(
         &self,
         you: Option<Side>,
         connected: [bool; 2],
         spectators: usize,
-        legal: &LegalList,
+        legal: &Legal,
     ) -> Snapshot {
         let seat_view = |side: Side| {
             self.seats[side.index()].as_ref().map(|s| SeatView {
@@ -869,14 +924,18 @@ impl Table {
         let board = self.board;
         let over = self.status.is_over();
         let pending = self.pending.as_ref();
+        // The contract's `legal_moves`: the side to move's (yours in Mweiso's opening).
+        let listed = board
+            .and_then(|b| b.to_move().or(you.filter(|&s| b.may_move(s))))
+            .and_then(|side| legal.side(side));
         Snapshot {
             game_id: self.id,
             ruleset: self.config.ruleset,
             setup: self.config.setup,
             time_control: self.config.time_control,
-            status: self.status.name(),
+            status: self.status,
             position: match pending {
-                Some(p) => Some(self.board_during(p)),
+                Some(p) => Some(self.board_during(&p.turn, p.by)),
                 None => board.map(|b| b.notation()),
             },
             to_move: if over {
@@ -890,9 +949,11 @@ impl Table {
                 n: seat_view(Side::North),
             },
             you,
-            legal_moves: legal.moves.clone(),
-            legal_moves_starts_only: legal.starts_only,
+            legal_moves: listed.map(|l| l.moves.clone()).unwrap_or_default(),
+            legal_moves_starts_only: listed.is_some_and(|l| l.starts_only),
+            legal: legal.clone(),
             pending: pending.and_then(|p| p.turn.pending_decision().map(|d| options(&d, p.by))),
+            pending_results: pending.map(|p| p.results.clone()),
             pending_move: pending.map(|p| p.tokens.join("/")),
             clock: self.clock_view(),
             history: self.history.clone(),

@@ -1,0 +1,85 @@
+//! Recording a turn's laps for an event: the first [`MAX_EVENT_LAPS`] in full, the rest
+//! only counted, so that a long turn costs bounded memory however long it is.
+
+use omweso_rules::{Lap, LapObserver};
+
+use crate::protocol::{LapKind, LapView, OmittedLaps};
+
+/// The most laps one `played` event carries. A turn may sow up to
+/// [`super::config::TURN_SEED_CAP`] seeds, thousands of laps; longer than any animation
+/// anyone would watch, and each lap costs every socket about 80 bytes. The rest are
+/// counted in [`OmittedLaps`]; the event's `position` is the board after all of them.
+pub const MAX_EVENT_LAPS: usize = 1000;
+
+impl From<omweso_rules::LapKind> for LapKind {
+    fn from(kind: omweso_rules::LapKind) -> LapKind {
+        match kind {
+            omweso_rules::LapKind::Capture => LapKind::Capture,
+            omweso_rules::LapKind::Relay => LapKind::Relay,
+            omweso_rules::LapKind::End => LapKind::End,
+        }
+    }
+}
+
+impl From<&Lap> for LapView {
+    fn from(lap: &Lap) -> LapView {
+        LapView {
+            from: lap.from.to_string(),
+            dir: lap.direction,
+            seeds: lap.seeds,
+            to: lap.to.to_string(),
+            kind: lap.kind.into(),
+            captured: lap.captured,
+        }
+    }
+}
+
+impl From<&omweso_rules::oware::Lap> for LapView {
+    fn from(lap: &omweso_rules::oware::Lap) -> LapView {
+        LapView {
+            from: lap.from.to_string(),
+            dir: omweso_rules::Direction::Anticlockwise,
+            seeds: lap.seeds,
+            to: lap.to.to_string(),
+            kind: match lap.kind {
+                omweso_rules::oware::LapKind::Capture => LapKind::Capture,
+                omweso_rules::oware::LapKind::End => LapKind::End,
+            },
+            captured: lap.captured,
+        }
+    }
+}
+
+/// The laps of a turn as an event shows them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LapRecord {
+    pub shown: Vec<LapView>,
+    pub omitted: Option<OmittedLaps>,
+    /// Every lap's count, shown or not.
+    pub laps: u64,
+    pub seeds: u64,
+    pub captured: u64,
+}
+
+impl LapRecord {
+    /// Records a lap.
+    pub fn push(&mut self, lap: LapView) {
+        self.laps += 1;
+        self.seeds += u64::from(lap.seeds);
+        self.captured += u64::from(lap.captured);
+        if self.shown.len() < MAX_EVENT_LAPS {
+            self.shown.push(lap);
+        } else {
+            let omitted = self.omitted.get_or_insert_with(OmittedLaps::default);
+            omitted.laps += 1;
+            omitted.seeds += u64::from(lap.seeds);
+            omitted.captured += u64::from(lap.captured);
+        }
+    }
+}
+
+impl LapObserver for LapRecord {
+    fn lap(&mut self, lap: Lap) {
+        self.push(LapView::from(&lap));
+    }
+}

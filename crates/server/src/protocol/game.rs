@@ -1,0 +1,303 @@
+//! A game as the protocol shows it: the versioned events, the snapshot, and the pieces
+//! they share (laps, the referee's clock, the seats, what a player may do). Every type
+//! serializes to the shape of `shared/PROTOCOL.md` (plus the additions `docs/protocol.md`
+//! lists) and deserializes from it, so that the load generator, the tests and any Rust
+//! client read the server's messages with the server's own types.
+
+use omweso_rules::{Direction, Outcome, Ruleset, Side};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::game::config::{SetupKind, TimeControl};
+
+/// What happened where a lap's last seed fell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LapKind {
+    Capture,
+    Relay,
+    End,
+}
+
+/// A lap as the protocol writes it: enough to animate it seed by seed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LapView {
+    /// The lap's origin: its first seed goes into the pit after it.
+    pub from: String,
+    pub dir: Direction,
+    pub seeds: u8,
+    /// Where the last seed fell.
+    pub to: String,
+    pub kind: LapKind,
+    pub captured: u8,
+}
+
+/// The laps of a turn past the first [`crate::game::laps::MAX_EVENT_LAPS`], summed
+/// (addition: `played.laps_omitted`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OmittedLaps {
+    pub laps: u64,
+    pub seeds: u64,
+    pub captured: u64,
+}
+
+/// The referee's clock as clients see it: deadlines in milliseconds since the Unix epoch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClockView {
+    pub referee_deadline: Option<u64>,
+    pub steal_open: bool,
+    pub move_deadline: Option<u64>,
+}
+
+/// What a start would do, sown up to the turn's end or its first decision point
+/// (addition; the board's pointer preview).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StartResult {
+    /// The start token: a pit, with `'` for clockwise (an Oware house).
+    pub start: String,
+    pub laps: u64,
+    pub seeds: u64,
+    pub captured: u64,
+    /// Where the turn ended, when its last lap was an `end` lap.
+    pub ends_at: Option<String>,
+    /// The options of the decision point the start reaches (the turn stops there).
+    pub decision: Option<Vec<String>>,
+    pub outcome: Option<Outcome>,
+}
+
+/// What one side may do now: its whole legal moves and what each start does (addition).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LegalSide {
+    /// Every whole legal move, as the engine's `moves` writes them.
+    pub moves: Vec<String>,
+    /// `moves` are the legal starts only: listing every whole move would have cost more
+    /// than the server allows (docs/protocol.md).
+    pub starts_only: bool,
+    pub starts: Vec<StartResult>,
+}
+
+/// Who may start a turn now and how: one entry per such side (both in Mweiso's opening;
+/// the victim and the thief while the referee's steal is open). Empty when nobody may
+/// (addition: in `state`, `started`, `played` and `steal`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Legal {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub s: Option<LegalSide>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub n: Option<LegalSide>,
+}
+
+impl Legal {
+    #[must_use]
+    pub fn side(&self, side: Side) -> Option<&LegalSide> {
+        match side {
+            Side::South => self.s.as_ref(),
+            Side::North => self.n.as_ref(),
+        }
+    }
+
+    pub fn set(&mut self, side: Side, moves: LegalSide) {
+        match side {
+            Side::South => self.s = Some(moves),
+            Side::North => self.n = Some(moves),
+        }
+    }
+
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.s.is_none() && self.n.is_none()
+    }
+}
+
+/// What answering a pending decision with one option would do (addition: `decision.results`
+/// and the snapshot's `pending_results`; what `/preview` answered before).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OptionResult {
+    pub choice: String,
+    pub laps: Vec<LapView>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub laps_omitted: Option<OmittedLaps>,
+    /// The board after it (during the turn when another decision follows).
+    pub position: String,
+    /// The options of the next decision point, when the turn reaches one.
+    pub decision: Option<Vec<String>>,
+    pub outcome: Option<Outcome>,
+}
+
+/// A turn, or its part up to a decision point (`played`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Played {
+    pub by: Side,
+    /// The tokens played so far (the whole move once the turn is over).
+    #[serde(rename = "move")]
+    pub mv: String,
+    pub stolen: bool,
+    pub laps: Vec<LapView>,
+    /// Laps past the first [`crate::game::laps::MAX_EVENT_LAPS`], counted (addition;
+    /// absent when none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub laps_omitted: Option<OmittedLaps>,
+    pub position: String,
+    pub outcome: Option<Outcome>,
+    /// The turn waits at a decision point (a `decision` follows).
+    pub pending: bool,
+    pub clock: ClockView,
+    /// Who may start the next turn (addition; empty while `pending` or when it ends the game).
+    #[serde(default)]
+    pub legal: Legal,
+}
+
+/// A change to the game, sent to every connection with the game's next version.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "t", content = "d", rename_all = "lowercase")]
+pub enum Event {
+    /// A player took a seat (addition to protocol v1).
+    Joined {
+        seat: Side,
+        name: String,
+    },
+    /// Both seats are taken (and arranged): play begins (addition).
+    Started {
+        to_move: Option<Side>,
+        position: String,
+        clock: ClockView,
+        /// Who may start the first turn (addition).
+        #[serde(default)]
+        legal: Legal,
+    },
+    /// A free-setup arrangement, in the side's own pit order (addition).
+    Arranged {
+        by: Side,
+        pits: [u8; 16],
+    },
+    Played(Played),
+    Decision {
+        by: Side,
+        options: Vec<String>,
+        /// What each option would do, in the order of `options` (addition).
+        #[serde(default)]
+        results: Vec<OptionResult>,
+        clock: ClockView,
+    },
+    Steal {
+        victim: Side,
+        clock: ClockView,
+        /// The victim's moves and the thief's, on the board with the thief to move
+        /// (addition).
+        #[serde(default)]
+        legal: Legal,
+    },
+    End {
+        outcome: Outcome,
+    },
+}
+
+impl Event {
+    /// The `legal` this event carries: `Some` for the events after which a player may
+    /// start a turn (the publisher fills it in; the table leaves it empty).
+    pub fn legal_mut(&mut self) -> Option<&mut Legal> {
+        match self {
+            Event::Started { legal, .. } | Event::Steal { legal, .. } => Some(legal),
+            Event::Played(played) if !played.pending && played.outcome.is_none() => {
+                Some(&mut played.legal)
+            }
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatView {
+    pub name: String,
+    pub connected: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seats {
+    pub s: Option<SeatView>,
+    pub n: Option<SeatView>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HistoryEntry {
+    pub by: Side,
+    #[serde(rename = "move")]
+    pub mv: String,
+    pub stolen: bool,
+    /// The position after the move (addition).
+    pub position: String,
+}
+
+/// Where a game is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Waiting for the second player, or for the free-setup arrangements.
+    Setup,
+    Playing,
+    Finished,
+    Annulled,
+}
+
+impl Status {
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Status::Setup => "setup",
+            Status::Playing => "playing",
+            Status::Finished => "finished",
+            Status::Annulled => "annulled",
+        }
+    }
+
+    #[must_use]
+    pub const fn is_over(self) -> bool {
+        matches!(self, Status::Finished | Status::Annulled)
+    }
+}
+
+/// The game snapshot (`state`, `GET /api/games/{id}`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Snapshot {
+    pub game_id: Uuid,
+    pub ruleset: Ruleset,
+    pub setup: SetupKind,
+    pub time_control: TimeControl,
+    pub status: Status,
+    pub position: Option<String>,
+    pub to_move: Option<Side>,
+    /// Mweiso's opening: who still owes their opening turn (addition).
+    pub opening: Vec<Side>,
+    pub seats: Seats,
+    pub you: Option<Side>,
+    /// Every whole legal move of the side to move (yours in Mweiso's opening).
+    pub legal_moves: Vec<String>,
+    /// `legal_moves` are the legal starts only, each to be followed by its decisions
+    /// (listing every whole move would have cost too much; addition, absent when false).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub legal_moves_starts_only: bool,
+    /// Who may start a turn now and how (addition).
+    #[serde(default)]
+    pub legal: Legal,
+    pub pending: Option<Vec<String>>,
+    /// What each pending option would do, in the order of `pending` (addition).
+    #[serde(default)]
+    pub pending_results: Option<Vec<OptionResult>>,
+    /// The tokens of the turn waiting at a decision point (addition).
+    pub pending_move: Option<String>,
+    pub clock: ClockView,
+    pub history: Vec<HistoryEntry>,
+    pub outcome: Option<Outcome>,
+    pub spectators: usize,
+    pub version: u64,
+    /// When the game was created, ms since the Unix epoch (addition).
+    pub created_at_ms: u64,
+    /// Free setup: the arrangements made so far, each in its side's own pit order (addition).
+    pub arrangements: Arrangements,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Arrangements {
+    pub s: Option<[u8; 16]>,
+    pub n: Option<[u8; 16]>,
+}
