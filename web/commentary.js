@@ -24,7 +24,7 @@ export function announceEvent(ev, after) {
       break;
     case 'played': {
       const by = lapMover(after.ruleset, ev.d.laps, ev.d.by);
-      announce(`${name(by)} ${ev.d.stolen ? 'stole the turn and ' : ''}played ${ev.d.move}: ${summarizeLaps(ev.d.laps)}${ev.d.pending ? '; a choice follows' : ''}.`);
+      announce(`${name(by)} ${ev.d.stolen ? 'stole the turn and ' : ''}played ${ev.d.move}: ${summarizeLaps(ev.d.laps, ev.d.laps_omitted)}${ev.d.pending ? '; a choice follows' : ''}.`);
       break;
     }
     case 'decision':

@@ -20,7 +20,7 @@ import { Playback } from './playback.js';
 import { Players } from './players.js';
 import { currentSession } from './session.js';
 import { TurnPanel } from './turnpanel.js';
-import { checkLegalMoves, myDecision, myStarts, myTurn } from './viewer.js';
+import { myDecision, myStarts, myTurn } from './viewer.js';
 import { h, replace, announce, toast, errorText } from './ui.js';
 
 /** @typedef {import('./game.js').Snapshot} Snapshot */
@@ -70,7 +70,7 @@ class GameView {
       flip: render,
     });
     this.decision = new DecisionPanel({
-      gameId, snap, render, renderBoard: () => this.shown && this.renderBoard(this.shown),
+      snap, render, renderBoard: () => this.shown && this.renderBoard(this.shown),
       send: (choice) => this.session.send('decide', { choice }), running: () => this.playback.running,
       say: (text) => this.hover.say(text),
     });
@@ -91,7 +91,6 @@ class GameView {
         announceEvent(ev, after);
         if (ev.t === 'played') {
           this.lastLaps = ev.d.laps;
-          this.decision.reset();
           this.hover.say('');
         }
         if (ev.t === 'steal') this.clocks.stealOpened(live);
@@ -197,8 +196,6 @@ class GameView {
     this.playback.reset();
     this.shown = snap;
     this.lastLaps = [];
-    this.decision.reset();
-    checkLegalMoves(snap);
     this.render();
   }
 
