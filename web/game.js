@@ -15,23 +15,50 @@ import { ownerOf } from './notation.js';
  *   akakyala: boolean, abandon_seconds: number, disconnect_grace_seconds: number}} TimeControl
  */
 /**
+ * What a start does, as the server works it out: up to the end of the turn, or to its
+ * first decision (`decision` then holds the options, and the turn stops there). `ends_at`:
+ * the last lap's pit when the turn ended with an `end` lap.
+ * @typedef {{start: string, laps: number, seeds: number, captured: number,
+ *   ends_at: string|null, decision: string[]|null, outcome: Outcome|null}} StartResult
+ */
+/**
+ * A side that may start a turn now: every whole legal move (`starts_only`: only the starts
+ * could be listed), and each start's result.
+ * @typedef {{moves: string[], starts_only: boolean, starts: StartResult[]}} LegalSide
+ */
+/**
+ * Who may start a turn now, and with what: both sides in Mweiso's opening; the victim and
+ * the thief while the referee's steal is open; nobody (`{}`) while a decision waits or
+ * once the game is over.
+ * @typedef {{s?: LegalSide, n?: LegalSide}} Legal
+ */
+/**
+ * What an answer to the waiting decision does: its laps (the first ones only past the
+ * server's lap limit, `laps_omitted` counting the rest), the position after it, the next
+ * decision's options if another follows, and the outcome if the game ends.
+ * @typedef {{choice: string, laps: Lap[], laps_omitted?: LapsOmitted, position: string,
+ *   decision: string[]|null, outcome: Outcome|null}} OptionResult
+ */
+/** @typedef {{laps: number, seeds: number, captured: number}} LapsOmitted */
+/**
  * The game snapshot (`state`, `GET /api/games/{id}`), kept current by the events.
  * @typedef {{game_id: string, ruleset: import('./notation.js').Ruleset, setup: string,
  *   time_control: TimeControl, status: 'setup'|'playing'|'finished'|'annulled',
  *   position: string|null, to_move: Side|null, opening: Side[],
  *   seats: {s: SeatView|null, n: SeatView|null}, you: Side|null, legal_moves: string[],
  *   pending: string[]|null, pending_move: string|null, clock: Clock, history: HistoryEntry[],
+ *   legal: Legal, pending_results: OptionResult[]|null,
  *   outcome: Outcome|null, spectators: number, version: number,
  *   arrangements: {s: number[]|null, n: number[]|null}}} Snapshot
  */
 /**
  * A versioned event as received.
  * @typedef {{t: 'joined', v: number, d: {seat: Side, name: string}}
- *   | {t: 'started', v: number, d: {to_move: Side|null, position: string, clock: Clock}}
+ *   | {t: 'started', v: number, d: {to_move: Side|null, position: string, clock: Clock, legal: Legal}}
  *   | {t: 'arranged', v: number, d: {by: Side, pits: number[]}}
- *   | {t: 'played', v: number, d: {by: Side, move: string, stolen: boolean, laps: Lap[], laps_omitted?: {laps: number, seeds: number, captured: number}, position: string, outcome: Outcome|null, pending: boolean, clock?: Clock}}
- *   | {t: 'decision', v: number, d: {by: Side, options: string[], clock?: Clock}}
- *   | {t: 'steal', v: number, d: {victim: Side, clock?: Clock}}
+ *   | {t: 'played', v: number, d: {by: Side, move: string, stolen: boolean, laps: Lap[], laps_omitted?: LapsOmitted, position: string, outcome: Outcome|null, pending: boolean, clock?: Clock, legal: Legal}}
+ *   | {t: 'decision', v: number, d: {by: Side, options: string[], results: OptionResult[], clock?: Clock}}
+ *   | {t: 'steal', v: number, d: {victim: Side, clock?: Clock, legal: Legal}}
  *   | {t: 'end', v: number, d: {outcome: Outcome}}} GameEvent
  */
 /** @typedef {'connecting'|'open'|'reconnecting'|'closed'} ConnectionState */
@@ -67,7 +94,8 @@ export function sideField(position) {
 
 /**
  * Applies a versioned event to a snapshot, giving the new snapshot (the old one is not
- * changed). Pure, so tests can replay a game's events.
+ * changed). Pure, so tests can replay a game's events. The legal moves and the decision's
+ * results come with the events (`legal`, `results`): nothing is worked out here.
  * @param {Snapshot} snap
  * @param {GameEvent} ev
  * @returns {Snapshot}
@@ -97,12 +125,17 @@ export function applyEvent(snap, ev) {
       next.opening = opening;
       next.clock = ev.d.clock || NO_CLOCK;
       next.pending = null;
+      next.pending_results = null;
       next.pending_move = null;
+      next.legal = ev.d.legal || {};
       break;
     }
     case 'played': {
       next.position = ev.d.position;
       next.clock = ev.d.clock || NO_CLOCK;
+      next.pending_results = null;
+      // Nobody may start a turn while the decision that follows waits.
+      next.legal = ev.d.pending ? {} : ev.d.legal || {};
       if (ev.d.pending) {
         next.pending_move = ev.d.move;
         next.to_move = ev.d.by;
@@ -120,23 +153,44 @@ export function applyEvent(snap, ev) {
     }
     case 'decision':
       next.pending = ev.d.options;
+      next.pending_results = ev.d.results || null;
       next.to_move = ev.d.by;
       if (ev.d.clock) next.clock = ev.d.clock;
       break;
     case 'steal':
       next.clock = ev.d.clock || { ...snap.clock, steal_open: true, referee_deadline: null };
+      next.legal = ev.d.legal || {};
       break;
     case 'end':
       next.outcome = ev.d.outcome;
       next.status = ev.d.outcome.result === 'annulled' ? 'annulled' : 'finished';
       next.clock = NO_CLOCK;
       next.pending = null;
+      next.pending_results = null;
       next.pending_move = null;
       next.to_move = null;
+      next.legal = {};
       break;
   }
-  if (next.status === 'finished' || next.status === 'annulled') next.to_move = null;
+  if (next.status === 'finished' || next.status === 'annulled') {
+    next.to_move = null;
+    next.legal = {};
+  }
   return next;
+}
+
+/**
+ * The seats of `shown` with the connection flags of `latest` (a newer model).
+ * @param {Snapshot} shown @param {Snapshot} latest
+ */
+export function mergeSeats(shown, latest) {
+  const seats = { ...shown.seats };
+  for (const side of /** @type {Side[]} */ (['s', 'n'])) {
+    const seat = seats[side];
+    const fresh = latest.seats[side];
+    if (seat && fresh) seats[side] = { ...seat, connected: fresh.connected };
+  }
+  return seats;
 }
 
 /**
@@ -343,7 +397,7 @@ export class GameSession {
     const { t, d } = msg;
     switch (t) {
       case 'state':
-        this.snap = /** @type {Snapshot} */ ({ ...d, version: msg.v ?? d.version });
+        this.snap = /** @type {Snapshot} */ ({ legal: {}, pending_results: null, ...d, version: msg.v ?? d.version });
         this.handlers.onState?.(this.snap);
         return;
       case 'crowd':

@@ -1,6 +1,7 @@
 // Coordinates, positions and laps (RULES.md sections 0-3), with no DOM: the board's
-// geometry, parsing the server's position strings, replaying a turn's laps seed by seed,
-// the legal start pits of a side, and the words for how a game ended. Node's test runner
+// geometry, parsing the server's position strings, replaying a turn's laps seed by seed
+// for the animation, and the words for a turn and for how a game ended. No rules: what is
+// legal, and what a move would do, the server says (docs/protocol.md). Node's test runner
 // imports this module directly (tests/notation.test.js).
 
 /** @typedef {'s'|'n'} Side */
@@ -197,13 +198,6 @@ export function sameBoard(a, b) {
     && a.captures[0] === b.captures[0] && a.captures[1] === b.captures[1];
 }
 
-/** Seeds on a side's pits. @param {Position} pos @param {Side} side */
-export function seedsOn(pos, side) {
-  let total = 0;
-  pos.cells.forEach((c, cell) => { if (ownerOf(pos.ruleset, cell) === side) total += c; });
-  return total;
-}
-
 /**
  * The steps of one lap, applied to `pos` (which is changed). Every lap takes its `seeds`
  * from its `from` pit: a start or a relay lifts all the pit holds, and captured seeds are
@@ -282,293 +276,6 @@ export function replay(pos, laps) {
   return after;
 }
 
-// The reverse pits (side indices) a lap may start clockwise from.
-const REVERSE = { omweso: [0, 1, 14, 15], mweiso: [0, 14] };
-// Mweiso's opening starts from an outer pit but the 4th and 5th from the left.
-const OPENING_PITS = [0, 1, 2, 5, 6, 7];
-
-/**
- * Can `side` move at all in `pos` (some pit with two seeds; in the opening, an opening pit)?
- * @param {Position} pos @param {Side} side
- */
-function canMove4x8(pos, side) {
-  const opening = pos.toMove.startsWith('o');
-  const mine = ring(pos.ruleset, side).map((c) => pos.cells[c]);
-  return mine.some((n, i) => n >= 2 && (!opening || OPENING_PITS.includes(i)));
-}
-
-/**
- * The legal start tokens of `side` (`E1`, and `A1'` for a clockwise start), in the
- * engine's order: pit order, anticlockwise before clockwise. `side` must be allowed to
- * move by `pos.toMove` (for the referee's steal, pass the position with the stealer to
- * move). Empty when the game is over in `pos`.
- * @param {Position} pos
- * @param {Side} side
- * @returns {string[]}
- */
-export function legalStarts(pos, side) {
-  const ruleset = pos.ruleset;
-  if (isOware(ruleset)) return owareStarts(pos, side);
-  const t = pos.toMove;
-  const opening = t.startsWith('o');
-  const mayMove = t === side || t === 'o' || t === `o${side}`;
-  if (!mayMove) return [];
-  // The game is over when the side (or, both owing the opening, either) cannot move.
-  if (t === 'o' ? !canMove4x8(pos, 's') || !canMove4x8(pos, 'n') : !canMove4x8(pos, side)) return [];
-  const mine = ring(ruleset, side).map((c) => pos.cells[c]);
-  const theirs = ring(ruleset, other(side)).map((c) => pos.cells[c]);
-  const reverse = ruleset === 'mweiso' ? REVERSE.mweiso : REVERSE.omweso;
-  /** @type {string[]} */
-  const starts = [];
-  for (let i = 0; i < 16; i++) {
-    if (mine[i] < 2 || (opening && !OPENING_PITS.includes(i))) continue;
-    const name = pitName(ruleset, cellOfIndex(ruleset, side, i));
-    starts.push(name);
-    if (reverse.includes(i)) {
-      const lifted = mine.slice();
-      lifted[i] = 0;
-      if (capturesClockwise(lifted, theirs, i, mine[i])) starts.push(`${name}'`);
-    }
-  }
-  return starts;
-}
-
-/**
- * Would a clockwise lap of `hand` seeds from `origin` capture with its last seed?
- * @param {number[]} mine the mover's pits, in side order, the origin already lifted
- * @param {number[]} theirs the opponent's, in their order
- * @param {number} origin
- * @param {number} hand
- */
-export function capturesClockwise(mine, theirs, origin, hand) {
-  const last = (((origin - hand) % 16) + 16) % 16;
-  return hand > 0 && last >= 8 && mine[last] + Math.ceil(hand / 16) >= 2
-    && theirs[23 - last] !== 0 && theirs[last - 8] !== 0;
-}
-
-/** @param {Position} pos @param {Side} side */
-function owareStarts(pos, side) {
-  if (pos.toMove !== side) return [];
-  const [capS, capN] = pos.captures;
-  if (capS > 24 || capN > 24 || (capS === 24 && capN === 24)) return [];
-  const base = side === 's' ? 0 : 6;
-  const opponentEmpty = seedsOn(pos, other(side)) === 0;
-  /** @type {string[]} */
-  const starts = [];
-  // In column order: South A1..F1 (indices 0..5), North A2..F2 (indices 11..6).
-  for (let col = 0; col < 6; col++) {
-    const cell = cellAt(pos.ruleset, side === 's' ? 1 : 2, col);
-    const seeds = pos.cells[cell];
-    if (seeds === 0) continue;
-    const index = indexOfCell(pos.ruleset, cell);
-    if (opponentEmpty && seeds < base + 6 - index) continue; // must feed
-    starts.push(pitName(pos.ruleset, cell));
-  }
-  return starts;
-}
-
-/**
- * What a turn does, worked out here (for the preview of a start pit under the pointer):
- * the laps, the position after them, and where it stopped.
- * @typedef {{laps: Lap[], position: Position, captured: number, columns: number,
- *   end: 'ended'|'decision'|'never-ending'|'budget', options: string[]|null,
- *   outcome: Outcome|null}} TurnPreview
- */
-
-/**
- * Plays `move` (a start token and any answers, as in RULES.md 0.3) for `side`, following
- * the rules engine's turn loop (crates/rules/src/turn.rs): it stops at the first decision
- * point no answer was given for. The move must be legal. `maxSeeds` is the sowing budget.
- * The akakyala victory is not judged (the position string does not say who captured).
- * @param {Position} pos
- * @param {Side} side
- * @param {string} move
- * @param {number} [maxSeeds]
- * @returns {TurnPreview}
- */
-export function playTurn(pos, side, move, maxSeeds = 720) {
-  if (isOware(pos.ruleset)) return playOware(pos, side, move, maxSeeds);
-  const ruleset = pos.ruleset;
-  const mweiso = ruleset === 'mweiso';
-  const tokens = move.split('/');
-  const answers = tokens.slice(1);
-  const startCell = cellOf(ruleset, tokens[0]);
-  const them = other(side);
-  const mine = ring(ruleset, side).map((c) => pos.cells[c]);
-  const theirs = ring(ruleset, them).map((c) => pos.cells[c]);
-  const name = (/** @type {number} */ i) => pitName(ruleset, cellOfIndex(ruleset, side, i));
-  let origin = indexOfCell(ruleset, startCell);
-  let hand = mine[origin];
-  mine[origin] = 0;
-  let dir = tokens[0].endsWith("'") ? -1 : 1;
-  /** @type {Lap[]} */
-  const laps = [];
-  let sown = 0;
-  let captured = 0;
-  let columns = 0;
-  /** @type {Set<string>} */
-  const seen = new Set();
-  /** @type {TurnPreview['end']} */
-  let end = 'ended';
-  /** @type {string[] | null} */
-  let options = null;
-  const lift = (/** @type {number} */ index, /** @type {number} */ d) => {
-    hand = mine[index];
-    mine[index] = 0;
-    origin = index;
-    dir = d;
-  };
-  for (;;) {
-    if (dir === 1) {
-      const key = `${mine.join(',')}|${origin}|${hand}`;
-      if (seen.has(key)) {
-        end = 'never-ending';
-        break;
-      }
-      seen.add(key);
-    }
-    if (sown + hand > maxSeeds) {
-      end = 'budget';
-      break;
-    }
-    const from = origin;
-    for (let k = 1; k <= hand; k++) mine[(((from + dir * k) % 16) + 16) % 16] += 1;
-    const last = (((from + dir * hand) % 16) + 16) % 16;
-    sown += hand;
-    const landed = mine[last];
-    /** @type {Lap} */
-    const lap = { from: name(from), dir: dir === 1 ? 'a' : 'c', seeds: hand, to: name(last), kind: 'end', captured: 0 };
-    laps.push(lap);
-    if (landed < 2) {
-      hand = 0;
-      break;
-    }
-    /** @type {string[] | null} */
-    let decision = null;
-    if (last >= 8 && theirs[23 - last] !== 0 && theirs[last - 8] !== 0) {
-      const take = theirs[23 - last] + theirs[last - 8];
-      lap.kind = 'capture';
-      lap.captured = take;
-      theirs[23 - last] = 0;
-      theirs[last - 8] = 0;
-      captured += take;
-      columns |= 1 << colOf(ruleset, cellOfIndex(ruleset, side, last));
-      hand = take;
-      seen.clear();
-      const again = dir === -1 && capturesClockwise(mine, theirs, from, take);
-      if (!mweiso && again) decision = ['a', 'c'];
-      else if (mweiso && dir === -1) decision = again ? ['a', 'c', 'l'] : ['a', 'l'];
-      else dir = 1;
-    } else {
-      lap.kind = 'relay';
-      mine[last] = 0;
-      origin = last;
-      hand = landed;
-      dir = 1;
-      const reverse = REVERSE.omweso.includes(last);
-      if (!mweiso && reverse && capturesClockwise(mine, theirs, last, landed)) decision = ['a', 'c'];
-    }
-    while (decision) {
-      const answer = answers.shift();
-      if (answer === undefined) {
-        options = decision;
-        end = 'decision';
-        break;
-      }
-      decision = null;
-      if (answer === 'a') dir = 1;
-      else if (answer === 'c') dir = -1;
-      else if (answer === 'l') {
-        // Mweiso: leave the captured seeds in the hole, go on from the other reverse hole.
-        mine[origin] += hand;
-        hand = 0;
-        const otherHole = origin === 0 ? 14 : 0;
-        const seeds = mine[otherHole];
-        const lifted = mine.slice();
-        lifted[otherHole] = 0;
-        const sowable = mine.flatMap((n, i) => (n >= 2 ? [i] : []));
-        if (seeds >= 2 && capturesClockwise(lifted, theirs, otherHole, seeds)) lift(otherHole, -1);
-        else if (sowable.length === 1) lift(sowable[0], 1);
-        else decision = sowable.map(name);
-      } else {
-        lift(indexOfCell(ruleset, cellOf(ruleset, answer)), 1);
-      }
-    }
-    if (end === 'decision') break;
-  }
-  // Seeds still in hand go back to the lap's origin (as the server shows them).
-  mine[origin] += hand;
-  const after = clonePosition(pos);
-  ring(ruleset, side).forEach((c, i) => { after.cells[c] = mine[i]; });
-  ring(ruleset, them).forEach((c, i) => { after.cells[c] = theirs[i]; });
-  /** @type {Outcome | null} */
-  let outcome = null;
-  if (end !== 'decision') {
-    if (!mweiso && columns === 0xff) outcome = { result: 'win', winner: side, victory: 'akawumbi' };
-    else if ((columns & 0x81) === 0x81) outcome = { result: 'win', winner: side, victory: 'emitwe-ebiri' };
-    else if (end === 'never-ending' || end === 'budget') outcome = { result: 'annulled', reason: end };
-    else {
-      const t = pos.toMove;
-      after.toMove = t === 'o' ? `o${them}` : them;
-      if (!canMove4x8(after, them)) outcome = { result: 'win', winner: side, victory: 'no-move' };
-    }
-  }
-  return { laps, position: after, captured, columns, end, options, outcome };
-}
-
-/**
- * Oware's move: one lap, the capture walking back, the grand slam capturing nothing.
- * @param {Position} pos @param {Side} side @param {string} move @param {number} maxSeeds
- * @returns {TurnPreview}
- */
-function playOware(pos, side, move, maxSeeds) {
-  const after = clonePosition(pos);
-  const from = cellOf(pos.ruleset, move);
-  const seeds = pos.cells[from];
-  if (seeds > maxSeeds) {
-    return { laps: [], position: after, captured: 0, columns: 0, end: 'budget', options: null, outcome: { result: 'annulled', reason: 'budget' } };
-  }
-  after.cells[from] = 0;
-  const origin = indexOfCell(pos.ruleset, from);
-  let index = origin;
-  for (let s = 0; s < seeds; s++) {
-    index = (index + 1) % 12;
-    if (index === origin) index = (index + 1) % 12;
-    after.cells[cellOfIndex(pos.ruleset, side, index)] += 1;
-  }
-  const last = cellOfIndex(pos.ruleset, side, index);
-  const them = other(side);
-  let take = 0;
-  /** @type {number[]} */
-  const taken = [];
-  for (let i = index; ; i = (i + 11) % 12) {
-    const cell = cellOfIndex(pos.ruleset, side, i);
-    if (ownerOf(pos.ruleset, cell) !== them || (after.cells[cell] !== 2 && after.cells[cell] !== 3)) break;
-    take += after.cells[cell];
-    taken.push(cell);
-  }
-  if (take > 0 && take === seedsOn(after, them)) take = 0; // a grand slam captures nothing
-  if (take > 0) {
-    taken.forEach((c) => { after.cells[c] = 0; });
-    after.captures[side === 's' ? 0 : 1] += take;
-  }
-  after.toMove = them;
-  /** @type {Outcome | null} */
-  let outcome = null;
-  const [capS, capN] = after.captures;
-  if (capS > 24) outcome = { result: 'win', winner: 's', victory: 'captures' };
-  else if (capN > 24) outcome = { result: 'win', winner: 'n', victory: 'captures' };
-  else if (capS === 24 && capN === 24) outcome = { result: 'draw' };
-  /** @type {Lap} */
-  const lap = { from: move, dir: 'a', seeds, to: pitName(pos.ruleset, last), kind: take > 0 ? 'capture' : 'end', captured: take };
-  return { laps: [lap], position: after, captured: take, columns: 0, end: 'ended', options: null, outcome };
-}
-
-/** The start token of a move (`A1'/c/a` -> `A1'`). @param {string} move */
-export function startToken(move) {
-  return move.split('/')[0];
-}
-
 /**
  * The outcome object of the protocol.
  * @typedef {{result: 'win', winner: Side, victory: string}
@@ -616,15 +323,29 @@ export function capitalize(s) {
 }
 
 /**
- * A short account of a turn's laps: seeds sown, laps, captures.
- * @param {Lap[]} laps
+ * A short account of a turn: seeds sown, laps, captures, and where it ended (the last
+ * lap's pit, when that lap ended the turn).
+ * @param {{seeds: number, laps: number, captured: number, endsAt: string | null}} turn
  */
-export function summarizeLaps(laps) {
-  const sown = laps.reduce((a, l) => a + l.seeds, 0);
-  const captured = laps.reduce((a, l) => a + (l.kind === 'capture' ? l.captured : 0), 0);
-  const parts = [`${sown} seed${sown === 1 ? '' : 's'} sown in ${laps.length} lap${laps.length === 1 ? '' : 's'}`];
+export function describeSowing({ seeds, laps, captured, endsAt }) {
+  const parts = [`${seeds} seed${seeds === 1 ? '' : 's'} sown in ${laps} lap${laps === 1 ? '' : 's'}`];
   if (captured) parts.push(`captured ${captured}`);
-  const last = laps[laps.length - 1];
-  if (last && last.kind === 'end') parts.push(`ended at ${last.to}`);
+  if (endsAt) parts.push(`ended at ${endsAt}`);
   return parts.join(', ');
+}
+
+/**
+ * A short account of a turn's laps: seeds sown, laps, captures. Past the server's lap
+ * limit only the first laps are sent, and `omitted` counts the rest (the end is unknown).
+ * @param {Lap[]} laps
+ * @param {{laps: number, seeds: number, captured: number}} [omitted]
+ */
+export function summarizeLaps(laps, omitted) {
+  const last = laps[laps.length - 1];
+  return describeSowing({
+    seeds: laps.reduce((a, l) => a + l.seeds, 0) + (omitted?.seeds ?? 0),
+    laps: laps.length + (omitted?.laps ?? 0),
+    captured: laps.reduce((a, l) => a + (l.kind === 'capture' ? l.captured : 0), 0) + (omitted?.captured ?? 0),
+    endsAt: last && last.kind === 'end' && !omitted ? last.to : null,
+  });
 }

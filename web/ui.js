@@ -162,3 +162,8 @@ export function formatRemaining(ms) {
 export function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** The words of an error (a refusal from the server, or anything thrown). @param {unknown} e */
+export function errorText(e) {
+  return e instanceof Error ? e.message : String(e);
+}

@@ -125,6 +125,24 @@ async function allSettled(pages, min) {
 }
 
 /**
+ * The pits a player's page offers (the board's data-legal marks, clockwise controls
+ * included) are exactly the server's: `legal[you].starts` of GET /api/games/{id}, asked as
+ * that player, at the version the page shows.
+ * @param {import('playwright-core').Page} page @param {string} gameId @param {number} version
+ */
+async function assertLegalPits(page, gameId, version) {
+  const { snap, shown } = await page.evaluate(async (id) => {
+    const response = await fetch(`/api/games/${id}`, { credentials: 'same-origin' });
+    const shown = [...document.querySelectorAll('svg[data-board] [data-legal]')].map((el) => el.getAttribute('data-pit'));
+    return { snap: await response.json(), shown };
+  }, gameId);
+  assert.equal(snap.version, version, 'the game moved on while its legal moves were compared');
+  const starts = (snap.legal?.[snap.you]?.starts || []).map((/** @type {any} */ r) => r.start);
+  assert.deepEqual([...shown].sort(), [...starts].sort(), `the pits offered to ${snap.you} at version ${version} are the server's`);
+  return starts.length;
+}
+
+/**
  * Plays one random legal action on the page whose turn it is: a decision option if one
  * waits, else a highlighted start (pit or clockwise control).
  * @param {import('playwright-core').Page} page @param {() => number} random @param {boolean} [tap]
@@ -181,11 +199,18 @@ test('two players create and join by the invite link and play to the end by clic
   assert.equal(await watcher.page.locator('[data-join-seat]').count(), 0, 'no seat is offered once both are taken');
 
   const random = rng(20251121);
+  const gameId = url.split('/g/')[1];
   let version = states[0].version;
   let moves = 0;
   let decisions = 0;
+  let offered = 0;
   const LIMIT = 600;
   while (states[0].status === 'playing' && moves < LIMIT) {
+    if (moves < 16 && !states[0].pending) {
+      // The pits both players are offered are the server's legal starts, nothing else.
+      offered += await assertLegalPits(south.page, gameId, version);
+      offered += await assertLegalPits(north.page, gameId, version);
+    }
     const mover = states[0].to_move === 's' ? south.page : north.page;
     const played = await playRandom(mover, random, mover === north.page);
     if (!/^[A-H][1-4]'?$/.test(played)) decisions += 1;
@@ -204,6 +229,7 @@ test('two players create and join by the invite link and play to the end by clic
     states = await allSettled(pages, version + 1);
   }
   assert.notEqual(states[0].status, 'playing');
+  assert.ok(offered > 0, 'legal pits were compared');
   for (const page of pages) {
     const outcome = page.locator('[data-outcome]');
     await outcome.waitFor();
@@ -251,7 +277,18 @@ test('a decision point is answered by clicking, with both options previewed (Mwe
   await south.page.mouse.move(5, 5);
   // The opponent sees that South is choosing.
   await north.page.waitForFunction(() => /choosing/.test(document.getElementById('turn-panel')?.textContent || ''));
+  // Answered, the options leave the screen at once: before the turn's next event arrives.
+  const goneAt = south.page.evaluate(() => new Promise((resolve) => {
+    const panel = /** @type {HTMLElement} */ (document.getElementById('turn-panel'));
+    const observer = new MutationObserver(() => {
+      if (panel.querySelector('[data-choice]')) return;
+      observer.disconnect();
+      resolve(/** @type {any} */ (window).__omweso.session.snap.version);
+    });
+    observer.observe(panel, { childList: true, subtree: true });
+  }));
   await south.page.click('[data-choice="c"]');
+  assert.equal(await goneAt, state.version, 'the decision panel left before the answer was played');
   await south.page.mouse.move(1, 1);
   // c captures again; whatever follows, answer until the turn is done.
   for (let i = 0; i < 20; i++) {
@@ -447,8 +484,15 @@ test('Oware is drawn 2x6 with stores, and plays', async () => {
   let [state] = await allSettled(pages, 2);
   assert.equal(await south.page.locator('svg[data-board] [data-pit]').count(), 12);
   await south.page.waitForSelector('[data-store="s"]');
+  // Pointing at a legal pit says what it would do (the server's result for that start).
+  await south.page.hover('svg[data-board] [data-legal] >> nth=0');
+  await south.page.waitForFunction(() => /^[A-F]1: \d+ seeds? sown in 1 lap/.test(document.getElementById('hover-preview')?.textContent || ''));
+  await south.page.mouse.move(1, 1);
+  const gameId = url.split('/g/')[1];
   const random = rng(3);
   for (let i = 0; i < 16 && state.status === 'playing'; i++) {
+    assert.ok(await assertLegalPits(state.to_move === 's' ? south.page : north.page, gameId, state.version) > 0, 'the player to move has legal pits');
+    await assertLegalPits(state.to_move === 's' ? north.page : south.page, gameId, state.version);
     await playRandom(state.to_move === 's' ? south.page : north.page, random);
     [state] = await allSettled(pages, state.version + 1);
   }

@@ -1,0 +1,160 @@
+// The board before the game starts, and the free-setup editor: each player arranges 32
+// seeds over their 16 pits (South first, North seeing South's), by clicking, right-clicking
+// and dragging on the board or with the panel's presets, then sends the arrangement.
+
+import { emptyPosition, ring, isOware } from './notation.js';
+import { h, toast, safeStorage, errorText } from './ui.js';
+
+/** @typedef {import('./game.js').Snapshot} Snapshot */
+/** @typedef {import('./notation.js').Side} Side */
+/** @typedef {import('./notation.js').Position} Position */
+
+const SIDES = /** @type {Side[]} */ (['s', 'n']);
+const OUTER_ROW = [4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0, 0, 0, 0];
+
+/** @param {number[]} counts */
+const sum = (counts) => counts.reduce((a, b) => a + b, 0);
+
+/** May the viewer arrange now? @param {Snapshot} snap */
+export function canArrange(snap) {
+  const me = snap.you;
+  return Boolean(me && snap.status === 'setup' && snap.setup === 'free' && snap.seats.s && snap.seats.n
+    && !snap.arrangements[me] && (me === 's' || snap.arrangements.s));
+}
+
+/**
+ * The start position of a preset, to show before the game starts.
+ * @param {Snapshot} snap
+ * @returns {Position}
+ */
+function presetPosition(snap) {
+  const pos = emptyPosition(snap.ruleset);
+  if (isOware(snap.ruleset)) {
+    pos.cells.fill(4);
+    return pos;
+  }
+  for (const side of SIDES) {
+    ring(snap.ruleset, side).forEach((cell, i) => {
+      if (snap.ruleset === 'mweiso') pos.cells[cell] = 2;
+      else if (snap.setup === 'even') pos.cells[cell] = 2;
+      else if (snap.setup === 'outer') pos.cells[cell] = i < 8 ? 4 : 0;
+    });
+  }
+  return pos;
+}
+
+export class SetupEditor {
+  /**
+   * @param {{send: (pits: number[]) => Promise<void>, render: () => void, focusPit: (cell: number) => void}} host
+   */
+  constructor(host) {
+    this.host = host;
+    /** @type {number[] | null} the arrangement being edited */
+    this.arrangement = null;
+    /** The arrangement is on its way to the server. */
+    this.sending = false;
+  }
+
+  /** The board before the start: the preset, or the arrangements (this one's being edited). @param {Snapshot} snap */
+  position(snap) {
+    if (snap.setup !== 'free' || isOware(snap.ruleset)) return presetPosition(snap);
+    const pos = emptyPosition(snap.ruleset);
+    for (const side of SIDES) {
+      const counts = side === snap.you && canArrange(snap) ? this.current() : snap.arrangements[side];
+      if (!counts) continue;
+      ring(snap.ruleset, side).forEach((cell, i) => { pos.cells[cell] = counts[i]; });
+    }
+    return pos;
+  }
+
+  /** The pits the viewer may edit now. @param {Snapshot} snap */
+  editable(snap) {
+    return snap.you && canArrange(snap) ? ring(snap.ruleset, snap.you) : [];
+  }
+
+  /** The arrangement being edited: the last one sent from this browser, or the outer row. */
+  current() {
+    if (!this.arrangement) {
+      const saved = safeStorage('omweso.arrangement');
+      const parsed = saved ? saved.split(',').map(Number) : [];
+      this.arrangement = parsed.length === 16 && sum(parsed) === 32 ? parsed : OUTER_ROW.slice();
+    }
+    return this.arrangement;
+  }
+
+  /** A seed added to (1) or taken from (-1) a pit. @param {Snapshot} snap @param {number} cell @param {number} delta */
+  adjust(snap, cell, delta) {
+    if (!snap.you || !canArrange(snap)) return;
+    const arr = this.current();
+    const i = ring(snap.ruleset, snap.you).indexOf(cell);
+    if (i < 0) return;
+    if (delta > 0 && sum(arr) >= 32) {
+      toast('All 32 seeds are placed: take one out first (right-click, or -).');
+      return;
+    }
+    if (delta < 0 && arr[i] === 0) return;
+    arr[i] += delta;
+    this.host.render();
+    this.host.focusPit(cell);
+  }
+
+  /** A seed dragged from one pit to another. @param {Snapshot} snap @param {number} from @param {number} to */
+  moveSeed(snap, from, to) {
+    if (!snap.you || !canArrange(snap)) return;
+    const arr = this.current();
+    const cells = ring(snap.ruleset, snap.you);
+    const a = cells.indexOf(from);
+    const b = cells.indexOf(to);
+    if (a < 0 || b < 0 || arr[a] === 0) return;
+    arr[a] -= 1;
+    arr[b] += 1;
+    this.host.render();
+  }
+
+  /** The editor's panel. @param {Snapshot} snap @param {Side} me */
+  panel(snap, me) {
+    const total = sum(this.current());
+    /** @param {number[]} counts */
+    const set = (counts) => {
+      this.arrangement = counts;
+      this.host.render();
+    };
+    const random = () => {
+      const counts = new Array(16).fill(0);
+      for (let k = 0; k < 32; k++) counts[Math.floor(Math.random() * 16)] += 1;
+      set(counts);
+    };
+    const button = (/** @type {string} */ text, /** @type {() => void} */ onclick) => h('button', { type: 'button', class: 'button secondary small', onclick }, text);
+    return h('div', { class: 'arrange', 'data-arrange': true },
+      h('p', {}, h('strong', {}, 'Arrange your 32 seeds '), `over your 16 pits (rows ${me === 's' ? '1 and 2' : '3 and 4'}).`,
+        me === 'n' && snap.arrangements.s ? ' South has arranged theirs: you can see it on the board.' : ''),
+      h('p', { class: 'muted small' }, 'Click or tap a pit to add a seed, right-click (or press -) to take one out, drag from one pit to another to move a seed.'),
+      h('p', { class: `arrange-total ${total === 32 ? 'ok' : ''}`, 'data-arrange-total': total, 'aria-live': 'polite' },
+        `${total} of 32 seeds placed`, total < 32 ? ` — ${32 - total} left to place` : ''),
+      h('div', { class: 'button-row' },
+        button('Clear', () => set(new Array(16).fill(0))),
+        button('Outer row', () => set(OUTER_ROW.slice())),
+        button('Even', () => set(new Array(16).fill(2))),
+        button('Random', random),
+        h('button', {
+          type: 'button', class: 'button primary', 'data-arrange-submit': true, disabled: total !== 32 || this.sending,
+          onclick: () => this.submit(),
+        }, 'Done: place these seeds')));
+  }
+
+  async submit() {
+    const arr = this.current().slice();
+    this.sending = true;
+    this.host.render();
+    try {
+      await this.host.send(arr);
+      safeStorage('omweso.arrangement', arr.join(','));
+      this.arrangement = null;
+    } catch (e) {
+      toast(errorText(e), 'error');
+    } finally {
+      this.sending = false;
+      this.host.render();
+    }
+  }
+}

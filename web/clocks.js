@@ -1,0 +1,87 @@
+// The game page's clocks: the referee count on the player cards and in the prompt, the
+// move limit, and the abandonment countdown while a steal is open. Deadlines are server
+// times (`GameSession.serverNow`); the page calls `update` every 100 ms and after drawing.
+
+import { h, formatRemaining } from './ui.js';
+
+/** @typedef {import('./game.js').Snapshot} Snapshot */
+/** @typedef {import('./notation.js').Side} Side */
+
+/** A player card's clock. @param {Side} side */
+export function cardClock(side) {
+  return h('span', { class: 'card-clock', 'data-clock': side });
+}
+
+/** The prompt's line counting the referee's seconds down. */
+export function refereeLine() {
+  return h('p', { class: 'referee-line', 'data-referee-countdown': true });
+}
+
+/** The prompt's line counting the move limit down. */
+export function moveLimitLine() {
+  return h('p', { class: 'move-limit', 'data-move-deadline': true });
+}
+
+/** The steal banner's abandonment countdown. */
+export function abandonLine() {
+  return h('span', { class: 'abandon-clock small', 'data-abandon': true });
+}
+
+export class Clocks {
+  /** @param {HTMLElement} root the page, where the clock elements are found @param {() => number} serverNow */
+  constructor(root, serverNow) {
+    this.root = root;
+    this.serverNow = serverNow;
+    /** When the steal opened, on the local clock (0: not known, e.g. caught up). */
+    this.stealSince = 0;
+  }
+
+  /** A steal opened: just now if the event is live. @param {boolean} live */
+  stealOpened(live) {
+    this.stealSince = live ? Date.now() : 0;
+  }
+
+  /** Sets every clock element of the page from `snap`. @param {Snapshot} snap */
+  update(snap) {
+    const now = this.serverNow();
+    const clock = snap.clock;
+    const referee = clock.referee_deadline != null && snap.status === 'playing' ? clock.referee_deadline - now : null;
+    const r = snap.time_control.referee_seconds;
+    for (const el of this.root.querySelectorAll('[data-clock]')) {
+      if (!(el instanceof HTMLElement)) continue;
+      const side = el.getAttribute('data-clock');
+      if (referee != null && snap.to_move === side && !snap.pending_move) {
+        const frac = r ? Math.max(0, Math.min(1, referee / (r * 1000))) : 0;
+        el.className = `card-clock running ${referee < 1000 ? 'low' : ''}`;
+        // Through the CSSOM, which the page's Content-Security-Policy allows (a style
+        // attribute would need 'unsafe-inline').
+        el.style.setProperty('--frac', String(frac));
+        el.textContent = formatRemaining(referee);
+        el.setAttribute('aria-label', `referee count: ${formatRemaining(referee)} left`);
+      } else if (clock.steal_open && snap.to_move === side && snap.status === 'playing') {
+        el.className = 'card-clock expired';
+        el.textContent = 'count ran out';
+      } else {
+        el.className = 'card-clock';
+        el.textContent = '';
+      }
+    }
+    for (const el of this.root.querySelectorAll('[data-referee-countdown]')) {
+      if (referee == null) {
+        el.textContent = '';
+        continue;
+      }
+      const mine = snap.to_move === snap.you;
+      el.textContent = `${mine ? 'Your' : 'Their'} referee count: ${formatRemaining(referee)}${mine ? ' — start your turn before it runs out, or it may be stolen.' : ''}`;
+      el.classList.toggle('low', referee < 1000);
+    }
+    for (const el of this.root.querySelectorAll('[data-move-deadline]')) {
+      el.textContent = clock.move_deadline != null ? `Move limit: ${formatRemaining(clock.move_deadline - now)} left to finish this turn.` : '';
+    }
+    for (const el of this.root.querySelectorAll('[data-abandon]')) {
+      if (!this.stealSince) continue;
+      const left = snap.time_control.abandon_seconds * 1000 - (Date.now() - this.stealSince);
+      el.textContent = left > 0 ? ` (If nobody moves within ${formatRemaining(left)}, ${snap.seats[snap.to_move || 's']?.name || 'the player'} loses by abandonment.)` : '';
+    }
+  }
+}
