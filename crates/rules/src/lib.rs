@@ -11,6 +11,11 @@
 //! - Never-ending turns are detected exactly and in constant memory ([`never_ending`]),
 //!   with or without a sowing budget.
 //! - Oware lives in [`oware`], with its own board and position types.
+//! - [`Game`] is any of the three games: one position type over both boards, with one
+//!   vocabulary of moves ([`GameMove`], [`Start`]), laps ([`GameLap`], named by [`Hole`]),
+//!   stepwise turns ([`GameTurn`]) and results ([`PlayResult`]). It dispatches to the
+//!   per-board types, which stay the fast paths; what serves a game of whichever ruleset
+//!   (the server, the engine CLI, `bench`, the load generator) uses it.
 //!
 //! ```
 //! use omweso_rules::{Position, Preset, Rules, Side};
@@ -28,6 +33,7 @@
 
 mod board;
 mod direction;
+mod game;
 mod movegen;
 pub mod never_ending;
 mod notation;
@@ -44,6 +50,10 @@ mod turn;
 
 pub use board::Board;
 pub use direction::Direction;
+pub use game::{
+    Game, GameLap, GameLapObserver, GameLegalMoves, GameMove, GameTurn, Hole, IllegalGameMove,
+    ParseGameError, ParseGameMoveError, PlayResult, Start,
+};
 pub use movegen::LegalMoves;
 pub use notation::{Answer, Answers, Move, ParseMoveError};
 pub use outcome::{AnnulReason, Outcome, Victory};

@@ -1,12 +1,12 @@
 //! Random playouts, the engine's standard speed measure (`omweso bench` and the divan
-//! benches): from the standard start, every legal whole move is enumerated at every ply
+//! benches): from the standard start (or any [`Game`]), every legal whole move is enumerated at every ply
 //! and one chosen uniformly at random is played, until the game ends.
 //!
 //! The caller supplies the random choice (`choose(n)` returns an index below `n`), so this
 //! crate needs no random number generator of its own.
 
 use crate::oware;
-use crate::{Owing, Position, Preset, Rules, Ruleset, Side, ToMove, Turn};
+use crate::{Game, Owing, Position, Preset, Ruleset, Side, ToMove, Turn};
 
 /// The sowing budget of every Omweso and Mweiso move: the 3-minute limit at 4 seeds a
 /// second (RULES.md 4). A turn that runs out of it annuls the game, which ends the playout.
@@ -32,18 +32,19 @@ pub struct Playout {
 pub struct Playouts {}
 
 impl Playouts {
-    /// Plays one random game of `ruleset` (Omweso from the `outer` preset, South first).
+    /// Plays one random game of `ruleset` from its standard start (Omweso from the `outer`
+    /// preset), South first.
     pub fn play(&mut self, ruleset: Ruleset, choose: &mut impl FnMut(usize) -> usize) -> Playout {
-        match ruleset {
-            Ruleset::Omweso => self.board_game(
-                Position::start(Rules::OMWESO, Preset::Outer, Side::South),
-                choose,
-            ),
-            Ruleset::Mweiso => self.board_game(
-                Position::start(Rules::MWEISO, Preset::Even, Side::South),
-                choose,
-            ),
-            Ruleset::Oware => self.oware_game(choose),
+        self.play_game(Game::start(ruleset, Preset::Outer, Side::South), choose)
+    }
+
+    /// Plays one random game on from `game`, of any ruleset. The same `choose` answers
+    /// (a generator seeded alike) play the same game.
+    pub fn play_game(&mut self, game: Game, choose: &mut impl FnMut(usize) -> usize) -> Playout {
+        // One dispatch per game: each board's loop is its own fast path.
+        match game {
+            Game::Omweso(position) | Game::Mweiso(position) => self.board_game(position, choose),
+            Game::Oware(position) => self.oware_game(position, choose),
         }
     }
 
@@ -85,8 +86,11 @@ impl Playouts {
         playout
     }
 
-    fn oware_game(&mut self, choose: &mut impl FnMut(usize) -> usize) -> Playout {
-        let mut position = oware::Position::start(Side::South);
+    fn oware_game(
+        &mut self,
+        mut position: oware::Position,
+        choose: &mut impl FnMut(usize) -> usize,
+    ) -> Playout {
         let mut playout = Playout::default();
         while playout.plies < MAX_PLIES {
             let mut moves = position.moves();

@@ -288,6 +288,12 @@ impl Turn {
         self.mover
     }
 
+    /// Who was to move in the position the turn began from (for the board shown while
+    /// the turn waits at a decision).
+    pub(crate) const fn to_move_before(&self) -> ToMove {
+        self.to_move_before
+    }
+
     /// Laps sown so far.
     #[must_use]
     pub const fn laps(&self) -> u64 {

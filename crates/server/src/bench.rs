@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use omweso_rules::Ruleset;
+use omweso_rules::{Game, Preset, Ruleset, Side};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -26,9 +26,11 @@ impl BenchResult {
 }
 
 /// Plays random games of `ruleset` for about `duration` (at least one game), on this
-/// thread, from a fixed seed so runs are comparable.
+/// thread, from a fixed seed so runs are comparable. Every game starts from the ruleset's
+/// standard start (Omweso's `outer` preset), South first, as the divan benches do.
 #[must_use]
 pub fn run(ruleset: Ruleset, duration: Duration, seed: u64) -> BenchResult {
+    let from = Game::start(ruleset, Preset::Outer, Side::South);
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut playouts = Playouts::default();
     let start = Instant::now();
@@ -40,7 +42,7 @@ pub fn run(ruleset: Ruleset, duration: Duration, seed: u64) -> BenchResult {
         elapsed: Duration::ZERO,
     };
     loop {
-        let game = playouts.play(ruleset, &mut |n| rng.random_range(0..n));
+        let game = playouts.play_game(from, &mut |n| rng.random_range(0..n));
         result.playouts += 1;
         result.plies += u64::from(game.plies);
         result.capped += u64::from(game.capped);

@@ -28,6 +28,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
+use omweso_rules::{ParseRulesetError, Ruleset};
 use serde_json::{json, Value};
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
@@ -126,8 +127,16 @@ fn check(config: &LoadgenConfig) -> Result<(), String> {
     if config.connect_concurrency == 0 {
         return Err("--connect-concurrency must be at least 1".into());
     }
-    client::Engine::for_ruleset(&config.ruleset)?;
+    ruleset(config)?;
     Ok(())
+}
+
+/// The games' ruleset, which the players pick their moves in.
+fn ruleset(config: &LoadgenConfig) -> Result<Ruleset, String> {
+    config
+        .ruleset
+        .parse()
+        .map_err(|e: ParseRulesetError| e.to_string())
 }
 
 /// Counters shared by every task.
@@ -226,7 +235,8 @@ impl Stats {
 pub(crate) struct Ctx {
     pub(crate) base: String,
     pub(crate) http: reqwest::Client,
-    pub(crate) engine: client::Engine,
+    /// The games' ruleset, for picking moves (`ruleset` is its name, for the API).
+    pub(crate) rules: Ruleset,
     pub(crate) ruleset: String,
     pub(crate) spectators: usize,
     pub(crate) seed: u64,
@@ -310,11 +320,12 @@ async fn drive(config: &LoadgenConfig, base: &str, server: Option<&child::Server
         }
     }
     let seed = config.seed.unwrap_or_else(rand::random);
-    let engine = client::Engine::for_ruleset(&config.ruleset).unwrap_or(client::Engine::Omweso);
+    // `check` has refused any other name before the run got here.
+    let rules = ruleset(config).unwrap_or(Ruleset::Omweso);
     let ctx = Arc::new(Ctx {
         base: base.to_owned(),
         http,
-        engine,
+        rules,
         ruleset: config.ruleset.clone(),
         spectators: config.spectators,
         seed,

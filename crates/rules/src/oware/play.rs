@@ -125,7 +125,7 @@ impl Position {
 
     /// Why `house`, not a legal move, is illegal.
     #[cold]
-    fn why_illegal(&self, house: House) -> IllegalMove {
+    pub(crate) fn why_illegal(&self, house: House) -> IllegalMove {
         if let Some(outcome) = self.outcome() {
             IllegalMove::GameOver(outcome)
         } else if house.side() != self.to_move() {
@@ -154,7 +154,7 @@ impl Position {
 
     /// Plays a legal move.
     #[inline]
-    fn play_legal(
+    pub(crate) fn play_legal(
         &self,
         house: House,
         budget: Option<u64>,

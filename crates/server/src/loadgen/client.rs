@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
-use omweso_rules::{Position, Rules, Side};
+use omweso_rules::{Ruleset, Side};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use serde::Deserialize;
@@ -28,67 +28,24 @@ const SETUP_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long to wait before resending an action refused with `rate_limited`.
 const RATE_LIMIT_BACKOFF: Duration = Duration::from_millis(60);
 
-/// The rules engine the players pick their moves with.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Engine {
-    Omweso,
-    Mweiso,
-    Oware,
-}
-
-impl Engine {
-    pub(crate) fn for_ruleset(name: &str) -> Result<Engine, String> {
-        match name {
-            "omweso" => Ok(Engine::Omweso),
-            "mweiso" => Ok(Engine::Mweiso),
-            "oware" => Ok(Engine::Oware),
-            other => Err(format!(
-                "unknown ruleset {other:?}: expected omweso, mweiso or oware"
-            )),
-        }
+/// The first token (up to a decision point) of a random legal move of `me` in the
+/// `ruleset` game at `position`; `None` when `me` may not move there.
+fn pick(
+    ruleset: Ruleset,
+    position: &str,
+    me: Side,
+    budget: Option<u64>,
+    rng: &mut SmallRng,
+) -> Result<Option<String>, String> {
+    let game = omweso_rules::Game::parse(ruleset, position).map_err(|e| e.to_string())?;
+    if !game.may_move(me) {
+        return Ok(None);
     }
-
-    /// The first token (up to a decision point) of a random legal move of `me` in
-    /// `position`; `None` when `me` may not move there.
-    fn pick(
-        self,
-        position: &str,
-        me: Side,
-        budget: Option<u64>,
-        rng: &mut SmallRng,
-    ) -> Result<Option<String>, String> {
-        match self {
-            Engine::Omweso | Engine::Mweiso => {
-                let rules = match self {
-                    Engine::Mweiso => Rules::MWEISO,
-                    _ => Rules::OMWESO,
-                };
-                let p = Position::parse(position, rules).map_err(|e| e.to_string())?;
-                if !p.to_move().may_move(me) {
-                    return Ok(None);
-                }
-                let mut moves = Vec::new();
-                p.legal_moves_into(me, budget, &mut moves);
-                if moves.is_empty() {
-                    return Ok(None);
-                }
-                let mv = &moves[rng.random_range(0..moves.len())];
-                Ok(Some(first_token(&mv.to_string())))
-            }
-            Engine::Oware => {
-                let p: omweso_rules::oware::Position =
-                    position.parse().map_err(|e| format!("{e}"))?;
-                if p.to_move() != me {
-                    return Ok(None);
-                }
-                let moves = p.legal_moves();
-                if moves.is_empty() {
-                    return Ok(None);
-                }
-                Ok(Some(moves[rng.random_range(0..moves.len())].to_string()))
-            }
-        }
-    }
+    // Only the start is sent: the player answers the turn's decision points as the server
+    // asks (`decision` events).
+    Ok(game
+        .random_move(me, budget, &mut |n| rng.random_range(0..n))
+        .map(|mv| mv.start().to_string()))
 }
 
 fn first_token(notation: &str) -> String {
@@ -717,11 +674,13 @@ impl Player {
                 }
                 if !pending && !cancel.is_cancelled() {
                     if let Some(position) = &d.position {
-                        match self
-                            .ctx
-                            .engine
-                            .pick(position, self.me, self.budget, &mut self.rng)
-                        {
+                        match pick(
+                            self.ctx.rules,
+                            position,
+                            self.me,
+                            self.budget,
+                            &mut self.rng,
+                        ) {
                             Ok(Some(mv)) => self.act(ws, "move", "move", &mv).await?,
                             Ok(None) => {}
                             Err(e) => {

@@ -1,0 +1,898 @@
+//! One game type over the three rulesets, as the server, the engine CLI, `bench` and the
+//! load generator handle them: "a game of some ruleset", without branches of their own.
+//!
+//! [`Game`] is an Omweso, Mweiso or Oware position; [`GameMove`], [`Start`], [`Hole`],
+//! [`GameLap`], [`GameTurn`] and [`PlayResult`] are one vocabulary of moves, laps, turns
+//! and results for all three. Each call dispatches once to the per-board types
+//! ([`Position`], [`oware::Position`]), which stay the fast paths for bots and benchmarks.
+//!
+//! ```
+//! use omweso_rules::{Game, GameMove, Preset, Ruleset, Side};
+//!
+//! let game = Game::start(Ruleset::Oware, Preset::Outer, Side::South);
+//! let mv = GameMove::parse(Ruleset::Oware, "C1").unwrap();
+//! let result = game.play(&mv, None).unwrap();
+//! assert_eq!(result.game.to_string(), "4,4,4,4,4,5/4,4,0,5,5,5 n 0 0");
+//! assert_eq!(result.game.to_move(), Some(Side::North));
+//! ```
+
+use std::fmt;
+
+use crate::oware::{self, House};
+use crate::{
+    Answer, AnswerError, Arrangement, Decision, Direction, IllegalMove, Lap, LapKind, LapObserver,
+    Move, Options, Outcome, ParseMoveError, ParsePositionError, Pit, Position, Preset, Progress,
+    Rules, Ruleset, Setup, Side, ToMove, Turn, TurnEnd, TurnResult, TurnSummary, Variant,
+};
+
+/// A hole of either board, as notation names it: a 4x8 [`Pit`] or an Oware [`House`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Hole {
+    Pit(Pit),
+    House(House),
+}
+
+impl Hole {
+    /// The owner.
+    #[must_use]
+    pub const fn side(self) -> Side {
+        match self {
+            Hole::Pit(pit) => pit.side(),
+            Hole::House(house) => house.side(),
+        }
+    }
+
+    /// `pit` or `house`, as the rules call it, for messages.
+    #[must_use]
+    pub const fn noun(self) -> &'static str {
+        match self {
+            Hole::Pit(_) => "pit",
+            Hole::House(_) => "house",
+        }
+    }
+}
+
+impl fmt::Display for Hole {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Hole::Pit(pit) => pit.fmt(f),
+            Hole::House(house) => house.fmt(f),
+        }
+    }
+}
+
+/// Where a turn starts: a 4x8 pit and the first lap's direction, or an Oware house. It
+/// displays as a move's first token (`E1`, `A1'`, `C1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Start {
+    Board { pit: Pit, direction: Direction },
+    Oware(House),
+}
+
+impl Start {
+    /// The hole the turn lifts.
+    #[must_use]
+    pub const fn hole(self) -> Hole {
+        match self {
+            Start::Board { pit, .. } => Hole::Pit(pit),
+            Start::Oware(house) => Hole::House(house),
+        }
+    }
+
+    /// The owner of that hole: the player who sows.
+    #[must_use]
+    pub const fn side(self) -> Side {
+        self.hole().side()
+    }
+}
+
+impl fmt::Display for Start {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Start::Board { pit, direction } => {
+                write!(f, "{pit}")?;
+                if *direction == Direction::Clockwise {
+                    f.write_str("'")?;
+                }
+                Ok(())
+            }
+            Start::Oware(house) => house.fmt(f),
+        }
+    }
+}
+
+/// A whole move of any ruleset: a 4x8 [`Move`] (start and answers) or an Oware [`House`].
+/// It displays as its notation.
+///
+/// ```
+/// use omweso_rules::{GameMove, Ruleset};
+///
+/// let mv = GameMove::parse(Ruleset::Omweso, "A1'/c/a").unwrap();
+/// assert_eq!(mv.start().to_string(), "A1'");
+/// assert_eq!(mv.answers().len(), 2);
+/// assert_eq!(mv.to_string(), "A1'/c/a");
+/// // Oware has no clockwise starts and no decision points.
+/// assert!(GameMove::parse(Ruleset::Oware, "A1'").is_err());
+/// assert!(GameMove::parse(Ruleset::Oware, "G1").is_err());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum GameMove {
+    Board(Move),
+    Oware(House),
+}
+
+/// Why a string is not a move of the ruleset it was parsed for.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParseGameMoveError {
+    #[error(transparent)]
+    Board(#[from] ParseMoveError),
+    #[error(transparent)]
+    Oware(#[from] oware::ParseHouseError),
+}
+
+impl GameMove {
+    /// Parses a move in the notation of `ruleset`: `E1`, `A2'/c/a` on the 4x8 board, a
+    /// house like `C1` in Oware.
+    pub fn parse(ruleset: Ruleset, text: &str) -> Result<GameMove, ParseGameMoveError> {
+        Ok(match ruleset {
+            Ruleset::Omweso | Ruleset::Mweiso => GameMove::Board(text.parse()?),
+            Ruleset::Oware => GameMove::Oware(text.parse()?),
+        })
+    }
+
+    /// Where the move starts.
+    #[must_use]
+    pub fn start(&self) -> Start {
+        match self {
+            GameMove::Board(mv) => Start::Board {
+                pit: mv.start,
+                direction: mv.direction,
+            },
+            GameMove::Oware(house) => Start::Oware(*house),
+        }
+    }
+
+    /// The answers at the turn's decision points, in order (none in Oware).
+    #[must_use]
+    pub fn answers(&self) -> &[Answer] {
+        match self {
+            GameMove::Board(mv) => &mv.answers,
+            GameMove::Oware(_) => &[],
+        }
+    }
+
+    /// The player the move belongs to: the owner of its starting hole.
+    #[must_use]
+    pub fn side(&self) -> Side {
+        self.start().side()
+    }
+}
+
+impl From<Move> for GameMove {
+    fn from(mv: Move) -> GameMove {
+        GameMove::Board(mv)
+    }
+}
+
+impl From<House> for GameMove {
+    fn from(house: House) -> GameMove {
+        GameMove::Oware(house)
+    }
+}
+
+impl fmt::Display for GameMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameMove::Board(mv) => mv.fmt(f),
+            GameMove::Oware(house) => house.fmt(f),
+        }
+    }
+}
+
+/// One lap of any board, for a client to animate: the 4x8 [`Lap`] and Oware's
+/// [`oware::Lap`] (always anticlockwise, `capture` or `end`) alike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GameLap {
+    /// The lap's origin: the first seed goes into the hole after it.
+    pub from: Hole,
+    pub direction: Direction,
+    pub seeds: u8,
+    /// Where the last seed fell.
+    pub to: Hole,
+    /// `capture`, `relay` (4x8 only) or `end` ([`LapKind::name`]).
+    pub kind: LapKind,
+    /// Seeds captured by this lap (0 unless `kind` is `Capture`).
+    pub captured: u8,
+}
+
+impl From<Lap> for GameLap {
+    fn from(lap: Lap) -> GameLap {
+        GameLap {
+            from: Hole::Pit(lap.from),
+            direction: lap.direction,
+            seeds: lap.seeds,
+            to: Hole::Pit(lap.to),
+            kind: lap.kind,
+            captured: lap.captured,
+        }
+    }
+}
+
+impl From<oware::Lap> for GameLap {
+    fn from(lap: oware::Lap) -> GameLap {
+        GameLap {
+            from: Hole::House(lap.from),
+            // Oware sows anticlockwise only.
+            direction: Direction::Anticlockwise,
+            seeds: lap.seeds,
+            to: Hole::House(lap.to),
+            kind: match lap.kind {
+                oware::LapKind::Capture => LapKind::Capture,
+                oware::LapKind::End => LapKind::End,
+            },
+            captured: lap.captured,
+        }
+    }
+}
+
+/// Receives each lap of any board as it is sown. `()` ignores them; `Vec<GameLap>` keeps
+/// them.
+pub trait GameLapObserver {
+    fn lap(&mut self, lap: GameLap);
+}
+
+impl GameLapObserver for () {
+    #[inline(always)]
+    fn lap(&mut self, _: GameLap) {}
+}
+
+impl GameLapObserver for Vec<GameLap> {
+    fn lap(&mut self, lap: GameLap) {
+        self.push(lap);
+    }
+}
+
+/// Hands the 4x8 engine's laps on to a [`GameLapObserver`].
+struct Forward<'a, O: ?Sized>(&'a mut O);
+
+impl<O: GameLapObserver + ?Sized> LapObserver for Forward<'_, O> {
+    #[inline(always)]
+    fn lap(&mut self, lap: Lap) {
+        self.0.lap(GameLap::from(lap));
+    }
+}
+
+/// A game of any ruleset: a valid position of its board. Omweso and Mweiso keep their
+/// [`Rules`] (akakyala, capture history) inside their [`Position`].
+///
+/// Build one with [`Game::start`], [`Game::from_arrangements`], [`Game::parse`] or
+/// `From` a per-board position, which keep the variant and the position's rules in step
+/// (a `Game::Omweso` holding a Mweiso position would report the wrong ruleset).
+///
+/// ```
+/// use omweso_rules::{Game, GameMove, Preset, Ruleset, Side};
+///
+/// let game = Game::start(Ruleset::Omweso, Preset::Outer, Side::South);
+/// let result = game.play(&GameMove::parse(Ruleset::Omweso, "E1").unwrap(), Some(720)).unwrap();
+/// assert_eq!(
+///     result.game.to_string(),
+///     "4,4,4,4,4,4,4,4/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,1/4,4,4,4,0,5,5,5 n"
+/// );
+/// assert_eq!(result.outcome, None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Game {
+    Omweso(Position),
+    Mweiso(Position),
+    Oware(oware::Position),
+}
+
+/// Why a string is not a position of the ruleset it was parsed for.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParseGameError {
+    /// A capture history was given for a game without the akakyala rule.
+    #[error("\"akakyala\" is an Omweso rule; {} has no akakyala", title(*ruleset))]
+    Akakyala { ruleset: Ruleset },
+    #[error(transparent)]
+    Board(#[from] ParsePositionError),
+    #[error(transparent)]
+    Oware(#[from] oware::ParsePositionError),
+}
+
+/// Why a move or a start cannot be played in a [`Game`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalGameMove {
+    /// A 4x8 move in Oware, or an Oware move on the 4x8 board.
+    #[error("{start} is a {} of another board than {ruleset}'s", start.noun())]
+    WrongBoard { start: Hole, ruleset: Ruleset },
+    /// [`Game::play_as`]: the move starts from the other player's pit.
+    #[error("{start} is {}'s {}, and {} is playing", start.side().name(), start.noun(), mover.name())]
+    NotYourPit { start: Hole, mover: Side },
+    /// [`Game::play_as`]: in Oware, the player is not the one to move.
+    #[error("it is {}'s turn, not {}'s", side.other().name(), side.name())]
+    NotYourTurn { side: Side },
+    #[error(transparent)]
+    Board(#[from] IllegalMove),
+    #[error(transparent)]
+    Oware(#[from] oware::IllegalMove),
+}
+
+/// The legal moves of a side as [`Game::legal_moves_within`] found them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameLegalMoves {
+    pub moves: Vec<GameMove>,
+    /// The moves are the legal starts only, without their answers: listing every whole
+    /// move would have sown more than the work allowed (4x8 decision points branch).
+    pub starts_only: bool,
+}
+
+/// A played move: the game after it (the other side to move), the turn's counts, and the
+/// game's result if the move decided it.
+///
+/// For Oware, `summary` counts the one lap (none when the budget stopped the move) and
+/// has no capture columns; the game after a move that ended the game is after the final
+/// sweep ([`oware::MoveResult::position`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PlayResult {
+    pub game: Game,
+    pub summary: TurnSummary,
+    pub outcome: Option<Outcome>,
+}
+
+impl From<TurnResult> for PlayResult {
+    fn from(result: TurnResult) -> PlayResult {
+        PlayResult {
+            game: Game::from(result.position),
+            summary: result.summary,
+            outcome: result.outcome,
+        }
+    }
+}
+
+impl From<oware::MoveResult> for PlayResult {
+    fn from(result: oware::MoveResult) -> PlayResult {
+        PlayResult {
+            game: Game::Oware(result.position),
+            summary: TurnSummary {
+                captured: u32::from(result.captured),
+                capture_columns: 0,
+                laps: u64::from(result.end == TurnEnd::Ended),
+                seeds_sown: result.seeds_sown,
+                end: result.end,
+            },
+            outcome: result.outcome,
+        }
+    }
+}
+
+/// The ruleset's name as a sentence writes it.
+const fn title(ruleset: Ruleset) -> &'static str {
+    match ruleset {
+        Ruleset::Omweso => "Omweso",
+        Ruleset::Mweiso => "Mweiso",
+        Ruleset::Oware => "Oware",
+    }
+}
+
+/// The 4x8 game of `position`, by its rules.
+impl From<Position> for Game {
+    fn from(position: Position) -> Game {
+        match position.rules().variant {
+            Variant::Omweso => Game::Omweso(position),
+            Variant::Mweiso => Game::Mweiso(position),
+        }
+    }
+}
+
+impl From<oware::Position> for Game {
+    fn from(position: oware::Position) -> Game {
+        Game::Oware(position)
+    }
+}
+
+impl Game {
+    /// The standard start of `ruleset`, `first` to move: Omweso from `preset` (without
+    /// akakyala; [`Game::with_akakyala`] turns it on); Mweiso from 2 seeds everywhere with
+    /// both players owing their opening (`preset` and `first` do not matter); Oware from 4
+    /// seeds in every house (`preset` does not matter).
+    #[must_use]
+    pub const fn start(ruleset: Ruleset, preset: Preset, first: Side) -> Game {
+        match ruleset {
+            Ruleset::Omweso => Game::Omweso(Position::start(Rules::OMWESO, preset, first)),
+            Ruleset::Mweiso => Game::Mweiso(Position::start(Rules::MWEISO, preset, first)),
+            Ruleset::Oware => Game::Oware(oware::Position::start(first)),
+        }
+    }
+
+    /// The start of a 4x8 game from both players' free arrangements.
+    #[must_use]
+    pub fn from_arrangements(
+        rules: Rules,
+        south: Arrangement,
+        north: Arrangement,
+        first: Side,
+    ) -> Game {
+        Game::from(Position::from_arrangements(rules, south, north, first))
+    }
+
+    /// Parses a position string of `ruleset` (RULES.md 0.2 for the 4x8 board, 3 for
+    /// Oware), akakyala off.
+    pub fn parse(ruleset: Ruleset, text: &str) -> Result<Game, ParseGameError> {
+        Game::parse_with_akakyala(ruleset, text, None)
+    }
+
+    /// As [`Game::parse`]; with `captured_before` (`[south, north]`: who captured in an
+    /// earlier turn, which a position string cannot say), Omweso's akakyala rule is on.
+    /// Any other ruleset refuses a capture history, before the text is looked at.
+    pub fn parse_with_akakyala(
+        ruleset: Ruleset,
+        text: &str,
+        captured_before: Option<[bool; 2]>,
+    ) -> Result<Game, ParseGameError> {
+        if captured_before.is_some() && ruleset != Ruleset::Omweso {
+            return Err(ParseGameError::Akakyala { ruleset });
+        }
+        let game = match Rules::for_ruleset(ruleset) {
+            Some(rules) => Game::from(Position::parse(text, rules)?),
+            None => Game::Oware(text.parse()?),
+        };
+        Ok(match captured_before {
+            Some(history) => game.with_akakyala(history)?,
+            None => game,
+        })
+    }
+
+    /// The same Omweso game with the akakyala rule on and its history set: whether each
+    /// side (`[south, north]`) captured in an earlier turn. Other rulesets have no akakyala.
+    pub fn with_akakyala(self, captured_before: [bool; 2]) -> Result<Game, ParseGameError> {
+        match self {
+            Game::Omweso(p) => {
+                let rules = Rules {
+                    akakyala: true,
+                    ..p.rules()
+                };
+                let [south, north] = captured_before;
+                // The variant is unchanged, so `with_rules` cannot refuse; keep the game
+                // as it was if it ever did.
+                Ok(Game::Omweso(
+                    p.with_rules(rules)
+                        .unwrap_or(p)
+                        .with_capture_history(south, north),
+                ))
+            }
+            other => Err(ParseGameError::Akakyala {
+                ruleset: other.ruleset(),
+            }),
+        }
+    }
+
+    #[must_use]
+    pub const fn ruleset(&self) -> Ruleset {
+        match self {
+            Game::Omweso(_) => Ruleset::Omweso,
+            Game::Mweiso(_) => Ruleset::Mweiso,
+            Game::Oware(_) => Ruleset::Oware,
+        }
+    }
+
+    /// The 4x8 position, if this is Omweso or Mweiso.
+    #[must_use]
+    pub const fn board(&self) -> Option<&Position> {
+        match self {
+            Game::Omweso(p) | Game::Mweiso(p) => Some(p),
+            Game::Oware(_) => None,
+        }
+    }
+
+    /// The Oware position, if this is Oware.
+    #[must_use]
+    pub const fn oware(&self) -> Option<&oware::Position> {
+        match self {
+            Game::Oware(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// The one side to move, or `None` while both players owe Mweiso's opening.
+    #[must_use]
+    pub const fn to_move(&self) -> Option<Side> {
+        match self {
+            Game::Omweso(p) | Game::Mweiso(p) => p.to_move().single(),
+            Game::Oware(p) => Some(p.to_move()),
+        }
+    }
+
+    /// May `side` play a turn now (the referee's steal aside)?
+    #[must_use]
+    pub const fn may_move(&self, side: Side) -> bool {
+        match self {
+            Game::Omweso(p) | Game::Mweiso(p) => p.to_move().may_move(side),
+            Game::Oware(p) => p.to_move() as u8 == side as u8,
+        }
+    }
+
+    /// Is this Mweiso's opening phase?
+    #[must_use]
+    pub const fn is_opening(&self) -> bool {
+        match self {
+            Game::Omweso(p) | Game::Mweiso(p) => p.to_move().is_opening(),
+            Game::Oware(_) => false,
+        }
+    }
+
+    /// Who still owes their Mweiso opening turn, South first (empty outside the opening).
+    #[must_use]
+    pub fn opening_owed(&self) -> Vec<Side> {
+        match self.board().map(Position::to_move) {
+            Some(to_move @ ToMove::Opening(_)) => Side::ALL
+                .into_iter()
+                .filter(|&side| to_move.may_move(side))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The game's result in this position, if it is already over.
+    #[must_use]
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self {
+            Game::Omweso(p) | Game::Mweiso(p) => p.outcome(),
+            Game::Oware(p) => p.outcome(),
+        }
+    }
+
+    /// The seeds each player (`[south, north]`) has captured, in games that keep score
+    /// (Oware); `None` on the 4x8 board, where captured seeds stay in play.
+    #[must_use]
+    pub const fn scores(&self) -> Option<[u8; 2]> {
+        match self {
+            Game::Oware(p) => Some([p.captured(Side::South), p.captured(Side::North)]),
+            _ => None,
+        }
+    }
+
+    /// The same board with `side` to move: the referee's steal (RULES.md 4), where the
+    /// opponent plays the turn instead. Ends Mweiso's opening.
+    #[must_use]
+    pub const fn with_side_to_move(&self, side: Side) -> Game {
+        match self {
+            Game::Omweso(p) => Game::Omweso(p.with_side_to_move(side)),
+            Game::Mweiso(p) => Game::Mweiso(p.with_side_to_move(side)),
+            Game::Oware(p) => Game::Oware(p.with_side_to_move(side)),
+        }
+    }
+
+    /// Every legal whole move of `side`, each explored under `budget`, in notation order
+    /// (pit order, anticlockwise first; Oware's column order). Empty when `side` may not
+    /// move or the game is over.
+    #[must_use]
+    pub fn legal_moves(&self, side: Side, budget: Option<u64>) -> Vec<GameMove> {
+        match self {
+            Game::Omweso(p) | Game::Mweiso(p) => {
+                let mut moves = Vec::new();
+                p.legal_moves_into(side, budget, &mut moves);
+                moves.into_iter().map(GameMove::Board).collect()
+            }
+            Game::Oware(p) if p.to_move() == side => p.moves().map(GameMove::Oware).collect(),
+            Game::Oware(_) => Vec::new(),
+        }
+    }
+
+    /// As [`Game::legal_moves`], as long as the turns explored sow at most `work` seeds in
+    /// all; past that, the legal starts ([`Position::legal_moves_within`]). An Oware move
+    /// has no decision points, so its list is always whole.
+    #[must_use]
+    pub fn legal_moves_within(&self, side: Side, budget: Option<u64>, work: u64) -> GameLegalMoves {
+        match self {
+            Game::Omweso(p) | Game::Mweiso(p) => {
+                let found = p.legal_moves_within(side, budget, work);
+                let starts_only = matches!(found, crate::LegalMoves::Starts(_));
+                let moves = match found {
+                    crate::LegalMoves::Whole(moves) | crate::LegalMoves::Starts(moves) => moves,
+                };
+                GameLegalMoves {
+                    moves: moves.into_iter().map(GameMove::Board).collect(),
+                    starts_only,
+                }
+            }
+            Game::Oware(_) => GameLegalMoves {
+                moves: self.legal_moves(side, budget),
+                starts_only: false,
+            },
+        }
+    }
+
+    /// A legal whole move of `side` picked by `choose` (given the number of moves, it
+    /// returns an index below it), or `None` when `side` has none. With a seeded `choose`
+    /// the pick is reproducible: it is called once, on the list of [`Game::legal_moves`].
+    pub fn random_move(
+        &self,
+        side: Side,
+        budget: Option<u64>,
+        choose: &mut impl FnMut(usize) -> usize,
+    ) -> Option<GameMove> {
+        let moves = self.legal_moves(side, budget);
+        if moves.is_empty() {
+            return None;
+        }
+        let pick = choose(moves.len());
+        moves.into_iter().nth(pick)
+    }
+
+    /// Starts a turn from `start`, checking it, to be played stepwise ([`GameTurn::run`],
+    /// [`GameTurn::answer`]). The mover is the start's owner. `budget` bounds the seeds
+    /// the turn may sow (`None`: no bound).
+    pub fn begin_turn(
+        &self,
+        start: Start,
+        budget: Option<u64>,
+    ) -> Result<GameTurn, IllegalGameMove> {
+        match (self, start) {
+            (Game::Omweso(p) | Game::Mweiso(p), Start::Board { pit, direction }) => Ok(GameTurn(
+                TurnKind::Board(p.begin_turn(pit, direction, budget)?),
+            )),
+            (Game::Oware(p), Start::Oware(house)) if p.is_legal(house) => {
+                Ok(GameTurn(TurnKind::Oware(OwareTurn {
+                    before: *p,
+                    house,
+                    budget,
+                    result: None,
+                })))
+            }
+            (Game::Oware(p), Start::Oware(house)) => Err(p.why_illegal(house).into()),
+            (_, start) => Err(IllegalGameMove::WrongBoard {
+                start: start.hole(),
+                ruleset: self.ruleset(),
+            }),
+        }
+    }
+
+    /// Plays a whole move, checking it (on the 4x8 board: a legal start and exactly one
+    /// valid answer at each decision point). The mover is the owner of the move's start.
+    pub fn play(&self, mv: &GameMove, budget: Option<u64>) -> Result<PlayResult, IllegalGameMove> {
+        self.play_observed(mv, budget, &mut ())
+    }
+
+    /// As [`Game::play`], telling `observer` of every lap.
+    pub fn play_observed<O: GameLapObserver + ?Sized>(
+        &self,
+        mv: &GameMove,
+        budget: Option<u64>,
+        observer: &mut O,
+    ) -> Result<PlayResult, IllegalGameMove> {
+        match (self, mv) {
+            (Game::Omweso(p) | Game::Mweiso(p), GameMove::Board(mv)) => {
+                Ok(p.play_observed(mv, budget, &mut Forward(observer))?.into())
+            }
+            (Game::Oware(p), GameMove::Oware(house)) => Ok(p
+                .play_observed(*house, budget, &mut |lap| observer.lap(lap.into()))?
+                .into()),
+            (_, mv) => Err(IllegalGameMove::WrongBoard {
+                start: mv.start().hole(),
+                ruleset: self.ruleset(),
+            }),
+        }
+    }
+
+    /// As [`Game::play`], with `side` saying who plays: refused, unless the game is over
+    /// (which the board then reports), when a 4x8 move starts from the other player's pit
+    /// ([`IllegalGameMove::NotYourPit`]; in Mweiso's opening either player may be the one
+    /// playing) or when it is not `side`'s turn in Oware.
+    pub fn play_as(
+        &self,
+        side: Side,
+        mv: &GameMove,
+        budget: Option<u64>,
+    ) -> Result<PlayResult, IllegalGameMove> {
+        if self.outcome().is_none() {
+            match self {
+                Game::Oware(p) if p.to_move() != side => {
+                    return Err(IllegalGameMove::NotYourTurn { side })
+                }
+                Game::Omweso(_) | Game::Mweiso(_) if mv.side() != side => {
+                    return Err(IllegalGameMove::NotYourPit {
+                        start: mv.start().hole(),
+                        mover: side,
+                    })
+                }
+                _ => {}
+            }
+        }
+        self.play(mv, budget)
+    }
+
+    /// The position string while `turn` (begun on this game, or on its steal) waits at a
+    /// decision: the turn's board now, with any seeds in hand back at the lap's origin,
+    /// and this game's side-to-move field. Oware turns never wait: their position now.
+    #[must_use]
+    pub fn position_during(&self, turn: &GameTurn) -> String {
+        match (self, &turn.0) {
+            (Game::Omweso(p) | Game::Mweiso(p), TurnKind::Board(t)) => Setup {
+                board: t.board_now(),
+                to_move: p.to_move(),
+            }
+            .to_string(),
+            _ => turn.position_now(),
+        }
+    }
+}
+
+/// The position string (RULES.md 0.2; Oware's `north/south side capS capN`).
+impl fmt::Display for Game {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Game::Omweso(p) | Game::Mweiso(p) => p.fmt(f),
+            Game::Oware(p) => p.fmt(f),
+        }
+    }
+}
+
+/// A turn in progress on any board: start one with [`Game::begin_turn`], alternate
+/// [`GameTurn::run`] and [`GameTurn::answer`] until it is done, and take
+/// [`GameTurn::result`]. An Oware turn is one lap and never waits for a decision.
+///
+/// ```
+/// use omweso_rules::{Game, GameLap, GameMove, Progress, Ruleset, TurnEnd};
+///
+/// let game = Game::parse(
+///     Ruleset::Omweso,
+///     "5,0,0,0,1,1,1,1/0,3,0,5,5,5,0,5/10,4,1,4,4,0,0,4/1,0,0,0,4,0,0,0 s",
+/// )
+/// .unwrap();
+/// let start = GameMove::parse(Ruleset::Omweso, "E1").unwrap().start();
+/// let mut turn = game.begin_turn(start, None).unwrap();
+/// let mut laps: Vec<GameLap> = Vec::new();
+/// assert_eq!(turn.run(&mut laps), Progress::Done(TurnEnd::Ended));
+/// assert_eq!(laps.len(), 2);
+/// assert_eq!(turn.result().unwrap().summary.captured, 6);
+/// ```
+#[derive(Clone, Debug)]
+pub struct GameTurn(TurnKind);
+
+#[derive(Clone, Debug)]
+enum TurnKind {
+    Board(Turn),
+    Oware(OwareTurn),
+}
+
+/// An Oware move begun, checked legal; sown at the first [`GameTurn::run`].
+#[derive(Clone, Copy, Debug)]
+struct OwareTurn {
+    before: oware::Position,
+    house: House,
+    budget: Option<u64>,
+    result: Option<oware::MoveResult>,
+}
+
+impl GameTurn {
+    /// The player sowing.
+    #[must_use]
+    pub const fn mover(&self) -> Side {
+        match &self.0 {
+            TurnKind::Board(t) => t.mover(),
+            TurnKind::Oware(t) => t.before.to_move(),
+        }
+    }
+
+    /// Sows laps until the turn reaches a decision point or stops, telling `observer` of
+    /// each lap.
+    pub fn run<O: GameLapObserver + ?Sized>(&mut self, observer: &mut O) -> Progress {
+        match &mut self.0 {
+            TurnKind::Board(t) => t.run(&mut Forward(observer)),
+            TurnKind::Oware(t) => {
+                let result = match t.result {
+                    Some(result) => result,
+                    None => {
+                        let result = t.before.play_legal(t.house, t.budget, &mut |lap| {
+                            observer.lap(lap.into());
+                        });
+                        t.result = Some(result);
+                        result
+                    }
+                };
+                Progress::Done(result.end)
+            }
+        }
+    }
+
+    /// Answers the pending decision. A refused answer changes nothing; an Oware turn
+    /// refuses every answer.
+    pub fn answer(&mut self, answer: Answer) -> Result<(), AnswerError> {
+        match &mut self.0 {
+            TurnKind::Board(t) => t.answer(answer),
+            TurnKind::Oware(_) => Err(AnswerError::NotWaiting { answer }),
+        }
+    }
+
+    /// The decision the turn waits for, if any.
+    #[must_use]
+    pub const fn pending_decision(&self) -> Option<Decision> {
+        match &self.0 {
+            TurnKind::Board(t) => t.pending_decision(),
+            TurnKind::Oware(_) => None,
+        }
+    }
+
+    /// The answers open at the pending decision, in notation order (none when the turn is
+    /// not waiting).
+    #[must_use]
+    pub fn options(&self) -> Options {
+        self.pending_decision()
+            .map(|decision| decision.options(self.mover()))
+            .unwrap_or_default()
+    }
+
+    /// Changes the sowing budget for the rest of the turn (the seeds it may sow in all,
+    /// counting those already sown); see [`Turn::set_budget`]. An Oware move already sown
+    /// is not changed.
+    pub fn set_budget(&mut self, budget: Option<u64>) {
+        match &mut self.0 {
+            TurnKind::Board(t) => t.set_budget(budget),
+            TurnKind::Oware(t) => t.budget = budget,
+        }
+    }
+
+    /// Laps sown so far.
+    #[must_use]
+    pub fn laps(&self) -> u64 {
+        match &self.0 {
+            TurnKind::Board(t) => t.laps(),
+            TurnKind::Oware(t) => t.result.map_or(0, |r| u64::from(r.end == TurnEnd::Ended)),
+        }
+    }
+
+    /// Seeds sown so far.
+    #[must_use]
+    pub fn seeds_sown(&self) -> u64 {
+        match &self.0 {
+            TurnKind::Board(t) => t.seeds_sown(),
+            TurnKind::Oware(t) => t.result.map_or(0, |r| r.seeds_sown),
+        }
+    }
+
+    /// How the turn stopped, if it has.
+    #[must_use]
+    pub fn end(&self) -> Option<TurnEnd> {
+        match &self.0 {
+            TurnKind::Board(t) => t.end(),
+            TurnKind::Oware(t) => t.result.map(|r| r.end),
+        }
+    }
+
+    /// The position string now: on the 4x8 board the board as it stands, any seeds in
+    /// hand back at the lap's origin, with the side-to-move field of the position the turn
+    /// began from (the stealer's, for a stolen turn; [`Game::position_during`] keeps the
+    /// game's own); in Oware the position before the move, or after it once sown.
+    #[must_use]
+    pub fn position_now(&self) -> String {
+        match &self.0 {
+            TurnKind::Board(t) => Setup {
+                board: t.board_now(),
+                to_move: t.to_move_before(),
+            }
+            .to_string(),
+            TurnKind::Oware(t) => match t.result {
+                Some(result) => result.position.to_string(),
+                None => t.before.to_string(),
+            },
+        }
+    }
+
+    /// The result, once the turn is done.
+    #[must_use]
+    pub fn result(&self) -> Option<PlayResult> {
+        match &self.0 {
+            TurnKind::Board(t) => t.result().map(PlayResult::from),
+            TurnKind::Oware(t) => t.result.map(PlayResult::from),
+        }
+    }
+
+    /// The 4x8 turn underneath, if this is one.
+    #[must_use]
+    pub const fn as_board(&self) -> Option<&Turn> {
+        match &self.0 {
+            TurnKind::Board(t) => Some(t),
+            TurnKind::Oware(_) => None,
+        }
+    }
+}
