@@ -1,7 +1,7 @@
 //! Recording a turn's laps for an event: the first [`MAX_EVENT_LAPS`] in full, the rest
 //! only counted, so that a long turn costs bounded memory however long it is.
 
-use omweso_rules::{Lap, LapObserver};
+use omweso_rules::{GameLap, GameLapObserver};
 
 use crate::protocol::{LapKind, LapView, OmittedLaps};
 
@@ -21,30 +21,14 @@ impl From<omweso_rules::LapKind> for LapKind {
     }
 }
 
-impl From<&Lap> for LapView {
-    fn from(lap: &Lap) -> LapView {
+impl From<&GameLap> for LapView {
+    fn from(lap: &GameLap) -> LapView {
         LapView {
             from: lap.from.to_string(),
             dir: lap.direction,
             seeds: lap.seeds,
             to: lap.to.to_string(),
             kind: lap.kind.into(),
-            captured: lap.captured,
-        }
-    }
-}
-
-impl From<&omweso_rules::oware::Lap> for LapView {
-    fn from(lap: &omweso_rules::oware::Lap) -> LapView {
-        LapView {
-            from: lap.from.to_string(),
-            dir: omweso_rules::Direction::Anticlockwise,
-            seeds: lap.seeds,
-            to: lap.to.to_string(),
-            kind: match lap.kind {
-                omweso_rules::oware::LapKind::Capture => LapKind::Capture,
-                omweso_rules::oware::LapKind::End => LapKind::End,
-            },
             captured: lap.captured,
         }
     }
@@ -78,8 +62,8 @@ impl LapRecord {
     }
 }
 
-impl LapObserver for LapRecord {
-    fn lap(&mut self, lap: Lap) {
+impl GameLapObserver for LapRecord {
+    fn lap(&mut self, lap: GameLap) {
         self.push(LapView::from(&lap));
     }
 }

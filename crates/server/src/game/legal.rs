@@ -2,9 +2,8 @@
 //! rules (lichess's `movable.dests`): every legal whole move, and what each start does up
 //! to its first decision point. Pure: the game's task runs it on the engine pool.
 
-use omweso_rules::{Direction, LegalMoves, Pit, Progress, Side};
+use omweso_rules::{oware::House, Direction, Game, Pit, Progress, Side, Start};
 
-use super::board::GameBoard;
 use super::laps::LapRecord;
 use super::table::LegalQuery;
 use crate::protocol::{LapKind, Legal, LegalSide, StartResult};
@@ -23,69 +22,50 @@ pub fn list(query: &LegalQuery) -> Legal {
     legal
 }
 
-/// `side`'s whole legal moves on `board` and what each of its starts does, each turn
-/// sown under `budget`.
+/// `side`'s whole legal moves on `game` and what each of its starts does, each turn sown
+/// under `budget`.
 #[must_use]
-pub fn list_side(board: GameBoard, side: Side, budget: u64) -> LegalSide {
-    match board {
-        GameBoard::FourByEight(position) => {
-            let found = position.legal_moves_within(side, Some(budget), LISTING_WORK);
-            let mut starts = Vec::new();
-            for index in 0..16 {
-                let pit = Pit::from_index(side, index);
-                for direction in [Direction::Anticlockwise, Direction::Clockwise] {
-                    let Ok(mut turn) = position.begin_turn(pit, direction, Some(budget)) else {
-                        continue;
-                    };
-                    let mut laps = LapRecord::default();
-                    let progress = turn.run(&mut laps);
-                    let (decision, outcome) = match progress {
-                        Progress::Decision(d) => (
-                            Some(d.options(side).iter().map(ToString::to_string).collect()),
-                            None,
-                        ),
-                        Progress::Done(_) => (None, turn.result().and_then(|r| r.outcome)),
-                    };
-                    let mark = if direction == Direction::Clockwise {
-                        "'"
-                    } else {
-                        ""
-                    };
-                    starts.push(start_result(
-                        format!("{pit}{mark}"),
-                        &laps,
-                        decision,
-                        outcome,
-                    ));
-                }
-            }
-            LegalSide {
-                moves: found.moves().iter().map(ToString::to_string).collect(),
-                starts_only: matches!(found, LegalMoves::Starts(_)),
-                starts,
-            }
-        }
-        GameBoard::Oware(position) if position.to_move() == side => {
-            let mut moves = Vec::new();
-            let mut starts = Vec::new();
-            for house in position.moves() {
-                let mut laps = LapRecord::default();
-                let Ok(result) = position
-                    .play_observed(house, Some(budget), &mut |lap| laps.push((&lap).into()))
-                else {
-                    continue;
-                };
-                moves.push(house.to_string());
-                starts.push(start_result(house.to_string(), &laps, None, result.outcome));
-            }
-            LegalSide {
-                moves,
-                starts_only: false,
-                starts,
-            }
-        }
-        GameBoard::Oware(_) => LegalSide::default(),
+pub fn list_side(game: Game, side: Side, budget: u64) -> LegalSide {
+    if !game.may_move(side) {
+        return LegalSide::default();
     }
+    let found = game.legal_moves_within(side, Some(budget), LISTING_WORK);
+    let starts = candidate_starts(&game, side)
+        .filter_map(|start| {
+            let mut turn = game.begin_turn(start, Some(budget)).ok()?;
+            let mut laps = LapRecord::default();
+            let (decision, outcome) = match turn.run(&mut laps) {
+                Progress::Decision(d) => (
+                    Some(d.options(side).iter().map(ToString::to_string).collect()),
+                    None,
+                ),
+                Progress::Done(_) => (None, turn.result().and_then(|r| r.outcome)),
+            };
+            Some(start_result(start.to_string(), &laps, decision, outcome))
+        })
+        .collect();
+    LegalSide {
+        moves: found.moves.iter().map(ToString::to_string).collect(),
+        starts_only: found.starts_only,
+        starts,
+    }
+}
+
+/// Every start `side` could try, legal or not (the pits in pit order, anticlockwise
+/// first; Oware's houses): the legal ones are those a turn begins from.
+fn candidate_starts(game: &Game, side: Side) -> impl Iterator<Item = Start> {
+    let oware = game.oware().is_some();
+    (0..16u8).flat_map(move |index| {
+        let board = [Direction::Anticlockwise, Direction::Clockwise]
+            .into_iter()
+            .filter(move |_| !oware)
+            .map(move |direction| Start::Board {
+                pit: Pit::from_index(side, index),
+                direction,
+            });
+        let house = (oware && index < 6).then(|| Start::Oware(house_of(side, index)));
+        board.chain(house)
+    })
 }
 
 fn start_result(
@@ -106,4 +86,10 @@ fn start_result(
         decision,
         outcome,
     }
+}
+
+/// `side`'s house number `index` (0..6) in sowing order: South's `A1`..`F1`, North's
+/// `F2`..`A2`.
+fn house_of(side: Side, index: u8) -> House {
+    House::from_index(index + if side == Side::South { 0 } else { 6 })
 }

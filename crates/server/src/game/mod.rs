@@ -2,7 +2,6 @@
 //! task that owns it.
 
 pub mod actor;
-pub mod board;
 pub mod config;
 pub mod laps;
 pub mod legal;

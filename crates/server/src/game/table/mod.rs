@@ -7,9 +7,9 @@ use omweso_rules::{Arrangement, Outcome, Rules, Side};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use super::board::GameBoard;
 use super::config::GameConfig;
 use crate::protocol::{ErrorCode, Event, HistoryEntry, Status};
+use omweso_rules::Game;
 
 /// A seated player.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -68,7 +68,7 @@ fn refuse(code: ErrorCode, message: impl Into<String>) -> Refusal {
 /// would sow on, and the turn's seed budget.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LegalQuery {
-    pub sides: Vec<(Side, GameBoard)>,
+    pub sides: Vec<(Side, Game)>,
     pub budget: u64,
 }
 
@@ -97,7 +97,7 @@ pub struct Table {
     creator: Uuid,
     seats: [Option<Seat>; 2],
     status: Status,
-    board: Option<GameBoard>,
+    board: Option<Game>,
     arrangements: [Option<Arrangement>; 2],
     pending: Option<PendingTurn>,
     history: Vec<HistoryEntry>,
@@ -221,7 +221,7 @@ impl Table {
     /// The position string, once the board is set up.
     #[must_use]
     pub fn position(&self) -> Option<String> {
-        self.board.map(|b| b.notation())
+        self.board.map(|b| b.to_string())
     }
 
     fn rules(&self) -> Rules {

@@ -1,9 +1,8 @@
 //! Taking the seats and setting up the board: joining, the free-setup arrangements
 //! (RULES.md 1.1), the start of play, and resigning.
 
-use omweso_rules::{oware, Arrangement, Outcome, Position, Ruleset, Side, Victory};
+use omweso_rules::{Arrangement, Game, Outcome, Position, Ruleset, Side, Victory};
 
-use super::super::board::GameBoard;
 use super::super::config::SetupKind;
 use super::{refuse, Refusal, Seat, Table};
 use crate::protocol::{ErrorCode, Event, Legal, Status};
@@ -35,10 +34,10 @@ impl Table {
         &self,
         preset: omweso_rules::Preset,
         arranged: Option<(Arrangement, Arrangement)>,
-    ) -> GameBoard {
+    ) -> Game {
         match self.config.ruleset {
-            Ruleset::Oware => GameBoard::Oware(oware::Position::start(Side::South)),
-            _ => GameBoard::FourByEight(match arranged {
+            Ruleset::Oware => Game::start(Ruleset::Oware, preset, Side::South),
+            _ => Game::from(match arranged {
                 Some((south, north)) => {
                     Position::from_arrangements(self.rules(), south, north, Side::South)
                 }
@@ -47,14 +46,14 @@ impl Table {
         }
     }
 
-    pub(super) fn start(&mut self, board: GameBoard, now: u64, events: &mut Vec<Event>) {
+    pub(super) fn start(&mut self, board: Game, now: u64, events: &mut Vec<Event>) {
         self.board = Some(board);
         self.status = Status::Playing;
         self.new_turn(now);
         self.start_grace(now);
         events.push(Event::Started {
             to_move: board.to_move(),
-            position: board.notation(),
+            position: board.to_string(),
             clock: self.clock_view(),
             legal: Legal::default(),
         });

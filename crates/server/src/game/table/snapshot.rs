@@ -39,8 +39,8 @@ impl Table {
             time_control: self.config.time_control,
             status: self.status,
             position: match pending {
-                Some(p) => Some(self.board_during(&p.turn, p.by)),
-                None => board.map(|b| b.notation()),
+                Some(p) => Some(self.board_during(&p.turn)),
+                None => board.map(|b| b.to_string()),
             },
             to_move: if over {
                 None

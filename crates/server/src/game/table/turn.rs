@@ -2,19 +2,16 @@
 //! either board family, stopping at decision points and answering them, and what each
 //! option would do.
 
-use omweso_rules::{oware, Answer, Move, Outcome, Progress, Side, Turn};
+use omweso_rules::{Answer, Game, GameMove, GameTurn, Outcome, Progress, Side};
 
-use super::super::board::GameBoard;
 use super::super::laps::LapRecord;
 use super::{refuse, Refusal, Table};
-use crate::protocol::{
-    ErrorCode, Event, HistoryEntry, LapView, Legal, OptionResult, Played, Status,
-};
+use crate::protocol::{ErrorCode, Event, HistoryEntry, Legal, OptionResult, Played, Status};
 
 /// A turn waiting at a decision point.
 #[derive(Clone, Debug)]
 pub(super) struct PendingTurn {
-    pub(super) turn: Turn,
+    pub(super) turn: GameTurn,
     /// The player sowing (the stealer, for a stolen turn).
     pub(super) by: Side,
     pub(super) stolen: bool,
@@ -29,7 +26,7 @@ pub(super) struct PendingTurn {
 
 impl Table {
     /// Who may start the turn now, and whether it would be stolen.
-    pub(super) fn who_moves(&self, side: Side) -> Result<(GameBoard, bool), Refusal> {
+    pub(super) fn who_moves(&self, side: Side) -> Result<(Game, bool), Refusal> {
         let board = self.playing_board()?;
         if self.pending.is_some() {
             return Err(refuse(
@@ -48,7 +45,7 @@ impl Table {
         }
     }
 
-    pub(super) fn playing_board(&self) -> Result<GameBoard, Refusal> {
+    pub(super) fn playing_board(&self) -> Result<Game, Refusal> {
         match (self.status, self.board) {
             (Status::Playing, Some(board)) => Ok(board),
             (Status::Setup, _) => Err(refuse(
@@ -65,62 +62,29 @@ impl Table {
         notation: &str,
         now: u64,
     ) -> Result<Vec<Event>, Refusal> {
-        let (board, stolen) = self.who_moves(side)?;
-        match board {
-            GameBoard::Oware(position) => self.play_oware(side, position, notation, stolen, now),
-            GameBoard::FourByEight(position) => {
-                let mv: Move = notation
-                    .parse()
-                    .map_err(|e| refuse(ErrorCode::BadMove, format!("{notation:?}: {e}")))?;
-                if mv.start.side() != side {
-                    return Err(refuse(
-                        ErrorCode::IllegalMove,
-                        format!("{}: {} is not your pit", notation, mv.start),
-                    ));
-                }
-                let turn = position
-                    .begin_turn(mv.start, mv.direction, self.budget(0))
-                    .map_err(|e| refuse(ErrorCode::IllegalMove, format!("{notation}: {e}")))?;
-                let pending = PendingTurn {
-                    turn,
-                    by: side,
-                    stolen,
-                    tokens: vec![notation.split('/').next().unwrap_or_default().to_owned()],
-                    waited_ms: 0,
-                    decision_since_ms: now,
-                    results: Vec::new(),
-                };
-                self.advance(pending, &mv.answers, now)
-            }
-        }
-    }
-
-    pub(super) fn play_oware(
-        &mut self,
-        side: Side,
-        position: oware::Position,
-        notation: &str,
-        stolen: bool,
-        now: u64,
-    ) -> Result<Vec<Event>, Refusal> {
-        let house: oware::House = notation
-            .parse()
+        let (game, stolen) = self.who_moves(side)?;
+        let mv = GameMove::parse(game.ruleset(), notation)
             .map_err(|e| refuse(ErrorCode::BadMove, format!("{notation:?}: {e}")))?;
-        let mut laps = LapRecord::default();
-        let result = position
-            .play_observed(house, self.budget(0), &mut |lap| {
-                laps.push(LapView::from(&lap));
-            })
+        let start = mv.start();
+        if start.side() != side {
+            return Err(refuse(
+                ErrorCode::IllegalMove,
+                format!("{notation}: {} is not your {}", start, start.hole().noun()),
+            ));
+        }
+        let turn = game
+            .begin_turn(start, self.budget(0))
             .map_err(|e| refuse(ErrorCode::IllegalMove, format!("{notation}: {e}")))?;
-        Ok(self.complete_turn(
-            GameBoard::Oware(result.position),
-            side,
-            house.to_string(),
+        let pending = PendingTurn {
+            turn,
+            by: side,
             stolen,
-            laps,
-            result.outcome,
-            now,
-        ))
+            tokens: vec![start.to_string()],
+            waited_ms: 0,
+            decision_since_ms: now,
+            results: Vec::new(),
+        };
+        self.advance(pending, mv.answers(), now)
     }
 
     /// Runs a (new or resumed) turn with the given answers, until it ends or waits for a
@@ -170,7 +134,7 @@ impl Table {
             pending.decision_since_ms = now;
             self.clock.move_deadline_ms = self.move_deadline(&pending);
             self.clock.referee_deadline_ms = None;
-            let position = self.board_during(&pending.turn, pending.by);
+            let position = self.board_during(&pending.turn);
             pending.results = self.option_results(&pending);
             let results = pending.results.clone();
             self.pending = Some(pending);
@@ -200,15 +164,7 @@ impl Table {
             .result()
             .ok_or_else(|| refuse(ErrorCode::Unavailable, "the turn did not finish"))?;
         self.pending = None;
-        Ok(self.complete_turn(
-            GameBoard::FourByEight(result.position),
-            by,
-            notation,
-            stolen,
-            laps,
-            result.outcome,
-            now,
-        ))
+        Ok(self.complete_turn(result.game, by, notation, stolen, laps, result.outcome, now))
     }
 
     /// A turn is over: the board after it, the history, the next turn's clock (or the end),
@@ -216,7 +172,7 @@ impl Table {
     #[allow(clippy::too_many_arguments)]
     pub(super) fn complete_turn(
         &mut self,
-        board: GameBoard,
+        board: Game,
         by: Side,
         mv: String,
         stolen: bool,
@@ -224,7 +180,7 @@ impl Table {
         outcome: Option<Outcome>,
         now: u64,
     ) -> Vec<Event> {
-        let position = board.notation();
+        let position = board.to_string();
         self.board = Some(board);
         self.history.push(HistoryEntry {
             by,
@@ -267,16 +223,16 @@ impl Table {
                 let progress = turn.answer(answer).map(|()| turn.run(&mut laps));
                 let (position, decision, outcome) = match progress {
                     Ok(Progress::Decision(next)) => (
-                        self.board_during(&turn, pending.by),
+                        self.board_during(&turn),
                         Some(options(&next, pending.by)),
                         None,
                     ),
                     Ok(Progress::Done(_)) => match turn.result() {
-                        Some(result) => (result.position.to_string(), None, result.outcome),
-                        None => (self.board_during(&pending.turn, pending.by), None, None),
+                        Some(result) => (result.game.to_string(), None, result.outcome),
+                        None => (self.board_during(&pending.turn), None, None),
                     },
                     // An option the decision offers is always a valid answer.
-                    Err(_) => (self.board_during(&pending.turn, pending.by), None, None),
+                    Err(_) => (self.board_during(&pending.turn), None, None),
                 };
                 OptionResult {
                     choice: answer.to_string(),
@@ -290,17 +246,13 @@ impl Table {
             .collect()
     }
 
-    /// The position string while `turn`, sown by `by`, waits at a decision point.
-    pub(super) fn board_during(&self, turn: &Turn, by: Side) -> String {
-        let to_move = match self.board {
-            Some(GameBoard::FourByEight(p)) => p.to_move(),
-            _ => omweso_rules::ToMove::Side(by),
-        };
-        omweso_rules::Setup {
-            board: turn.board_now(),
-            to_move,
+    /// The position string while `turn` waits at a decision point (the board as it stands,
+    /// with the game's side-to-move field).
+    pub(super) fn board_during(&self, turn: &GameTurn) -> String {
+        match self.board {
+            Some(game) => game.position_during(turn),
+            None => turn.position_now(),
         }
-        .to_string()
     }
 
     pub(super) fn decide(
