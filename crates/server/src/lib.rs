@@ -1,4 +1,56 @@
-//! Omweso online: the application crate behind the `omweso` binary.
+//! Omweso online: the application crate behind the `omweso` binary (`main.rs` only parses
+//! the command line and calls in here). The whole path of a move, from the click to every
+//! screen, is drawn in `docs/architecture.md`.
+//!
+//! # Layout
+//!
+//! The server, from the network inwards:
+//!
+//! - `server`: `run(listener, config, shutdown)`: opens the store, starts the writer and
+//!   the engine pool, restores unfinished games, serves, and shuts down in order.
+//! - `accept`, `edge`, `limits`: what guards the public port. `accept` owns every TCP
+//!   connection (header and idle timeouts, per-address counts), `edge` every HTTP request
+//!   (time limit, Origin and content-type checks, security headers, JSON errors), and
+//!   `limits` the counters and rates both use (docs/security.md).
+//! - `api`, `ws`, `assets`: the handlers. `api` is the HTTP API; `ws` runs one socket as a
+//!   reader and a writer task, generic over `Stream`/`Sink` so tests need no network;
+//!   `assets` serves `web/`. `state` is what they share, `session` the guest sessions,
+//!   `error` the HTTP error type.
+//! - `protocol`: every wire message as a type, both ways (`decode`, `Frame`, `Event`,
+//!   `Snapshot`, `ErrorCode`). Declared once, so the server, `loadgen` and the tests cannot
+//!   disagree on a shape.
+//! - `game`: one live game is one task (`game::actor`) owning a `game::table::Table`,
+//!   the pure state machine split by job (`setup`, `turn`, `referee`, `snapshot`): no
+//!   clock, no I/O, so a game is rebuilt by replaying its action log (`game::log`), which
+//!   `game::registry` does when it loads a game. `legal` lists what each player may do
+//!   (run on the engine pool), `laps` bounds a turn's recorded laps, `lobby` is the map the
+//!   lobby reads, `board` and `config` are a game's board and settings.
+//! - `store`: SQLite or PostgreSQL behind one API; every write goes through one
+//!   group-commit `Writer` on a blocking thread of its own.
+//! - `engine_pool`: threads for the rules engine's heavy work (legal moves, replays), so
+//!   it never runs on the async workers that carry the sockets.
+//! - `metrics`: Prometheus counters and histograms, served on their own address.
+//! - `config`, `clock`: `omweso serve`'s settings; wall-clock milliseconds.
+//!
+//! The other subcommands: `engine_cli` (`omweso engine`, JSON lines), `bench`,
+//! `healthcheck` (for container images), `loadgen` (plays a server through its protocol).
+//!
+//! # Flows
+//!
+//! - **A move**: `ws::read` decodes a frame and sends `Command::Client` to the game's task;
+//!   `Table::act` plays it; the task saves the log entry through the `Writer` while the
+//!   engine pool lists the next legal moves, then answers `ack` and publishes the events:
+//!   each is encoded once and queued on every connection's bounded queue, which `ws::write`
+//!   drains and flushes in batches. Durable before acknowledged, acknowledged before shown.
+//! - **Time**: the task sleeps until `Table::next_deadline`, then logs a `Tick` and
+//!   publishes what `Table::tick` decided (the steal, an annulment, an abandonment).
+//! - **A restart**: `Registry::restore_unfinished` replays each unfinished game's log on
+//!   the engine pool, and `Table::resume` restarts its clocks: the time the server was
+//!   down counts against nobody.
+//! - **A reconnection**: `?v=N` gets the events after `N` from the task's recent events, or
+//!   the whole `state` when they are no longer kept.
+//! - **Back-pressure**: every queue is bounded. A full game or pool queue makes senders
+//!   wait; a connection whose queue is full is dropped, and resyncs when it reconnects.
 
 pub mod accept;
 pub mod api;
