@@ -158,6 +158,7 @@ pub async fn create_game(
                 config,
                 creator,
                 side,
+                presence_logged: true,
             },
         )
         .await

@@ -43,7 +43,7 @@ pub struct ServeConfig {
 /// each with what it protects).
 #[derive(Clone, Debug, clap::Args)]
 pub struct Limits {
-    /// Threads for the rules engine's heavier work (listing moves, previews, rebuilding
+    /// Threads for the rules engine's heavier work (listing legal moves, rebuilding
     /// games); 0: one per core.
     #[arg(long, env = "OMWESO_ENGINE_THREADS", default_value_t = 0)]
     pub engine_threads: usize,

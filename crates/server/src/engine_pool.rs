@@ -1,5 +1,5 @@
 //! A small pool of threads for the rules engine's heavier work (listing a position's legal
-//! moves, previews, rebuilding a game from its log), so that it never runs on the async
+//! moves with what each start does, rebuilding a game from its log), so that it never runs on the async
 //! workers that carry every socket. Its queue is bounded: when it is full, callers wait
 //! for a place (back-pressure on the games asking), never an unbounded backlog.
 

@@ -5,9 +5,9 @@
 //! `--spectators` sockets without a token and the two players' sockets
 //! (`ws://ADDR/ws/games/{id}?token=T`), all over real loopback TCP, and the players then
 //! play random legal moves as soon as they may. A player follows the game from the events
-//! it receives: after a `played` with `"pending":false` and no outcome it computes its
-//! legal moves from the event's `position` with the rules engine (no HTTP call per move),
-//! sends the first token of a random one, and answers every `decision` addressed to it at
+//! it receives, read with the server's own protocol types: after a `played` with
+//! `"pending":false` and no outcome it takes its legal moves from the event's `legal` (the
+//! server lists them; no HTTP call per move), sends the first token of a random one, and answers every `decision` addressed to it at
 //! once with a random option. When the game ends, the slot starts a new one.
 //!
 //! Latency is measured per client action (a `move` or a `decide` frame): from the moment
@@ -235,8 +235,6 @@ impl Stats {
 pub(crate) struct Ctx {
     pub(crate) base: String,
     pub(crate) http: reqwest::Client,
-    /// The games' ruleset, for picking moves (`ruleset` is its name, for the API).
-    pub(crate) rules: Ruleset,
     pub(crate) ruleset: String,
     pub(crate) spectators: usize,
     pub(crate) seed: u64,
@@ -321,11 +319,9 @@ async fn drive(config: &LoadgenConfig, base: &str, server: Option<&child::Server
     }
     let seed = config.seed.unwrap_or_else(rand::random);
     // `check` has refused any other name before the run got here.
-    let rules = ruleset(config).unwrap_or(Ruleset::Omweso);
     let ctx = Arc::new(Ctx {
         base: base.to_owned(),
         http,
-        rules,
         ruleset: config.ruleset.clone(),
         spectators: config.spectators,
         seed,

@@ -165,8 +165,6 @@ pub struct Services {
 pub fn spawn(table: Table, next_seq: i64, services: Services) -> GameHandle {
     let (tx, rx) = mpsc::channel(COMMAND_QUEUE);
     let id = table.id();
-    // A game being played when it is loaded (after a restart) has nobody connected yet:
-    // each player's grace for coming back starts now.
     let shutdown = services.shutdown.clone();
     let actor = Actor {
         table,
@@ -423,7 +421,10 @@ impl Actor {
                 return Some(Vec::new());
             }
             let oldest = self.recent.front().map(|(v, _)| *v)?;
-            (oldest <= after + 1).then(|| {
+            // More missed events than the connection's queue holds (with the `crowd`
+            // after them) would be cut short: the state is sent instead.
+            let fits = version - after < (OUTGOING_QUEUE - 1) as u64;
+            (oldest <= after + 1 && fits).then(|| {
                 self.recent
                     .iter()
                     .filter(|(v, _)| *v > after)

@@ -17,6 +17,11 @@ pub enum Entry {
         config: GameConfig,
         creator: Seat,
         side: Side,
+        /// The log records presence (`Presence` entries) and the table keeps the
+        /// disconnect grace; `false` in logs written before, whose ticks were decided
+        /// without it.
+        #[serde(default)]
+        presence_logged: bool,
     },
     Join {
         seat: Seat,
@@ -70,10 +75,6 @@ pub fn replay(
     id: Uuid,
     entries: impl IntoIterator<Item = (i64, u64, Entry)>,
 ) -> Result<Table, ReplayError> {
-    let entries: Vec<(i64, u64, Entry)> = entries.into_iter().collect();
-    let logs_presence = entries
-        .iter()
-        .any(|(_, _, e)| matches!(e, Entry::Presence { .. }));
     let mut entries = entries.into_iter();
     let Some((
         _,
@@ -82,13 +83,14 @@ pub fn replay(
             config,
             creator,
             side,
+            presence_logged,
         },
     )) = entries.next()
     else {
         return Err(ReplayError::NoCreate);
     };
     let mut table = Table::new(id, config, creator, side, created);
-    if !logs_presence {
+    if !presence_logged {
         table.pause_grace();
     }
     for (seq, at, entry) in entries {

@@ -6,10 +6,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
-use omweso_rules::{Ruleset, Side};
+use omweso_rules::Side;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
@@ -18,6 +17,11 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use tokio_util::sync::CancellationToken;
 
 use super::Ctx;
+use crate::protocol::client::{DecideRequest, MoveRequest};
+use crate::protocol::server::Envelope;
+use crate::protocol::{
+    ClientMessage, ErrorCode, Event, Frame, Played, Reply, Request, ServerMessage, Snapshot, Status,
+};
 
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
@@ -27,74 +31,6 @@ const STALL: Duration = Duration::from_secs(20);
 const SETUP_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long to wait before resending an action refused with `rate_limited`.
 const RATE_LIMIT_BACKOFF: Duration = Duration::from_millis(60);
-
-/// The first token (up to a decision point) of a random legal move of `me` in the
-/// `ruleset` game at `position`; `None` when `me` may not move there.
-fn pick(
-    ruleset: Ruleset,
-    position: &str,
-    me: Side,
-    budget: Option<u64>,
-    rng: &mut SmallRng,
-) -> Result<Option<String>, String> {
-    let game = omweso_rules::Game::parse(ruleset, position).map_err(|e| e.to_string())?;
-    if !game.may_move(me) {
-        return Ok(None);
-    }
-    // Only the start is sent: the player answers the turn's decision points as the server
-    // asks (`decision` events).
-    Ok(game
-        .random_move(me, budget, &mut |n| rng.random_range(0..n))
-        .map(|mv| mv.start().to_string()))
-}
-
-fn first_token(notation: &str) -> String {
-    notation.split('/').next().unwrap_or_default().to_owned()
-}
-
-/// A server message, with the fields the players use (the rest, `laps` say, is skipped).
-#[derive(Deserialize)]
-struct Incoming {
-    t: String,
-    #[serde(default)]
-    v: Option<u64>,
-    #[serde(default)]
-    d: Data,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct Data {
-    by: Option<Side>,
-    position: Option<String>,
-    /// `played`: a bool; the snapshot: the decision options or null.
-    pending: Value,
-    outcome: Value,
-    options: Option<Vec<String>>,
-    code: Option<String>,
-    id: Option<Value>,
-    // The snapshot.
-    status: Option<String>,
-    to_move: Option<Side>,
-    legal_moves: Option<Vec<String>>,
-    version: Option<u64>,
-    time_control: Option<TimeControlView>,
-}
-
-#[derive(Deserialize, Default, Clone, Copy)]
-#[serde(default)]
-struct TimeControlView {
-    move_limit_seconds: Option<f64>,
-    sowing_pace: f64,
-}
-
-/// What a spectator reads of a message.
-#[derive(Deserialize)]
-struct Light {
-    t: String,
-    #[serde(default)]
-    v: Option<u64>,
-}
 
 /// Counts an open socket until dropped.
 struct Counted(Arc<Ctx>);
@@ -116,7 +52,7 @@ impl Drop for Counted {
 struct Socket {
     ws: Ws,
     _counted: Counted,
-    first: Incoming,
+    first: Box<Snapshot>,
 }
 
 /// How a socket's task ended.
@@ -377,13 +313,13 @@ async fn connect(ctx: &Arc<Ctx>, game: &str, token: Option<&str>) -> Result<Sock
             .map_err(|_| "no state within 30 s".to_owned())?;
         match frame {
             Some(Ok(Message::Text(text))) => {
-                let message: Incoming = serde_json::from_str(text.as_str())
+                let frame: Frame = serde_json::from_str(text.as_str())
                     .map_err(|e| format!("an unreadable message: {e}"))?;
-                if message.t == "state" {
+                if let ServerMessage::Reply(Reply::State(snapshot)) = frame.message {
                     return Ok(Socket {
                         ws,
                         _counted: counted,
-                        first: message,
+                        first: snapshot,
                     });
                 }
             }
@@ -488,7 +424,7 @@ async fn spectate(ctx: Arc<Ctx>, socket: Socket, cancel: CancellationToken) -> E
         _counted,
         first,
     } = socket;
-    let mut version = first.v.unwrap_or(0);
+    let mut version = first.version;
     let exit = loop {
         let frame = tokio::select! {
             () = cancel.cancelled() => break Exit::Stopped,
@@ -499,7 +435,8 @@ async fn spectate(ctx: Arc<Ctx>, socket: Socket, cancel: CancellationToken) -> E
         }
         match frame {
             Some(Ok(Message::Text(text))) => {
-                let Ok(message) = serde_json::from_str::<Light>(text.as_str()) else {
+                // A spectator reads only the envelope: which message, which version.
+                let Ok(message) = serde_json::from_str::<Envelope>(text.as_str()) else {
                     ctx.stats.error("unreadable_message");
                     continue;
                 };
@@ -580,15 +517,14 @@ impl Player {
     async fn main(
         &mut self,
         ws: &mut Ws,
-        first: Incoming,
+        first: Box<Snapshot>,
         cancel: &CancellationToken,
     ) -> Result<Exit, Exit> {
-        if let Some(tc) = first.d.time_control {
-            self.budget = tc
-                .move_limit_seconds
-                .map(|limit| (limit * tc.sowing_pace).floor() as u64);
-        }
-        self.snapshot(ws, &first.d).await?;
+        let tc = first.time_control;
+        self.budget = tc
+            .move_limit_seconds
+            .map(|limit| (limit * tc.sowing_pace).floor() as u64);
+        self.snapshot(ws, &first).await?;
         let mut deadline = tokio::time::Instant::now() + STALL;
         loop {
             if self.over {
@@ -629,27 +565,68 @@ impl Player {
         cancel: &CancellationToken,
     ) -> Result<Option<Exit>, Exit> {
         let received = Instant::now();
-        let Ok(message) = serde_json::from_str::<Incoming>(text) else {
+        let Ok(frame) = serde_json::from_str::<Frame>(text) else {
             self.ctx.stats.error("unreadable_message");
             return Ok(None);
         };
         let stats = &self.ctx.stats;
-        if let Some(v) = message.v {
-            if message.t == "state" {
-                return self.snapshot(ws, &message.d).await.map(|()| None);
+        let event = match frame.message {
+            ServerMessage::Reply(Reply::State(snapshot)) => {
+                return self.snapshot(ws, &snapshot).await.map(|()| None);
             }
-            if v <= self.version {
-                // Already covered by a snapshot fetched after an error.
+            ServerMessage::Reply(Reply::Ack(ack)) => {
+                if self.is_mine(ack.id.as_ref()) {
+                    if let Some(sent) = self.outstanding.take().and_then(|o| o.sent) {
+                        stats.ack_latency(sent, received);
+                    }
+                }
                 return Ok(None);
             }
-            self.version = v;
+            ServerMessage::Reply(Reply::Error(error)) => {
+                let code = error.code;
+                stats.error(code.as_str());
+                let mine = match &error.id {
+                    Some(id) => self.is_mine(Some(id)),
+                    // A refusal the server made before reading the frame (rate limit).
+                    None => code == ErrorCode::RateLimited,
+                };
+                if let (true, Some(o)) = (mine, self.outstanding.take()) {
+                    self.sent.forget(o.expected);
+                    match code {
+                        ErrorCode::RateLimited => {
+                            tokio::time::sleep(RATE_LIMIT_BACKOFF).await;
+                            if !cancel.is_cancelled() {
+                                self.transmit(ws, o).await?;
+                            }
+                        }
+                        ErrorCode::GameOver => self.over = true,
+                        _ => {
+                            stats.note(format!("refused {}: {text}", o.frame));
+                            self.resync(ws).await?;
+                        }
+                    }
+                }
+                return Ok(None);
+            }
+            ServerMessage::Reply(_) => return Ok(None),
+            ServerMessage::Event(event) => event,
+        };
+        let v = frame.v.unwrap_or(0);
+        if v <= self.version {
+            // Already covered by a snapshot fetched after an error.
+            return Ok(None);
         }
-        let d = &message.d;
-        match message.t.as_str() {
-            "played" => {
-                let v = message.v.unwrap_or(0);
-                let pending = d.pending.as_bool().unwrap_or(false);
-                if d.by == Some(self.me) {
+        self.version = v;
+        match event {
+            Event::Played(played) => {
+                let Played {
+                    by,
+                    pending,
+                    outcome,
+                    legal,
+                    ..
+                } = played;
+                if by == self.me {
                     self.outstanding = None;
                 } else {
                     match self.sent.take(v) {
@@ -668,76 +645,46 @@ impl Player {
                         stats.moves_total.fetch_add(1, Ordering::Relaxed);
                     }
                 }
-                if !d.outcome.is_null() {
+                if outcome.is_some() {
                     self.over = true;
                     return Ok(None);
                 }
                 if !pending && !cancel.is_cancelled() {
-                    if let Some(position) = &d.position {
-                        match pick(
-                            self.ctx.rules,
-                            position,
-                            self.me,
-                            self.budget,
-                            &mut self.rng,
-                        ) {
-                            Ok(Some(mv)) => self.act(ws, "move", "move", &mv).await?,
-                            Ok(None) => {}
-                            Err(e) => {
-                                stats.error("loadgen_bad_position");
-                                stats.note(format!("cannot read position {position:?}: {e}"));
-                                self.resync(ws).await?;
-                            }
-                        }
+                    // The server's list of what we may do: a random start of it (the
+                    // decision points are answered as the server asks).
+                    if let Some(mv) = self.pick(legal.side(self.me).map(|l| &l.moves[..])) {
+                        self.act(ws, ClientMessage::Move(MoveRequest { mv }))
+                            .await?;
                     }
                 }
             }
-            "decision" if d.by == Some(self.me) && !cancel.is_cancelled() => {
-                let options = d.options.as_deref().unwrap_or_default();
+            Event::Decision { by, options, .. } if by == self.me && !cancel.is_cancelled() => {
                 if options.is_empty() {
                     self.resync(ws).await?;
                 } else {
                     let choice = options[self.rng.random_range(0..options.len())].clone();
-                    self.act(ws, "decide", "choice", &choice).await?;
+                    self.act(ws, ClientMessage::Decide(DecideRequest { choice }))
+                        .await?;
                 }
             }
-            "end" => {
+            Event::End { .. } => {
                 self.over = true;
                 return Ok(Some(Exit::Ended));
-            }
-            "ack" if self.is_mine(d.id.as_ref()) => {
-                if let Some(sent) = self.outstanding.take().and_then(|o| o.sent) {
-                    stats.ack_latency(sent, received);
-                }
-            }
-            "error" => {
-                let code = d.code.as_deref().unwrap_or("no_code");
-                stats.error(code);
-                let mine = match &d.id {
-                    Some(id) => self.is_mine(Some(id)),
-                    // A refusal the server made before reading the frame (rate limit).
-                    None => code == "rate_limited",
-                };
-                if let (true, Some(o)) = (mine, self.outstanding.take()) {
-                    self.sent.forget(o.expected);
-                    match code {
-                        "rate_limited" => {
-                            tokio::time::sleep(RATE_LIMIT_BACKOFF).await;
-                            if !cancel.is_cancelled() {
-                                self.transmit(ws, o).await?;
-                            }
-                        }
-                        "game_over" => self.over = true,
-                        _ => {
-                            stats.note(format!("refused {}: {text}", o.frame));
-                            self.resync(ws).await?;
-                        }
-                    }
-                }
             }
             _ => {}
         }
         Ok(None)
+    }
+
+    /// The start of a random move of `moves` (`None` when there is none).
+    fn pick(&mut self, moves: Option<&[String]>) -> Option<String> {
+        let moves = moves.filter(|m| !m.is_empty())?;
+        let mv = &moves[self.rng.random_range(0..moves.len())];
+        Some(
+            mv.split_once('/')
+                .map_or(mv.as_str(), |(start, _)| start)
+                .to_owned(),
+        )
     }
 
     fn is_mine(&self, id: Option<&Value>) -> bool {
@@ -748,35 +695,29 @@ impl Player {
     }
 
     /// Acts on a snapshot (the `state` on connect, or one fetched after a refusal).
-    async fn snapshot(&mut self, ws: &mut Ws, d: &Data) -> Result<(), Exit> {
-        if let Some(v) = d.version {
-            self.version = v;
-        }
-        match d.status.as_deref() {
-            Some("playing") => {}
-            Some("finished" | "annulled") => {
+    async fn snapshot(&mut self, ws: &mut Ws, snapshot: &Snapshot) -> Result<(), Exit> {
+        self.version = snapshot.version;
+        match snapshot.status {
+            Status::Playing => {}
+            Status::Finished | Status::Annulled => {
                 self.over = true;
                 return Ok(());
             }
-            _ => return Ok(()),
+            Status::Setup => return Ok(()),
         }
-        let mine = d.to_move == Some(self.me);
-        if let Some(options) = d.pending.as_array() {
-            if mine && !options.is_empty() {
-                let choice = options[self.rng.random_range(0..options.len())]
-                    .as_str()
-                    .unwrap_or_default()
-                    .to_owned();
-                return self.act(ws, "decide", "choice", &choice).await;
+        if let Some(options) = &snapshot.pending {
+            if snapshot.to_move == Some(self.me) && !options.is_empty() {
+                let choice = options[self.rng.random_range(0..options.len())].clone();
+                return self
+                    .act(ws, ClientMessage::Decide(DecideRequest { choice }))
+                    .await;
             }
             return Ok(());
         }
-        // Mweiso's opening has no single side to move: the server lists our moves then.
-        if mine || d.to_move.is_none() {
-            if let Some(moves) = d.legal_moves.as_deref().filter(|m| !m.is_empty()) {
-                let mv = first_token(&moves[self.rng.random_range(0..moves.len())]);
-                return self.act(ws, "move", "move", &mv).await;
-            }
+        // Mweiso's opening has no single side to move: the server lists both sides then.
+        let moves = snapshot.legal.side(self.me).map(|l| &l.moves[..]);
+        if let Some(mv) = self.pick(moves) {
+            return self.act(ws, ClientMessage::Move(MoveRequest { mv })).await;
         }
         Ok(())
     }
@@ -787,19 +728,23 @@ impl Player {
         let Ok(value) = http(&self.ctx, "GET", &path, Some(&self.token), None).await else {
             return Ok(());
         };
-        let Ok(d) = serde_json::from_value::<Data>(value) else {
+        let Ok(snapshot) = serde_json::from_value::<Snapshot>(value) else {
             return Ok(());
         };
-        self.snapshot(ws, &d).await
+        self.snapshot(ws, &snapshot).await
     }
 
-    async fn act(&mut self, ws: &mut Ws, t: &str, key: &str, value: &str) -> Result<(), Exit> {
+    async fn act(&mut self, ws: &mut Ws, message: ClientMessage) -> Result<(), Exit> {
         if !self.ctx.think.is_zero() {
             tokio::time::sleep(self.ctx.think).await;
         }
         self.next_id += 1;
         let id = self.next_id.to_string();
-        let frame = format!(r#"{{"t":"{t}","d":{{"{key}":"{value}"}},"id":"{id}"}}"#);
+        let frame = Request {
+            message,
+            id: Some(Value::String(id.clone())),
+        }
+        .to_text();
         let outstanding = Outstanding {
             frame,
             id,

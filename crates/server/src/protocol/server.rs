@@ -57,6 +57,15 @@ pub enum ServerMessage {
     Reply(Reply),
 }
 
+/// A frame's envelope only: which message and which version, for a reader that routes
+/// or counts frames without decoding them (the load generator's spectators).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+pub struct Envelope {
+    pub t: String,
+    #[serde(default)]
+    pub v: Option<u64>,
+}
+
 /// One server frame: `{"t":..,"d":..}`, with `"v"` for the versioned ones (the events and
 /// `state`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -236,7 +236,7 @@ impl Table {
     }
 
     /// Who may start a turn now, each with the board they would sow on, and the turn's
-    /// budget: what listing [`Legal`] needs. Empty when nobody may start a turn (the game
+    /// budget: what listing `protocol::Legal` needs. Empty when nobody may start a turn (the game
     /// is not being played, or a turn waits for a decision). The listing itself is the
     /// caller's (it is the heaviest engine work the server does for a move, done off the
     /// game's task).
