@@ -83,7 +83,7 @@ pub struct Metrics {
     pub database_writes: AtomicU64,
     /// Jobs waiting for a place in the engine pool's queue.
     pub engine_jobs_queued: AtomicI64,
-    /// One job of the engine pool (legal moves, a preview, a replay).
+    /// One job of the engine pool (legal moves, a replay).
     pub engine_job: Histogram,
     /// Requests refused by each limit of docs/security.md.
     pub limited: [AtomicU64; Limit::ALL.len()],
@@ -342,7 +342,7 @@ pub fn render(live_games: usize, sessions_cached: usize) -> String {
     m.engine_job.render(
         &mut out,
         "omweso_engine_job_seconds",
-        "One job of the engine pool (legal moves, a preview, rebuilding a game).",
+        "One job of the engine pool (legal moves, rebuilding a game).",
     );
     out
 }

@@ -10,6 +10,7 @@ use sqlx::sqlite::{
 };
 use uuid::Uuid;
 
+use super::params::bind_params;
 use super::rows::{ActionRow, ByKind, GameRow, SessionRow, Write};
 use super::sqlite_writes::SqliteWrites;
 use super::{migrations, sql, StoreError};
@@ -422,27 +423,12 @@ async fn write_pool(pool: &Pool, writes: &[Write]) -> Result<(), StoreError> {
         // On any error `tx` is dropped unfinished, which rolls the transaction back.
         let mut tx = pool.begin().await?;
         for s in &by_kind.sessions {
-            sqlx::query(sql::INSERT_SESSION)
-                .bind(s.player_id.to_string())
-                .bind(s.token_hash.as_str())
-                .bind(s.name.as_str())
-                .bind(s.created_at_ms)
+            bind_params!(sqlx::query(sql::INSERT_SESSION), s.insert_params())
                 .execute(&mut *tx)
                 .await?;
         }
         for g in &by_kind.games {
-            sqlx::query(sql::INSERT_GAME)
-                .bind(g.id.to_string())
-                .bind(g.ruleset.as_str())
-                .bind(g.setup.as_str())
-                .bind(g.config_json.as_str())
-                .bind(g.south.map(|u| u.to_string()))
-                .bind(g.north.map(|u| u.to_string()))
-                .bind(g.creator.to_string())
-                .bind(g.status.as_str())
-                .bind(g.outcome_json.as_deref())
-                .bind(g.created_at_ms)
-                .bind(g.updated_at_ms)
+            bind_params!(sqlx::query(sql::INSERT_GAME), g.insert_params())
                 .execute(&mut *tx)
                 .await?;
         }
@@ -451,30 +437,13 @@ async fn write_pool(pool: &Pool, writes: &[Write]) -> Result<(), StoreError> {
             let n = insert_size(rest.len());
             let (chunk, tail) = rest.split_at(n);
             rest = tail;
-            let mut query = sqlx::query(sql::insert_actions(n, numbered));
-            for a in chunk {
-                query = query
-                    .bind(a.game_id.to_string())
-                    .bind(a.seq)
-                    .bind(a.at_ms)
-                    .bind(a.side.as_deref())
-                    .bind(a.kind.as_str())
-                    .bind(a.payload_json.as_str());
-            }
-            query.execute(&mut *tx).await?;
+            let params = chunk.iter().flat_map(|a| a.insert_params());
+            bind_params!(sqlx::query(sql::insert_actions(n, numbered)), params)
+                .execute(&mut *tx)
+                .await?;
         }
         for g in &by_kind.updates {
-            let updated = sqlx::query(sql::UPDATE_GAME)
-                .bind(g.id.to_string())
-                .bind(g.ruleset.as_str())
-                .bind(g.setup.as_str())
-                .bind(g.config_json.as_str())
-                .bind(g.south.map(|u| u.to_string()))
-                .bind(g.north.map(|u| u.to_string()))
-                .bind(g.status.as_str())
-                .bind(g.outcome_json.as_deref())
-                .bind(g.updated_at_ms)
-                .bind(g.final_json.as_deref())
+            let updated = bind_params!(sqlx::query(sql::UPDATE_GAME), g.update_params())
                 .execute(&mut *tx)
                 .await?
                 .rows_affected();

@@ -15,6 +15,7 @@ mod checkpointer;
 pub mod db;
 pub mod error;
 mod migrations;
+mod params;
 pub mod rows;
 mod sql;
 mod sqlite_writes;

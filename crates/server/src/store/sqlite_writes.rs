@@ -13,7 +13,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use rusqlite::{named_params, params, Connection, TransactionBehavior};
+use rusqlite::{params, params_from_iter, Connection, TransactionBehavior};
 
 use super::checkpointer::{passive_checkpoint, Checkpointer};
 use super::rows::{ByKind, Write};
@@ -123,30 +123,13 @@ impl SqliteWrites {
         if !by_kind.sessions.is_empty() {
             let mut insert = tx.prepare_cached(sql::INSERT_SESSION)?;
             for s in by_kind.sessions {
-                insert.execute(params![
-                    s.player_id.to_string(),
-                    s.token_hash,
-                    s.name,
-                    s.created_at_ms
-                ])?;
+                insert.execute(params_from_iter(s.insert_params()))?;
             }
         }
         if !by_kind.games.is_empty() {
             let mut insert = tx.prepare_cached(sql::INSERT_GAME)?;
             for g in by_kind.games {
-                insert.execute(params![
-                    g.id.to_string(),
-                    g.ruleset,
-                    g.setup,
-                    g.config_json,
-                    g.south.map(|u| u.to_string()),
-                    g.north.map(|u| u.to_string()),
-                    g.creator.to_string(),
-                    g.status,
-                    g.outcome_json,
-                    g.created_at_ms,
-                    g.updated_at_ms
-                ])?;
+                insert.execute(params_from_iter(g.insert_params()))?;
             }
         }
         if !by_kind.actions.is_empty() {
@@ -154,32 +137,23 @@ impl SqliteWrites {
             // and there is no round trip to save by batching rows.
             let mut insert = tx.prepare_cached(sql::insert_actions(1, false))?;
             for a in by_kind.actions {
-                insert.execute(params![
-                    a.game_id.to_string(),
-                    a.seq,
-                    a.at_ms,
-                    a.side,
-                    a.kind,
-                    a.payload_json
-                ])?;
+                insert.execute(params_from_iter(a.insert_params()))?;
             }
         }
         if !by_kind.updates.is_empty() {
-            // By name: `$1` (the id) comes last in the statement's text.
+            // By name: SQLite numbers `$N` parameters in the order they first appear, and
+            // `$1` (the id) comes last in the statement's text.
             let mut update = tx.prepare_cached(sql::UPDATE_GAME)?;
             for g in by_kind.updates {
-                let updated = update.execute(named_params! {
-                    "$1": g.id.to_string(),
-                    "$2": g.ruleset,
-                    "$3": g.setup,
-                    "$4": g.config_json,
-                    "$5": g.south.map(|u| u.to_string()),
-                    "$6": g.north.map(|u| u.to_string()),
-                    "$7": g.status,
-                    "$8": g.outcome_json,
-                    "$9": g.updated_at_ms,
-                    "$10": g.final_json,
-                })?;
+                let values = g.update_params();
+                let named: Vec<(String, &dyn rusqlite::ToSql)> = values
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| (format!("${}", i + 1), v as &dyn rusqlite::ToSql))
+                    .collect();
+                let named: Vec<(&str, &dyn rusqlite::ToSql)> =
+                    named.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+                let updated = update.execute(&named[..])?;
                 if updated == 0 {
                     return Err(StoreError::NotFound(format!("game {}", g.id)));
                 }

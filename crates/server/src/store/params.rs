@@ -1,0 +1,112 @@
+//! The values each write binds, listed once for both drivers: sqlx (PostgreSQL, and SQLite
+//! in memory) and rusqlite (the SQLite file's writer thread). A row type says what its
+//! statement's `$1`, `$2`, ... are here; each driver only knows how to bind a [`Param`].
+
+use super::rows::{ActionRow, GameRow, SessionRow};
+
+/// One bound value: text (borrowed from the row, or made for it, such as a UUID's
+/// spelling), possibly NULL; or a BIGINT.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Param<'a> {
+    Str(Option<&'a str>),
+    Text(Option<String>),
+    Int(i64),
+}
+
+fn uuid(id: uuid::Uuid) -> Param<'static> {
+    Param::Text(Some(id.to_string()))
+}
+
+fn opt_uuid(id: Option<uuid::Uuid>) -> Param<'static> {
+    Param::Text(id.map(|id| id.to_string()))
+}
+
+impl SessionRow {
+    /// `INSERT_SESSION`'s `$1..$4`.
+    pub(crate) fn insert_params(&self) -> [Param<'_>; 4] {
+        [
+            uuid(self.player_id),
+            Param::Str(Some(&self.token_hash)),
+            Param::Str(Some(&self.name)),
+            Param::Int(self.created_at_ms),
+        ]
+    }
+}
+
+impl GameRow {
+    /// `INSERT_GAME`'s `$1..$11`.
+    pub(crate) fn insert_params(&self) -> [Param<'_>; 11] {
+        [
+            uuid(self.id),
+            Param::Str(Some(&self.ruleset)),
+            Param::Str(Some(&self.setup)),
+            Param::Str(Some(&self.config_json)),
+            opt_uuid(self.south),
+            opt_uuid(self.north),
+            uuid(self.creator),
+            Param::Str(Some(&self.status)),
+            Param::Str(self.outcome_json.as_deref()),
+            Param::Int(self.created_at_ms),
+            Param::Int(self.updated_at_ms),
+        ]
+    }
+
+    /// `UPDATE_GAME`'s `$1..$10`.
+    pub(crate) fn update_params(&self) -> [Param<'_>; 10] {
+        [
+            uuid(self.id),
+            Param::Str(Some(&self.ruleset)),
+            Param::Str(Some(&self.setup)),
+            Param::Str(Some(&self.config_json)),
+            opt_uuid(self.south),
+            opt_uuid(self.north),
+            Param::Str(Some(&self.status)),
+            Param::Str(self.outcome_json.as_deref()),
+            Param::Int(self.updated_at_ms),
+            Param::Str(self.final_json.as_deref()),
+        ]
+    }
+}
+
+impl ActionRow {
+    /// One row of `insert_actions`: its six values.
+    pub(crate) fn insert_params(&self) -> [Param<'_>; 6] {
+        [
+            uuid(self.game_id),
+            Param::Int(self.seq),
+            Param::Int(self.at_ms),
+            Param::Str(self.side.as_deref()),
+            Param::Str(Some(&self.kind)),
+            Param::Str(Some(&self.payload_json)),
+        ]
+    }
+}
+
+impl rusqlite::ToSql for Param<'_> {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        use rusqlite::types::{ToSqlOutput, Value, ValueRef};
+        Ok(match self {
+            Param::Str(Some(text)) => ToSqlOutput::Borrowed(ValueRef::Text(text.as_bytes())),
+            Param::Text(Some(text)) => ToSqlOutput::Borrowed(ValueRef::Text(text.as_bytes())),
+            Param::Str(None) | Param::Text(None) => ToSqlOutput::Owned(Value::Null),
+            Param::Int(n) => ToSqlOutput::Owned(Value::Integer(*n)),
+        })
+    }
+}
+
+/// Binds `params` to a sqlx query, in order (the macro is expanded once per backend, as
+/// `with_pool!` is: the two pools have different argument types).
+macro_rules! bind_params {
+    ($query:expr, $params:expr) => {{
+        let mut query = $query;
+        for param in $params {
+            query = match param {
+                $crate::store::params::Param::Str(text) => query.bind(text),
+                $crate::store::params::Param::Text(text) => query.bind(text),
+                $crate::store::params::Param::Int(n) => query.bind(n),
+            };
+        }
+        query
+    }};
+}
+pub(crate) use bind_params;
