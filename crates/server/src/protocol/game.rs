@@ -140,7 +140,9 @@ pub struct Played {
     pub position: String,
     pub outcome: Option<Outcome>,
     /// The turn waits at a decision point (a `decision` follows).
+    #[serde(default)]
     pub pending: bool,
+    #[serde(default)]
     pub clock: ClockView,
     /// Who may start the next turn (addition; empty while `pending` or when it ends the game).
     #[serde(default)]
@@ -160,6 +162,7 @@ pub enum Event {
     Started {
         to_move: Option<Side>,
         position: String,
+        #[serde(default)]
         clock: ClockView,
         /// Who may start the first turn (addition).
         #[serde(default)]
@@ -177,10 +180,12 @@ pub enum Event {
         /// What each option would do, in the order of `options` (addition).
         #[serde(default)]
         results: Vec<OptionResult>,
+        #[serde(default)]
         clock: ClockView,
     },
     Steal {
         victim: Side,
+        #[serde(default)]
         clock: ClockView,
         /// The victim's moves and the thief's, on the board with the thief to move
         /// (addition).
@@ -225,6 +230,7 @@ pub struct HistoryEntry {
     pub mv: String,
     pub stolen: bool,
     /// The position after the move (addition).
+    #[serde(default)]
     pub position: String,
 }
 
@@ -267,6 +273,7 @@ pub struct Snapshot {
     pub position: Option<String>,
     pub to_move: Option<Side>,
     /// Mweiso's opening: who still owes their opening turn (addition).
+    #[serde(default)]
     pub opening: Vec<Side>,
     pub seats: Seats,
     pub you: Option<Side>,
@@ -291,8 +298,10 @@ pub struct Snapshot {
     pub spectators: usize,
     pub version: u64,
     /// When the game was created, ms since the Unix epoch (addition).
+    #[serde(default)]
     pub created_at_ms: u64,
     /// Free setup: the arrangements made so far, each in its side's own pit order (addition).
+    #[serde(default)]
     pub arrangements: Arrangements,
 }
 

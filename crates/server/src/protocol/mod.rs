@@ -92,4 +92,33 @@ mod tests {
         assert_eq!(value["t"], "end");
         assert_eq!(value["v"], 9);
     }
+
+    #[test]
+    fn a_message_with_only_the_contracts_fields_is_read() {
+        // PROTOCOL.md's own examples, without any of the server's additions.
+        let decision: Frame = serde_json::from_value(
+            json!({"t":"decision","v":3,"d":{"by":"s","options":["a","c"]}}),
+        )
+        .unwrap();
+        let ServerMessage::Event(Event::Decision {
+            options,
+            results,
+            clock,
+            ..
+        }) = decision.message
+        else {
+            panic!("{decision:?}");
+        };
+        assert_eq!(options, ["a", "c"]);
+        assert!(results.is_empty());
+        assert_eq!(clock, ClockView::default());
+        let played: Frame = serde_json::from_value(json!({"t":"played","v":4,"d":{"by":"s",
+            "move":"E1","stolen":false,"laps":[],"position":"p","outcome":null}}))
+        .unwrap();
+        let ServerMessage::Event(Event::Played(played)) = played.message else {
+            panic!("{played:?}");
+        };
+        assert!(!played.pending);
+        assert!(played.legal.is_empty());
+    }
 }
