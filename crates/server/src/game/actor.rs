@@ -355,6 +355,10 @@ impl Actor {
         let connected = self.connected();
         for side in Side::ALL {
             let here = connected[side.index()];
+            // This runs after every command: the savepoint is taken only for a change.
+            if self.table.present(side) == here || self.table.status().is_over() {
+                continue;
+            }
             let now = now_ms();
             let before = self.table.savepoint();
             if !self.table.set_present(side, here, now) {

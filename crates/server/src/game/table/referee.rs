@@ -173,6 +173,12 @@ impl Table {
         self.clock.grace_paused = true;
     }
 
+    /// Whether `side`'s player has a connection open, as the table was last told.
+    #[must_use]
+    pub fn present(&self, side: Side) -> bool {
+        self.clock.here[side.index()]
+    }
+
     /// Play began at `now`: a seated player not here has the same grace as one who left.
     pub(super) fn start_grace(&mut self, now: u64) {
         for side in Side::ALL {
