@@ -602,7 +602,8 @@ impl Actor {
 
     async fn on_timer(&mut self) {
         let now = now_ms();
-        if now >= self.timers_held_until {
+        let due = self.table.next_deadline().is_some_and(|at| now >= at);
+        if due && now >= self.timers_held_until {
             let before = self.table.savepoint();
             let events = self.table.tick(now);
             if !events.is_empty() {
