@@ -72,4 +72,5 @@ pub mod server;
 pub mod session;
 pub mod state;
 pub mod store;
+pub mod tournament;
 pub mod ws;
