@@ -34,36 +34,41 @@ impl From<&GameLap> for LapView {
     }
 }
 
+/// A turn's laps counted, and its last one: what a start's summary needs, without
+/// writing each lap out as an event would.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LapTally {
+    pub laps: u64,
+    pub seeds: u64,
+    pub captured: u64,
+    pub last: Option<GameLap>,
+}
+
+impl GameLapObserver for LapTally {
+    fn lap(&mut self, lap: GameLap) {
+        self.laps += 1;
+        self.seeds += u64::from(lap.seeds);
+        self.captured += u64::from(lap.captured);
+        self.last = Some(lap);
+    }
+}
+
 /// The laps of a turn as an event shows them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LapRecord {
     pub shown: Vec<LapView>,
     pub omitted: Option<OmittedLaps>,
-    /// Every lap's count, shown or not.
-    pub laps: u64,
-    pub seeds: u64,
-    pub captured: u64,
 }
 
-impl LapRecord {
-    /// Records a lap.
-    pub fn push(&mut self, lap: LapView) {
-        self.laps += 1;
-        self.seeds += u64::from(lap.seeds);
-        self.captured += u64::from(lap.captured);
+impl GameLapObserver for LapRecord {
+    fn lap(&mut self, lap: GameLap) {
         if self.shown.len() < MAX_EVENT_LAPS {
-            self.shown.push(lap);
+            self.shown.push(LapView::from(&lap));
         } else {
             let omitted = self.omitted.get_or_insert_with(OmittedLaps::default);
             omitted.laps += 1;
             omitted.seeds += u64::from(lap.seeds);
             omitted.captured += u64::from(lap.captured);
         }
-    }
-}
-
-impl GameLapObserver for LapRecord {
-    fn lap(&mut self, lap: GameLap) {
-        self.push(LapView::from(&lap));
     }
 }

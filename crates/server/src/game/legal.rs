@@ -4,9 +4,9 @@
 
 use omweso_rules::{oware::House, Direction, Game, Pit, Progress, Side, Start};
 
-use super::laps::LapRecord;
+use super::laps::LapTally;
 use super::table::LegalQuery;
-use crate::protocol::{LapKind, Legal, LegalSide, StartResult};
+use crate::protocol::{Legal, LegalSide, StartResult};
 
 /// The most seeds listing one side's whole moves may sow in all: about 5 ms of the
 /// engine's time. Past it the list holds the legal starts only (docs/protocol.md).
@@ -33,7 +33,7 @@ pub fn list_side(game: Game, side: Side, budget: u64) -> LegalSide {
     let starts = candidate_starts(&game, side)
         .filter_map(|start| {
             let mut turn = game.begin_turn(start, Some(budget)).ok()?;
-            let mut laps = LapRecord::default();
+            let mut laps = LapTally::default();
             let (decision, outcome) = match turn.run(&mut laps) {
                 Progress::Decision(d) => (
                     Some(d.options(side).iter().map(ToString::to_string).collect()),
@@ -70,19 +70,19 @@ fn candidate_starts(game: &Game, side: Side) -> impl Iterator<Item = Start> {
 
 fn start_result(
     start: String,
-    laps: &LapRecord,
+    laps: &LapTally,
     decision: Option<Vec<String>>,
     outcome: Option<omweso_rules::Outcome>,
 ) -> StartResult {
-    let last = laps.omitted.is_none().then(|| laps.shown.last()).flatten();
     StartResult {
         start,
         laps: laps.laps,
         seeds: laps.seeds,
         captured: laps.captured,
-        ends_at: last
-            .filter(|lap| lap.kind == LapKind::End && decision.is_none())
-            .map(|lap| lap.to.clone()),
+        ends_at: laps
+            .last
+            .filter(|lap| lap.kind == omweso_rules::LapKind::End && decision.is_none())
+            .map(|lap| lap.to.to_string()),
         decision,
         outcome,
     }
