@@ -356,14 +356,12 @@ impl Actor {
         for side in Side::ALL {
             let here = connected[side.index()];
             // This runs after every command: the savepoint is taken only for a change.
-            if self.table.present(side) == here || self.table.status().is_over() {
+            if !self.table.presence_changes(side, here) {
                 continue;
             }
             let now = now_ms();
             let before = self.table.savepoint();
-            if !self.table.set_present(side, here, now) {
-                continue;
-            }
+            self.table.set_present(side, here, now);
             let entry = Entry::Presence { side, here };
             match persist(
                 &self.services,

@@ -157,11 +157,10 @@ impl Table {
     /// closed) at `now`. Returns whether anything changed: the caller logs exactly those
     /// changes, so that the grace's deadlines are rebuilt with the table after a restart.
     pub fn set_present(&mut self, side: Side, here: bool, now: u64) -> bool {
-        let i = side.index();
-        // Once the game is over, nobody's presence matters.
-        if self.clock.here[i] == here || self.status.is_over() {
+        if !self.presence_changes(side, here) {
             return false;
         }
+        let i = side.index();
         self.clock.here[i] = here;
         self.clock.away_since_ms[i] = (!here && self.status == Status::Playing).then_some(now);
         true
@@ -173,10 +172,11 @@ impl Table {
         self.clock.grace_paused = true;
     }
 
-    /// Whether `side`'s player has a connection open, as the table was last told.
+    /// Whether telling the table that `side`'s player is `here` (or not) would change it.
+    /// Once the game is over, nobody's presence matters.
     #[must_use]
-    pub fn present(&self, side: Side) -> bool {
-        self.clock.here[side.index()]
+    pub fn presence_changes(&self, side: Side, here: bool) -> bool {
+        self.clock.here[side.index()] != here && !self.status.is_over()
     }
 
     /// Play began at `now`: a seated player not here has the same grace as one who left.
