@@ -66,6 +66,15 @@ fn error_json(id: Option<Value>, code: &str, message: &str) -> Value {
     json!({"t": "error", "d": d})
 }
 
+/// The refusal of the message with id `id` for coming too fast.
+fn rate_limited(id: u64) -> Value {
+    error_json(
+        Some(json!(id)),
+        "rate_limited",
+        "too many messages; slow down",
+    )
+}
+
 /// A game whose commands the test reads, and the reader's queue to the writer.
 fn reader_ends() -> (
     GameHandle,
@@ -95,15 +104,7 @@ async fn past_the_burst_messages_are_refused_as_rate_limited_with_their_id() {
         vec![json!(0), json!(1), json!(2), json!(3)]
     );
     let refusals: Vec<Value> = drain(&mut local_rx).into_iter().map(local_json).collect();
-    let expected: Vec<Value> = (4..7)
-        .map(|id| {
-            error_json(
-                Some(json!(id)),
-                "rate_limited",
-                "too many messages; slow down",
-            )
-        })
-        .collect();
+    let expected: Vec<Value> = (4..7).map(rate_limited).collect();
     assert_eq!(refusals, expected);
 }
 
@@ -135,21 +136,7 @@ async fn the_rate_limit_refills_at_its_rate() {
         vec![json!(0), json!(1), json!(2), json!(3), json!(5)]
     );
     let refused: Vec<Value> = refused.into_iter().map(local_json).collect();
-    assert_eq!(
-        refused,
-        vec![
-            error_json(
-                Some(json!(4)),
-                "rate_limited",
-                "too many messages; slow down"
-            ),
-            error_json(
-                Some(json!(6)),
-                "rate_limited",
-                "too many messages; slow down"
-            ),
-        ]
-    );
+    assert_eq!(refused, vec![rate_limited(4), rate_limited(6),]);
 }
 
 #[tokio::test(start_paused = true)]
@@ -177,21 +164,7 @@ async fn an_idle_client_saves_up_no_more_than_the_burst() {
         vec![json!(0), json!(1), json!(2), json!(3), json!(4)]
     );
     let refused: Vec<Value> = drain(&mut local_rx).into_iter().map(local_json).collect();
-    assert_eq!(
-        refused,
-        vec![
-            error_json(
-                Some(json!(5)),
-                "rate_limited",
-                "too many messages; slow down"
-            ),
-            error_json(
-                Some(json!(6)),
-                "rate_limited",
-                "too many messages; slow down"
-            ),
-        ]
-    );
+    assert_eq!(refused, vec![rate_limited(5), rate_limited(6),]);
 }
 
 #[tokio::test]
