@@ -27,6 +27,11 @@ const EMBEDDED: &[(i64, &str, &str)] = &[
         "final snapshot",
         include_str!("../../../../migrations/0002_final_snapshot.sql"),
     ),
+    (
+        3,
+        "tournaments",
+        include_str!("../../../../migrations/0003_tournaments.sql"),
+    ),
 ];
 
 /// The newest migration this server knows; a database with a newer one applied is refused.
