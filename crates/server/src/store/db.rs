@@ -11,7 +11,9 @@ use sqlx::sqlite::{
 use uuid::Uuid;
 
 use super::params::bind_params;
-use super::rows::{ActionRow, ByKind, GameRow, SessionRow, Write};
+use super::rows::{
+    ActionRow, ByKind, GameRow, SessionRow, TournamentEntryRow, TournamentRow, Write,
+};
 use super::sqlite_writes::SqliteWrites;
 use super::{migrations, sql, StoreError};
 
@@ -32,7 +34,8 @@ const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(15);
 /// statements exist and all stay in each connection's prepared-statement cache.
 pub(crate) const MAX_ROWS_PER_INSERT: usize = 128;
 
-/// The server's database: sessions, games and every game's action log.
+/// The server's database: sessions, games and every game's action log, tournaments and
+/// every tournament's log.
 ///
 /// Cheap to clone (the connection pool is shared). Open it with [`Store::open`]; it runs the
 /// migrations first.
@@ -292,12 +295,14 @@ impl Store {
     /// Returns once the transaction is committed (durably: see [`Store`]).
     ///
     /// They are applied by kind, whatever their order in the slice: sessions, new games,
-    /// log entries, then game updates, so a game created in the same call is there before
-    /// its log and its updates (the [`Writer`](super::Writer) merges many callers' writes
-    /// into one call, and no write ever depends on a later one). Refused as a whole, with
-    /// nothing written, when any one is: a key already taken ([`StoreError::is_conflict`]),
-    /// a log entry of an unknown game, an update of a game that does not exist
-    /// ([`StoreError::NotFound`]).
+    /// new tournaments, games' log entries, tournaments' log entries, game updates,
+    /// tournament updates, then deletions, so a game or tournament created in the same
+    /// call is there before its log and its updates (the [`Writer`](super::Writer) merges
+    /// many callers' writes into one call, and no write ever depends on a later one).
+    /// Refused as a whole, with nothing written, when any one is: a key already taken
+    /// ([`StoreError::is_conflict`]: a session, game or tournament id, a `(game_id, seq)`
+    /// or `(tournament_id, seq)`), a log entry of an unknown game or tournament, an update
+    /// of a game or tournament that does not exist ([`StoreError::NotFound`]).
     pub async fn write(&self, writes: &[Write]) -> Result<(), StoreError> {
         if writes.is_empty() {
             return Ok(());
@@ -412,6 +417,90 @@ impl Store {
             rows.iter().map(ActionRow::from_row).collect()
         })
     }
+
+    // ----- tournaments -----
+
+    /// Stores a new tournament. An id already present is refused
+    /// ([`StoreError::is_conflict`]).
+    pub async fn insert_tournament(&self, t: &TournamentRow) -> Result<(), StoreError> {
+        self.write(&[Write::InsertTournament(t.clone())]).await
+    }
+
+    /// Rewrites the tournament `t.id`: every column but the immutable `id`, `director` and
+    /// `created_at_ms`. [`StoreError::NotFound`] if there is no such tournament.
+    pub async fn update_tournament(&self, t: &TournamentRow) -> Result<(), StoreError> {
+        self.write(&[Write::UpdateTournament(t.clone())]).await
+    }
+
+    /// Appends `entries` (to one tournament's log or several) in a single transaction:
+    /// either every one is committed or none is. A `(tournament_id, seq)` already present,
+    /// or twice in the slice, refuses the whole call ([`StoreError::is_conflict`]); an
+    /// unknown `tournament_id` too.
+    pub async fn append_tournament_entries(
+        &self,
+        entries: &[TournamentEntryRow],
+    ) -> Result<(), StoreError> {
+        let writes: Vec<Write> = entries
+            .iter()
+            .cloned()
+            .map(Write::AppendTournamentEntry)
+            .collect();
+        self.write(&writes).await
+    }
+
+    /// The tournament `id`, if stored.
+    pub async fn tournament(&self, id: Uuid) -> Result<Option<TournamentRow>, StoreError> {
+        let text = sql::tournament_by_id();
+        with_pool!(&self.reads, pool => {
+            let row = sqlx::query(&text)
+                .bind(id.to_string())
+                .fetch_optional(pool)
+                .await?;
+            row.as_ref().map(TournamentRow::from_row).transpose()
+        })
+    }
+
+    /// At most `limit` tournaments whose status is one of `statuses`, newest (by creation)
+    /// first. No statuses or a `limit` below 1 give an empty list.
+    pub async fn tournaments(
+        &self,
+        statuses: &[&str],
+        limit: i64,
+    ) -> Result<Vec<TournamentRow>, StoreError> {
+        if statuses.is_empty() || limit < 1 {
+            return Ok(Vec::new());
+        }
+        let text = sql::recent_tournaments(statuses.len());
+        with_pool!(&self.reads, pool => {
+            let mut query = sqlx::query(&text);
+            for status in statuses {
+                query = query.bind(*status);
+            }
+            let rows = query.bind(limit).fetch_all(pool).await?;
+            rows.iter().map(TournamentRow::from_row).collect()
+        })
+    }
+
+    /// Every tournament not `finished`, oldest first: the tournaments to bring back after
+    /// a restart.
+    pub async fn unfinished_tournaments(&self) -> Result<Vec<TournamentRow>, StoreError> {
+        let text = sql::unfinished_tournaments();
+        with_pool!(&self.reads, pool => {
+            let rows = sqlx::query(&text).fetch_all(pool).await?;
+            rows.iter().map(TournamentRow::from_row).collect()
+        })
+    }
+
+    /// The whole log of the tournament `id`, by `seq`.
+    pub async fn tournament_log(&self, id: Uuid) -> Result<Vec<TournamentEntryRow>, StoreError> {
+        with_pool!(&self.reads, pool => {
+            let rows = sqlx::query(sql::TOURNAMENT_LOG)
+                .bind(id.to_string())
+                .fetch_all(pool)
+                .await?;
+            rows.iter().map(TournamentEntryRow::from_row).collect()
+        })
+    }
 }
 
 /// [`Store::write`] through sqlx: one round trip per statement, so actions go in multi-row
@@ -432,6 +521,11 @@ async fn write_pool(pool: &Pool, writes: &[Write]) -> Result<(), StoreError> {
                 .execute(&mut *tx)
                 .await?;
         }
+        for t in &by_kind.tournaments {
+            bind_params!(sqlx::query(sql::INSERT_TOURNAMENT), t.insert_params())
+                .execute(&mut *tx)
+                .await?;
+        }
         let mut rest = &by_kind.actions[..];
         while !rest.is_empty() {
             let n = insert_size(rest.len());
@@ -442,13 +536,27 @@ async fn write_pool(pool: &Pool, writes: &[Write]) -> Result<(), StoreError> {
                 .execute(&mut *tx)
                 .await?;
         }
-        for g in &by_kind.updates {
+        for e in &by_kind.tournament_entries {
+            bind_params!(sqlx::query(sql::INSERT_TOURNAMENT_ENTRY), e.insert_params())
+                .execute(&mut *tx)
+                .await?;
+        }
+        for g in &by_kind.game_updates {
             let updated = bind_params!(sqlx::query(sql::UPDATE_GAME), g.update_params())
                 .execute(&mut *tx)
                 .await?
                 .rows_affected();
             if updated == 0 {
                 return Err(StoreError::NotFound(format!("game {}", g.id)));
+            }
+        }
+        for t in &by_kind.tournament_updates {
+            let updated = bind_params!(sqlx::query(sql::UPDATE_TOURNAMENT), t.update_params())
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+            if updated == 0 {
+                return Err(StoreError::NotFound(format!("tournament {}", t.id)));
             }
         }
         for id in &by_kind.deletions {

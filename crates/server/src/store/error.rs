@@ -54,15 +54,17 @@ pub enum StoreError {
     Corrupt(String),
 
     /// [`Store::update_game`](super::Store::update_game) (or a [`Write::UpdateGame`](super::Write::UpdateGame))
-    /// found no game with that id.
+    /// found no game with that id, or [`Store::update_tournament`](super::Store::update_tournament)
+    /// (a [`Write::UpdateTournament`](super::Write::UpdateTournament)) no tournament.
     #[error("not found: {0}")]
     NotFound(String),
 }
 
 impl StoreError {
     /// True when the database refused a row because its key is already taken: a second
-    /// action with the same `(game_id, seq)`, a session token hash or id seen before, a
-    /// game id reused.
+    /// action with the same `(game_id, seq)` or log entry with the same
+    /// `(tournament_id, seq)`, a session token hash or id seen before, a game or
+    /// tournament id reused.
     pub fn is_conflict(&self) -> bool {
         match self {
             StoreError::Database(sqlx::Error::Database(e)) => e.is_unique_violation(),

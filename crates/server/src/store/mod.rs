@@ -1,11 +1,17 @@
-//! Persistence: sessions, games, every game's action log, and results.
+//! Persistence: sessions, games, every game's action log, and results; tournaments and
+//! every tournament's log.
 //!
 //! One schema (the SQL files of `migrations/` at the top of the repository, portable
 //! between the two databases) and one API over SQLite or PostgreSQL, picked by the URL
 //! given to [`Store::open`]. A move is durable before it is acknowledged: append it with
 //! [`Writer::append`] (or [`Store::append_actions`]) and acknowledge it once that
 //! returns; after a restart, [`Store::unfinished_games`] and [`Store::actions`] give back
-//! every unfinished game and its log.
+//! every unfinished game and its log. Tournaments are kept the same way: a row
+//! ([`TournamentRow`]: name, status, players, round) and an append-only log
+//! ([`TournamentEntryRow`], written with [`Write::AppendTournamentEntry`]), given back by
+//! [`Store::unfinished_tournaments`] and [`Store::tournament_log`]. Every write of either
+//! is a [`Write`], so a game and the tournament entry that pairs it can be committed in one
+//! transaction.
 //!
 //! Files: `error` ([`StoreError`]), `rows` (the rows read and written), `db` ([`Store`]),
 //! `writer` ([`Writer`], group commit of every write), `sql` (every statement's text),
@@ -24,6 +30,6 @@ pub mod writer;
 
 pub use db::Store;
 pub use error::StoreError;
-pub use rows::{ActionRow, GameRow, SessionRow, Write};
+pub use rows::{ActionRow, GameRow, SessionRow, TournamentEntryRow, TournamentRow, Write};
 pub use token::hash_token;
 pub use writer::{Writer, MAX_BATCH};

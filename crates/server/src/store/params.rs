@@ -2,7 +2,7 @@
 //! in memory) and rusqlite (the SQLite file's writer thread). A row type says what its
 //! statement's `$1`, `$2`, ... are here; each driver only knows how to bind a [`Param`].
 
-use super::rows::{ActionRow, GameRow, SessionRow};
+use super::rows::{ActionRow, GameRow, SessionRow, TournamentEntryRow, TournamentRow};
 
 /// One bound value: text (borrowed from the row, or made for it, such as a UUID's
 /// spelling), possibly NULL; or a BIGINT.
@@ -76,6 +76,51 @@ impl ActionRow {
             Param::Int(self.seq),
             Param::Int(self.at_ms),
             Param::Str(self.side.as_deref()),
+            Param::Str(Some(&self.kind)),
+            Param::Str(Some(&self.payload_json)),
+        ]
+    }
+}
+
+impl TournamentRow {
+    /// `INSERT_TOURNAMENT`'s `$1..$10`.
+    pub(crate) fn insert_params(&self) -> [Param<'_>; 10] {
+        [
+            uuid(self.id),
+            Param::Str(Some(&self.name)),
+            Param::Str(Some(&self.ruleset)),
+            Param::Str(Some(&self.system)),
+            uuid(self.director),
+            Param::Str(Some(&self.status)),
+            Param::Int(self.players),
+            Param::Int(self.round),
+            Param::Int(self.created_at_ms),
+            Param::Int(self.updated_at_ms),
+        ]
+    }
+
+    /// `UPDATE_TOURNAMENT`'s `$1..$8`.
+    pub(crate) fn update_params(&self) -> [Param<'_>; 8] {
+        [
+            uuid(self.id),
+            Param::Str(Some(&self.name)),
+            Param::Str(Some(&self.ruleset)),
+            Param::Str(Some(&self.system)),
+            Param::Str(Some(&self.status)),
+            Param::Int(self.players),
+            Param::Int(self.round),
+            Param::Int(self.updated_at_ms),
+        ]
+    }
+}
+
+impl TournamentEntryRow {
+    /// `INSERT_TOURNAMENT_ENTRY`'s `$1..$5`.
+    pub(crate) fn insert_params(&self) -> [Param<'_>; 5] {
+        [
+            uuid(self.tournament_id),
+            Param::Int(self.seq),
+            Param::Int(self.at_ms),
             Param::Str(Some(&self.kind)),
             Param::Str(Some(&self.payload_json)),
         ]

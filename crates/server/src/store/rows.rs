@@ -51,6 +51,36 @@ pub struct ActionRow {
     pub payload_json: String,
 }
 
+/// A tournament. `status` is `open` (taking players), `running` or `finished`; the store
+/// only gives meaning to `finished` (a tournament in any other status is unfinished and
+/// comes back after a restart). `players` and `round` follow its log, so that listing
+/// tournaments reads no log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TournamentRow {
+    pub id: Uuid,
+    pub name: String,
+    pub ruleset: String,
+    /// The pairing system (round-robin, Swiss...), as the tournament code spells it.
+    pub system: String,
+    /// The player who runs it.
+    pub director: Uuid,
+    pub status: String,
+    pub players: i64,
+    pub round: i64,
+    pub created_at_ms: i64,
+    pub updated_at_ms: i64,
+}
+
+/// One entry of a tournament's append-only log. `(tournament_id, seq)` is unique.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TournamentEntryRow {
+    pub tournament_id: Uuid,
+    pub seq: i64,
+    pub at_ms: i64,
+    pub kind: String,
+    pub payload_json: String,
+}
+
 /// One change to the database. [`Store::write`](super::Store::write) applies a list of them
 /// in one transaction; the [`Writer`](super::Writer) commits many lists together.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,18 +95,42 @@ pub enum Write {
     AppendAction(ActionRow),
     /// A game nobody started in time, with its log (docs/security.md, open games).
     DeleteGame(Uuid),
+    /// A new tournament ([`Store::insert_tournament`](super::Store::insert_tournament)).
+    InsertTournament(TournamentRow),
+    /// A tournament's name, status, players, round... changed
+    /// ([`Store::update_tournament`](super::Store::update_tournament)).
+    UpdateTournament(TournamentRow),
+    /// The next entry of a tournament's log
+    /// ([`Store::append_tournament_entries`](super::Store::append_tournament_entries)).
+    AppendTournamentEntry(TournamentEntryRow),
 }
 
-/// A transaction's writes sorted by kind, in the order they are applied: sessions, new
-/// games, log entries, game updates, then deletions. So a game created in the same transaction is
-/// there before its log and its updates, whatever order the callers' writes came in (the
-/// [`Writer`](super::Writer) merges many callers' writes, and no write ever depends on a
-/// later one). Both write paths (sqlx, and the SQLite file's own connection) apply this.
+/// A transaction's writes sorted by kind, in the order they are applied:
+///
+/// 1. sessions,
+/// 2. new games,
+/// 3. new tournaments,
+/// 4. game log entries,
+/// 5. tournament log entries,
+/// 6. game updates,
+/// 7. tournament updates,
+/// 8. deletions.
+///
+/// So a game or a tournament created in the same transaction is there before its log and
+/// its updates, whatever order the callers' writes came in (the [`Writer`](super::Writer)
+/// merges many callers' writes, and no write ever depends on a later one): every insert
+/// comes before anything that names its row, and a deletion comes last, so that it
+/// removes whatever the same transaction wrote of its game. Tournaments come after games
+/// only by convention: neither refers to the other in the schema. Both write paths
+/// (sqlx, and the SQLite file's own connection) apply this.
 pub(crate) struct ByKind<'a> {
     pub sessions: Vec<&'a SessionRow>,
     pub games: Vec<&'a GameRow>,
+    pub tournaments: Vec<&'a TournamentRow>,
     pub actions: Vec<&'a ActionRow>,
-    pub updates: Vec<&'a GameRow>,
+    pub tournament_entries: Vec<&'a TournamentEntryRow>,
+    pub game_updates: Vec<&'a GameRow>,
+    pub tournament_updates: Vec<&'a TournamentRow>,
     pub deletions: Vec<Uuid>,
 }
 
@@ -85,16 +139,23 @@ impl<'a> ByKind<'a> {
         let mut by_kind = ByKind {
             sessions: Vec::new(),
             games: Vec::new(),
+            tournaments: Vec::new(),
+            // Game log entries are nearly every write (the moves).
             actions: Vec::with_capacity(writes.len()),
-            updates: Vec::new(),
+            tournament_entries: Vec::new(),
+            game_updates: Vec::new(),
+            tournament_updates: Vec::new(),
             deletions: Vec::new(),
         };
         for write in writes {
             match write {
                 Write::InsertSession(s) => by_kind.sessions.push(s),
                 Write::InsertGame(g) => by_kind.games.push(g),
+                Write::InsertTournament(t) => by_kind.tournaments.push(t),
                 Write::AppendAction(a) => by_kind.actions.push(a),
-                Write::UpdateGame(g) => by_kind.updates.push(g),
+                Write::AppendTournamentEntry(e) => by_kind.tournament_entries.push(e),
+                Write::UpdateGame(g) => by_kind.game_updates.push(g),
+                Write::UpdateTournament(t) => by_kind.tournament_updates.push(t),
                 Write::DeleteGame(id) => by_kind.deletions.push(*id),
             }
         }
@@ -188,6 +249,37 @@ impl ActionRow {
             seq: row.int(T, "seq")?,
             at_ms: row.int(T, "at_ms")?,
             side: row.opt_text(T, "side")?,
+            kind: row.text(T, "kind")?,
+            payload_json: row.text(T, "payload_json")?,
+        })
+    }
+}
+
+impl TournamentRow {
+    pub(crate) fn from_row(row: &impl RowExt) -> Result<Self, StoreError> {
+        const T: &str = "tournaments";
+        Ok(TournamentRow {
+            id: row.uuid(T, "id")?,
+            name: row.text(T, "name")?,
+            ruleset: row.text(T, "ruleset")?,
+            system: row.text(T, "system")?,
+            director: row.uuid(T, "director")?,
+            status: row.text(T, "status")?,
+            players: row.int(T, "players")?,
+            round: row.int(T, "round")?,
+            created_at_ms: row.int(T, "created_at_ms")?,
+            updated_at_ms: row.int(T, "updated_at_ms")?,
+        })
+    }
+}
+
+impl TournamentEntryRow {
+    pub(crate) fn from_row(row: &impl RowExt) -> Result<Self, StoreError> {
+        const T: &str = "tournament_log";
+        Ok(TournamentEntryRow {
+            tournament_id: row.uuid(T, "tournament_id")?,
+            seq: row.int(T, "seq")?,
+            at_ms: row.int(T, "at_ms")?,
             kind: row.text(T, "kind")?,
             payload_json: row.text(T, "payload_json")?,
         })

@@ -44,12 +44,17 @@ pub(crate) fn unfinished_games() -> String {
     )
 }
 
-/// `n_statuses` placeholders `$1..$n` for the statuses, then `$n+1` for the limit.
-pub(crate) fn recent_games(n_statuses: usize) -> String {
-    let placeholders = (1..=n_statuses)
+/// `$1, $2, ..., $n`: the placeholders of a list of `n` statuses.
+fn numbered_placeholders(n: usize) -> String {
+    (1..=n)
         .map(|i| format!("${i}"))
         .collect::<Vec<_>>()
-        .join(", ");
+        .join(", ")
+}
+
+/// `n_statuses` placeholders `$1..$n` for the statuses, then `$n+1` for the limit.
+pub(crate) fn recent_games(n_statuses: usize) -> String {
+    let placeholders = numbered_placeholders(n_statuses);
     let limit = n_statuses + 1;
     format!(
         "SELECT {GAME_COLUMNS} FROM games WHERE status IN ({placeholders}) \
@@ -106,6 +111,49 @@ fn insert_actions_text(rows: usize, numbered: bool) -> String {
     }
     sql
 }
+
+const TOURNAMENT_COLUMNS: &str = "id, name, ruleset, system, director, status, players, \
+     round, created_at_ms, updated_at_ms";
+
+pub(crate) const INSERT_TOURNAMENT: &str = "INSERT INTO tournaments (id, name, ruleset, system, \
+     director, status, players, round, created_at_ms, updated_at_ms) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
+
+/// Every column but the immutable ones (`id`, `director`, `created_at_ms`).
+pub(crate) const UPDATE_TOURNAMENT: &str = "UPDATE tournaments SET name = $2, ruleset = $3, \
+     system = $4, status = $5, players = $6, round = $7, updated_at_ms = $8 WHERE id = $1";
+
+/// One entry a statement: a tournament's log grows by a few entries a round, not by the
+/// hundreds a second that games' logs do, so there is no batching to gain.
+pub(crate) const INSERT_TOURNAMENT_ENTRY: &str = "INSERT INTO tournament_log (tournament_id, \
+     seq, at_ms, kind, payload_json) VALUES ($1, $2, $3, $4, $5)";
+
+pub(crate) fn tournament_by_id() -> String {
+    format!("SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = $1")
+}
+
+/// `n_statuses` placeholders `$1..$n` for the statuses, then `$n+1` for the limit (as
+/// [`recent_games`]).
+pub(crate) fn recent_tournaments(n_statuses: usize) -> String {
+    let placeholders = numbered_placeholders(n_statuses);
+    let limit = n_statuses + 1;
+    format!(
+        "SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE status IN ({placeholders}) \
+         ORDER BY created_at_ms DESC, id DESC LIMIT ${limit}"
+    )
+}
+
+/// The tournaments to bring back after a restart, oldest first (ties broken by id, so the
+/// order is the same on every backend).
+pub(crate) fn unfinished_tournaments() -> String {
+    format!(
+        "SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE status <> 'finished' \
+         ORDER BY created_at_ms ASC, id ASC"
+    )
+}
+
+pub(crate) const TOURNAMENT_LOG: &str = "SELECT tournament_id, seq, at_ms, kind, payload_json \
+     FROM tournament_log WHERE tournament_id = $1 ORDER BY seq ASC";
 
 pub(crate) const PING: &str = "SELECT 1";
 

@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use rusqlite::{params, params_from_iter, Connection, TransactionBehavior};
 
 use super::checkpointer::{passive_checkpoint, Checkpointer};
+use super::params::Param;
 use super::rows::{ByKind, Write};
 use super::{sql, StoreError};
 use crate::metrics::METRICS;
@@ -132,6 +133,12 @@ impl SqliteWrites {
                 insert.execute(params_from_iter(g.insert_params()))?;
             }
         }
+        if !by_kind.tournaments.is_empty() {
+            let mut insert = tx.prepare_cached(sql::INSERT_TOURNAMENT)?;
+            for t in by_kind.tournaments {
+                insert.execute(params_from_iter(t.insert_params()))?;
+            }
+        }
         if !by_kind.actions.is_empty() {
             // One row a statement: in-process, a prepared insert costs a few microseconds,
             // and there is no round trip to save by batching rows.
@@ -140,22 +147,25 @@ impl SqliteWrites {
                 insert.execute(params_from_iter(a.insert_params()))?;
             }
         }
-        if !by_kind.updates.is_empty() {
-            // By name: SQLite numbers `$N` parameters in the order they first appear, and
-            // `$1` (the id) comes last in the statement's text.
+        if !by_kind.tournament_entries.is_empty() {
+            let mut insert = tx.prepare_cached(sql::INSERT_TOURNAMENT_ENTRY)?;
+            for e in by_kind.tournament_entries {
+                insert.execute(params_from_iter(e.insert_params()))?;
+            }
+        }
+        if !by_kind.game_updates.is_empty() {
             let mut update = tx.prepare_cached(sql::UPDATE_GAME)?;
-            for g in by_kind.updates {
-                let values = g.update_params();
-                let named: Vec<(String, &dyn rusqlite::ToSql)> = values
-                    .iter()
-                    .enumerate()
-                    .map(|(i, v)| (format!("${}", i + 1), v as &dyn rusqlite::ToSql))
-                    .collect();
-                let named: Vec<(&str, &dyn rusqlite::ToSql)> =
-                    named.iter().map(|(n, v)| (n.as_str(), *v)).collect();
-                let updated = update.execute(&named[..])?;
-                if updated == 0 {
+            for g in by_kind.game_updates {
+                if execute_by_name(&mut update, &g.update_params())? == 0 {
                     return Err(StoreError::NotFound(format!("game {}", g.id)));
+                }
+            }
+        }
+        if !by_kind.tournament_updates.is_empty() {
+            let mut update = tx.prepare_cached(sql::UPDATE_TOURNAMENT)?;
+            for t in by_kind.tournament_updates {
+                if execute_by_name(&mut update, &t.update_params())? == 0 {
+                    return Err(StoreError::NotFound(format!("tournament {}", t.id)));
                 }
             }
         }
@@ -168,4 +178,21 @@ impl SqliteWrites {
         tx.commit()?;
         Ok(())
     }
+}
+
+/// Runs `statement` with `values` bound to its `$1`, `$2`, ... by name rather than by
+/// position: SQLite numbers `$N` parameters in the order they first appear in the text,
+/// and in the updates `$1` (the id) comes last, in the WHERE clause. Returns the number of
+/// rows changed.
+fn execute_by_name(
+    statement: &mut rusqlite::CachedStatement<'_>,
+    values: &[Param<'_>],
+) -> rusqlite::Result<usize> {
+    let names: Vec<String> = (1..=values.len()).map(|i| format!("${i}")).collect();
+    let named: Vec<(&str, &dyn rusqlite::ToSql)> = names
+        .iter()
+        .zip(values)
+        .map(|(name, value)| (name.as_str(), value as &dyn rusqlite::ToSql))
+        .collect();
+    statement.execute(&named[..])
 }
