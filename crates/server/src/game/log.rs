@@ -109,7 +109,7 @@ pub fn replay(
                 table.tick(at);
             }
             Entry::Abandon { side } => {
-                table.abandon(side);
+                table.abandon(side, at);
             }
             Entry::Presence { side, here } => {
                 table.set_present(side, here, at);

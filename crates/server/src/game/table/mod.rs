@@ -72,11 +72,16 @@ pub struct LegalQuery {
     pub budget: u64,
 }
 
+mod facts;
+#[cfg(test)]
+mod fixtures;
 mod referee;
 mod setup;
 mod snapshot;
 mod turn;
 
+pub use facts::GameFacts;
+use facts::Tally;
 use referee::Clock;
 use turn::PendingTurn;
 
@@ -105,6 +110,8 @@ pub struct Table {
     version: u64,
     clock: Clock,
     created_at_ms: u64,
+    /// Captures, turns, start and end, for the score sheet ([`Table::facts`]).
+    tally: Tally,
 }
 
 impl Table {
@@ -129,6 +136,7 @@ impl Table {
             version: 0,
             clock: Clock::default(),
             created_at_ms: now,
+            tally: Tally::default(),
         }
     }
 
@@ -151,6 +159,7 @@ impl Table {
             version: self.version,
             clock: self.clock,
             created_at_ms: self.created_at_ms,
+            tally: self.tally,
         };
         Savepoint {
             table,
@@ -288,7 +297,7 @@ impl Table {
             return Err(refuse(ErrorCode::NotSeated, "that seat is empty"));
         }
         let events = match action {
-            Action::Resign => self.resign(side)?,
+            Action::Resign => self.resign(side, now)?,
             Action::Arrange { pits } => self.arrange(side, pits, now)?,
             Action::Move { notation } => self.play(side, notation, now)?,
             Action::Decide { choice } => self.decide(side, choice, now)?,
