@@ -72,6 +72,7 @@ pub struct LegalQuery {
     pub budget: u64,
 }
 
+mod adjudicate;
 mod facts;
 #[cfg(test)]
 mod fixtures;
