@@ -59,6 +59,10 @@ pub enum Victory {
     Resigned,
     /// The opponent abandoned the game (server).
     Abandoned,
+    /// The game was stopped at its tournament round's deadline and decided on material:
+    /// Oware on seeds captured, Omweso and Mweiso on seeds on each side (RULES.md 5.3;
+    /// server).
+    Adjudicated,
 }
 
 impl Victory {
@@ -72,6 +76,7 @@ impl Victory {
             Victory::Captures => "captures",
             Victory::Resigned => "resigned",
             Victory::Abandoned => "abandoned",
+            Victory::Adjudicated => "adjudicated",
         }
     }
 }
@@ -106,5 +111,21 @@ impl AnnulReason {
 impl fmt::Display for AnnulReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_adjudicated_win_names_its_victory() {
+        let outcome = Outcome::Win {
+            winner: Side::North,
+            victory: Victory::Adjudicated,
+        };
+        assert_eq!(Victory::Adjudicated.name(), "adjudicated");
+        assert_eq!(outcome.to_string(), "n wins by adjudicated");
+        assert_eq!(outcome.winner(), Some(Side::North));
     }
 }

@@ -16,6 +16,7 @@ use uuid::Uuid;
 use super::legal;
 use super::lobby::Lobby;
 use super::log::Entry;
+use super::news::{TableNews, Watchers};
 use super::table::{Action, Refusal, Seat, Table};
 use crate::clock::now_ms;
 use crate::engine_pool::EnginePool;
@@ -74,6 +75,15 @@ pub enum Command {
         conn: ConnId,
         round_trip_ms: u64,
     },
+    /// Stop the game now and decide it on material (a tournament round's deadline).
+    Adjudicate {
+        reply: oneshot::Sender<Result<(), Refusal>>,
+    },
+    /// Send `tx` the game's news after every change; the reply is the news as it stands.
+    Watch {
+        tx: mpsc::Sender<TableNews>,
+        reply: oneshot::Sender<TableNews>,
+    },
 }
 
 /// What the rest of the server holds to reach a game.
@@ -126,6 +136,19 @@ impl GameHandle {
         self.ask(|reply| Command::Snapshot { viewer, reply }).await
     }
 
+    /// Ends the game now on material (RULES.md 5.3): saved, then published to its sockets
+    /// and watchers like any action. Refused if the game is over or cannot be saved.
+    pub async fn adjudicate(&self) -> Result<Result<(), Refusal>, Gone> {
+        self.ask(|reply| Command::Adjudicate { reply }).await
+    }
+
+    /// Sends `tx` the game's news after every change from now on (any number of watchers
+    /// may watch one game); answers the news as it stands. The game may still unload once
+    /// it is over and no socket is open: a watcher hears the end first.
+    pub async fn watch(&self, tx: mpsc::Sender<TableNews>) -> Result<TableNews, Gone> {
+        self.ask(|reply| Command::Watch { tx, reply }).await
+    }
+
     pub async fn connect(
         &self,
         player: Option<Uuid>,
@@ -176,6 +199,7 @@ pub fn spawn(table: Table, next_seq: i64, services: Services) -> GameHandle {
         next_seq,
         crowd_dirty: false,
         crowd_sent: Instant::now(),
+        watchers: Watchers::default(),
         legal: None,
         expired: false,
         timers_held_until: 0,
@@ -196,6 +220,8 @@ struct Actor {
     next_seq: i64,
     crowd_dirty: bool,
     crowd_sent: Instant,
+    /// The server's own watchers (tournaments), told after every change published.
+    watchers: Watchers,
     /// What the players may do at this version of the game: listed once per version
     /// (while the move is being saved), however many look.
     legal: Option<(u64, Arc<Legal>)>,
@@ -345,7 +371,26 @@ impl Actor {
                 }
             }
             Command::Client { conn, id, message } => self.client(conn, id, message).await,
+            Command::Adjudicate { reply } => {
+                let _ = reply.send(self.adjudicate().await);
+            }
+            Command::Watch { tx, reply } => {
+                self.watchers.add(tx);
+                let _ = reply.send(TableNews::of(&self.table));
+            }
         }
+    }
+
+    /// Ends the game on material, durably, then shows it; undone if it cannot be saved.
+    async fn adjudicate(&mut self) -> Result<(), Refusal> {
+        let before = self.table.savepoint();
+        let now = now_ms();
+        let events = self.table.adjudicate(now)?;
+        let committed = self.commit(Entry::Adjudicate, now, events, None).await;
+        if committed.is_err() {
+            self.table.rollback(before);
+        }
+        committed
     }
 
     /// Tells the table which seated players have a connection open, logging each change
@@ -656,6 +701,9 @@ impl Actor {
                 self.recent.pop_front();
             }
             self.broadcast(&message);
+        }
+        if !self.watchers.is_empty() {
+            self.watchers.tell(&TableNews::of(&self.table));
         }
         if reseated {
             self.services

@@ -43,6 +43,9 @@ pub enum Entry {
         side: Side,
         here: bool,
     },
+    /// The game was stopped at its tournament round's deadline and decided on material
+    /// (RULES.md 5.3).
+    Adjudicate,
 }
 
 impl Entry {
@@ -55,6 +58,7 @@ impl Entry {
             Entry::Tick => "tick",
             Entry::Abandon { .. } => "abandon",
             Entry::Presence { .. } => "presence",
+            Entry::Adjudicate => "adjudicate",
         }
     }
 }
@@ -109,10 +113,13 @@ pub fn replay(
                 table.tick(at);
             }
             Entry::Abandon { side } => {
-                table.abandon(side);
+                table.abandon(side, at);
             }
             Entry::Presence { side, here } => {
                 table.set_present(side, here, at);
+            }
+            Entry::Adjudicate => {
+                table.adjudicate(at).map_err(|r| refused(r.message))?;
             }
         }
     }

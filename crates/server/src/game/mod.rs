@@ -7,5 +7,6 @@ pub mod laps;
 pub mod legal;
 pub mod lobby;
 pub mod log;
+pub mod news;
 pub mod registry;
 pub mod table;

@@ -4,12 +4,14 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
+use omweso_rules::Side;
 use uuid::Uuid;
 
 use super::actor::{self, GameHandle, Services};
+use super::config::GameConfig;
 use super::lobby::Lobby;
 use super::log::{replay, Entry};
-use super::table::Table;
+use super::table::{Seat, Table};
 use crate::clock::now_ms;
 use crate::engine_pool::EnginePool;
 use crate::store::{ActionRow, GameRow, Store, StoreError, Write};
@@ -22,6 +24,37 @@ pub enum LoadError {
     Replay { id: Uuid, error: String },
     #[error("game {id} cannot be encoded: {error}")]
     Encode { id: Uuid, error: String },
+    #[error("game {id} cannot be seated: {error}")]
+    Seat { id: Uuid, error: String },
+}
+
+/// A game to create with both players seated (a tournament's pairing): `first` moves
+/// first, from South.
+#[derive(Clone, Debug)]
+pub struct SeatedGame {
+    pub id: Uuid,
+    pub config: GameConfig,
+    pub first: Seat,
+    pub second: Seat,
+}
+
+/// Entry `seq` of game `id`'s log, as stored.
+fn log_row(id: Uuid, seq: i64, at_ms: i64, entry: &Entry) -> Result<ActionRow, LoadError> {
+    Ok(ActionRow {
+        game_id: id,
+        seq,
+        at_ms,
+        side: None,
+        kind: entry.kind().to_owned(),
+        payload_json: serde_json::to_string(entry).map_err(|e| encode_error(id, &e))?,
+    })
+}
+
+fn encode_error(id: Uuid, error: &serde_json::Error) -> LoadError {
+    LoadError::Encode {
+        id,
+        error: error.to_string(),
+    }
 }
 
 pub struct Registry {
@@ -93,25 +126,63 @@ impl Registry {
     /// together.
     pub async fn create(&self, table: Table, entry: Entry) -> Result<GameHandle, LoadError> {
         let id = table.id();
-        let encode = |error: serde_json::Error| LoadError::Encode {
-            id,
-            error: error.to_string(),
-        };
-        let first = ActionRow {
-            game_id: id,
-            seq: 0,
-            at_ms: i64::try_from(now_ms()).unwrap_or(i64::MAX),
-            side: None,
-            kind: entry.kind().to_owned(),
-            payload_json: serde_json::to_string(&entry).map_err(encode)?,
-        };
-        let row = actor::game_row(&table, None).map_err(encode)?;
+        let first = log_row(id, 0, i64::try_from(now_ms()).unwrap_or(i64::MAX), &entry)?;
+        let row = actor::game_row(&table, None).map_err(|e| encode_error(id, &e))?;
         self.services
             .writer
             .write(vec![Write::InsertGame(row), Write::AppendAction(first)])
             .await?;
         crate::metrics::count(&crate::metrics::METRICS.games_created);
         Ok(self.spawn_once(table, 1))
+    }
+
+    /// Creates games with both players seated, and play begun where the setup is a preset
+    /// (a tournament round's games). Every game's row and first two log entries (its
+    /// creation, the second player's joining) are committed in one transaction with
+    /// `extra` (the caller's own record of them): all are saved or none is. Nothing is
+    /// written if a game cannot be seated (the same player twice).
+    pub async fn create_seated(
+        &self,
+        games: Vec<SeatedGame>,
+        extra: Vec<Write>,
+    ) -> Result<Vec<GameHandle>, LoadError> {
+        let now = now_ms();
+        let at_ms = i64::try_from(now).unwrap_or(i64::MAX);
+        let mut tables = Vec::with_capacity(games.len());
+        let mut writes = Vec::with_capacity(3 * games.len() + extra.len());
+        for game in games {
+            let id = game.id;
+            let creation = Entry::Create {
+                config: game.config.clone(),
+                creator: game.first.clone(),
+                side: Side::South,
+                presence_logged: true,
+            };
+            let mut table = Table::new(id, game.config, game.first, Side::South, now);
+            let seated = table.join(game.second.clone(), now);
+            if !matches!(seated, Ok((Side::North, _))) {
+                let error = match seated {
+                    Err(refusal) => refusal.message,
+                    Ok(_) => "the same player cannot hold both seats".to_owned(),
+                };
+                return Err(LoadError::Seat { id, error });
+            }
+            let joining = Entry::Join { seat: game.second };
+            let row = actor::game_row(&table, None).map_err(|e| encode_error(id, &e))?;
+            writes.push(Write::InsertGame(row));
+            writes.push(Write::AppendAction(log_row(id, 0, at_ms, &creation)?));
+            writes.push(Write::AppendAction(log_row(id, 1, at_ms, &joining)?));
+            tables.push(table);
+        }
+        writes.extend(extra);
+        self.services.writer.write(writes).await?;
+        Ok(tables
+            .into_iter()
+            .map(|table| {
+                crate::metrics::count(&crate::metrics::METRICS.games_created);
+                self.spawn_once(table, 2)
+            })
+            .collect())
     }
 
     /// The game, loaded from the store if needed; `None` if there is no such game.

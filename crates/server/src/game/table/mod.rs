@@ -72,11 +72,17 @@ pub struct LegalQuery {
     pub budget: u64,
 }
 
+mod adjudicate;
+mod facts;
+#[cfg(test)]
+mod fixtures;
 mod referee;
 mod setup;
 mod snapshot;
 mod turn;
 
+pub use facts::GameFacts;
+use facts::Tally;
 use referee::Clock;
 use turn::PendingTurn;
 
@@ -105,6 +111,8 @@ pub struct Table {
     version: u64,
     clock: Clock,
     created_at_ms: u64,
+    /// Captures, turns, start and end, for the score sheet ([`Table::facts`]).
+    tally: Tally,
 }
 
 impl Table {
@@ -129,6 +137,7 @@ impl Table {
             version: 0,
             clock: Clock::default(),
             created_at_ms: now,
+            tally: Tally::default(),
         }
     }
 
@@ -151,6 +160,7 @@ impl Table {
             version: self.version,
             clock: self.clock,
             created_at_ms: self.created_at_ms,
+            tally: self.tally,
         };
         Savepoint {
             table,
@@ -288,7 +298,7 @@ impl Table {
             return Err(refuse(ErrorCode::NotSeated, "that seat is empty"));
         }
         let events = match action {
-            Action::Resign => self.resign(side)?,
+            Action::Resign => self.resign(side, now)?,
             Action::Arrange { pits } => self.arrange(side, pits, now)?,
             Action::Move { notation } => self.play(side, notation, now)?,
             Action::Decide { choice } => self.decide(side, choice, now)?,

@@ -75,13 +75,15 @@ impl Table {
         events: &mut Vec<Event>,
     ) {
         match outcome {
-            Some(outcome) => events.extend(self.finish(outcome)),
+            Some(outcome) => events.extend(self.finish(outcome, now)),
             None => self.new_turn(now),
         }
     }
 
-    pub(super) fn finish(&mut self, outcome: Outcome) -> Vec<Event> {
+    /// The game ends at `now` with `outcome`.
+    pub(super) fn finish(&mut self, outcome: Outcome, now: u64) -> Vec<Event> {
         self.outcome = Some(outcome);
+        self.tally.ended_at_ms = Some(now);
         self.status = match outcome {
             Outcome::Annulled { .. } => Status::Annulled,
             _ => Status::Finished,
@@ -108,9 +110,12 @@ impl Table {
                 .is_some_and(|deadline| now >= deadline)
                 && self.pending.is_some()
             {
-                events.extend(self.finish(Outcome::Annulled {
-                    reason: omweso_rules::AnnulReason::Budget,
-                }));
+                events.extend(self.finish(
+                    Outcome::Annulled {
+                        reason: omweso_rules::AnnulReason::Budget,
+                    },
+                    now,
+                ));
             } else if let Some(victim) = self.board.and_then(|b| b.to_move()) {
                 if !self.clock.steal_open
                     && self.pending.is_none()
@@ -132,10 +137,13 @@ impl Table {
                     .steal_since_ms
                     .is_some_and(|since| now >= since + ms(tc.abandon_seconds))
                 {
-                    events.extend(self.finish(Outcome::Win {
-                        winner: victim.other(),
-                        victory: Victory::Abandoned,
-                    }));
+                    events.extend(self.finish(
+                        Outcome::Win {
+                            winner: victim.other(),
+                            victory: Victory::Abandoned,
+                        },
+                        now,
+                    ));
                 }
             }
         }
@@ -144,10 +152,13 @@ impl Table {
                 .into_iter()
                 .find(|&side| self.grace_ends(side).is_some_and(|end| now >= end))
             {
-                events.extend(self.finish(Outcome::Win {
-                    winner: absent.other(),
-                    victory: Victory::Abandoned,
-                }));
+                events.extend(self.finish(
+                    Outcome::Win {
+                        winner: absent.other(),
+                        victory: Victory::Abandoned,
+                    },
+                    now,
+                ));
             }
         }
         self.emit(events)
@@ -200,14 +211,17 @@ impl Table {
     /// A seated player stayed away too long: they lose (RULES.md 4). Logs written before
     /// the grace was the table's own hold this as an entry of its own; the table now
     /// decides it in [`Table::tick`].
-    pub fn abandon(&mut self, absent: Side) -> Vec<(u64, Event)> {
+    pub fn abandon(&mut self, absent: Side, now: u64) -> Vec<(u64, Event)> {
         if self.status.is_over() || self.seats.iter().any(Option::is_none) {
             return Vec::new();
         }
-        let events = self.finish(Outcome::Win {
-            winner: absent.other(),
-            victory: Victory::Abandoned,
-        });
+        let events = self.finish(
+            Outcome::Win {
+                winner: absent.other(),
+                victory: Victory::Abandoned,
+            },
+            now,
+        );
         self.emit(events)
     }
 

@@ -49,6 +49,7 @@ impl Table {
     pub(super) fn start(&mut self, board: Game, now: u64, events: &mut Vec<Event>) {
         self.board = Some(board);
         self.status = Status::Playing;
+        self.tally.started_at_ms = Some(now);
         self.new_turn(now);
         self.start_grace(now);
         events.push(Event::Started {
@@ -107,7 +108,7 @@ impl Table {
         Ok(events)
     }
 
-    pub(super) fn resign(&mut self, side: Side) -> Result<Vec<Event>, Refusal> {
+    pub(super) fn resign(&mut self, side: Side, now: u64) -> Result<Vec<Event>, Refusal> {
         if self.status.is_over() {
             return Err(refuse(ErrorCode::GameOver, "the game is over"));
         }
@@ -117,9 +118,12 @@ impl Table {
                 "nobody has joined yet: there is no opponent to resign to",
             ));
         }
-        Ok(self.finish(Outcome::Win {
-            winner: side.other(),
-            victory: Victory::Resigned,
-        }))
+        Ok(self.finish(
+            Outcome::Win {
+                winner: side.other(),
+                victory: Victory::Resigned,
+            },
+            now,
+        ))
     }
 }

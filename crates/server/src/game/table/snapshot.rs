@@ -6,7 +6,7 @@ use omweso_rules::Side;
 use super::super::lobby::{GameSummary, SeatNames};
 use super::turn::options;
 use super::Table;
-use crate::protocol::{Arrangements, Legal, SeatView, Seats, Snapshot};
+use crate::protocol::{Arrangements, ClockView, Legal, SeatView, Seats, Snapshot};
 
 impl Table {
     /// The snapshot as `you` sees it; `connected`, `spectators` and the legal moves (as
@@ -26,7 +26,6 @@ impl Table {
             })
         };
         let board = self.board;
-        let over = self.status.is_over();
         let pending = self.pending.as_ref();
         // The contract's `legal_moves`: the side to move's (yours in Mweiso's opening).
         let listed = board
@@ -38,15 +37,8 @@ impl Table {
             setup: self.config.setup,
             time_control: self.config.time_control,
             status: self.status,
-            position: match pending {
-                Some(p) => Some(self.board_during(&p.turn)),
-                None => board.map(|b| b.to_string()),
-            },
-            to_move: if over {
-                None
-            } else {
-                pending.map(|p| p.by).or(board.and_then(|b| b.to_move()))
-            },
+            position: self.shown_position(),
+            to_move: self.shown_to_move(),
             opening: board.map(|b| b.opening_owed()).unwrap_or_default(),
             seats: Seats {
                 s: seat_view(Side::South),
@@ -59,7 +51,7 @@ impl Table {
             pending: pending.and_then(|p| p.turn.pending_decision().map(|d| options(&d, p.by))),
             pending_results: pending.map(|p| p.results.clone()),
             pending_move: pending.map(|p| p.tokens.join("/")),
-            clock: self.clock_view(),
+            clock: self.clock(),
             history: self.history.clone(),
             outcome: self.outcome,
             spectators,
@@ -70,6 +62,39 @@ impl Table {
                 n: self.arrangements[1].map(|a| a.counts()),
             },
         }
+    }
+
+    /// The position as viewers see it: while a turn waits at a decision, the board as that
+    /// turn left it so far.
+    #[must_use]
+    pub fn shown_position(&self) -> Option<String> {
+        match &self.pending {
+            Some(p) => Some(self.board_during(&p.turn)),
+            None => self.board.map(|b| b.to_string()),
+        }
+    }
+
+    /// Who plays now as viewers see it: the player of a turn waiting at a decision, else
+    /// the side to move; nobody once the game is over (or in Mweiso's opening).
+    #[must_use]
+    pub fn shown_to_move(&self) -> Option<Side> {
+        if self.status.is_over() {
+            return None;
+        }
+        let pending = self.pending.as_ref().map(|p| p.by);
+        pending.or(self.board.and_then(|b| b.to_move()))
+    }
+
+    /// The referee's clock as clients see it.
+    #[must_use]
+    pub fn clock(&self) -> ClockView {
+        self.clock_view()
+    }
+
+    /// The notation of the last whole move played, if any.
+    #[must_use]
+    pub fn last_move(&self) -> Option<&str> {
+        self.history.last().map(|h| h.mv.as_str())
     }
 
     /// The game as the lobby lists it.

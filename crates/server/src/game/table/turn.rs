@@ -2,7 +2,7 @@
 //! either board family, stopping at decision points and answering them, and what each
 //! option would do.
 
-use omweso_rules::{Answer, Game, GameMove, GameTurn, Outcome, Progress, Side};
+use omweso_rules::{Answer, Game, GameMove, GameTurn, PlayResult, Progress, Side};
 
 use super::super::laps::LapRecord;
 use super::{refuse, Refusal, Table};
@@ -164,23 +164,23 @@ impl Table {
             .result()
             .ok_or_else(|| refuse(ErrorCode::Unavailable, "the turn did not finish"))?;
         self.pending = None;
-        Ok(self.complete_turn(result.game, by, notation, stolen, laps, result.outcome, now))
+        Ok(self.complete_turn(&result, by, notation, stolen, laps, now))
     }
 
-    /// A turn is over: the board after it, the history, the next turn's clock (or the end),
-    /// and the `played` event first.
-    #[allow(clippy::too_many_arguments)]
+    /// A turn is over: the board after it, the tallies and the history, the next turn's
+    /// clock (or the end), and the `played` event first.
     pub(super) fn complete_turn(
         &mut self,
-        board: Game,
+        result: &PlayResult,
         by: Side,
         mv: String,
         stolen: bool,
         laps: LapRecord,
-        outcome: Option<Outcome>,
         now: u64,
     ) -> Vec<Event> {
+        let (board, outcome) = (result.game, result.outcome);
         let position = board.to_string();
+        self.tally.count_turn(by, self.board, result);
         self.board = Some(board);
         self.history.push(HistoryEntry {
             by,

@@ -1,0 +1,236 @@
+//! Adjudication (RULES.md 5.3): a tournament game still going at its round's deadline is
+//! stopped and decided on material. Oware on the seeds captured, Omweso and Mweiso on the
+//! seeds on each side of the board; more wins, equal is a draw.
+
+use std::cmp::Ordering;
+
+use omweso_rules::{Outcome, Ruleset, Side, Victory};
+
+use super::{refuse, Refusal, Table};
+use crate::protocol::{ErrorCode, Event};
+
+impl Table {
+    /// Ends the game at `now` on material. Refused once the game is over.
+    ///
+    /// In setup the material is the start's (each side's seeds, arranged or not), so it is
+    /// a draw. A turn waiting at a decision is not finished: the board before it decides,
+    /// as [`Table::facts`] counts it.
+    pub fn adjudicate(&mut self, now: u64) -> Result<Vec<(u64, Event)>, Refusal> {
+        if self.status.is_over() {
+            return Err(refuse(ErrorCode::GameOver, "the game is over"));
+        }
+        let events = self.finish(self.on_material(), now);
+        Ok(self.emit(events))
+    }
+
+    /// The outcome the material as it stands gives.
+    fn on_material(&self) -> Outcome {
+        let facts = self.facts();
+        let [south, north] = match self.config.ruleset {
+            Ruleset::Oware => facts.captured,
+            Ruleset::Omweso | Ruleset::Mweiso => facts.seeds_on_side,
+        };
+        let winner = match south.cmp(&north) {
+            Ordering::Greater => Side::South,
+            Ordering::Less => Side::North,
+            Ordering::Equal => return Outcome::Draw,
+        };
+        Outcome::Win {
+            winner,
+            victory: Victory::Adjudicated,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use omweso_rules::{Outcome, Ruleset, Side, Victory};
+
+    use super::super::fixtures::{act, mv, on_board, seat, seated};
+    use super::super::{Action, Table};
+    use crate::game::config::SetupKind;
+    use crate::game::log::{replay, Entry};
+    use crate::protocol::{ErrorCode, Event, Frame, Status};
+
+    /// South's E1 captures 6 seeds (32-32 before, 38-26 after); North's E3/c then captures
+    /// 14 (24-40), stopping at a decision after E3.
+    const CAPTURES: &str = "5,0,0,0,1,1,1,1/0,3,0,5,5,5,0,5/10,4,1,4,4,0,0,4/1,0,0,0,4,0,0,0 s";
+
+    fn won_by(winner: Side) -> Outcome {
+        Outcome::Win {
+            winner,
+            victory: Victory::Adjudicated,
+        }
+    }
+
+    /// Adjudicates at 50 s and checks the one `end` event it makes.
+    fn adjudicated(t: &mut Table) -> Outcome {
+        let version = t.version();
+        let events = t.adjudicate(50_000).unwrap();
+        let [(v, Event::End { outcome })] = events.as_slice() else {
+            panic!("expected one end event, got {events:?}");
+        };
+        assert_eq!(*v, version + 1);
+        assert_eq!(t.outcome(), Some(*outcome));
+        assert_eq!(t.status(), Status::Finished);
+        assert_eq!(t.facts().ended_at_ms, Some(50_000));
+        assert_eq!(t.next_deadline(), None);
+        *outcome
+    }
+
+    #[test]
+    fn omweso_is_decided_on_the_seeds_on_each_side() {
+        assert_eq!(
+            adjudicated(&mut on_board(Ruleset::Omweso, CAPTURES)),
+            Outcome::Draw
+        );
+
+        let mut t = on_board(Ruleset::Omweso, CAPTURES);
+        t.act(Side::South, &mv("E1"), 2_000).unwrap();
+        assert_eq!(adjudicated(&mut t), won_by(Side::South));
+
+        let mut t = on_board(Ruleset::Omweso, CAPTURES);
+        t.act(Side::South, &mv("E1"), 2_000).unwrap();
+        t.act(Side::North, &mv("E3/c"), 3_000).unwrap();
+        assert_eq!(t.facts().seeds_on_side, [24, 40]);
+        assert_eq!(adjudicated(&mut t), won_by(Side::North));
+    }
+
+    #[test]
+    fn a_turn_waiting_at_a_decision_does_not_count() {
+        let mut t = on_board(Ruleset::Omweso, CAPTURES);
+        t.act(Side::South, &mv("E1"), 2_000).unwrap();
+        let before_north = t.position();
+        // North's E3 would capture 14 once answered `c`: still 38-26 for South.
+        t.act(Side::North, &mv("E3"), 3_000).unwrap();
+        assert!(t.pending.is_some());
+        assert_eq!(adjudicated(&mut t), won_by(Side::South));
+        assert!(t.pending.is_none());
+        assert_eq!(t.position(), before_north);
+        assert_eq!(t.facts().turns, [1, 0]);
+        let refused = t.act(Side::North, &Action::Decide { choice: "c".into() }, 60_000);
+        assert_eq!(refused.unwrap_err().code, ErrorCode::GameOver);
+    }
+
+    #[test]
+    fn mweiso_is_decided_on_the_seeds_on_each_side() {
+        // North 34 seeds, South 30.
+        let mut t = on_board(
+            Ruleset::Mweiso,
+            "3,2,2,2,2,2,2,2/2,2,2,2,2,2,2,3/2,2,2,2,2,2,2,2/2,2,2,2,2,2,0,2 s",
+        );
+        assert_eq!(t.facts().seeds_on_side, [30, 34]);
+        assert_eq!(adjudicated(&mut t), won_by(Side::North));
+
+        // The opening turn waits at its decision: the start's 32-32 decides.
+        let (mut t, _) = seated(Ruleset::Mweiso, SetupKind::Outer);
+        t.act(Side::South, &mv("A1'"), 2_000).unwrap();
+        assert!(t.pending.is_some());
+        assert_eq!(adjudicated(&mut t), Outcome::Draw);
+    }
+
+    #[test]
+    fn oware_is_decided_on_the_seeds_captured() {
+        let (mut t, _) = seated(Ruleset::Oware, SetupKind::Outer);
+        assert_eq!(adjudicated(&mut t), Outcome::Draw);
+
+        // Both stores held 3 when the board was put there: only what was captured in the
+        // game counts (South 2, North 0), not the seeds on each side (20-20).
+        let mut t = on_board(Ruleset::Oware, "4,4,4,4,4,1/4,4,4,4,4,1 s 3 3");
+        t.act(Side::South, &mv("F1"), 2_000).unwrap();
+        assert_eq!(adjudicated(&mut t), won_by(Side::South));
+
+        let mut t = on_board(Ruleset::Oware, "1,4,4,4,4,4/1,4,4,4,4,4 n 3 3");
+        t.act(Side::North, &mv("A2"), 2_000).unwrap();
+        assert_eq!(adjudicated(&mut t), won_by(Side::North));
+    }
+
+    #[test]
+    fn in_setup_it_is_a_draw() {
+        // Free setup, nobody arranged yet.
+        let (mut t, _) = seated(Ruleset::Omweso, SetupKind::Free);
+        assert_eq!(adjudicated(&mut t), Outcome::Draw);
+        assert_eq!(t.facts().started_at_ms, None);
+
+        // South arranged everything in one pit row: still 32 each.
+        let (mut t, _) = seated(Ruleset::Omweso, SetupKind::Free);
+        let mut pits = vec![4u64; 8];
+        pits.extend([0; 8]);
+        t.act(Side::South, &Action::Arrange { pits }, 2_000)
+            .unwrap();
+        assert_eq!(adjudicated(&mut t), Outcome::Draw);
+
+        // Nobody joined.
+        let config = super::super::fixtures::config(Ruleset::Oware, SetupKind::Outer);
+        let mut t = Table::new(uuid::Uuid::new_v4(), config, seat("Kato"), Side::South, 0);
+        assert_eq!(adjudicated(&mut t), Outcome::Draw);
+    }
+
+    #[test]
+    fn a_game_over_is_not_adjudicated_and_nothing_changes() {
+        let (mut t, _) = seated(Ruleset::Omweso, SetupKind::Outer);
+        t.act(Side::South, &Action::Resign, 2_000).unwrap();
+        let version = t.version();
+        let refused = t.adjudicate(3_000).unwrap_err();
+        assert_eq!(refused.code, ErrorCode::GameOver);
+        assert_eq!(t.version(), version);
+        assert_eq!(
+            t.outcome().map(|o| o.winner()),
+            Some(Some(Side::North)),
+            "the resignation stands"
+        );
+        assert_eq!(t.facts().ended_at_ms, Some(2_000));
+
+        let mut t = on_board(Ruleset::Omweso, CAPTURES);
+        adjudicated(&mut t);
+        assert_eq!(t.adjudicate(60_000).unwrap_err().code, ErrorCode::GameOver);
+    }
+
+    #[test]
+    fn the_log_replays_the_adjudication() {
+        // Mweiso's opening: South's turn is answered, North's waits at its decision.
+        let (mut t, mut log) = seated(Ruleset::Mweiso, SetupKind::Outer);
+        act(&mut t, &mut log, Side::South, mv("A1'"), 2_000);
+        let decide = Action::Decide { choice: "a".into() };
+        act(&mut t, &mut log, Side::South, decide, 3_000);
+        let query = t.legal_query();
+        let (_, board) = query.sides[0];
+        let with_decision = board
+            .legal_moves(Side::North, Some(query.budget))
+            .into_iter()
+            .find(|m| !m.answers().is_empty())
+            .unwrap();
+        let start = with_decision.start().to_string();
+        act(&mut t, &mut log, Side::North, mv(&start), 4_000);
+        assert!(t.pending.is_some());
+        let end = t.adjudicate(5_000).unwrap();
+        log.push((5, 5_000, Entry::Adjudicate));
+        let stored: Vec<_> = log
+            .into_iter()
+            .map(|(seq, at, entry)| {
+                let json = serde_json::to_string(&entry).unwrap();
+                (seq, at, serde_json::from_str::<Entry>(&json).unwrap())
+            })
+            .collect();
+        let replayed = replay(t.id(), stored).unwrap();
+        assert_eq!(replayed.outcome(), t.outcome());
+        assert_eq!(replayed.status(), Status::Finished);
+        assert_eq!(replayed.version(), t.version());
+        assert_eq!(replayed.facts(), t.facts());
+        assert_eq!(replayed.position(), t.position());
+        assert_eq!(Entry::Adjudicate.kind(), "adjudicate");
+        assert_eq!(
+            serde_json::to_string(&Entry::Adjudicate).unwrap(),
+            r#"{"kind":"adjudicate"}"#
+        );
+        let (v, event) = end.into_iter().next().unwrap();
+        // South's opening turn captured 16 (48-16); North's, unanswered, does not count.
+        assert_eq!(t.facts().seeds_on_side, [48, 16]);
+        assert_eq!(t.facts().turns, [1, 0]);
+        assert_eq!(t.outcome(), Some(won_by(Side::South)));
+        assert_eq!(
+            Frame::event(v, event).to_text(),
+            r#"{"t":"end","d":{"outcome":{"result":"win","winner":"s","victory":"adjudicated"}},"v":8}"#
+        );
+    }
+}
