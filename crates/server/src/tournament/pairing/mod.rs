@@ -18,8 +18,11 @@
 //! direction twice running; top half against bottom half inside a score group; and, last,
 //! a tie-break of ours so that floats come from as low and as near as possible. Who moves
 //! first is decided after the matching (`colours`), by the same measure the weights used.
+//!
+//! [`check`] lists what a hand-made pairing breaks, for the director to confirm.
 
 mod bye;
+mod check;
 mod colours;
 mod diagnose;
 mod field;
@@ -35,6 +38,7 @@ mod tests;
 pub use super::berger::Pairing;
 use super::standings::Milli;
 
+pub use check::check;
 pub use swiss::swiss;
 
 /// One played round, as the pairing needs it.
@@ -82,6 +86,17 @@ pub struct PairingError {
     pub message: String,
 }
 
+/// One thing a hand-made pairing breaks ([`check`]). `rule` 1 to 4 is the absolute rule
+/// broken, which the director may confirm; `rule` 0 is an error in the pairing itself
+/// that no confirmation makes right: a player paired twice, or with themself, a number
+/// that is no player, an active player left out (set them inactive to leave them out).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Breach {
+    pub rule: u8,
+    pub players: Vec<usize>,
+    pub message: String,
+}
+
 /// The short statement of an absolute rule, for messages.
 fn rule_title(rule: u8) -> &'static str {
     match rule {
@@ -106,6 +121,16 @@ fn message(rule: u8, detail: impl std::fmt::Display) -> String {
 impl PairingError {
     fn new(rule: u8, players: Vec<usize>, detail: impl std::fmt::Display) -> PairingError {
         PairingError {
+            rule,
+            players,
+            message: message(rule, detail),
+        }
+    }
+}
+
+impl Breach {
+    fn new(rule: u8, players: Vec<usize>, detail: impl std::fmt::Display) -> Breach {
+        Breach {
             rule,
             players,
             message: message(rule, detail),

@@ -1,10 +1,11 @@
-//! Tests of the pairing: cases worked out by hand (`hand`), properties of random
-//! tournaments (`props`), the optimum against an exhaustive search (`exhaustive`), the
-//! range of the weights (`range`), and the time of a large round (`timing`, ignored: run
-//! it in release mode).
+//! Tests of the pairing: cases worked out by hand (`hand`), manual pairings (`manual`),
+//! properties of random tournaments (`props`), the optimum against an exhaustive search
+//! (`exhaustive`), the range of the weights (`range`), and the time of a large round
+//! (`timing`, ignored: run it in release mode).
 
 mod exhaustive;
 mod hand;
+mod manual;
 mod props;
 mod range;
 mod timing;
@@ -15,7 +16,7 @@ use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
-use super::{swiss, Pairing, PastRound, SwissInput};
+use super::{check, swiss, Pairing, PastRound, SwissInput};
 use crate::tournament::standings::Milli;
 
 /// The points of a game, (first, second).
@@ -233,4 +234,6 @@ pub(super) fn assert_keeps_rules(state: &State, tables: &[Pairing]) {
     for &p in &round_byes {
         assert_eq!(byes[p], 0, "rule 3: player {p} had a bye already");
     }
+    let breaches = check(&state.input(), tables, 1);
+    assert!(breaches.is_empty(), "check: {breaches:?}");
 }
