@@ -125,6 +125,65 @@ mod tests {
         );
     }
 
+    /// Compares `rounds(players)` with a printed table, written as FIDE prints it: each
+    /// round a list of "first-second" tables.
+    fn assert_matches_printed(players: usize, printed: &[&str]) {
+        let r = rounds(players, false);
+        assert_eq!(
+            r.len(),
+            printed.len(),
+            "{players} players: number of rounds"
+        );
+        for (i, (round, line)) in r.iter().zip(printed).enumerate() {
+            let want: Vec<(usize, Option<usize>)> = line
+                .split(", ")
+                .map(|t| {
+                    let (a, b) = t.split_once('-').expect("a table is first-second");
+                    let a: usize = a.parse().expect("a player number");
+                    let b: usize = b.parse().expect("a player number");
+                    (a, Some(b))
+                })
+                .collect();
+            assert_eq!(pairs(round), want, "{players} players, round {}", i + 1);
+        }
+    }
+
+    /// FIDE's printed table for 7 or 8 players (Handbook C.05 Annex 1).
+    #[test]
+    fn eight_players_match_the_fide_table() {
+        assert_matches_printed(
+            8,
+            &[
+                "1-8, 2-7, 3-6, 4-5",
+                "8-5, 6-4, 7-3, 1-2",
+                "2-8, 3-1, 4-7, 5-6",
+                "8-6, 7-5, 1-4, 2-3",
+                "3-8, 4-2, 5-1, 6-7",
+                "8-7, 1-6, 2-5, 3-4",
+                "4-8, 5-3, 6-2, 7-1",
+            ],
+        );
+    }
+
+    /// FIDE's printed table for 9 or 10 players (Handbook C.05 Annex 1).
+    #[test]
+    fn ten_players_match_the_fide_table() {
+        assert_matches_printed(
+            10,
+            &[
+                "1-10, 2-9, 3-8, 4-7, 5-6",
+                "10-6, 7-5, 8-4, 9-3, 1-2",
+                "2-10, 3-1, 4-9, 5-8, 6-7",
+                "10-7, 8-6, 9-5, 1-4, 2-3",
+                "3-10, 4-2, 5-1, 6-9, 7-8",
+                "10-8, 9-7, 1-6, 2-5, 3-4",
+                "4-10, 5-3, 6-2, 7-1, 8-9",
+                "10-9, 1-8, 2-7, 3-6, 4-5",
+                "5-10, 6-4, 7-3, 8-2, 9-1",
+            ],
+        );
+    }
+
     /// Five players: the table for six, seat 6 being the bye.
     #[test]
     fn an_odd_number_gets_a_bye_seat() {
