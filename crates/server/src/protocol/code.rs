@@ -60,6 +60,31 @@ pub enum ErrorCode {
     IllegalMove,
     NoDecision,
     BadDecision,
+    // -- tournaments --
+    /// A tournament's settings are not valid.
+    BadSettings,
+    /// A pairing names an unknown player, or one twice.
+    BadPairing,
+    /// A dispute or correction without a reason, or with too long a one.
+    BadReason,
+    /// Only the tournament's director may do this.
+    NotDirector,
+    /// Only the players of that game may confirm or dispute its sheet.
+    NotYourGame,
+    /// This session has joined the tournament already.
+    AlreadyJoined,
+    /// The player is not in the tournament (or withdrew already).
+    NotInTournament,
+    /// The tournament no longer takes players (its last round is paired, or it is over).
+    TournamentClosed,
+    /// The round is not in a state that allows this (not paired, started, over...).
+    RoundNotReady,
+    /// No pairing keeps the absolute rules: the message says which rule and for whom.
+    NoPairing,
+    /// A manual pairing breaks an absolute rule: send it again with `confirm_breach`.
+    PairingBreach,
+    /// The sheet is no longer open to confirmation or dispute.
+    SheetSettled,
     // -- the server --
     /// The server could not save or compute this; nothing changed.
     Unavailable,
@@ -67,7 +92,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in declaration order (for documentation and tests).
-    pub const ALL: [ErrorCode; 33] = [
+    pub const ALL: [ErrorCode; 45] = [
         ErrorCode::BadBody,
         ErrorCode::BadContentType,
         ErrorCode::BadOrigin,
@@ -100,6 +125,18 @@ impl ErrorCode {
         ErrorCode::IllegalMove,
         ErrorCode::NoDecision,
         ErrorCode::BadDecision,
+        ErrorCode::BadSettings,
+        ErrorCode::BadPairing,
+        ErrorCode::BadReason,
+        ErrorCode::NotDirector,
+        ErrorCode::NotYourGame,
+        ErrorCode::AlreadyJoined,
+        ErrorCode::NotInTournament,
+        ErrorCode::TournamentClosed,
+        ErrorCode::RoundNotReady,
+        ErrorCode::NoPairing,
+        ErrorCode::PairingBreach,
+        ErrorCode::SheetSettled,
         ErrorCode::Unavailable,
     ];
 
@@ -139,6 +176,18 @@ impl ErrorCode {
             ErrorCode::IllegalMove => "illegal_move",
             ErrorCode::NoDecision => "no_decision",
             ErrorCode::BadDecision => "bad_decision",
+            ErrorCode::BadSettings => "bad_settings",
+            ErrorCode::BadPairing => "bad_pairing",
+            ErrorCode::BadReason => "bad_reason",
+            ErrorCode::NotDirector => "not_director",
+            ErrorCode::NotYourGame => "not_your_game",
+            ErrorCode::AlreadyJoined => "already_joined",
+            ErrorCode::NotInTournament => "not_in_tournament",
+            ErrorCode::TournamentClosed => "tournament_closed",
+            ErrorCode::RoundNotReady => "round_not_ready",
+            ErrorCode::NoPairing => "no_pairing",
+            ErrorCode::PairingBreach => "pairing_breach",
+            ErrorCode::SheetSettled => "sheet_settled",
             ErrorCode::Unavailable => "unavailable",
         }
     }
@@ -158,11 +207,16 @@ impl ErrorCode {
             | ErrorCode::BadVersion
             | ErrorCode::BadMove
             | ErrorCode::BadDecision
-            | ErrorCode::BadArrangement => StatusCode::BAD_REQUEST,
+            | ErrorCode::BadArrangement
+            | ErrorCode::BadSettings
+            | ErrorCode::BadPairing
+            | ErrorCode::BadReason => StatusCode::BAD_REQUEST,
             ErrorCode::BadContentType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            ErrorCode::BadOrigin | ErrorCode::Spectator | ErrorCode::NotSeated => {
-                StatusCode::FORBIDDEN
-            }
+            ErrorCode::BadOrigin
+            | ErrorCode::Spectator
+            | ErrorCode::NotSeated
+            | ErrorCode::NotDirector
+            | ErrorCode::NotYourGame => StatusCode::FORBIDDEN,
             ErrorCode::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ErrorCode::Timeout => StatusCode::REQUEST_TIMEOUT,
@@ -179,7 +233,14 @@ impl ErrorCode {
             | ErrorCode::TurnInProgress
             | ErrorCode::NoArrangement
             | ErrorCode::AlreadyArranged
-            | ErrorCode::NoDecision => StatusCode::CONFLICT,
+            | ErrorCode::NoDecision
+            | ErrorCode::AlreadyJoined
+            | ErrorCode::NotInTournament
+            | ErrorCode::TournamentClosed
+            | ErrorCode::RoundNotReady
+            | ErrorCode::NoPairing
+            | ErrorCode::PairingBreach
+            | ErrorCode::SheetSettled => StatusCode::CONFLICT,
             ErrorCode::IllegalMove => StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
         }

@@ -18,6 +18,7 @@ pub mod code;
 pub mod game;
 pub mod http;
 pub mod server;
+pub mod tournament;
 
 pub use client::{decode, ClientMessage, DecodeError, Request, MAX_FRAME_BYTES};
 pub use code::ErrorCode;
