@@ -10,7 +10,7 @@ use omweso_rules::Victory;
 pub type Milli = i64;
 
 /// The points table of a tournament (RULES.md 5.2 defaults).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PointsTable {
     pub win: Milli,
     pub emitwe_ebiri: Milli,

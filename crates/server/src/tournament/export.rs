@@ -1,0 +1,361 @@
+//! The tournament's records (RULES.md 5.6): the standings and every score sheet with its
+//! corrections as CSV, and the whole tournament in FIDE's tournament report format (TRF,
+//! the 2016 layout pairing programs read), the first move counting as white.
+
+use std::fmt::Write as _;
+
+use super::sheet::Verdict;
+use super::state::{Table, TableGame, Tournament};
+use crate::protocol::tournament::{PlayerResult, SheetStatus, SheetView};
+
+/// Which file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    StandingsCsv,
+    SheetsCsv,
+    Trf,
+}
+
+/// The file's text.
+#[must_use]
+pub fn render(t: &Tournament, kind: Kind) -> String {
+    match kind {
+        Kind::StandingsCsv => standings_csv(t),
+        Kind::SheetsCsv => sheets_csv(t),
+        Kind::Trf => trf(t),
+    }
+}
+
+/// A spreadsheet takes a cell that starts with `=`, `+`, `-` or `@` for a formula: such a
+/// name is written with a leading apostrophe (OWASP's advice on CSV injection).
+fn cell(text: &str) -> String {
+    if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{text}")
+    } else {
+        text.to_owned()
+    }
+}
+
+fn csv_text(rows: Vec<Vec<String>>) -> String {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    for row in rows {
+        // Writing to memory cannot fail on I/O; a row the writer refused is left out.
+        if let Err(error) = writer.write_record(&row) {
+            tracing::error!(%error, "a CSV row could not be written");
+        }
+    }
+    match writer.into_inner() {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(error) => {
+            tracing::error!(%error, "the CSV could not be finished");
+            String::new()
+        }
+    }
+}
+
+fn number(points: f64) -> String {
+    // Thousandths at most: no float noise ("0.30000000000000004").
+    let text = format!("{points:.3}");
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
+
+fn standings_csv(t: &Tournament) -> String {
+    let mut rows = vec![[
+        "rank",
+        "player_id",
+        "name",
+        "points",
+        "buchholz",
+        "sonneborn_berger",
+        "seeds",
+        "games",
+        "wins",
+        "draws",
+        "losses",
+        "direct",
+        "withdrawn",
+    ]
+    .map(str::to_owned)
+    .to_vec()];
+    for s in t.standings() {
+        let withdrawn = t
+            .player_index(s.player_id)
+            .is_some_and(|i| t.players()[i].withdrawn);
+        rows.push(vec![
+            s.rank.to_string(),
+            s.player_id.to_string(),
+            cell(&s.name),
+            number(s.points),
+            number(s.buchholz),
+            number(s.sonneborn_berger),
+            s.seeds.to_string(),
+            s.games.to_string(),
+            s.wins.to_string(),
+            s.draws.to_string(),
+            s.losses.to_string(),
+            number(s.direct),
+            withdrawn.to_string(),
+        ]);
+    }
+    csv_text(rows)
+}
+
+fn result_name(result: Option<PlayerResult>) -> String {
+    result.map_or(String::new(), |r| r.name().to_owned())
+}
+
+fn status_name(status: SheetStatus) -> &'static str {
+    match status {
+        SheetStatus::Pending => "pending",
+        SheetStatus::Confirmed => "confirmed",
+        SheetStatus::Disputed => "disputed",
+        SheetStatus::Corrected => "corrected",
+    }
+}
+
+fn sheets_csv(t: &Tournament) -> String {
+    let mut rows = vec![[
+        "round",
+        "table",
+        "game_id",
+        "first_id",
+        "first_name",
+        "second_id",
+        "second_name",
+        "moved_first",
+        "status",
+        "first_result",
+        "second_result",
+        "victory",
+        "first_points",
+        "second_points",
+        "first_seeds",
+        "second_seeds",
+        "turns",
+        "duration_ms",
+        "filled_first_result",
+        "filled_second_result",
+        "dispute",
+        "corrections",
+    ]
+    .map(str::to_owned)
+    .to_vec()];
+    let snapshot = t.snapshot(None);
+    let name = |id: Option<uuid::Uuid>| {
+        id.and_then(|id| t.player_index(id))
+            .map_or(String::new(), |i| cell(&t.players()[i].name))
+    };
+    let id_text = |id: Option<uuid::Uuid>| id.map_or(String::new(), |id| id.to_string());
+    for (round, view) in t.rounds().iter().zip(&snapshot.rounds) {
+        for (table, pairing) in round.tables.iter().zip(&view.pairings) {
+            let mut line = |game: Option<&TableGame>, sheet: &SheetView, status: &str| {
+                let filled = game
+                    .and_then(|g| g.sheet.as_ref())
+                    .map(|s| s.filled.results());
+                rows.push(vec![
+                    round.number.to_string(),
+                    table.number.to_string(),
+                    id_text(sheet.game_id),
+                    pairing.first.to_string(),
+                    name(Some(pairing.first)),
+                    id_text(pairing.second),
+                    name(pairing.second),
+                    id_text(sheet.moved_first),
+                    status.to_owned(),
+                    sheet.first_result.name().to_owned(),
+                    result_name(sheet.second_result),
+                    sheet.victory.clone().unwrap_or_default(),
+                    number(sheet.points.first),
+                    number(sheet.points.second),
+                    sheet.seeds.first.to_string(),
+                    sheet.seeds.second.to_string(),
+                    sheet.turns.to_string(),
+                    sheet.duration_ms.to_string(),
+                    filled.map_or(String::new(), |f| f[0].name().to_owned()),
+                    filled.map_or(String::new(), |f| f[1].name().to_owned()),
+                    sheet.dispute.as_ref().map_or(String::new(), |d| {
+                        cell(&format!("{}: {}", name(Some(d.by)), d.reason))
+                    }),
+                    cell(
+                        &sheet
+                            .corrections
+                            .iter()
+                            .map(|c| {
+                                format!(
+                                    "{} by {} ({}): {}/{} -> {}/{}",
+                                    c.at_ms,
+                                    c.by_name,
+                                    c.reason,
+                                    c.before.first_result.name(),
+                                    result_name(c.before.second_result),
+                                    c.after.first_result.name(),
+                                    result_name(c.after.second_result),
+                                )
+                            })
+                            .collect::<Vec<_>>()
+                            .join("; "),
+                    ),
+                ]);
+            };
+            for (game, replaced) in table.replaced.iter().zip(&pairing.replaced) {
+                if let Some(sheet) = &replaced.sheet {
+                    line(Some(game), sheet, "replayed");
+                }
+            }
+            if let Some(sheet) = &pairing.sheet {
+                line(table.game.as_ref(), sheet, status_name(sheet.status));
+            }
+        }
+    }
+    csv_text(rows)
+}
+
+/// One round of a player in the TRF: opponent's start rank (0: none), colour, result.
+fn trf_round(t: &Tournament, table: &Table, player: usize) -> (usize, char, char) {
+    let Some(second) = table.second else {
+        // A pairing bye: TRF's "pairing-allocated bye".
+        return (0, '-', 'U');
+    };
+    let (me, opponent) = if table.first == player {
+        (0, second)
+    } else {
+        (1, table.first)
+    };
+    if table.no_game {
+        let code = match table.forfeit_winner {
+            Some(w) if w == me => '+',
+            _ => '-',
+        };
+        return (opponent + 1, '-', code);
+    }
+    let Some(game) = &table.game else {
+        return (0, '-', 'Z');
+    };
+    let colour = if game.moved_first == me { 'w' } else { 'b' };
+    let code = match game.sheet.as_ref().map(super::sheet::Sheet::verdict) {
+        None => ' ',
+        Some(Verdict::Win {
+            winner, forfeit, ..
+        }) => match (winner == me, forfeit) {
+            (true, true) => '+',
+            (false, true) => '-',
+            (true, false) => '1',
+            (false, false) => '0',
+        },
+        Some(Verdict::Draw { .. } | Verdict::Annulled { .. }) => '=',
+    };
+    let _ = t;
+    (opponent + 1, colour, code)
+}
+
+fn trf(t: &Tournament) -> String {
+    let mut out = String::new();
+    let settings = t.settings();
+    let _ = writeln!(out, "012 {}", settings.name);
+    let _ = writeln!(out, "022 online (omweso)");
+    let _ = writeln!(out, "032 UGA");
+    let first_day = day(t.created_at_ms());
+    let _ = writeln!(out, "042 {first_day}");
+    let last = t
+        .rounds()
+        .iter()
+        .filter_map(|r| r.started_at_ms)
+        .max()
+        .map_or(first_day.clone(), day);
+    let _ = writeln!(out, "052 {last}");
+    let _ = writeln!(out, "062 {}", t.players().len());
+    let _ = writeln!(out, "072 0");
+    let _ = writeln!(
+        out,
+        "092 {} ({}, {})",
+        match settings.system {
+            crate::protocol::tournament::System::Swiss => "Swiss System",
+            crate::protocol::tournament::System::RoundRobin => "Round Robin",
+            crate::protocol::tournament::System::DoubleRoundRobin => "Double Round Robin",
+        },
+        settings.game.ruleset,
+        "first move = white"
+    );
+    let _ = writeln!(out, "122 {} min per round", settings.round_minutes);
+    // The number of rounds, as pairing programs (JaVaFo, bbpPairings) expect it.
+    let _ = writeln!(out, "XXR {}", t.rounds_planned());
+    let standings = t.standings();
+    for (i, player) in t.players().iter().enumerate() {
+        let line = standings.iter().find(|s| s.player_id == player.id);
+        let points = line.map_or(0.0, |s| s.points);
+        let rank = line.map_or(0, |s| s.rank);
+        let name: String = player.name.chars().take(33).collect();
+        // Columns 1-89: "001", start rank, sex, title, name, rating, federation, FIDE
+        // id, birth date, points, rank (TRF16).
+        let mut text = format!(
+            "001 {:>4} {:1}{:>3} {:<33} {:>4} {:>3} {:>11} {:>10} {:>4.1} {:>4}",
+            i + 1,
+            "",
+            "",
+            name,
+            "",
+            "",
+            "",
+            "",
+            points,
+            rank
+        );
+        for round in t.rounds().iter().filter(|r| r.started_at_ms.is_some()) {
+            let table = round
+                .tables
+                .iter()
+                .find(|table| table.first == i || table.second == Some(i));
+            let (opponent, colour, code) = match table {
+                Some(table) => trf_round(t, table, i),
+                // Not paired (joined later, or withdrawn): no game, no points.
+                None => (0, '-', 'Z'),
+            };
+            let opponent = if opponent == 0 {
+                "0000".to_owned()
+            } else {
+                format!("{opponent:>4}")
+            };
+            let _ = write!(text, "  {opponent} {colour} {code}");
+        }
+        let _ = writeln!(out, "{}", text.trim_end());
+    }
+    out
+}
+
+/// A day as TRF writes it: YYYY/MM/DD (UTC).
+fn day(ms: u64) -> String {
+    // Days since the epoch to a civil date (Howard Hinnant's algorithm).
+    let days = (ms / 86_400_000) as i64;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}/{m:02}/{d:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn days_are_civil_dates() {
+        assert_eq!(day(0), "1970/01/01");
+        // 2026-11-23 00:00 UTC.
+        assert_eq!(day(1_795_392_000_000), "2026/11/23");
+        assert_eq!(day(951_782_400_000), "2000/02/29");
+    }
+
+    #[test]
+    fn formula_like_names_are_defused() {
+        assert_eq!(cell("=HYPERLINK(1)"), "'=HYPERLINK(1)");
+        assert_eq!(cell("Kato"), "Kato");
+        assert_eq!(number(0.5), "0.5");
+        assert_eq!(number(2.0), "2");
+        assert_eq!(number(1.25), "1.25");
+    }
+}

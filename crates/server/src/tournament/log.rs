@@ -1,0 +1,106 @@
+//! A tournament's append-only log: every change, with the time it happened, stored before
+//! anyone is told of it. Replaying the entries through [`Tournament::apply`] rebuilds the
+//! tournament exactly (same rounds, deadlines, sheets and versions), so nothing else of a
+//! tournament is stored but the summary the lobby lists.
+//!
+//! [`Tournament::apply`]: super::state::Tournament::apply
+
+use omweso_rules::Outcome;
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use super::settings::Settings;
+use super::sheet::GameFigures;
+
+/// What a player or the director did to a sheet.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "lowercase")]
+pub enum SheetAction {
+    Confirm,
+    Dispute {
+        reason: String,
+    },
+    /// `outcome` in the game's seats.
+    Correct {
+        outcome: Outcome,
+        reason: String,
+    },
+}
+
+/// One pairing as logged: player ids, `None` for the bye.
+pub type LoggedPairing = (Uuid, Option<Uuid>);
+
+/// One logged change.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Entry {
+    Create {
+        settings: Box<Settings>,
+        director: Uuid,
+        director_name: String,
+    },
+    Join {
+        player: Uuid,
+        name: String,
+    },
+    Withdraw {
+        player: Uuid,
+        by: Uuid,
+    },
+    /// Round `round` paired (or its pairing replaced by the director before its start),
+    /// in table order.
+    Pair {
+        round: u32,
+        pairings: Vec<LoggedPairing>,
+        manual: bool,
+        /// The breaches of the absolute rules the director confirmed.
+        breaches: Vec<String>,
+    },
+    /// Round `round` started: each table's game (`None`: a bye, or a forfeit because a
+    /// player had withdrawn), created in the same transaction as this entry.
+    Start {
+        round: u32,
+        games: Vec<Option<Uuid>>,
+        deadline_ms: u64,
+    },
+    /// A game of the tournament ended. `replay`: the game was annulled with time left,
+    /// and this new game (created with this entry) replays it with the first move swapped.
+    GameEnd {
+        game_id: Uuid,
+        outcome: Outcome,
+        /// Turns per game seat (South first): who never moved.
+        moves: [u32; 2],
+        /// Captures per game seat, turns in all and the game's duration.
+        figures: GameFigures,
+        replay: Option<Uuid>,
+    },
+    Sheet {
+        game_id: Uuid,
+        by: Uuid,
+        action: SheetAction,
+    },
+    /// The director ended the round early: its unfinished games are adjudicated.
+    EndRound {
+        round: u32,
+        by: Uuid,
+    },
+    /// Time passed: sheets confirm themselves, a round's time runs out.
+    Tick,
+}
+
+impl Entry {
+    #[must_use]
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Entry::Create { .. } => "create",
+            Entry::Join { .. } => "join",
+            Entry::Withdraw { .. } => "withdraw",
+            Entry::Pair { .. } => "pair",
+            Entry::Start { .. } => "start",
+            Entry::GameEnd { .. } => "game_end",
+            Entry::Sheet { .. } => "sheet",
+            Entry::EndRound { .. } => "end_round",
+            Entry::Tick => "tick",
+        }
+    }
+}

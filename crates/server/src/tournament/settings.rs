@@ -1,0 +1,283 @@
+//! A tournament's settings (RULES.md 5): what the director chose at creation, every
+//! default filled in, checked once, and stored in the log's first entry.
+
+use omweso_rules::Ruleset;
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use super::standings::{Milli, PointsTable};
+use crate::game::config::{GameConfig, SetupKind, TimeControl};
+use crate::protocol::tournament::{NewTournament, PointsRequest, PointsView, SettingsView, System};
+
+/// The longest tournament name, in characters.
+pub const MAX_NAME_CHARS: usize = 80;
+/// The most rounds a Swiss may have.
+pub const MAX_ROUNDS: u32 = 30;
+/// The default round time limit (RULES.md 5).
+pub const DEFAULT_ROUND_MINUTES: f64 = 15.0;
+/// The default number of Swiss rounds.
+pub const DEFAULT_ROUNDS: u32 = 5;
+/// The most forbidden pairs.
+pub const MAX_FORBIDDEN_PAIRS: usize = 1000;
+
+/// Everything fixed when a tournament is created.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    pub name: String,
+    pub game: GameConfig,
+    pub system: System,
+    /// Swiss rounds (a round-robin's number of rounds comes from its field).
+    pub rounds: u32,
+    pub round_minutes: f64,
+    pub balance_first_move: bool,
+    pub points: PointsTable,
+    pub forbidden_pairs: Vec<[Uuid; 2]>,
+}
+
+impl Settings {
+    /// The settings a creation request asks for, defaults filled in, checked; the refusal
+    /// says what is wrong.
+    pub fn from_request(request: NewTournament) -> Result<Settings, String> {
+        let name = request.name.unwrap_or_default().trim().to_owned();
+        if name.is_empty() {
+            return Err("a tournament needs a name".into());
+        }
+        if name.chars().count() > MAX_NAME_CHARS {
+            return Err(format!(
+                "the name is longer than {MAX_NAME_CHARS} characters"
+            ));
+        }
+        if name.chars().any(char::is_control) {
+            return Err("the name has control characters".into());
+        }
+        let ruleset = request.ruleset.unwrap_or(Ruleset::Omweso);
+        let setup = match (ruleset, request.setup) {
+            (Ruleset::Omweso, setup) => setup.unwrap_or(SetupKind::Outer),
+            (_, None | Some(SetupKind::Outer)) => SetupKind::Outer,
+            (_, Some(_)) => {
+                return Err(format!(
+                    "{ruleset} has one start; setup presets are for omweso"
+                ))
+            }
+        };
+        let time_control = match request.time_control {
+            Some(tc) => tc.resolve()?,
+            None => TimeControl::TOURNAMENT,
+        };
+        let system = request.system.unwrap_or(System::Swiss);
+        let rounds = request.rounds.unwrap_or(DEFAULT_ROUNDS);
+        if system == System::Swiss && !(1..=MAX_ROUNDS).contains(&rounds) {
+            return Err(format!("rounds must be from 1 to {MAX_ROUNDS}"));
+        }
+        let round_minutes = request.round_minutes.unwrap_or(DEFAULT_ROUND_MINUTES);
+        // Down to six seconds: short rounds are for tests and demonstrations.
+        if !(round_minutes.is_finite() && (0.1..=24.0 * 60.0).contains(&round_minutes)) {
+            return Err("round_minutes must be from 0.1 to 1440".into());
+        }
+        let points = points_table(request.points.unwrap_or_default())?;
+        let forbidden_pairs = request.forbidden_pairs.unwrap_or_default();
+        if forbidden_pairs.len() > MAX_FORBIDDEN_PAIRS {
+            return Err(format!("at most {MAX_FORBIDDEN_PAIRS} forbidden pairs"));
+        }
+        if let Some([a, _]) = forbidden_pairs.iter().find(|[a, b]| a == b) {
+            return Err(format!("forbidden pair of {a} with itself"));
+        }
+        Ok(Settings {
+            name,
+            game: GameConfig {
+                ruleset,
+                setup,
+                time_control,
+            },
+            system,
+            rounds,
+            round_minutes,
+            balance_first_move: request.balance_first_move.unwrap_or(true),
+            points,
+            forbidden_pairs,
+        })
+    }
+
+    /// The round time limit in milliseconds.
+    #[must_use]
+    pub fn round_ms(&self) -> u64 {
+        crate::game::config::ms(self.round_minutes * 60.0)
+    }
+
+    #[must_use]
+    pub fn oware(&self) -> bool {
+        self.game.ruleset == Ruleset::Oware
+    }
+
+    /// A double round-robin: pairs meet twice.
+    #[must_use]
+    pub fn meetings_allowed(&self) -> usize {
+        if self.system == System::DoubleRoundRobin {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// As the snapshot shows them.
+    #[must_use]
+    pub fn view(&self, rounds_planned: u32) -> SettingsView {
+        let p = &self.points;
+        SettingsView {
+            name: self.name.clone(),
+            ruleset: self.game.ruleset,
+            setup: self.game.setup,
+            time_control: self.game.time_control,
+            system: self.system,
+            rounds: rounds_planned,
+            round_minutes: self.round_minutes,
+            balance_first_move: self.balance_first_move,
+            points: PointsView {
+                win: points(p.win),
+                emitwe_ebiri: points(p.emitwe_ebiri),
+                akakyala: points(p.akakyala),
+                akawumbi: points(p.akawumbi),
+                draw: points(p.draw),
+                loss: points(p.loss),
+                bye: points(p.bye),
+                annulled: points(p.annulled),
+                forfeit_win: points(p.forfeit_win),
+                forfeit_loss: points(p.forfeit_loss),
+            },
+            forbidden_pairs: self.forbidden_pairs.clone(),
+        }
+    }
+}
+
+/// Thousandths as points.
+#[must_use]
+pub fn points(milli: Milli) -> f64 {
+    milli as f64 / 1000.0
+}
+
+/// The points table asked for over the defaults of RULES.md 5.2. Each value is 0 to 100
+/// points, in thousandths at most.
+fn points_table(request: PointsRequest) -> Result<PointsTable, String> {
+    let defaults = PointsTable::default();
+    let value = |name: &str, asked: Option<f64>, default: Milli| -> Result<Milli, String> {
+        let Some(asked) = asked else {
+            return Ok(default);
+        };
+        let milli = (asked * 1000.0).round();
+        if !asked.is_finite() || !(0.0..=100_000.0).contains(&milli) {
+            return Err(format!("points.{name} must be from 0 to 100"));
+        }
+        if (milli - asked * 1000.0).abs() > 1e-6 {
+            return Err(format!("points.{name} has more than three decimals"));
+        }
+        Ok(milli as Milli)
+    };
+    Ok(PointsTable {
+        win: value("win", request.win, defaults.win)?,
+        emitwe_ebiri: value("emitwe-ebiri", request.emitwe_ebiri, defaults.emitwe_ebiri)?,
+        akakyala: value("akakyala", request.akakyala, defaults.akakyala)?,
+        akawumbi: value("akawumbi", request.akawumbi, defaults.akawumbi)?,
+        draw: value("draw", request.draw, defaults.draw)?,
+        loss: value("loss", request.loss, defaults.loss)?,
+        bye: value("bye", request.bye, defaults.bye)?,
+        annulled: value("annulled", request.annulled, defaults.annulled)?,
+        forfeit_win: value("forfeit-win", request.forfeit_win, defaults.forfeit_win)?,
+        forfeit_loss: value("forfeit-loss", request.forfeit_loss, defaults.forfeit_loss)?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn named(name: &str) -> NewTournament {
+        NewTournament {
+            name: Some(name.into()),
+            ..NewTournament::default()
+        }
+    }
+
+    #[test]
+    fn defaults_are_the_contracts() {
+        let s = Settings::from_request(named(" Kampala Open ")).expect("valid");
+        assert_eq!(s.name, "Kampala Open");
+        assert_eq!(s.game.ruleset, Ruleset::Omweso);
+        assert_eq!(s.game.setup, SetupKind::Outer);
+        assert_eq!(s.game.time_control, TimeControl::TOURNAMENT);
+        assert_eq!(s.system, System::Swiss);
+        assert_eq!(s.rounds, 5);
+        assert_eq!(s.round_ms(), 900_000);
+        assert!(s.balance_first_move);
+        assert_eq!(s.points, PointsTable::default());
+        assert!(s.forbidden_pairs.is_empty());
+    }
+
+    #[test]
+    fn points_are_read_in_thousandths() {
+        let mut request = named("x");
+        request.points = Some(PointsRequest {
+            win: Some(3.0),
+            draw: Some(1.25),
+            ..PointsRequest::default()
+        });
+        let s = Settings::from_request(request).expect("valid");
+        assert_eq!(s.points.win, 3000);
+        assert_eq!(s.points.draw, 1250);
+        assert_eq!(s.points.akawumbi, 6000);
+        assert_eq!(s.view(5).points.draw, 1.25);
+    }
+
+    #[test]
+    fn bad_settings_are_refused_saying_why() {
+        let cases: Vec<(NewTournament, &str)> = vec![
+            (NewTournament::default(), "needs a name"),
+            (named(&"x".repeat(81)), "longer than 80"),
+            (
+                NewTournament {
+                    rounds: Some(0),
+                    ..named("x")
+                },
+                "rounds must be from 1 to 30",
+            ),
+            (
+                NewTournament {
+                    round_minutes: Some(0.05),
+                    ..named("x")
+                },
+                "round_minutes",
+            ),
+            (
+                NewTournament {
+                    ruleset: Some(Ruleset::Oware),
+                    setup: Some(SetupKind::Free),
+                    ..named("x")
+                },
+                "one start",
+            ),
+            (
+                NewTournament {
+                    points: Some(PointsRequest {
+                        draw: Some(-1.0),
+                        ..PointsRequest::default()
+                    }),
+                    ..named("x")
+                },
+                "points.draw must be from 0 to 100",
+            ),
+            (
+                NewTournament {
+                    points: Some(PointsRequest {
+                        win: Some(0.0005),
+                        ..PointsRequest::default()
+                    }),
+                    ..named("x")
+                },
+                "three decimals",
+            ),
+        ];
+        for (request, expected) in cases {
+            let message = Settings::from_request(request.clone()).expect_err("refused");
+            assert!(message.contains(expected), "{request:?}: {message}");
+        }
+    }
+}
