@@ -32,7 +32,7 @@ pub async fn session(state: &AppState, headers: &HeaderMap) -> Result<Session, A
 }
 
 /// Parses a JSON body, answering a 400 that says what is wrong.
-fn body<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+pub(crate) fn body<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return serde_json::from_str("{}")
             .map_err(|e| ApiError::bad_request(ErrorCode::BadBody, e.to_string()));

@@ -25,6 +25,13 @@
 //!   `game::registry` does when it loads a game. `legal` lists what each player may do
 //!   (run on the engine pool), `laps` bounds a turn's recorded laps, `lobby` is the map the
 //!   lobby reads, `board` and `config` are a game's board and settings.
+//! - `tournament`: Swiss and round-robin events (RULES.md 5). The pure parts (`settings`,
+//!   `berger` and `pairing`, `sheet`, `standings`, `log`, `state`, `export`) do no I/O; a
+//!   tournament is one task (`tournament::actor`) owning its `state::Tournament`, rebuilt
+//!   from its log by `tournament::registry`. It creates a round's games through the game
+//!   registry, watches them (`game::news`), and stops them at the deadline
+//!   (`Table::adjudicate`). `tournament_api` and `tournament_ws` are its HTTP calls and its
+//!   socket.
 //! - `store`: SQLite or PostgreSQL behind one API; every write goes through one
 //!   group-commit `Writer` on a blocking thread of its own.
 //! - `engine_pool`: threads for the rules engine's heavy work (legal moves, replays), so
@@ -73,4 +80,6 @@ pub mod session;
 pub mod state;
 pub mod store;
 pub mod tournament;
+pub mod tournament_api;
+pub mod tournament_ws;
 pub mod ws;

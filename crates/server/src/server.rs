@@ -14,7 +14,7 @@ use crate::config::ServeConfig;
 use crate::engine_pool::EnginePool;
 use crate::state::AppState;
 use crate::store::{Store, StoreError, Writer};
-use crate::{api, assets, edge, ws};
+use crate::{api, assets, edge, tournament_api, tournament_ws, ws};
 
 /// How long shutdown waits for sockets to take their close frames.
 const CLOSE_GRACE: Duration = Duration::from_secs(3);
@@ -39,6 +39,36 @@ pub fn router(state: AppState) -> Router {
         .route("/ws/games/{id}", get(ws::upgrade))
         .route("/api/me", get(api::me))
         .route("/api/games", get(api::list_games).post(api::create_game))
+        .route(
+            "/api/tournaments",
+            get(tournament_api::list).post(tournament_api::create),
+        )
+        .route("/api/tournaments/{id}", get(tournament_api::get))
+        .route("/api/tournaments/{id}/join", post(tournament_api::join))
+        .route(
+            "/api/tournaments/{id}/withdraw",
+            post(tournament_api::withdraw),
+        )
+        .route("/api/tournaments/{id}/rounds", post(tournament_api::pair))
+        .route(
+            "/api/tournaments/{id}/rounds/{n}",
+            axum::routing::put(tournament_api::edit_round),
+        )
+        .route(
+            "/api/tournaments/{id}/rounds/{n}/start",
+            post(tournament_api::start_round),
+        )
+        .route(
+            "/api/tournaments/{id}/rounds/{n}/end",
+            post(tournament_api::end_round),
+        )
+        .route(
+            "/api/tournaments/{id}/sheets/{game_id}",
+            post(tournament_api::sheet),
+        )
+        .route("/api/tournaments/{id}/{file}", get(tournament_api::export))
+        .route("/ws/tournaments/{id}", get(tournament_ws::upgrade))
+        .route("/t/{id}", get(assets::page))
         .route("/", get(assets::page))
         .route("/g/{id}", get(assets::page))
         .route("/static/{*path}", get(assets::asset))
@@ -178,6 +208,8 @@ async fn serve_with(
     let state = AppState::new(store.clone(), writer.clone(), pool, config, stopped.clone());
     let restored = state.games.restore_unfinished().await?;
     tracing::info!(restored, backend = store.backend(), "games restored");
+    let tournaments = state.tournaments.restore_unfinished().await?;
+    tracing::info!(tournaments, "tournaments restored");
     let app = router(state.clone());
     if let Some(addr) = config_metrics {
         let metrics = TcpListener::bind(addr)

@@ -18,7 +18,8 @@ pub struct AppState(Arc<Inner>);
 
 pub struct Inner {
     pub store: Store,
-    pub games: Registry,
+    pub games: std::sync::Arc<Registry>,
+    pub tournaments: crate::tournament::registry::Tournaments,
     pub sessions: Sessions,
     pub limiters: crate::limits::Limiters,
     pub config: ServeConfig,
@@ -42,8 +43,18 @@ impl AppState {
             lobby: Lobby::default(),
             open_game_ttl_ms: crate::game::config::ms(config.limits.open_game_hours * 3600.0),
         };
+        let games = Arc::new(Registry::new(store.clone(), services));
+        let tournaments = crate::tournament::registry::Tournaments::new(
+            store.clone(),
+            crate::tournament::actor::Services {
+                writer: writer.clone(),
+                games: Arc::clone(&games),
+                shutdown: shutdown.clone(),
+            },
+        );
         AppState(Arc::new(Inner {
-            games: Registry::new(store.clone(), services),
+            games,
+            tournaments,
             sessions: Sessions::new(store.clone(), writer, config.limits.session_cache),
             limiters: crate::limits::Limiters::new(&config.limits),
             store,

@@ -84,12 +84,12 @@ pub async fn upgrade(
 }
 
 /// A socket's places in the per-address and per-session counts, given back when it closes.
-struct Places {
+pub(crate) struct Places {
     _ip: crate::limits::Held<std::net::IpAddr>,
     _session: Option<crate::limits::Held<uuid::Uuid>>,
 }
 
-fn hold_places(
+pub(crate) fn hold_places(
     state: &AppState,
     ip: std::net::IpAddr,
     player: Option<uuid::Uuid>,
@@ -136,7 +136,7 @@ fn hold_places(
 /// A browser may only open a game socket from this server's own pages or a configured
 /// public origin (scheme included); clients without an `Origin` header (bots, tools) are
 /// not browsers.
-fn check_origin(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
+pub(crate) fn check_origin(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
     let Some(origin) = headers.get(header::ORIGIN) else {
         return Ok(());
     };
@@ -153,22 +153,22 @@ fn check_origin(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
 
 /// How a socket is run.
 #[derive(Clone, Copy, Debug)]
-struct Settings {
+pub(crate) struct Settings {
     /// Client messages (and pongs) a second, bursts of twice as many.
-    rate: u32,
-    ping_every: Duration,
-    write_timeout: Duration,
+    pub(crate) rate: u32,
+    pub(crate) ping_every: Duration,
+    pub(crate) write_timeout: Duration,
 }
 
 /// A token bucket: `rate` messages a second, bursts of twice that.
-struct RateLimit {
+pub(crate) struct RateLimit {
     tokens: f64,
     rate: f64,
     last: Instant,
 }
 
 impl RateLimit {
-    fn new(rate: u32) -> RateLimit {
+    pub(crate) fn new(rate: u32) -> RateLimit {
         RateLimit {
             tokens: f64::from(rate) * 2.0,
             rate: f64::from(rate),
@@ -176,7 +176,7 @@ impl RateLimit {
         }
     }
 
-    fn allow(&mut self) -> bool {
+    pub(crate) fn allow(&mut self) -> bool {
         let now = Instant::now();
         let refill = now.duration_since(self.last).as_secs_f64() * self.rate;
         self.tokens = (self.tokens + refill).min(self.rate * 2.0);
@@ -195,7 +195,7 @@ impl RateLimit {
 /// latency allowance), and a socket that leaves [`MISSED_PINGS`] pings in a row
 /// unanswered is dropped (it no longer reads, so its player is not really there).
 #[derive(Debug, Default)]
-struct Pings {
+pub(crate) struct Pings {
     outstanding: VecDeque<(u64, Instant)>,
 }
 
@@ -215,7 +215,7 @@ impl Pings {
 
     /// The round trip of the ping `payload` answers (it, and any older ping, count as
     /// answered: a client may answer only the newest); `None` for a pong of no ping of ours.
-    fn answer(&mut self, payload: &[u8]) -> Option<Duration> {
+    pub(crate) fn answer(&mut self, payload: &[u8]) -> Option<Duration> {
         let nonce = u64::from_be_bytes(payload.try_into().ok()?);
         let at = self.outstanding.iter().position(|(n, _)| *n == nonce)?;
         let sent = self.outstanding[at].1;
@@ -226,7 +226,7 @@ impl Pings {
 
 /// What the reader asks the writer to send.
 #[derive(Debug, PartialEq, Eq)]
-enum Local {
+pub(crate) enum Local {
     Text(String),
     /// The client closed: finish the closing handshake (the close frame is echoed).
     EchoClose,
@@ -362,7 +362,7 @@ async fn read<S>(
 
 /// The close code RFC 6455 gives a broken frame: 1009 too big, 1007 not UTF-8, 1002 any
 /// other protocol error.
-fn protocol_error_close(error: axum::Error) -> (u16, &'static str) {
+pub(crate) fn protocol_error_close(error: axum::Error) -> (u16, &'static str) {
     let inner = error.into_inner();
     match inner.downcast_ref::<tungstenite::Error>() {
         Some(tungstenite::Error::Capacity(_)) => (1009, "the frame is too large"),
@@ -371,7 +371,7 @@ fn protocol_error_close(error: axum::Error) -> (u16, &'static str) {
     }
 }
 
-fn close(code: u16, reason: &'static str) -> Message {
+pub(crate) fn close(code: u16, reason: &'static str) -> Message {
     Message::Close(Some(CloseFrame {
         code,
         reason: Utf8Bytes::from_static(reason),
@@ -380,7 +380,7 @@ fn close(code: u16, reason: &'static str) -> Message {
 
 /// Why the writer stopped.
 #[derive(Debug, PartialEq, Eq)]
-enum Stop {
+pub(crate) enum Stop {
     /// The socket is done (closed, or a write failed).
     Done,
     /// A write did not complete in time: the client does not read.
@@ -389,7 +389,7 @@ enum Stop {
 
 /// Writes what the game and the reader queue for this connection, and pings, until the
 /// socket is done; returns why it stopped. Generic over the sink, like [`read`].
-async fn write<K>(
+pub(crate) async fn write<K>(
     mut sink: K,
     mut from_game: mpsc::Receiver<Outgoing>,
     mut local: mpsc::Receiver<Local>,

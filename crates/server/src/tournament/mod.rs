@@ -1,5 +1,20 @@
-//! Tournaments (RULES.md 5): the pure parts first. `berger` pairs a round-robin; `standings` counts points and tiebreaks.
+//! Tournaments (RULES.md 5): Swiss and round-robin events run by a director.
+//!
+//! The pure parts, no I/O: `settings` (what the director chose), `berger` and `pairing`
+//! (who meets whom), `sheet` (score sheets), `standings` (points and tiebreaks), `log`
+//! (the append-only entries) and `state` (the tournament as a state machine over them),
+//! `export` (CSV and TRF). Then the live parts: `actor` (one task per tournament, owning
+//! its state, its round clock and its socket connections, creating the games of a round
+//! through the game registry and hearing their ends) and `registry` (tournaments by id,
+//! loaded from their logs).
 
+pub mod actor;
 pub mod berger;
+pub mod export;
+pub mod log;
 pub mod pairing;
+pub mod registry;
+pub mod settings;
+pub mod sheet;
 pub mod standings;
+pub mod state;

@@ -1,0 +1,826 @@
+//! The task that owns one tournament (Alice Ryhl's actor pattern), as a game's task owns
+//! its table. HTTP handlers and sockets reach it through a bounded channel; it owns the
+//! [`Tournament`], its log's next number, the round clock, the sockets' outgoing queues,
+//! and the latest board of every table, so nothing is shared and no lock is held across
+//! an `.await`.
+//!
+//! Every change is an [`Entry`]: applied to the state, saved (with the games a round's
+//! start or a replay creates, in the same transaction), and only then answered and
+//! published, each event encoded once for every watcher. The games are watched: their
+//! news comes back on a bounded channel; moves become `board` messages, coalesced to
+//! [`BOARD_EVERY`] per table; an end becomes a `GameEnd` entry.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::Arc;
+use std::time::Duration;
+
+use omweso_rules::{Outcome, Ruleset, Side, Victory};
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio::time::Instant;
+use uuid::Uuid;
+
+use super::log::{Entry, LoggedPairing, SheetAction};
+use super::sheet::GameFigures;
+use super::state::{PlannedGame, Refusal, Tournament};
+use crate::clock::now_ms;
+use crate::game::actor::{ConnId, Outgoing};
+use crate::game::news::TableNews;
+use crate::game::registry::{Registry, SeatedGame};
+use crate::protocol::tournament::{
+    BoardView, RoundView, SheetView, TournamentEvent, TournamentFrame, TournamentSnapshot,
+};
+use crate::protocol::ErrorCode;
+use crate::store::{TournamentEntryRow, TournamentRow, Write, Writer};
+
+/// Commands a tournament's channel holds; senders wait when it is full.
+pub const COMMAND_QUEUE: usize = 256;
+/// Game news the tournament's channel holds. Move news is dropped when it is full (the
+/// next one carries the board anyway); a game's end is never dropped.
+pub const NEWS_QUEUE: usize = 4096;
+/// Recent events kept for `?v=` resumption.
+pub const RECENT_EVENTS: usize = 512;
+/// How often the boards that changed are sent: every table's at once, so that a watcher
+/// gets one batch (one flush) per period, whatever the number of tables; so a table's
+/// board is sent at most five times a second, at most this long after its move.
+pub const BOARD_EVERY: Duration = Duration::from_millis(200);
+/// A tournament socket's outgoing queue: a period's boards of every table (one per table
+/// at most) and the events, so that a watcher keeping up is never dropped for the number
+/// of tables.
+pub const TOURNAMENT_OUTGOING_QUEUE: usize = 1024;
+/// How long after a failed save a deadline is tried again.
+const RETRY_MS: u64 = 1000;
+
+pub enum Command {
+    Snapshot {
+        viewer: Option<Uuid>,
+        reply: oneshot::Sender<TournamentSnapshot>,
+    },
+    /// The whole state (for the exports).
+    State {
+        reply: oneshot::Sender<Box<Tournament>>,
+    },
+    Join {
+        player: Uuid,
+        name: String,
+        reply: oneshot::Sender<Result<(), Refusal>>,
+    },
+    Withdraw {
+        player: Uuid,
+        by: Uuid,
+        reply: oneshot::Sender<Result<(), Refusal>>,
+    },
+    PairNext {
+        by: Uuid,
+        reply: oneshot::Sender<Result<RoundView, Refusal>>,
+    },
+    EditRound {
+        by: Uuid,
+        round: u32,
+        pairings: Vec<LoggedPairing>,
+        confirm_breach: bool,
+        reply: oneshot::Sender<Result<RoundView, Refusal>>,
+    },
+    StartRound {
+        by: Uuid,
+        round: u32,
+        reply: oneshot::Sender<Result<RoundView, Refusal>>,
+    },
+    EndRound {
+        by: Uuid,
+        round: u32,
+        reply: oneshot::Sender<Result<RoundView, Refusal>>,
+    },
+    Sheet {
+        by: Uuid,
+        game_id: Uuid,
+        action: SheetAction,
+        reply: oneshot::Sender<Result<SheetView, Refusal>>,
+    },
+    Connect {
+        player: Option<Uuid>,
+        resume_after: Option<u64>,
+        tx: mpsc::Sender<Outgoing>,
+        reply: oneshot::Sender<ConnId>,
+    },
+    Disconnect {
+        conn: ConnId,
+    },
+}
+
+/// What the rest of the server holds to reach a tournament.
+#[derive(Clone, Debug)]
+pub struct TournamentHandle {
+    id: Uuid,
+    tx: mpsc::Sender<Command>,
+}
+
+/// The tournament's task has ended (the server is stopping).
+#[derive(Debug, thiserror::Error)]
+#[error("the tournament is not loaded")]
+pub struct Gone;
+
+impl TournamentHandle {
+    #[must_use]
+    pub fn id(&self) -> Uuid {
+        self.id
+    }
+
+    #[must_use]
+    pub fn is_closed(&self) -> bool {
+        self.tx.is_closed()
+    }
+
+    pub async fn send(&self, command: Command) -> Result<(), Gone> {
+        self.tx.send(command).await.map_err(|_| Gone)
+    }
+
+    pub async fn ask<T>(
+        &self,
+        make: impl FnOnce(oneshot::Sender<T>) -> Command,
+    ) -> Result<T, Gone> {
+        let (reply, answer) = oneshot::channel();
+        self.send(make(reply)).await?;
+        answer.await.map_err(|_| Gone)
+    }
+}
+
+/// What every tournament's task shares with the rest of the server.
+#[derive(Clone)]
+pub struct Services {
+    pub writer: Writer,
+    pub games: Arc<Registry>,
+    pub shutdown: watch::Receiver<bool>,
+}
+
+/// Spawns the task owning `tournament`, whose log holds `next_seq` entries, and has it
+/// watch its games in play (after a restart: and record those that ended meanwhile).
+pub fn spawn(tournament: Tournament, next_seq: i64, services: Services) -> TournamentHandle {
+    let (tx, rx) = mpsc::channel(COMMAND_QUEUE);
+    let (news_tx, news_rx) = mpsc::channel(NEWS_QUEUE);
+    let id = tournament.id();
+    let shutdown = services.shutdown.clone();
+    let actor = Actor {
+        t: tournament,
+        rx,
+        news_tx,
+        news_rx,
+        services,
+        next_seq,
+        conns: HashMap::new(),
+        next_conn: 1,
+        recent: VecDeque::new(),
+        boards: HashMap::new(),
+        news: HashMap::new(),
+        dirty: HashSet::new(),
+        boards_sent: Instant::now(),
+        adjudicating: HashSet::new(),
+        held_until: 0,
+        to_watch: Vec::new(),
+    };
+    tokio::spawn(actor.run(shutdown));
+    TournamentHandle { id, tx }
+}
+
+struct Conn {
+    tx: mpsc::Sender<Outgoing>,
+}
+
+struct Actor {
+    t: Tournament,
+    rx: mpsc::Receiver<Command>,
+    news_tx: mpsc::Sender<TableNews>,
+    news_rx: mpsc::Receiver<TableNews>,
+    services: Services,
+    next_seq: i64,
+    conns: HashMap<ConnId, Conn>,
+    next_conn: ConnId,
+    recent: VecDeque<(u64, Arc<str>)>,
+    /// Each game's latest board (encoded when it is sent).
+    boards: HashMap<Uuid, BoardView>,
+    /// Each game's latest news (the facts an adjudication falls back on).
+    news: HashMap<Uuid, TableNews>,
+    /// Games whose board changed since the last send.
+    dirty: HashSet<Uuid>,
+    boards_sent: Instant,
+    /// Games asked to stop at the round's deadline.
+    adjudicating: HashSet<Uuid>,
+    /// The round clock is not fired before this (ms): its last change could not be saved.
+    held_until: u64,
+    /// Replays created since the loop last looked: to watch.
+    to_watch: Vec<Uuid>,
+}
+
+impl Actor {
+    async fn run(mut self, mut shutdown: watch::Receiver<bool>) {
+        for (game_id, _, _) in self.t.games_in_play() {
+            self.watch(game_id).await;
+        }
+        self.adjudicate_due().await;
+        loop {
+            let wake = self.next_wake();
+            tokio::select! {
+                command = self.rx.recv() => match command {
+                    Some(command) => self.handle(command).await,
+                    None => break,
+                },
+                Some(news) = self.news_rx.recv() => self.on_news(news).await,
+                () = sleep_until(wake) => self.on_timer().await,
+                _ = shutdown.changed() => {
+                    self.close_all(1001, "the server is restarting; reconnect in a moment");
+                    break;
+                }
+            }
+            self.adjudicate_due().await;
+            while let Some(game_id) = self.to_watch.pop() {
+                self.watch(game_id).await;
+            }
+        }
+    }
+
+    fn next_wake(&self) -> Option<Instant> {
+        let now = now_ms();
+        let deadline = self.t.next_deadline().map(|at| at.max(self.held_until));
+        let mut wake =
+            deadline.map(|at| Instant::now() + Duration::from_millis(at.saturating_sub(now)));
+        if !self.dirty.is_empty() {
+            let boards = self.boards_sent + BOARD_EVERY;
+            wake = Some(wake.map_or(boards, |w| w.min(boards)));
+        }
+        wake
+    }
+
+    async fn handle(&mut self, command: Command) {
+        match command {
+            Command::Snapshot { viewer, reply } => {
+                let _ = reply.send(self.t.snapshot(viewer));
+            }
+            Command::State { reply } => {
+                let _ = reply.send(Box::new(self.t.clone()));
+            }
+            Command::Join {
+                player,
+                name,
+                reply,
+            } => {
+                let result = self
+                    .commit(Entry::Join { player, name }, Vec::new())
+                    .await
+                    .map(|_| ());
+                let _ = reply.send(result);
+            }
+            Command::Withdraw { player, by, reply } => {
+                let result = self
+                    .commit(Entry::Withdraw { player, by }, Vec::new())
+                    .await
+                    .map(|_| ());
+                let _ = reply.send(result);
+            }
+            Command::PairNext { by, reply } => {
+                let result = match self.director_only(by, "pair a round") {
+                    Ok(()) => match self.t.pair_next() {
+                        Ok(entry) => self.commit_round(entry).await,
+                        Err(refusal) => Err(refusal),
+                    },
+                    Err(refusal) => Err(refusal),
+                };
+                let _ = reply.send(result);
+            }
+            Command::EditRound {
+                by,
+                round,
+                pairings,
+                confirm_breach,
+                reply,
+            } => {
+                let result = match self.director_only(by, "edit a pairing") {
+                    Ok(()) => match self.t.manual_pairing(round, &pairings, confirm_breach) {
+                        Ok(entry) => self.commit_round(entry).await,
+                        Err(refusal) => Err(refusal),
+                    },
+                    Err(refusal) => Err(refusal),
+                };
+                let _ = reply.send(result);
+            }
+            Command::StartRound { by, round, reply } => {
+                let result = match self.director_only(by, "start a round") {
+                    Ok(()) => self.start_round(round).await,
+                    Err(refusal) => Err(refusal),
+                };
+                let _ = reply.send(result);
+            }
+            Command::EndRound { by, round, reply } => {
+                let result = self
+                    .commit(Entry::EndRound { round, by }, Vec::new())
+                    .await
+                    .and_then(|_| self.round_view(round));
+                let _ = reply.send(result);
+            }
+            Command::Sheet {
+                by,
+                game_id,
+                action,
+                reply,
+            } => {
+                let result = self
+                    .commit(
+                        Entry::Sheet {
+                            game_id,
+                            by,
+                            action,
+                        },
+                        Vec::new(),
+                    )
+                    .await
+                    .and_then(|_| self.sheet_view(game_id));
+                let _ = reply.send(result);
+            }
+            Command::Connect {
+                player: _,
+                resume_after,
+                tx,
+                reply,
+            } => {
+                let conn = self.next_conn;
+                self.next_conn += 1;
+                self.catch_up(&tx, resume_after);
+                self.conns.insert(conn, Conn { tx });
+                let _ = reply.send(conn);
+            }
+            Command::Disconnect { conn } => {
+                self.conns.remove(&conn);
+            }
+        }
+    }
+
+    fn director_only(&self, by: Uuid, what: &str) -> Result<(), Refusal> {
+        if by == self.t.director() {
+            Ok(())
+        } else {
+            Err(Refusal {
+                code: ErrorCode::NotDirector,
+                message: format!("only the director may {what}"),
+            })
+        }
+    }
+
+    fn round_view(&self, number: u32) -> Result<RoundView, Refusal> {
+        let index = self
+            .t
+            .rounds()
+            .iter()
+            .position(|r| r.number == number)
+            .ok_or_else(|| Refusal {
+                code: ErrorCode::NotFound,
+                message: format!("round {number} is not paired"),
+            })?;
+        Ok(self.t.round_view(index))
+    }
+
+    fn sheet_view(&self, game_id: Uuid) -> Result<SheetView, Refusal> {
+        let snapshot = self.t.snapshot(None);
+        snapshot
+            .rounds
+            .into_iter()
+            .flat_map(|r| r.pairings)
+            .find(|p| p.game_id == Some(game_id))
+            .and_then(|p| p.sheet)
+            .ok_or_else(|| Refusal {
+                code: ErrorCode::NotFound,
+                message: "no sheet for that game".into(),
+            })
+    }
+
+    async fn commit_round(&mut self, entry: Entry) -> Result<RoundView, Refusal> {
+        let Entry::Pair { round, .. } = &entry else {
+            return Err(unavailable());
+        };
+        let round = *round;
+        self.commit(entry, Vec::new()).await?;
+        self.round_view(round)
+    }
+
+    /// Starts round `round`: its games are created, seated, in the same transaction as
+    /// the entry, then watched.
+    async fn start_round(&mut self, round: u32) -> Result<RoundView, Refusal> {
+        let plan = self.t.start_plan(round)?;
+        let now = now_ms();
+        let mut games = Vec::with_capacity(plan.len());
+        let mut seated = Vec::new();
+        for planned in plan {
+            match planned {
+                Some(PlannedGame { first, second, .. }) => {
+                    let id = Uuid::now_v7();
+                    games.push(Some(id));
+                    seated.push(SeatedGame {
+                        id,
+                        config: self.t.settings().game.clone(),
+                        first,
+                        second,
+                    });
+                }
+                None => games.push(None),
+            }
+        }
+        let entry = Entry::Start {
+            round,
+            games,
+            deadline_ms: now + self.t.settings().round_ms(),
+        };
+        let ids: Vec<Uuid> = seated.iter().map(|g| g.id).collect();
+        self.commit_at(entry, now, seated).await?;
+        for id in ids {
+            self.watch(id).await;
+        }
+        self.round_view(round)
+    }
+
+    /// Applies `entry` now and saves it; see [`Actor::commit_at`].
+    async fn commit(
+        &mut self,
+        entry: Entry,
+        games: Vec<SeatedGame>,
+    ) -> Result<Vec<(u64, TournamentEvent)>, Refusal> {
+        self.commit_at(entry, now_ms(), games).await
+    }
+
+    /// Applies `entry` at `now`, saves it (with `games`, created and seated in the same
+    /// transaction) and publishes its events; refused or unsaved, nothing changed.
+    async fn commit_at(
+        &mut self,
+        entry: Entry,
+        now: u64,
+        games: Vec<SeatedGame>,
+    ) -> Result<Vec<(u64, TournamentEvent)>, Refusal> {
+        let before = self.t.clone();
+        let events = self.t.apply(&entry, now)?;
+        let saved = self.save(&entry, now, games).await;
+        if let Err(refusal) = saved {
+            self.t = before;
+            return Err(refusal);
+        }
+        self.next_seq += 1;
+        self.publish(&events);
+        Ok(events)
+    }
+
+    async fn save(&self, entry: &Entry, now: u64, games: Vec<SeatedGame>) -> Result<(), Refusal> {
+        let id = self.t.id();
+        let payload_json = serde_json::to_string(entry).map_err(|error| {
+            tracing::error!(tournament = %id, %error, "could not encode an entry");
+            unavailable()
+        })?;
+        let writes = vec![
+            Write::AppendTournamentEntry(TournamentEntryRow {
+                tournament_id: id,
+                seq: self.next_seq,
+                at_ms: i64::try_from(now).unwrap_or(i64::MAX),
+                kind: entry.kind().to_owned(),
+                payload_json,
+            }),
+            Write::UpdateTournament(row(&self.t)),
+        ];
+        let saved = if games.is_empty() {
+            self.services
+                .writer
+                .write(writes)
+                .await
+                .map_err(|e| e.to_string())
+        } else {
+            self.services
+                .games
+                .create_seated(games, writes)
+                .await
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        };
+        saved.map_err(|error| {
+            tracing::error!(tournament = %id, %error, "could not save a tournament's change");
+            unavailable()
+        })
+    }
+
+    /// Watches a game of the tournament: its news comes to this task from now on, and
+    /// its news as it stands now is taken at once (a game that ended while nobody
+    /// listened is recorded).
+    async fn watch(&mut self, game_id: Uuid) {
+        let handle = match self.services.games.get(game_id).await {
+            Ok(Some(handle)) => handle,
+            Ok(None) => {
+                tracing::error!(tournament = %self.t.id(), game = %game_id, "a game of the tournament is missing");
+                return;
+            }
+            Err(error) => {
+                tracing::error!(tournament = %self.t.id(), game = %game_id, %error, "a game of the tournament could not be loaded");
+                return;
+            }
+        };
+        if let Ok(news) = handle.watch(self.news_tx.clone()).await {
+            self.on_news(news).await;
+        }
+    }
+
+    async fn on_news(&mut self, news: TableNews) {
+        let Some((round, table)) = self.t.game_table(news.game_id) else {
+            return;
+        };
+        if !self.t.in_play(news.game_id) {
+            return;
+        }
+        if self
+            .news
+            .get(&news.game_id)
+            .is_some_and(|seen| seen.version > news.version)
+        {
+            // Older than what this task has (a watch's answer overtaken by the news).
+            return;
+        }
+        let board = BoardView {
+            table,
+            game_id: news.game_id,
+            position: news.position.clone(),
+            to_move: news.to_move,
+            last_move: news.last_move.clone(),
+            clock: news.clock,
+            outcome: news.outcome,
+            round,
+            version: news.version,
+            status: news.status,
+        };
+        self.boards.insert(news.game_id, board);
+        self.dirty.insert(news.game_id);
+        let ended = news.outcome.filter(|_| news.status.is_over());
+        self.news.insert(news.game_id, news.clone());
+        if let Some(outcome) = ended {
+            self.flush_boards();
+            self.record_end(&news, outcome).await;
+        }
+    }
+
+    /// A game ended: its sheet is filled in, and an annulled game with time left is
+    /// replayed at once (the new game created with the entry).
+    async fn record_end(&mut self, news: &TableNews, outcome: Outcome) {
+        let now = now_ms();
+        let facts = &news.facts;
+        let figures = GameFigures {
+            captured: facts.captured,
+            turns: facts.turns[0] + facts.turns[1],
+            duration_ms: match (facts.started_at_ms, facts.ended_at_ms) {
+                (Some(start), Some(end)) => end.saturating_sub(start),
+                _ => 0,
+            },
+        };
+        let replay = matches!(outcome, Outcome::Annulled { .. })
+            .then(|| self.t.replay_for(news.game_id, now))
+            .flatten();
+        let mut games = Vec::new();
+        let replay_id = replay.map(|(first, second)| {
+            let id = Uuid::now_v7();
+            games.push(SeatedGame {
+                id,
+                config: self.t.settings().game.clone(),
+                first,
+                second,
+            });
+            id
+        });
+        let entry = Entry::GameEnd {
+            game_id: news.game_id,
+            outcome,
+            moves: facts.turns,
+            figures,
+            replay: replay_id,
+        };
+        match self.commit_at(entry, now, games).await {
+            Ok(_) => {
+                self.adjudicating.remove(&news.game_id);
+                // Watched from the task's loop (a watch may itself record an end).
+                self.to_watch.extend(replay_id);
+            }
+            Err(refusal) if refusal.code == ErrorCode::Unavailable => {
+                // Not lost: the game's end is asked again when the store is back.
+                tracing::error!(game = %news.game_id, "a game's end could not be recorded; retrying");
+                self.held_until = now + RETRY_MS;
+                self.news.remove(&news.game_id);
+                self.retry_watch(news.game_id);
+            }
+            Err(_) => {}
+        }
+    }
+
+    /// Asks a game for its news again a little later (its end could not be saved).
+    fn retry_watch(&self, game_id: Uuid) {
+        let games = Arc::clone(&self.services.games);
+        let tx = self.news_tx.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(RETRY_MS)).await;
+            if let Ok(Some(handle)) = games.get(game_id).await {
+                if let Ok(news) = handle.watch(tx.clone()).await {
+                    let _ = tx.send(news).await;
+                }
+            }
+        });
+    }
+
+    /// Stops the games of a round whose time is up: each is adjudicated by its own task
+    /// (logged there), and its end comes back as news. A game that cannot be reached is
+    /// adjudicated here from its last news.
+    async fn adjudicate_due(&mut self) {
+        for game_id in self.t.games_to_adjudicate() {
+            if !self.adjudicating.insert(game_id) {
+                continue;
+            }
+            let stopped = match self.services.games.get(game_id).await {
+                Ok(Some(handle)) => match handle.adjudicate().await {
+                    Ok(Ok(())) => true,
+                    // Already over: its end is on its way.
+                    Ok(Err(refusal)) => refusal.code == ErrorCode::GameOver,
+                    Err(_) => false,
+                },
+                _ => false,
+            };
+            if !stopped {
+                let news = self.news.get(&game_id).cloned();
+                let outcome = fallback_adjudication(self.t.settings().game.ruleset, news.as_ref());
+                tracing::warn!(game = %game_id, %outcome, "a game could not be stopped; adjudicated from its last position");
+                let news = news.unwrap_or_else(|| unseen(game_id));
+                self.record_end(&news, outcome).await;
+            }
+        }
+    }
+
+    async fn on_timer(&mut self) {
+        let now = now_ms();
+        if self.t.next_deadline().is_some_and(|at| now >= at) && now >= self.held_until {
+            if let Err(refusal) = self.commit_at(Entry::Tick, now, Vec::new()).await {
+                if refusal.code == ErrorCode::Unavailable {
+                    self.held_until = now + RETRY_MS;
+                }
+            }
+        }
+        if !self.dirty.is_empty() && self.boards_sent + BOARD_EVERY <= Instant::now() {
+            self.flush_boards();
+        }
+    }
+
+    /// Sends every table whose board changed since the last send: its latest board only.
+    fn flush_boards(&mut self) {
+        self.boards_sent = Instant::now();
+        let dirty: Vec<Uuid> = self.dirty.drain().collect();
+        for game_id in dirty {
+            if let Some(board) = self.boards.get(&game_id) {
+                // Encoded once, whatever the number of watchers.
+                let text: Arc<str> = TournamentFrame::board(board.clone()).to_text().into();
+                self.broadcast(&text);
+            }
+        }
+    }
+
+    fn publish(&mut self, events: &[(u64, TournamentEvent)]) {
+        for (v, event) in events {
+            let message: Arc<str> = TournamentFrame::event(*v, event.clone()).to_text().into();
+            self.recent.push_back((*v, message.clone()));
+            if self.recent.len() > RECENT_EVENTS {
+                self.recent.pop_front();
+            }
+            self.broadcast(&message);
+        }
+        // Boards of games no longer in play are not sent to newcomers.
+        let in_play: HashSet<Uuid> = self.t.games_in_play().iter().map(|g| g.0).collect();
+        self.boards.retain(|id, _| in_play.contains(id));
+        self.news.retain(|id, _| in_play.contains(id));
+    }
+
+    /// What a (re)connecting client gets first: the events it missed, or the state; then
+    /// the board of every table in play.
+    fn catch_up(&self, tx: &mpsc::Sender<Outgoing>, after: Option<u64>) {
+        let version = self.t.version();
+        let missed: Option<Vec<Arc<str>>> = after.and_then(|after| {
+            if after > version {
+                return None;
+            }
+            if after == version {
+                return Some(Vec::new());
+            }
+            let oldest = self.recent.front().map(|(v, _)| *v)?;
+            let fits = (version - after) < (TOURNAMENT_OUTGOING_QUEUE / 2) as u64;
+            (oldest <= after + 1 && fits).then(|| {
+                self.recent
+                    .iter()
+                    .filter(|(v, _)| *v > after)
+                    .map(|(_, m)| m.clone())
+                    .collect()
+            })
+        });
+        match missed {
+            Some(messages) => {
+                for message in messages {
+                    let _ = tx.try_send(Outgoing::Text(message));
+                }
+            }
+            None => {
+                let state = TournamentFrame::state(self.t.snapshot(None)).to_text();
+                let _ = tx.try_send(Outgoing::Text(state.into()));
+            }
+        }
+        for board in self.boards.values() {
+            let text = TournamentFrame::board(board.clone()).to_text();
+            if tx.try_send(Outgoing::Text(text.into())).is_err() {
+                break;
+            }
+        }
+    }
+
+    fn broadcast(&mut self, message: &Arc<str>) {
+        let mut slow = Vec::new();
+        for (&id, conn) in &self.conns {
+            if conn.tx.try_send(Outgoing::Text(message.clone())).is_err() {
+                slow.push(id);
+            }
+        }
+        for id in slow {
+            // Dropping its queue ends the socket's writer, which closes the socket; the
+            // client resyncs when it reconnects.
+            crate::metrics::count(&crate::metrics::METRICS.dropped_slow_clients);
+            self.conns.remove(&id);
+        }
+    }
+
+    fn close_all(&mut self, code: u16, reason: &'static str) {
+        for conn in self.conns.values() {
+            let _ = conn.tx.try_send(Outgoing::Close(code, reason));
+        }
+        self.conns.clear();
+    }
+}
+
+/// A game's adjudication from its last news, when the game itself cannot be asked
+/// (RULES.md 5.3: Oware on seeds captured, Omweso and Mweiso on seeds on each side; no
+/// news at all: a draw).
+fn fallback_adjudication(ruleset: Ruleset, news: Option<&TableNews>) -> Outcome {
+    let Some(news) = news else {
+        return Outcome::Draw;
+    };
+    let measure = if ruleset == Ruleset::Oware {
+        news.facts.captured
+    } else {
+        news.facts.seeds_on_side
+    };
+    match measure[0].cmp(&measure[1]) {
+        std::cmp::Ordering::Greater => Outcome::Win {
+            winner: Side::South,
+            victory: Victory::Adjudicated,
+        },
+        std::cmp::Ordering::Less => Outcome::Win {
+            winner: Side::North,
+            victory: Victory::Adjudicated,
+        },
+        std::cmp::Ordering::Equal => Outcome::Draw,
+    }
+}
+
+/// The news of a game never heard from (it could not be loaded).
+fn unseen(game_id: Uuid) -> TableNews {
+    TableNews {
+        game_id,
+        version: 0,
+        status: crate::protocol::Status::Playing,
+        position: None,
+        to_move: None,
+        last_move: None,
+        clock: crate::protocol::ClockView::default(),
+        outcome: None,
+        facts: crate::game::table::GameFacts::default(),
+    }
+}
+
+/// The store's row for a tournament (what the lobby lists).
+#[must_use]
+pub fn row(t: &Tournament) -> TournamentRow {
+    let summary = t.summary();
+    TournamentRow {
+        id: t.id(),
+        name: summary.name,
+        ruleset: summary.ruleset.to_string(),
+        system: summary.system.name().to_owned(),
+        director: t.director(),
+        status: summary.status.name().to_owned(),
+        players: i64::from(summary.players),
+        round: i64::from(summary.round),
+        created_at_ms: i64::try_from(t.created_at_ms()).unwrap_or(i64::MAX),
+        updated_at_ms: i64::try_from(now_ms()).unwrap_or(i64::MAX),
+    }
+}
+
+fn unavailable() -> Refusal {
+    Refusal {
+        code: ErrorCode::Unavailable,
+        message: "the server could not save this; nothing changed, try again".into(),
+    }
+}
+
+async fn sleep_until(wake: Option<Instant>) {
+    match wake {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,179 @@
+//! The tournaments by id. A tournament not in memory is rebuilt from its log (no engine
+//! work: replaying a tournament applies its entries, it plays no game). The map's lock is
+//! never held across an `.await`.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use uuid::Uuid;
+
+use super::actor::{self, Services, TournamentHandle};
+use super::log::Entry;
+use super::settings::Settings;
+use super::state::Tournament;
+use crate::clock::now_ms;
+use crate::protocol::tournament::{TournamentStatus, TournamentSummary};
+use crate::store::{Store, StoreError, TournamentEntryRow, TournamentRow, Write};
+
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("tournament {id} cannot be rebuilt from its log: {error}")]
+    Replay { id: Uuid, error: String },
+    #[error("tournament {id} cannot be encoded: {error}")]
+    Encode { id: Uuid, error: String },
+}
+
+pub struct Tournaments {
+    map: Mutex<HashMap<Uuid, TournamentHandle>>,
+    store: Store,
+    services: Services,
+}
+
+impl Tournaments {
+    #[must_use]
+    pub fn new(store: Store, services: Services) -> Tournaments {
+        Tournaments {
+            map: Mutex::new(HashMap::new()),
+            store,
+            services,
+        }
+    }
+
+    /// The map. Every change to it is one insert, so a panic elsewhere while it was held
+    /// cannot have left it half changed: a poisoned lock is taken as it is.
+    fn handles(&self) -> MutexGuard<'_, HashMap<Uuid, TournamentHandle>> {
+        self.map.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn cached(&self, id: Uuid) -> Option<TournamentHandle> {
+        self.handles().get(&id).filter(|h| !h.is_closed()).cloned()
+    }
+
+    /// The tournament's task: the running one, or a new one owning `t` (decided under the
+    /// lock, so that a tournament never gets two tasks).
+    fn spawn_once(&self, t: Tournament, next_seq: i64) -> TournamentHandle {
+        let mut map = self.handles();
+        if let Some(running) = map.get(&t.id()).filter(|h| !h.is_closed()) {
+            return running.clone();
+        }
+        let handle = actor::spawn(t, next_seq, self.services.clone());
+        map.insert(handle.id(), handle.clone());
+        handle
+    }
+
+    /// Creates a tournament: its row and its log's first entry are committed together.
+    pub async fn create(
+        &self,
+        settings: Settings,
+        director: Uuid,
+        director_name: String,
+    ) -> Result<TournamentHandle, LoadError> {
+        let id = Uuid::now_v7();
+        let now = now_ms();
+        let entry = Entry::Create {
+            settings: Box::new(settings),
+            director,
+            director_name,
+        };
+        let t = Tournament::create(id, &entry, now).map_err(|r| LoadError::Replay {
+            id,
+            error: r.message,
+        })?;
+        let payload_json = serde_json::to_string(&entry).map_err(|e| LoadError::Encode {
+            id,
+            error: e.to_string(),
+        })?;
+        let first = TournamentEntryRow {
+            tournament_id: id,
+            seq: 0,
+            at_ms: i64::try_from(now).unwrap_or(i64::MAX),
+            kind: entry.kind().to_owned(),
+            payload_json,
+        };
+        self.services
+            .writer
+            .write(vec![
+                Write::InsertTournament(actor::row(&t)),
+                Write::AppendTournamentEntry(first),
+            ])
+            .await?;
+        Ok(self.spawn_once(t, 1))
+    }
+
+    /// The tournament, loaded from the store if needed; `None` if there is none.
+    pub async fn get(&self, id: Uuid) -> Result<Option<TournamentHandle>, LoadError> {
+        if let Some(handle) = self.cached(id) {
+            return Ok(Some(handle));
+        }
+        if self.store.tournament(id).await?.is_none() {
+            return Ok(None);
+        }
+        let rows = self.store.tournament_log(id).await?;
+        let next_seq = rows.last().map_or(0, |r| r.seq + 1);
+        let t = replay(id, &rows)?;
+        Ok(Some(self.spawn_once(t, next_seq)))
+    }
+
+    /// Loads every unfinished tournament (at start, after the games): each watches its
+    /// games again, records the ends it missed, and keeps its round clock. A tournament
+    /// that cannot be rebuilt is logged and left in the store.
+    pub async fn restore_unfinished(&self) -> Result<usize, StoreError> {
+        let mut restored = 0;
+        for row in self.store.unfinished_tournaments().await? {
+            match self.get(row.id).await {
+                Ok(Some(_)) => restored += 1,
+                Ok(None) => {}
+                Err(LoadError::Store(e)) => return Err(e),
+                Err(error) => tracing::error!(%error, "a tournament could not be restored"),
+            }
+        }
+        Ok(restored)
+    }
+
+    /// The lobby's list: tournaments in `status`, newest first.
+    pub async fn list(
+        &self,
+        status: TournamentStatus,
+    ) -> Result<Vec<TournamentSummary>, StoreError> {
+        let rows = self.store.tournaments(&[status.name()], 50).await?;
+        Ok(rows.iter().filter_map(summary).collect())
+    }
+}
+
+/// A stored row as the lobby lists it (a row this server cannot read is left out).
+fn summary(row: &TournamentRow) -> Option<TournamentSummary> {
+    let quoted = |text: &str| serde_json::Value::String(text.to_owned());
+    Some(TournamentSummary {
+        tournament_id: row.id,
+        name: row.name.clone(),
+        ruleset: serde_json::from_value(quoted(&row.ruleset)).ok()?,
+        system: serde_json::from_value(quoted(&row.system)).ok()?,
+        status: serde_json::from_value(quoted(&row.status)).ok()?,
+        players: u32::try_from(row.players).ok()?,
+        round: u32::try_from(row.round).ok()?,
+    })
+}
+
+/// Rebuilds a tournament from its log.
+pub fn replay(id: Uuid, rows: &[TournamentEntryRow]) -> Result<Tournament, LoadError> {
+    let fail = |seq: i64, error: String| LoadError::Replay {
+        id,
+        error: format!("entry {seq}: {error}"),
+    };
+    let mut entries = rows.iter().map(|row| {
+        let entry: Result<Entry, _> = serde_json::from_str(&row.payload_json);
+        (row.seq, u64::try_from(row.at_ms).unwrap_or(0), entry)
+    });
+    let Some((seq, at, first)) = entries.next() else {
+        return Err(fail(0, "the log is empty".into()));
+    };
+    let first = first.map_err(|e| fail(seq, e.to_string()))?;
+    let mut t = Tournament::create(id, &first, at).map_err(|r| fail(seq, r.message))?;
+    for (seq, at, entry) in entries {
+        let entry = entry.map_err(|e| fail(seq, e.to_string()))?;
+        t.apply(&entry, at).map_err(|r| fail(seq, r.message))?;
+    }
+    Ok(t)
+}

@@ -1,0 +1,305 @@
+//! The tournament calls of the HTTP API (`shared/PROTOCOL.md`, "Tournaments"). Each
+//! handler checks who asks and hands the change to the tournament's task, which checks
+//! what is asked (who may do what, RULES.md 5) and answers once it is saved.
+
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use std::collections::HashMap;
+use uuid::Uuid;
+
+use crate::api::{body, session};
+use crate::error::ApiError;
+use crate::protocol::tournament::{
+    EditRound, NewTournament, SheetRequest, TournamentCreated, TournamentJoined, TournamentList,
+    TournamentStatus, WithdrawRequest,
+};
+use crate::protocol::ErrorCode;
+use crate::state::AppState;
+use crate::tournament::actor::{Command, TournamentHandle};
+use crate::tournament::export;
+use crate::tournament::log::SheetAction;
+use crate::tournament::settings::Settings;
+use crate::tournament::state::Refusal;
+
+/// A tournament id as the server writes it (lowercase, hyphenated).
+pub fn tournament_id(text: &str) -> Result<Uuid, ApiError> {
+    match text.parse::<Uuid>() {
+        Ok(id) if id.hyphenated().to_string() == text => Ok(id),
+        _ => Err(ApiError::not_found("tournament")),
+    }
+}
+
+pub async fn tournament(state: &AppState, id: &str) -> Result<TournamentHandle, ApiError> {
+    let id = tournament_id(id)?;
+    match state.tournaments.get(id).await {
+        Ok(Some(handle)) => Ok(handle),
+        Ok(None) => Err(ApiError::not_found("tournament")),
+        Err(error) => Err(ApiError::internal(&error)),
+    }
+}
+
+fn refused(refusal: Refusal) -> ApiError {
+    ApiError::new(refusal.code, refusal.message)
+}
+
+fn gone(error: crate::tournament::actor::Gone) -> ApiError {
+    ApiError::internal(&error)
+}
+
+pub async fn create(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    bytes: axum::body::Bytes,
+) -> Result<Response, ApiError> {
+    let session = session(&state, &headers).await?;
+    let request: NewTournament = body(&bytes)?;
+    let settings = Settings::from_request(request)
+        .map_err(|message| ApiError::bad_request(ErrorCode::BadSettings, message))?;
+    let handle = state
+        .tournaments
+        .create(settings, session.player_id, session.name)
+        .await
+        .map_err(|error| ApiError::internal(&error))?;
+    let id = handle.id();
+    Ok((
+        StatusCode::CREATED,
+        Json(TournamentCreated {
+            tournament_id: id,
+            url: format!("/t/{id}"),
+        }),
+    )
+        .into_response())
+}
+
+pub async fn list(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Query(query): Query<HashMap<String, String>>,
+) -> Result<Json<TournamentList>, ApiError> {
+    session(&state, &headers).await?;
+    let status = match query.get("list").map(String::as_str) {
+        Some("open") => TournamentStatus::Open,
+        Some("running") => TournamentStatus::Running,
+        Some("finished") => TournamentStatus::Finished,
+        _ => {
+            return Err(ApiError::bad_request(
+                ErrorCode::BadList,
+                "list must be \"open\", \"running\" or \"finished\"",
+            ))
+        }
+    };
+    Ok(Json(TournamentList {
+        tournaments: state.tournaments.list(status).await?,
+    }))
+}
+
+pub async fn get(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let session = session(&state, &headers).await?;
+    let handle = tournament(&state, &id).await?;
+    let viewer = Some(session.player_id);
+    let snapshot = handle
+        .ask(|reply| Command::Snapshot { viewer, reply })
+        .await
+        .map_err(gone)?;
+    Ok(Json(snapshot).into_response())
+}
+
+pub async fn join(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<TournamentJoined>, ApiError> {
+    let session = session(&state, &headers).await?;
+    let handle = tournament(&state, &id).await?;
+    let player = session.player_id;
+    let name = session.name;
+    handle
+        .ask(|reply| Command::Join {
+            player,
+            name,
+            reply,
+        })
+        .await
+        .map_err(gone)?
+        .map_err(refused)?;
+    Ok(Json(TournamentJoined { player_id: player }))
+}
+
+pub async fn withdraw(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    bytes: axum::body::Bytes,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let session = session(&state, &headers).await?;
+    let request: WithdrawRequest = body(&bytes)?;
+    let handle = tournament(&state, &id).await?;
+    let by = session.player_id;
+    let player = request.player_id.unwrap_or(by);
+    handle
+        .ask(|reply| Command::Withdraw { player, by, reply })
+        .await
+        .map_err(gone)?
+        .map_err(refused)?;
+    Ok(Json(serde_json::json!({})))
+}
+
+pub async fn pair(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let session = session(&state, &headers).await?;
+    let handle = tournament(&state, &id).await?;
+    let by = session.player_id;
+    let round = handle
+        .ask(|reply| Command::PairNext { by, reply })
+        .await
+        .map_err(gone)?
+        .map_err(refused)?;
+    Ok((StatusCode::CREATED, Json(round)).into_response())
+}
+
+fn round_number(text: &str) -> Result<u32, ApiError> {
+    text.parse::<u32>()
+        .ok()
+        .filter(|&n| n >= 1)
+        .ok_or_else(|| ApiError::not_found("round"))
+}
+
+pub async fn edit_round(
+    State(state): State<AppState>,
+    Path((id, n)): Path<(String, String)>,
+    headers: HeaderMap,
+    bytes: axum::body::Bytes,
+) -> Result<Response, ApiError> {
+    let session = session(&state, &headers).await?;
+    let request: EditRound = body(&bytes)?;
+    let round = round_number(&n)?;
+    let handle = tournament(&state, &id).await?;
+    let by = session.player_id;
+    let pairings = request
+        .pairings
+        .iter()
+        .map(|p| (p.first, p.second))
+        .collect();
+    let confirm_breach = request.confirm_breach;
+    let round = handle
+        .ask(|reply| Command::EditRound {
+            by,
+            round,
+            pairings,
+            confirm_breach,
+            reply,
+        })
+        .await
+        .map_err(gone)?
+        .map_err(refused)?;
+    Ok(Json(round).into_response())
+}
+
+pub async fn start_round(
+    State(state): State<AppState>,
+    Path((id, n)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let session = session(&state, &headers).await?;
+    let round = round_number(&n)?;
+    let handle = tournament(&state, &id).await?;
+    let by = session.player_id;
+    let round = handle
+        .ask(|reply| Command::StartRound { by, round, reply })
+        .await
+        .map_err(gone)?
+        .map_err(refused)?;
+    Ok(Json(round).into_response())
+}
+
+pub async fn end_round(
+    State(state): State<AppState>,
+    Path((id, n)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let session = session(&state, &headers).await?;
+    let round = round_number(&n)?;
+    let handle = tournament(&state, &id).await?;
+    let by = session.player_id;
+    let round = handle
+        .ask(|reply| Command::EndRound { by, round, reply })
+        .await
+        .map_err(gone)?
+        .map_err(refused)?;
+    Ok(Json(round).into_response())
+}
+
+pub async fn sheet(
+    State(state): State<AppState>,
+    Path((id, game)): Path<(String, String)>,
+    headers: HeaderMap,
+    bytes: axum::body::Bytes,
+) -> Result<Response, ApiError> {
+    let session = session(&state, &headers).await?;
+    let request: SheetRequest = body(&bytes)?;
+    let game_id = crate::api::game_id(&game)?;
+    let handle = tournament(&state, &id).await?;
+    let by = session.player_id;
+    let action = match request {
+        SheetRequest::Confirm => SheetAction::Confirm,
+        SheetRequest::Dispute { reason } => SheetAction::Dispute { reason },
+        SheetRequest::Correct { result, reason } => SheetAction::Correct {
+            outcome: result,
+            reason,
+        },
+    };
+    let sheet = handle
+        .ask(|reply| Command::Sheet {
+            by,
+            game_id,
+            action,
+            reply,
+        })
+        .await
+        .map_err(gone)?
+        .map_err(refused)?;
+    Ok(Json(sheet).into_response())
+}
+
+/// `standings.csv`, `sheets.csv` or `tournament.trf`.
+pub async fn export(
+    State(state): State<AppState>,
+    Path((id, file)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    session(&state, &headers).await?;
+    let kind = match file.as_str() {
+        "standings.csv" => export::Kind::StandingsCsv,
+        "sheets.csv" => export::Kind::SheetsCsv,
+        "tournament.trf" => export::Kind::Trf,
+        _ => return Err(ApiError::not_found("export")),
+    };
+    let handle = tournament(&state, &id).await?;
+    let t = handle
+        .ask(|reply| Command::State { reply })
+        .await
+        .map_err(gone)?;
+    let text = export::render(&t, kind);
+    let content_type = match kind {
+        export::Kind::Trf => "text/plain; charset=utf-8",
+        _ => "text/csv; charset=utf-8",
+    };
+    let disposition = format!("attachment; filename=\"{file}\"");
+    Ok((
+        [
+            (header::CONTENT_TYPE, content_type.to_owned()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        text,
+    )
+        .into_response())
+}

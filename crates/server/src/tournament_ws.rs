@@ -1,0 +1,161 @@
+//! `GET /ws/tournaments/{id}`: one socket shows a whole tournament. The tournament's task
+//! queues `state`, its versioned events and the live `board` of every table on the
+//! connection's bounded queue; the writer is the game socket's own (batched flushes,
+//! pings, write timeouts). The client only ever sends `ping`.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
+use futures_util::{SinkExt, StreamExt};
+use tokio::sync::mpsc;
+
+use crate::error::ApiError;
+use crate::protocol::tournament::TournamentFrame;
+use crate::protocol::{self, ClientMessage, ErrorCode, MAX_FRAME_BYTES};
+use crate::state::AppState;
+use crate::tournament::actor::{Command, TournamentHandle, TOURNAMENT_OUTGOING_QUEUE};
+use crate::ws::{self, Local, Pings, RateLimit, Settings};
+
+pub async fn upgrade(
+    ws: WebSocketUpgrade,
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+    ip: Option<axum::Extension<crate::accept::ClientIp>>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    ws::check_origin(&state, &headers)?;
+    let handle = crate::tournament_api::tournament(&state, &id).await?;
+    let token = query
+        .get("token")
+        .cloned()
+        .or_else(|| crate::session::token_from(&headers));
+    let player = match token {
+        Some(token) => state.sessions.find(&token).await?.map(|s| s.player_id),
+        None => None,
+    };
+    let resume_after = match query.get("v") {
+        Some(v) => Some(v.parse::<u64>().map_err(|_| {
+            ApiError::bad_request(
+                ErrorCode::BadVersion,
+                "v is the last event version seen: a whole number",
+            )
+        })?),
+        None => None,
+    };
+    let places = ws::hold_places(&state, crate::api::client_ip(ip), player)?;
+    let limits = &state.config.limits;
+    let settings = Settings {
+        rate: state.config.rate_limit.max(1),
+        ping_every: Duration::from_secs_f64(limits.ping_seconds),
+        write_timeout: Duration::from_secs_f64(limits.socket_write_seconds),
+    };
+    let tracker = state.sockets.clone();
+    Ok(ws
+        .read_buffer_size(4 * 1024)
+        .max_message_size(4 * MAX_FRAME_BYTES)
+        .max_frame_size(4 * MAX_FRAME_BYTES)
+        .on_upgrade(move |socket| {
+            tracker.track_future(async move {
+                let _places = places;
+                connection(socket, handle, player, resume_after, settings).await;
+            })
+        }))
+}
+
+async fn connection(
+    socket: WebSocket,
+    tournament: TournamentHandle,
+    player: Option<uuid::Uuid>,
+    resume_after: Option<u64>,
+    settings: Settings,
+) {
+    let (tx, rx) = mpsc::channel(TOURNAMENT_OUTGOING_QUEUE);
+    let (mut sink, mut stream) = socket.split();
+    let conn = tournament
+        .ask(|reply| Command::Connect {
+            player,
+            resume_after,
+            tx,
+            reply,
+        })
+        .await;
+    let Ok(conn) = conn else {
+        let _ = tokio::time::timeout(
+            settings.write_timeout,
+            sink.send(ws::close(
+                1001,
+                "the tournament is not available; reconnect in a moment",
+            )),
+        )
+        .await;
+        return;
+    };
+    let pings = Arc::new(Mutex::new(Pings::default()));
+    let (local_tx, local_rx) = mpsc::channel(16);
+    let mut writer = tokio::spawn(ws::write(sink, rx, local_rx, pings.clone(), settings));
+    let writer_done = tokio::select! {
+        () = read(&mut stream, &local_tx, &pings, settings.rate) => false,
+        _ = &mut writer => true,
+    };
+    let _ = tournament.send(Command::Disconnect { conn }).await;
+    drop(local_tx);
+    if !writer_done {
+        let _ = writer.await;
+    }
+}
+
+/// Reads the client's frames: `ping` is answered, anything else refused saying why.
+async fn read<S>(stream: &mut S, local: &mpsc::Sender<Local>, pings: &Mutex<Pings>, rate: u32)
+where
+    S: futures_util::Stream<Item = Result<Message, axum::Error>> + Unpin,
+{
+    let mut limit = RateLimit::new(rate);
+    while let Some(frame) = stream.next().await {
+        let text = match frame {
+            Ok(Message::Text(text)) => text,
+            Ok(Message::Binary(_)) => {
+                let refusal =
+                    TournamentFrame::error(ErrorCode::BadMessage, "messages are JSON text frames");
+                let _ = local.try_send(Local::Text(refusal.to_text()));
+                continue;
+            }
+            Ok(Message::Pong(payload)) => {
+                if limit.allow() {
+                    let _ = pings.lock().ok().and_then(|mut p| p.answer(&payload));
+                }
+                continue;
+            }
+            Ok(Message::Ping(_)) => continue,
+            Ok(Message::Close(_)) => {
+                let _ = local.try_send(Local::EchoClose);
+                break;
+            }
+            Err(error) => {
+                let (code, reason) = ws::protocol_error_close(error);
+                let _ = local.try_send(Local::Close(code, reason));
+                break;
+            }
+        };
+        let answer = if !limit.allow() {
+            TournamentFrame::error(ErrorCode::RateLimited, "too many messages; slow down")
+        } else {
+            match protocol::decode(text.as_str()) {
+                Ok(request) if matches!(request.message, ClientMessage::Ping(_)) => {
+                    TournamentFrame::pong()
+                }
+                Ok(_) => TournamentFrame::error(
+                    ErrorCode::UnknownType,
+                    "a tournament socket only takes ping; play on the game's own socket",
+                ),
+                Err(e) => TournamentFrame::error(e.code, e.message),
+            }
+        };
+        let _ = local.try_send(Local::Text(answer.to_text()));
+    }
+}
