@@ -24,6 +24,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use omweso::protocol::http::{
     ErrorBody, GameCreated, GameList, Joined, NewGame, NewSession, SessionInfo,
 };
+use omweso::protocol::tournament::{
+    EditRound, NewTournament, SheetRequest, SheetView, TournamentCreated, TournamentFrame,
+    TournamentJoined, TournamentList, TournamentMessage, TournamentReply, TournamentSnapshot,
+    WithdrawRequest,
+};
 use omweso::protocol::{
     decode, ClientMessage, ErrorCode, Event, Frame, LegalSide, OptionResult, Reply, Request,
     ServerMessage, Snapshot, StartResult,
@@ -40,6 +45,38 @@ const SERVER_TYPES: [&str; 12] = [
     "state", "crowd", "ack", "error", "pong", "joined", "started", "arranged", "played",
     "decision", "steal", "end",
 ];
+
+/// Every message type of a tournament socket; [`tournament_type`] names every variant.
+const TOURNAMENT_TYPES: [&str; 9] = [
+    "state",
+    "board",
+    "error",
+    "pong",
+    "player",
+    "round",
+    "sheet",
+    "standings",
+    "status",
+];
+
+fn tournament_type(message: &TournamentMessage) -> &'static str {
+    use omweso::protocol::tournament::TournamentEvent;
+    match message {
+        TournamentMessage::Event(event) => match event {
+            TournamentEvent::Player(_) => "player",
+            TournamentEvent::Round(_) => "round",
+            TournamentEvent::Sheet(_) => "sheet",
+            TournamentEvent::Standings(_) => "standings",
+            TournamentEvent::Status(_) => "status",
+        },
+        TournamentMessage::Reply(reply) => match reply {
+            TournamentReply::State(_) => "state",
+            TournamentReply::Board(_) => "board",
+            TournamentReply::Error(_) => "error",
+            TournamentReply::Pong(_) => "pong",
+        },
+    }
+}
 
 fn server_type(message: &ServerMessage) -> &'static str {
     match message {
@@ -217,6 +254,7 @@ fn round_trip<T: DeserializeOwned + Serialize>(
 struct Report {
     client_types: BTreeSet<String>,
     server_types: BTreeSet<&'static str>,
+    tournament_types: BTreeSet<&'static str>,
     problems: Vec<String>,
 }
 
@@ -328,6 +366,38 @@ fn check_typed(report: &mut Report, tag: &str, line: usize, value: &Value) -> bo
         "Joined" => round_trip::<Joined>(value, false).map(drop),
         "GameList" => round_trip::<GameList>(value, false).map(drop),
         "ErrorBody" => round_trip::<ErrorBody>(value, false).map(drop),
+        "NewTournament" => round_trip::<NewTournament>(value, true).map(drop),
+        "TournamentCreated" => round_trip::<TournamentCreated>(value, false).map(drop),
+        "TournamentList" => round_trip::<TournamentList>(value, false).map(drop),
+        "TournamentSnapshot" => round_trip::<TournamentSnapshot>(value, false).map(drop),
+        "TournamentJoined" => round_trip::<TournamentJoined>(value, false).map(drop),
+        "WithdrawRequest" => round_trip::<WithdrawRequest>(value, false).map(drop),
+        "EditRound" => round_trip::<EditRound>(value, false).map(drop),
+        "SheetRequest" => round_trip::<SheetRequest>(value, false).map(drop),
+        "SheetView" => round_trip::<SheetView>(value, false).map(drop),
+        "TournamentFrame" => match round_trip::<TournamentFrame>(value, false) {
+            Ok(frame) => {
+                let name = tournament_type(&frame.message);
+                if value.get("t").and_then(Value::as_str) != Some(name) {
+                    Err(format!("\"t\" does not read as {name:?}"))
+                } else if frame.v.is_some()
+                    != !matches!(
+                        frame.message,
+                        TournamentMessage::Reply(
+                            TournamentReply::Board(_)
+                                | TournamentReply::Pong(_)
+                                | TournamentReply::Error(_)
+                        )
+                    )
+                {
+                    Err(format!("{name:?}: only events and state carry \"v\""))
+                } else {
+                    report.tournament_types.insert(name);
+                    Ok(())
+                }
+            }
+            Err(e) => Err(e),
+        },
         _ => return false,
     };
     if let Err(e) = result {
@@ -453,6 +523,14 @@ fn every_message_type_has_a_checked_example() {
         missing_client.is_empty() && missing_server.is_empty(),
         "docs/protocol.md has no checked example of the client message(s) {missing_client:?} \
          nor of the server message(s) {missing_server:?}"
+    );
+    let missing_tournament: Vec<&str> = TOURNAMENT_TYPES
+        .into_iter()
+        .filter(|t| !report.tournament_types.contains(t))
+        .collect();
+    assert!(
+        missing_tournament.is_empty(),
+        "docs/protocol.md has no checked example of the tournament socket's {missing_tournament:?}"
     );
     // Each name is in the prose as `t`, too (`played`, `ping`).
     for name in ClientMessage::TYPES.into_iter().chain(SERVER_TYPES) {

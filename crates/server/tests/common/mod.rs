@@ -109,6 +109,41 @@ impl TestServer {
         (status, r.json().await.unwrap_or(Value::Null))
     }
 
+    pub async fn put(&self, path: &str, token: &str, body: Value) -> (u16, Value) {
+        let r = self
+            .http
+            .put(self.url(path))
+            .bearer_auth(token)
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        let status = r.status().as_u16();
+        (status, r.json().await.unwrap_or(Value::Null))
+    }
+
+    /// A body that is not JSON (an export), with its status.
+    pub async fn get_text(&self, path: &str, token: &str) -> (u16, String) {
+        let r = self
+            .http
+            .get(self.url(path))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap();
+        (r.status().as_u16(), r.text().await.unwrap_or_default())
+    }
+
+    /// A socket on any path (`/ws/tournaments/{id}?token=..`).
+    pub async fn socket_at(&self, path_and_query: &str) -> Client {
+        let url = format!("ws://{}{path_and_query}", self.addr);
+        let request = url.into_client_request().unwrap();
+        let (ws, _) = tokio_tungstenite::connect_async_with_config(request, None, true)
+            .await
+            .unwrap();
+        Client { ws }
+    }
+
     pub async fn get(&self, path: &str, token: &str) -> (u16, Value) {
         let r = self
             .http
