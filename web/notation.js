@@ -292,6 +292,7 @@ export const VICTORY_WORDS = /** @type {Record<string, string>} */ ({
   captures: 'captured more than half the seeds',
   resigned: 'the opponent resigned',
   abandoned: 'the opponent abandoned the game (did not move, or stayed away)',
+  adjudicated: 'the tournament round ran out of time and the game was decided on the seeds',
 });
 
 /** Words for each reason a game is annulled. */

@@ -362,8 +362,7 @@ async fn swiss_played_to_the_end(database_url: &str) {
         .fold(f64::INFINITY, f64::min);
     let expected_bye = active
         .iter()
-        .filter(|p| tally.points(p) == lowest)
-        .last()
+        .rfind(|p| tally.points(p) == lowest)
         .unwrap();
     assert_eq!(&&bye, expected_bye);
     // Nobody meets a round-1 opponent again.

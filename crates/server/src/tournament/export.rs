@@ -211,7 +211,7 @@ fn sheets_csv(t: &Tournament) -> String {
 }
 
 /// One round of a player in the TRF: opponent's start rank (0: none), colour, result.
-fn trf_round(t: &Tournament, table: &Table, player: usize) -> (usize, char, char) {
+fn trf_round(table: &Table, player: usize) -> (usize, char, char) {
     let Some(second) = table.second else {
         // A pairing bye: TRF's "pairing-allocated bye".
         return (0, '-', 'U');
@@ -244,7 +244,6 @@ fn trf_round(t: &Tournament, table: &Table, player: usize) -> (usize, char, char
         },
         Some(Verdict::Draw { .. } | Verdict::Annulled { .. }) => '=',
     };
-    let _ = t;
     (opponent + 1, colour, code)
 }
 
@@ -267,14 +266,13 @@ fn trf(t: &Tournament) -> String {
     let _ = writeln!(out, "072 0");
     let _ = writeln!(
         out,
-        "092 {} ({}, {})",
+        "092 {} ({}, first move = white)",
         match settings.system {
             crate::protocol::tournament::System::Swiss => "Swiss System",
             crate::protocol::tournament::System::RoundRobin => "Round Robin",
             crate::protocol::tournament::System::DoubleRoundRobin => "Double Round Robin",
         },
         settings.game.ruleset,
-        "first move = white"
     );
     let _ = writeln!(out, "122 {} min per round", settings.round_minutes);
     // The number of rounds, as pairing programs (JaVaFo, bbpPairings) expect it.
@@ -306,7 +304,7 @@ fn trf(t: &Tournament) -> String {
                 .iter()
                 .find(|table| table.first == i || table.second == Some(i));
             let (opponent, colour, code) = match table {
-                Some(table) => trf_round(t, table, i),
+                Some(table) => trf_round(table, i),
                 // Not paired (joined later, or withdrawn): no game, no points.
                 None => (0, '-', 'Z'),
             };
