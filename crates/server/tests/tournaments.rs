@@ -360,10 +360,7 @@ async fn swiss_played_to_the_end(database_url: &str) {
         .iter()
         .map(|p| tally.points(p))
         .fold(f64::INFINITY, f64::min);
-    let expected_bye = active
-        .iter()
-        .rfind(|p| tally.points(p) == lowest)
-        .unwrap();
+    let expected_bye = active.iter().rfind(|p| tally.points(p) == lowest).unwrap();
     assert_eq!(&&bye, expected_bye);
     // Nobody meets a round-1 opponent again.
     for (a, b) in &pairs {

@@ -868,6 +868,11 @@ impl Tournament {
                 "the games do not match the round's tables",
             );
         }
+        let ids: Vec<Uuid> = games.iter().flatten().copied().collect();
+        let distinct: std::collections::HashSet<&Uuid> = ids.iter().collect();
+        if distinct.len() != ids.len() || ids.iter().any(|id| self.games.contains_key(id)) {
+            return refuse(ErrorCode::BadBody, "a game id is used twice");
+        }
         let r = self
             .rounds
             .iter()
@@ -934,6 +939,14 @@ impl Tournament {
             Verdict::Draw { .. } if closing => Verdict::Draw { adjudicated: true },
             verdict => verdict,
         };
+        // Checked before anything changes: a refused entry changes nothing.
+        let annulled = matches!(verdict, Verdict::Annulled { .. });
+        if replay.is_some_and(|id| id == game_id || self.games.contains_key(&id)) {
+            return refuse(ErrorCode::BadBody, "the replay's game id is used already");
+        }
+        if replay.is_some() && (!annulled || replay_seats.is_none()) {
+            return refuse(ErrorCode::RoundNotReady, "that game is not to be replayed");
+        }
         // The figures come in game seats (South moved first): in the pairing's order.
         let mut captured = figures.captured;
         if game.moved_first == 1 {
@@ -947,9 +960,6 @@ impl Tournament {
         let ended = game.clone();
         let mut events = vec![self.sheet_event(r, t, &ended)];
         if let Some(new_id) = replay {
-            if !matches!(verdict, Verdict::Annulled { .. }) || replay_seats.is_none() {
-                return refuse(ErrorCode::RoundNotReady, "that game is not to be replayed");
-            }
             let table = &mut self.rounds[r].tables[t];
             table.replaced.push(ended.clone());
             table.game = Some(TableGame {
