@@ -267,7 +267,8 @@ async fn adjudication_ends_a_running_game_and_its_watchers_hear_the_end() {
         next(&mut news).await;
     }
 
-    game.adjudicate().await.unwrap().unwrap();
+    let stopped = game.adjudicate().await.unwrap().unwrap();
+    assert!(stopped.status.is_over(), "{stopped:?}");
     let end = next(&mut news).await;
     // 38 seeds on South's side, 26 on North's.
     let won = Outcome::Win {
@@ -333,7 +334,8 @@ async fn the_end_reaches_a_watcher_whose_channel_is_full() {
     play(&game, &north, "C2").await;
     // Once the snapshot answers, both moves were handled (commands run in order).
     assert_eq!(game.snapshot(None).await.unwrap().version, 4);
-    game.adjudicate().await.unwrap().unwrap();
+    let stopped = game.adjudicate().await.unwrap().unwrap();
+    assert!(stopped.status.is_over(), "{stopped:?}");
 
     let first = next(&mut news).await;
     assert_eq!((first.version, first.last_move.as_deref()), (3, Some("C1")));

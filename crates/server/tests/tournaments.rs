@@ -897,7 +897,18 @@ async fn every_forbidden_action_is_refused_saying_why() {
         "bad_list",
         400,
     );
-    // Everyone may watch.
+    // A player's tournament socket knows who they are; everyone may watch.
+    let mut socket = server
+        .socket_at(&format!(
+            "/ws/tournaments/{}?token={}",
+            event.id, event.tokens[&a]
+        ))
+        .await;
+    let state = socket.recv_type("state").await;
+    assert_eq!(state["d"]["you"], a.as_str());
+    socket.send(json!({"t":"move","d":{"move":"E1"}})).await;
+    let refusal = socket.recv_type("error").await;
+    assert_eq!(refusal["d"]["code"], "unknown_type");
     let (status, r) = server.get(&event.path(""), &outsider).await;
     assert_eq!(status, 200);
     assert_eq!(r["you"], Value::Null);

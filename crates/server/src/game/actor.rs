@@ -76,8 +76,13 @@ pub enum Command {
         round_trip_ms: u64,
     },
     /// Stop the game now and decide it on material (a tournament round's deadline).
+    /// Stop the game now, decided on material; the reply is its news once stopped.
     Adjudicate {
-        reply: oneshot::Sender<Result<(), Refusal>>,
+        reply: oneshot::Sender<Result<TableNews, Refusal>>,
+    },
+    /// The game's news as it stands, without watching.
+    News {
+        reply: oneshot::Sender<TableNews>,
     },
     /// Send `tx` the game's news after every change; the reply is the news as it stands.
     Watch {
@@ -138,8 +143,13 @@ impl GameHandle {
 
     /// Ends the game now on material (RULES.md 5.3): saved, then published to its sockets
     /// and watchers like any action. Refused if the game is over or cannot be saved.
-    pub async fn adjudicate(&self) -> Result<Result<(), Refusal>, Gone> {
+    pub async fn adjudicate(&self) -> Result<Result<TableNews, Refusal>, Gone> {
         self.ask(|reply| Command::Adjudicate { reply }).await
+    }
+
+    /// The game's news as it stands (a watcher that missed an end asks for it).
+    pub async fn news(&self) -> Result<TableNews, Gone> {
+        self.ask(|reply| Command::News { reply }).await
     }
 
     /// Sends `tx` the game's news after every change from now on (any number of watchers
@@ -372,7 +382,11 @@ impl Actor {
             }
             Command::Client { conn, id, message } => self.client(conn, id, message).await,
             Command::Adjudicate { reply } => {
-                let _ = reply.send(self.adjudicate().await);
+                let result = self.adjudicate().await.map(|()| TableNews::of(&self.table));
+                let _ = reply.send(result);
+            }
+            Command::News { reply } => {
+                let _ = reply.send(TableNews::of(&self.table));
             }
             Command::Watch { tx, reply } => {
                 self.watchers.add(tx);

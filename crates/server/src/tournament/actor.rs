@@ -28,6 +28,7 @@ use crate::game::news::TableNews;
 use crate::game::registry::{Registry, SeatedGame};
 use crate::protocol::tournament::{
     BoardView, RoundView, SheetView, TournamentEvent, TournamentFrame, TournamentSnapshot,
+    TournamentStatus,
 };
 use crate::protocol::ErrorCode;
 use crate::store::{TournamentEntryRow, TournamentRow, Write, Writer};
@@ -47,6 +48,8 @@ pub const BOARD_EVERY: Duration = Duration::from_millis(200);
 /// at most) and the events, so that a watcher keeping up is never dropped for the number
 /// of tables.
 pub const TOURNAMENT_OUTGOING_QUEUE: usize = 1024;
+/// How long a finished tournament without sockets stays loaded after its last command.
+const IDLE_UNLOAD: Duration = Duration::from_secs(60);
 /// How long after a failed save a deadline is tried again.
 const RETRY_MS: u64 = 1000;
 
@@ -157,6 +160,7 @@ pub struct Services {
 pub fn spawn(tournament: Tournament, next_seq: i64, services: Services) -> TournamentHandle {
     let (tx, rx) = mpsc::channel(COMMAND_QUEUE);
     let (news_tx, news_rx) = mpsc::channel(NEWS_QUEUE);
+    let (adjudications_tx, adjudications_rx) = mpsc::channel(ADJUDICATIONS_QUEUE);
     let id = tournament.id();
     let shutdown = services.shutdown.clone();
     let actor = Actor {
@@ -169,12 +173,19 @@ pub fn spawn(tournament: Tournament, next_seq: i64, services: Services) -> Tourn
         conns: HashMap::new(),
         next_conn: 1,
         recent: VecDeque::new(),
+        recent_bytes: 0,
         boards: HashMap::new(),
         news: HashMap::new(),
         dirty: HashSet::new(),
         boards_sent: Instant::now(),
         adjudicating: HashSet::new(),
+        adjudications_tx,
+        adjudications_rx,
+        adjudicate_retry_at: 0,
+        watching: HashSet::new(),
+        rewatch_at: 0,
         held_until: 0,
+        last_command: Instant::now(),
         to_watch: Vec::new(),
     };
     tokio::spawn(actor.run(shutdown));
@@ -184,6 +195,10 @@ pub fn spawn(tournament: Tournament, next_seq: i64, services: Services) -> Tourn
 struct Conn {
     tx: mpsc::Sender<Outgoing>,
 }
+
+/// Events kept for `?v=` resumption hold at most this many bytes in all (a standings
+/// event of a large field is large).
+const RECENT_BYTES: usize = 4 << 20;
 
 struct Actor {
     t: Tournament,
@@ -195,6 +210,7 @@ struct Actor {
     conns: HashMap<ConnId, Conn>,
     next_conn: ConnId,
     recent: VecDeque<(u64, Arc<str>)>,
+    recent_bytes: usize,
     /// Each game's latest board (encoded when it is sent).
     boards: HashMap<Uuid, BoardView>,
     /// Each game's latest news (the facts an adjudication falls back on).
@@ -202,39 +218,85 @@ struct Actor {
     /// Games whose board changed since the last send.
     dirty: HashSet<Uuid>,
     boards_sent: Instant,
-    /// Games asked to stop at the round's deadline.
+    /// Games asked to stop at the round's deadline, their answer not yet in.
     adjudicating: HashSet<Uuid>,
+    /// The answers of the games asked to stop (each asked by a task of its own, so that
+    /// every game of a round stops at once and this task goes on serving).
+    adjudications_tx: mpsc::Sender<Adjudication>,
+    adjudications_rx: mpsc::Receiver<Adjudication>,
+    /// Not before this are games whose stop failed asked again (ms since the epoch).
+    adjudicate_retry_at: u64,
+    /// The games in play this task watches (a failed watch is tried again).
+    watching: HashSet<Uuid>,
+    /// Not before this are games in play that are not watched asked again.
+    rewatch_at: u64,
     /// The round clock is not fired before this (ms): its last change could not be saved.
     held_until: u64,
+    last_command: Instant,
     /// Replays created since the loop last looked: to watch.
     to_watch: Vec<Uuid>,
 }
 
+/// What a game asked to stop answered.
+enum Adjudication {
+    /// Stopped (or over already): its news, with its outcome.
+    Ended(TableNews),
+    /// It could not be asked or could not save its stop: ask again later.
+    Retry(Uuid),
+    /// No such game in the store: adjudicated here, from its last news.
+    Missing(Uuid),
+}
+
+/// At most this many games' answers wait for the task (their tasks wait beyond).
+const ADJUDICATIONS_QUEUE: usize = 1024;
+
 impl Actor {
     async fn run(mut self, mut shutdown: watch::Receiver<bool>) {
-        for (game_id, _, _) in self.t.games_in_play() {
-            self.watch(game_id).await;
-        }
-        self.adjudicate_due().await;
+        let id = self.t.id();
+        self.to_watch.extend(
+            self.t
+                .games_in_play()
+                .into_iter()
+                .map(|(game_id, _, _)| game_id),
+        );
         loop {
+            // Replays created (and, after a restart, every game in play) are watched
+            // here, not where they are made: watching may itself record an end.
+            while let Some(game_id) = self.to_watch.pop() {
+                self.watch(game_id).await;
+            }
+            self.adjudicate_due();
+            // A finished tournament nobody has watched or asked for a while is unloaded;
+            // it is rebuilt from its log when asked for again.
+            if self.idle_until().is_some_and(|at| at <= Instant::now()) {
+                break;
+            }
             let wake = self.next_wake();
             tokio::select! {
                 command = self.rx.recv() => match command {
-                    Some(command) => self.handle(command).await,
+                    Some(command) => {
+                        self.last_command = Instant::now();
+                        self.handle(command).await;
+                    }
                     None => break,
                 },
                 Some(news) = self.news_rx.recv() => self.on_news(news).await,
+                Some(answer) = self.adjudications_rx.recv() => self.on_adjudication(answer).await,
                 () = sleep_until(wake) => self.on_timer().await,
                 _ = shutdown.changed() => {
                     self.close_all(1001, "the server is restarting; reconnect in a moment");
                     break;
                 }
             }
-            self.adjudicate_due().await;
-            while let Some(game_id) = self.to_watch.pop() {
-                self.watch(game_id).await;
-            }
         }
+        tracing::debug!(tournament = %id, "tournament unloaded");
+    }
+
+    /// When this task unloads, if it is idle: a finished tournament without sockets,
+    /// [`IDLE_UNLOAD`] after the last command.
+    fn idle_until(&self) -> Option<Instant> {
+        (self.t.status() == TournamentStatus::Finished && self.conns.is_empty())
+            .then(|| self.last_command + IDLE_UNLOAD)
     }
 
     fn next_wake(&self) -> Option<Instant> {
@@ -245,6 +307,28 @@ impl Actor {
         if !self.dirty.is_empty() {
             let boards = self.boards_sent + BOARD_EVERY;
             wake = Some(wake.map_or(boards, |w| w.min(boards)));
+        }
+        let unwatched = self
+            .t
+            .games_in_play()
+            .iter()
+            .any(|(id, _, _)| !self.watching.contains(id));
+        let stop_again = self
+            .t
+            .games_to_adjudicate()
+            .iter()
+            .any(|id| !self.adjudicating.contains(id));
+        if let Some(idle) = self.idle_until() {
+            wake = Some(wake.map_or(idle, |w| w.min(idle)));
+        }
+        for (retry, at) in [
+            (unwatched, self.rewatch_at),
+            (stop_again, self.adjudicate_retry_at),
+        ] {
+            if retry {
+                let at = Instant::now() + Duration::from_millis(at.saturating_sub(now));
+                wake = Some(wake.map_or(at, |w| w.min(at)));
+            }
         }
         wake
     }
@@ -335,14 +419,14 @@ impl Actor {
                 let _ = reply.send(result);
             }
             Command::Connect {
-                player: _,
+                player,
                 resume_after,
                 tx,
                 reply,
             } => {
                 let conn = self.next_conn;
                 self.next_conn += 1;
-                self.catch_up(&tx, resume_after);
+                self.catch_up(&tx, player, resume_after);
                 self.conns.insert(conn, Conn { tx });
                 let _ = reply.send(conn);
             }
@@ -503,19 +587,28 @@ impl Actor {
     /// its news as it stands now is taken at once (a game that ended while nobody
     /// listened is recorded).
     async fn watch(&mut self, game_id: Uuid) {
+        if self.watching.contains(&game_id) || !self.t.in_play(game_id) {
+            return;
+        }
         let handle = match self.services.games.get(game_id).await {
             Ok(Some(handle)) => handle,
             Ok(None) => {
+                // Its round's deadline adjudicates it (from its last news, if any).
                 tracing::error!(tournament = %self.t.id(), game = %game_id, "a game of the tournament is missing");
                 return;
             }
             Err(error) => {
-                tracing::error!(tournament = %self.t.id(), game = %game_id, %error, "a game of the tournament could not be loaded");
+                tracing::error!(tournament = %self.t.id(), game = %game_id, %error, "a game of the tournament could not be loaded; trying again");
+                self.rewatch_at = now_ms() + RETRY_MS;
                 return;
             }
         };
-        if let Ok(news) = handle.watch(self.news_tx.clone()).await {
-            self.on_news(news).await;
+        match handle.watch(self.news_tx.clone()).await {
+            Ok(news) => {
+                self.watching.insert(game_id);
+                self.on_news(news).await;
+            }
+            Err(_) => self.rewatch_at = now_ms() + RETRY_MS,
         }
     }
 
@@ -569,8 +662,9 @@ impl Actor {
                 _ => 0,
             },
         };
+        let ended = facts.ended_at_ms.map_or(now, |end| end.min(now));
         let replay = matches!(outcome, Outcome::Annulled { .. })
-            .then(|| self.t.replay_for(news.game_id, now))
+            .then(|| self.t.replay_for(news.game_id, ended))
             .flatten();
         let mut games = Vec::new();
         let replay_id = replay.map(|(first, second)| {
@@ -589,6 +683,7 @@ impl Actor {
             moves: facts.turns,
             figures,
             replay: replay_id,
+            ended_at_ms: facts.ended_at_ms,
         };
         match self.commit_at(entry, now, games).await {
             Ok(_) => {
@@ -597,53 +692,71 @@ impl Actor {
                 self.to_watch.extend(replay_id);
             }
             Err(refusal) if refusal.code == ErrorCode::Unavailable => {
-                // Not lost: the game's end is asked again when the store is back.
+                // Not lost: the game is asked for its news again (it may have unloaded
+                // meanwhile; it is then reloaded, ended, from the store).
                 tracing::error!(game = %news.game_id, "a game's end could not be recorded; retrying");
-                self.held_until = now + RETRY_MS;
                 self.news.remove(&news.game_id);
-                self.retry_watch(news.game_id);
+                self.watching.remove(&news.game_id);
+                self.adjudicating.remove(&news.game_id);
+                self.rewatch_at = now + RETRY_MS;
             }
-            Err(_) => {}
+            Err(refusal) => {
+                tracing::warn!(game = %news.game_id, "a game's end was not recorded: {}", refusal.message);
+            }
         }
     }
 
-    /// Asks a game for its news again a little later (its end could not be saved).
-    fn retry_watch(&self, game_id: Uuid) {
-        let games = Arc::clone(&self.services.games);
-        let tx = self.news_tx.clone();
-        tokio::spawn(async move {
-            tokio::time::sleep(Duration::from_millis(RETRY_MS)).await;
-            if let Ok(Some(handle)) = games.get(game_id).await {
-                if let Ok(news) = handle.watch(tx.clone()).await {
-                    let _ = tx.send(news).await;
-                }
-            }
-        });
-    }
-
-    /// Stops the games of a round whose time is up: each is adjudicated by its own task
-    /// (logged there), and its end comes back as news. A game that cannot be reached is
-    /// adjudicated here from its last news.
-    async fn adjudicate_due(&mut self) {
+    /// Stops every game of a round whose time is up, all at once: each is asked by a task
+    /// of its own (the game logs its stop), and answers on `adjudications`.
+    fn adjudicate_due(&mut self) {
+        if now_ms() < self.adjudicate_retry_at {
+            return;
+        }
         for game_id in self.t.games_to_adjudicate() {
             if !self.adjudicating.insert(game_id) {
                 continue;
             }
-            let stopped = match self.services.games.get(game_id).await {
-                Ok(Some(handle)) => match handle.adjudicate().await {
-                    Ok(Ok(())) => true,
-                    // Already over: its end is on its way.
-                    Ok(Err(refusal)) => refusal.code == ErrorCode::GameOver,
-                    Err(_) => false,
-                },
-                _ => false,
-            };
-            if !stopped {
+            let games = Arc::clone(&self.services.games);
+            let answers = self.adjudications_tx.clone();
+            tokio::spawn(async move {
+                let answer = match games.get(game_id).await {
+                    Ok(None) => Adjudication::Missing(game_id),
+                    Ok(Some(handle)) => match handle.adjudicate().await {
+                        Ok(Ok(news)) => Adjudication::Ended(news),
+                        // Over already: its end is recorded, or on its way, or was
+                        // missed; its news says which.
+                        Ok(Err(refusal)) if refusal.code == ErrorCode::GameOver => {
+                            match handle.news().await {
+                                Ok(news) => Adjudication::Ended(news),
+                                Err(_) => Adjudication::Retry(game_id),
+                            }
+                        }
+                        Ok(Err(_)) | Err(_) => Adjudication::Retry(game_id),
+                    },
+                    Err(_) => Adjudication::Retry(game_id),
+                };
+                let _ = answers.send(answer).await;
+            });
+        }
+    }
+
+    async fn on_adjudication(&mut self, answer: Adjudication) {
+        match answer {
+            Adjudication::Ended(news) => {
+                self.adjudicating.remove(&news.game_id);
+                self.on_news(news).await;
+            }
+            Adjudication::Retry(game_id) => {
+                self.adjudicating.remove(&game_id);
+                self.adjudicate_retry_at = now_ms() + RETRY_MS;
+            }
+            Adjudication::Missing(game_id) => {
                 let news = self.news.get(&game_id).cloned();
                 let outcome = fallback_adjudication(self.t.settings().game.ruleset, news.as_ref());
-                tracing::warn!(game = %game_id, %outcome, "a game could not be stopped; adjudicated from its last position");
+                tracing::warn!(game = %game_id, %outcome, "a game of the tournament is missing; adjudicated from its last news");
                 let news = news.unwrap_or_else(|| unseen(game_id));
                 self.record_end(&news, outcome).await;
+                self.adjudicating.remove(&game_id);
             }
         }
     }
@@ -659,6 +772,15 @@ impl Actor {
         }
         if !self.dirty.is_empty() && self.boards_sent + BOARD_EVERY <= Instant::now() {
             self.flush_boards();
+        }
+        if now >= self.rewatch_at {
+            self.to_watch.extend(
+                self.t
+                    .games_in_play()
+                    .into_iter()
+                    .map(|(game_id, _, _)| game_id)
+                    .filter(|game_id| !self.watching.contains(game_id)),
+            );
         }
     }
 
@@ -678,9 +800,13 @@ impl Actor {
     fn publish(&mut self, events: &[(u64, TournamentEvent)]) {
         for (v, event) in events {
             let message: Arc<str> = TournamentFrame::event(*v, event.clone()).to_text().into();
+            self.recent_bytes += message.len();
             self.recent.push_back((*v, message.clone()));
-            if self.recent.len() > RECENT_EVENTS {
-                self.recent.pop_front();
+            while self.recent.len() > RECENT_EVENTS || self.recent_bytes > RECENT_BYTES {
+                match self.recent.pop_front() {
+                    Some((_, old)) => self.recent_bytes -= old.len(),
+                    None => break,
+                }
             }
             self.broadcast(&message);
         }
@@ -688,11 +814,12 @@ impl Actor {
         let in_play: HashSet<Uuid> = self.t.games_in_play().iter().map(|g| g.0).collect();
         self.boards.retain(|id, _| in_play.contains(id));
         self.news.retain(|id, _| in_play.contains(id));
+        self.watching.retain(|id| in_play.contains(id));
     }
 
     /// What a (re)connecting client gets first: the events it missed, or the state; then
     /// the board of every table in play.
-    fn catch_up(&self, tx: &mpsc::Sender<Outgoing>, after: Option<u64>) {
+    fn catch_up(&self, tx: &mpsc::Sender<Outgoing>, player: Option<Uuid>, after: Option<u64>) {
         let version = self.t.version();
         let missed: Option<Vec<Arc<str>>> = after.and_then(|after| {
             if after > version {
@@ -718,7 +845,7 @@ impl Actor {
                 }
             }
             None => {
-                let state = TournamentFrame::state(self.t.snapshot(None)).to_text();
+                let state = TournamentFrame::state(self.t.snapshot(player)).to_text();
                 let _ = tx.try_send(Outgoing::Text(state.into()));
             }
         }

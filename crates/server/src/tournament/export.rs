@@ -135,6 +135,7 @@ fn sheets_csv(t: &Tournament) -> String {
         "duration_ms",
         "filled_first_result",
         "filled_second_result",
+        "filled_victory",
         "dispute",
         "corrections",
     ]
@@ -173,6 +174,9 @@ fn sheets_csv(t: &Tournament) -> String {
                     sheet.duration_ms.to_string(),
                     filled.map_or(String::new(), |f| f[0].name().to_owned()),
                     filled.map_or(String::new(), |f| f[1].name().to_owned()),
+                    game.and_then(|g| g.sheet.as_ref())
+                        .and_then(|s| s.filled.victory())
+                        .unwrap_or_default(),
                     sheet.dispute.as_ref().map_or(String::new(), |d| {
                         cell(&format!("{}: {}", name(Some(d.by)), d.reason))
                     }),
@@ -182,14 +186,16 @@ fn sheets_csv(t: &Tournament) -> String {
                             .iter()
                             .map(|c| {
                                 format!(
-                                    "{} by {} ({}): {}/{} -> {}/{}",
+                                    "{} by {} ({}): {}/{} {} -> {}/{} {}",
                                     c.at_ms,
                                     c.by_name,
                                     c.reason,
                                     c.before.first_result.name(),
                                     result_name(c.before.second_result),
+                                    c.before.victory.as_deref().unwrap_or("-"),
                                     c.after.first_result.name(),
                                     result_name(c.after.second_result),
+                                    c.after.victory.as_deref().unwrap_or("-"),
                                 )
                             })
                             .collect::<Vec<_>>()
@@ -282,11 +288,13 @@ fn trf(t: &Tournament) -> String {
         let line = standings.iter().find(|s| s.player_id == player.id);
         let points = line.map_or(0.0, |s| s.points);
         let rank = line.map_or(0, |s| s.rank);
-        let name: String = player.name.chars().take(33).collect();
+        // TRF columns count bytes: the name is cut at 33 bytes (on a character boundary)
+        // and padded in bytes, so that a name with accents does not shift the columns.
+        let name = pad_bytes(&player.name, 33);
         // Columns 1-89: "001", start rank, sex, title, name, rating, federation, FIDE
         // id, birth date, points, rank (TRF16).
         let mut text = format!(
-            "001 {:>4} {:1}{:>3} {:<33} {:>4} {:>3} {:>11} {:>10} {:>4.1} {:>4}",
+            "001 {:>4} {:1}{:>3} {} {:>4} {:>3} {:>11} {:>10} {:>4} {:>4}",
             i + 1,
             "",
             "",
@@ -295,7 +303,7 @@ fn trf(t: &Tournament) -> String {
             "",
             "",
             "",
-            points,
+            trf_points(points),
             rank
         );
         for round in t.rounds().iter().filter(|r| r.started_at_ms.is_some()) {
@@ -318,6 +326,27 @@ fn trf(t: &Tournament) -> String {
         let _ = writeln!(out, "{}", text.trim_end());
     }
     out
+}
+
+/// `text` cut to at most `width` bytes on a character boundary, then padded with spaces
+/// to exactly `width` bytes.
+fn pad_bytes(text: &str, width: usize) -> String {
+    let mut end = text.len().min(width);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}{}", &text[..end], " ".repeat(width - end))
+}
+
+/// Points in TRF's four columns: one decimal ("12.5"), or whole points when that does not
+/// fit ("180"); a quarter point is rounded to the tenth, as the field holds.
+fn trf_points(points: f64) -> String {
+    let tenth = format!("{points:.1}");
+    if tenth.len() <= 4 {
+        tenth
+    } else {
+        format!("{points:.0}")
+    }
 }
 
 /// A day as TRF writes it: YYYY/MM/DD (UTC).
@@ -346,6 +375,17 @@ mod tests {
         // 2026-11-23 00:00 UTC.
         assert_eq!(day(1_795_392_000_000), "2026/11/23");
         assert_eq!(day(951_782_400_000), "2000/02/29");
+    }
+
+    #[test]
+    fn trf_fields_keep_their_columns() {
+        assert_eq!(pad_bytes("Kato", 6), "Kato  ");
+        // "é" is two bytes: cut before it rather than in its middle.
+        assert_eq!(pad_bytes("Akéllo", 3), "Ak ");
+        assert_eq!(pad_bytes("Akéllo", 7), "Akéllo");
+        assert_eq!(trf_points(2.5), "2.5");
+        assert_eq!(trf_points(12.0), "12.0");
+        assert_eq!(trf_points(180.0), "180");
     }
 
     #[test]

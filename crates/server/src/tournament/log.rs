@@ -73,6 +73,10 @@ pub enum Entry {
         /// Captures per game seat, turns in all and the game's duration.
         figures: GameFigures,
         replay: Option<Uuid>,
+        /// When the game ended (the entry's own time may be later: after a restart, or
+        /// a save tried again): the replay and the sheet's 60 s count from it.
+        #[serde(default)]
+        ended_at_ms: Option<u64>,
     },
     Sheet {
         game_id: Uuid,

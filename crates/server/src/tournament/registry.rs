@@ -162,17 +162,20 @@ pub fn replay(id: Uuid, rows: &[TournamentEntryRow]) -> Result<Tournament, LoadE
         id,
         error: format!("entry {seq}: {error}"),
     };
+    // A time or an entry that cannot be read fails the replay: a default would move the
+    // deadlines.
     let mut entries = rows.iter().map(|row| {
-        let entry: Result<Entry, _> = serde_json::from_str(&row.payload_json);
-        (row.seq, u64::try_from(row.at_ms).unwrap_or(0), entry)
+        let entry = serde_json::from_str::<Entry>(&row.payload_json).map_err(|e| e.to_string());
+        let at = u64::try_from(row.at_ms).map_err(|_| format!("a negative time {}", row.at_ms));
+        (row.seq, at.and_then(|at| entry.map(|entry| (at, entry))))
     });
-    let Some((seq, at, first)) = entries.next() else {
+    let Some((seq, first)) = entries.next() else {
         return Err(fail(0, "the log is empty".into()));
     };
-    let first = first.map_err(|e| fail(seq, e.to_string()))?;
+    let (at, first) = first.map_err(|e| fail(seq, e))?;
     let mut t = Tournament::create(id, &first, at).map_err(|r| fail(seq, r.message))?;
-    for (seq, at, entry) in entries {
-        let entry = entry.map_err(|e| fail(seq, e.to_string()))?;
+    for (seq, entry) in entries {
+        let (at, entry) = entry.map_err(|e| fail(seq, e))?;
         t.apply(&entry, at).map_err(|r| fail(seq, r.message))?;
     }
     Ok(t)

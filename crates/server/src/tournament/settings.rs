@@ -38,10 +38,15 @@ impl Settings {
     /// The settings a creation request asks for, defaults filled in, checked; the refusal
     /// says what is wrong.
     pub fn from_request(request: NewTournament) -> Result<Settings, String> {
-        let name = request.name.unwrap_or_default().trim().to_owned();
-        if name.is_empty() {
+        let Some(name) = request
+            .name
+            .as_deref()
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+        else {
             return Err("a tournament needs a name".into());
-        }
+        };
+        let name = name.to_owned();
         if name.chars().count() > MAX_NAME_CHARS {
             return Err(format!(
                 "the name is longer than {MAX_NAME_CHARS} characters"
@@ -52,6 +57,12 @@ impl Settings {
         }
         let ruleset = request.ruleset.unwrap_or(Ruleset::Omweso);
         let setup = match (ruleset, request.setup) {
+            // A free setup waits for both arrangements with no clock, so a player who
+            // never comes could not be told from one still arranging (no forfeit, and an
+            // unstarted game expires): tournaments start from a preset.
+            (Ruleset::Omweso, Some(SetupKind::Free)) => {
+                return Err("tournaments start from a preset: setup must be outer or even".into())
+            }
             (Ruleset::Omweso, setup) => setup.unwrap_or(SetupKind::Outer),
             (_, None | Some(SetupKind::Outer)) => SetupKind::Outer,
             (_, Some(_)) => {
@@ -74,7 +85,11 @@ impl Settings {
         if !(round_minutes.is_finite() && (0.1..=24.0 * 60.0).contains(&round_minutes)) {
             return Err("round_minutes must be from 0.1 to 1440".into());
         }
-        let points = points_table(request.points.unwrap_or_default())?;
+        let points = match request.points {
+            Some(asked) => points_table(asked)?,
+            None => PointsTable::default(),
+        };
+        // Left out: none (the documented default, not a value made up for bad input).
         let forbidden_pairs = request.forbidden_pairs.unwrap_or_default();
         if forbidden_pairs.len() > MAX_FORBIDDEN_PAIRS {
             return Err(format!("at most {MAX_FORBIDDEN_PAIRS} forbidden pairs"));
@@ -253,6 +268,13 @@ mod tests {
                     ..named("x")
                 },
                 "one start",
+            ),
+            (
+                NewTournament {
+                    setup: Some(SetupKind::Free),
+                    ..named("x")
+                },
+                "setup must be outer or even",
             ),
             (
                 NewTournament {

@@ -82,6 +82,8 @@ pub enum RoundResult {
     Bye { player: usize },
     /// An opponent who never came or withdrew mid-round.
     Forfeit { winner: usize, loser: usize },
+    /// A game still being played: no points yet, but not a round without a game.
+    Pending { players: [usize; 2] },
 }
 
 /// A player's line of the standings.
@@ -157,6 +159,11 @@ pub fn standings(
             RoundResult::Forfeit { winner, loser } => {
                 points[winner] += table.forfeit_win;
                 points[loser] += table.forfeit_loss;
+            }
+            RoundResult::Pending { players } => {
+                for p in players {
+                    rounds_played[p] += 1;
+                }
             }
         }
     }

@@ -405,7 +405,12 @@ impl Tournament {
         oware: bool,
     ) -> Vec<(usize, Milli)> {
         let Some(players) = t.players() else {
-            return vec![(t.first, table.bye)];
+            // A bye whose player withdrew before the round started scores nothing.
+            return if t.no_game {
+                Vec::new()
+            } else {
+                vec![(t.first, table.bye)]
+            };
         };
         if t.no_game {
             return match t.forfeit_winner {
@@ -627,11 +632,17 @@ impl Tournament {
             balance_first_move: self.settings.balance_first_move,
             history: &history,
         };
-        let breaches: Vec<String> =
+        let (errors, breaches): (Vec<pairing::Breach>, Vec<pairing::Breach>) =
             pairing::check(&input, &pairs, self.settings.meetings_allowed())
                 .into_iter()
-                .map(|b| b.message)
-                .collect();
+                .partition(|b| b.rule == 0);
+        if !errors.is_empty() {
+            // Not an absolute rule a director may choose to break: a pairing that cannot
+            // be played (an active player left out: withdraw them instead).
+            let messages: Vec<String> = errors.into_iter().map(|b| b.message).collect();
+            return refuse(ErrorCode::BadPairing, messages.join("; "));
+        }
+        let breaches: Vec<String> = breaches.into_iter().map(|b| b.message).collect();
         if !breaches.is_empty() && !confirm_breach {
             return refuse(
                 ErrorCode::PairingBreach,
@@ -717,7 +728,12 @@ impl Tournament {
                 moves,
                 figures,
                 replay,
-            } => self.game_end(*game_id, *outcome, *moves, *figures, *replay, at)?,
+                ended_at_ms,
+            } => {
+                // The game's own end, never after the entry's.
+                let ended = ended_at_ms.map_or(at, |end| end.min(at));
+                self.game_end(*game_id, *outcome, *moves, *figures, *replay, ended)?
+            }
             Entry::Sheet {
                 game_id,
                 by,
@@ -755,10 +771,13 @@ impl Tournament {
             joined_after_round: self.rounds.len() as u32,
         });
         self.by_id.insert(player, index);
-        Ok(vec![
-            TournamentEvent::Player(self.player_view(index)),
-            self.standings_event(),
-        ])
+        let mut events = vec![TournamentEvent::Player(self.player_view(index))];
+        // Before the first round everyone has nothing: a new line says nothing new (and
+        // sending the whole table for every join would be quadratic in the field).
+        if self.rounds.iter().any(|r| r.started_at_ms.is_some()) {
+            events.push(self.standings_event());
+        }
+        Ok(events)
     }
 
     fn withdraw(&mut self, player: Uuid, by: Uuid) -> Result<Vec<TournamentEvent>, Refusal> {
@@ -877,7 +896,10 @@ impl Tournament {
             .rounds
             .iter()
             .position(|r| r.number == number)
-            .unwrap_or(0);
+            .ok_or_else(|| Refusal {
+                code: ErrorCode::NotFound,
+                message: format!("round {number} is not paired"),
+            })?;
         let withdrawn: Vec<bool> = self.players.iter().map(|p| p.withdrawn).collect();
         let round = &mut self.rounds[r];
         round.started_at_ms = Some(at);
@@ -900,7 +922,8 @@ impl Tournament {
                         _ => None,
                     };
                 }
-                (None, None) => {}
+                // A withdrawn player is no longer paired: not even their bye counts.
+                (None, None) => table.no_game = withdrawn[table.first],
             }
         }
         Ok(vec![
@@ -1052,11 +1075,10 @@ impl Tournament {
                     );
                 }
                 let reason = checked_reason(reason)?;
+                // The same result again upholds the sheet (a dispute rejected): kept as
+                // a correction too, with its reason.
                 let after = Verdict::corrected(*outcome, moved_first);
                 let before = sheet.verdict();
-                if after == before {
-                    return refuse(ErrorCode::SheetSettled, "the sheet already says that");
-                }
                 sheet.corrections.push(Correction {
                     at_ms: at,
                     by,
@@ -1193,7 +1215,7 @@ impl Tournament {
                     let sheet = match &t.game {
                         Some(game) => self.game_sheet(t, game),
                         None if round.started_at_ms.is_none() => None,
-                        None if t.second.is_none() => {
+                        None if t.second.is_none() && !t.no_game => {
                             Some(sheet_without_game(None, &self.settings.points))
                         }
                         None => t
@@ -1233,7 +1255,9 @@ impl Tournament {
             started += 1;
             for t in &round.tables {
                 let Some(players) = t.players() else {
-                    results.push(RoundResult::Bye { player: t.first });
+                    if !t.no_game {
+                        results.push(RoundResult::Bye { player: t.first });
+                    }
                     continue;
                 };
                 if t.no_game {
@@ -1245,8 +1269,11 @@ impl Tournament {
                     }
                     continue;
                 }
-                if let Some(sheet) = t.game.as_ref().and_then(|g| g.sheet.as_ref()) {
-                    results.push(sheet.round_result(players));
+                match t.game.as_ref().and_then(|g| g.sheet.as_ref()) {
+                    Some(sheet) => results.push(sheet.round_result(players)),
+                    // Being played: not a round without a game (Buchholz would count the
+                    // player's own points for it until it ends).
+                    None => results.push(RoundResult::Pending { players }),
                 }
             }
         }

@@ -99,6 +99,7 @@ fn end(t: &mut Tournament, game: Uuid, outcome: Outcome, captured: [u64; 2], at:
                 duration_ms: 60_000,
             },
             replay: None,
+            ended_at_ms: None,
         },
         at,
     )
@@ -328,6 +329,7 @@ fn annulled_games_are_replayed_while_a_quarter_of_the_round_is_left() {
             moves: [3, 2],
             figures: GameFigures::default(),
             replay: Some(id(77)),
+            ended_at_ms: None,
         },
         MINUTE,
     )
@@ -375,6 +377,7 @@ fn forfeits() {
             moves: [1, 0],
             figures: GameFigures::default(),
             replay: None,
+            ended_at_ms: None,
         },
         MINUTE,
     )
@@ -480,6 +483,68 @@ fn a_round_robin_follows_berger_and_fixes_its_field() {
     assert_eq!(refusal.code, ErrorCode::TournamentClosed);
 }
 
+/// A player who withdraws between the pairing and the start is not paired, not even to
+/// their bye; a game being played is not a round without a game for Buchholz; a director
+/// may uphold a disputed sheet (the same result, kept as a correction).
+#[test]
+fn withdrawn_byes_pending_games_and_upheld_sheets() {
+    let mut t = new(System::Swiss, 3);
+    pair(&mut t, 1, &[(0, Some(1)), (2, None)]);
+    t.apply(
+        &Entry::Withdraw {
+            player: player(2),
+            by: player(2),
+        },
+        0,
+    )
+    .expect("withdrawn");
+    let g = start(&mut t, 1, 0);
+    assert_eq!(line(&t, 2).points, 0.0, "no bye for a withdrawn player");
+    assert!(t.snapshot(None).rounds[0].pairings[1].sheet.is_none());
+    // Player 0's game is being played: no round without a game yet (Buchholz 0, not 0
+    // plus their own points), and the round is not finished.
+    assert_eq!(line(&t, 0).buchholz, 0.0);
+    assert_eq!(t.rounds()[0].status(), RoundStatus::Playing);
+    end(
+        &mut t,
+        g[0].unwrap(),
+        win(Side::South, Victory::NoMove),
+        [0, 0],
+        MINUTE,
+    );
+    assert_eq!(t.rounds()[0].status(), RoundStatus::Finished);
+    t.apply(
+        &Entry::Sheet {
+            game_id: g[0].unwrap(),
+            by: player(1),
+            action: SheetAction::Dispute {
+                reason: "I won".into(),
+            },
+        },
+        MINUTE + 1,
+    )
+    .expect("disputed");
+    t.apply(
+        &Entry::Sheet {
+            game_id: g[0].unwrap(),
+            by: id(1),
+            action: SheetAction::Correct {
+                outcome: win(Side::South, Victory::NoMove),
+                reason: "the record shows South won".into(),
+            },
+        },
+        MINUTE + 2,
+    )
+    .expect("upheld");
+    let sheet = t.snapshot(None).rounds[0].pairings[0]
+        .sheet
+        .clone()
+        .expect("a sheet");
+    assert_eq!(sheet.status, SheetStatus::Corrected);
+    assert_eq!(sheet.first_result, PlayerResult::Won);
+    assert_eq!(sheet.corrections[0].before, sheet.corrections[0].after);
+}
+
 mod properties {
     use proptest::prelude::*;
 
@@ -551,6 +616,8 @@ mod properties {
                         *next_id += 1;
                         id(*next_id)
                     }),
+                    // Sometimes the game ended a little before the entry.
+                    ended_at_ms: (a % 2 == 0).then_some(u64::from(b) * 100),
                 }
             }
             6 => {
