@@ -684,6 +684,7 @@ impl Actor {
             figures,
             replay: replay_id,
             ended_at_ms: facts.ended_at_ms,
+            adjudicated: facts.adjudicated,
         };
         match self.commit_at(entry, now, games).await {
             Ok(_) => {
@@ -754,7 +755,8 @@ impl Actor {
                 let news = self.news.get(&game_id).cloned();
                 let outcome = fallback_adjudication(self.t.settings().game.ruleset, news.as_ref());
                 tracing::warn!(game = %game_id, %outcome, "a game of the tournament is missing; adjudicated from its last news");
-                let news = news.unwrap_or_else(|| unseen(game_id));
+                let mut news = news.unwrap_or_else(|| unseen(game_id));
+                news.facts.adjudicated = true;
                 self.record_end(&news, outcome).await;
                 self.adjudicating.remove(&game_id);
             }

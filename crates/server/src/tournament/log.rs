@@ -77,6 +77,10 @@ pub enum Entry {
         /// a save tried again): the replay and the sheet's 60 s count from it.
         #[serde(default)]
         ended_at_ms: Option<u64>,
+        /// Stopped at the round's deadline and decided on material (a draw says so only
+        /// here).
+        #[serde(default)]
+        adjudicated: bool,
     },
     Sheet {
         game_id: Uuid,

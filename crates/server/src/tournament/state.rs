@@ -116,6 +116,17 @@ impl Round {
     }
 }
 
+/// How a game ended, as its `GameEnd` entry tells it.
+#[derive(Clone, Copy, Debug)]
+struct GameEnd {
+    outcome: omweso_rules::Outcome,
+    /// Turns per game seat.
+    moves: [u32; 2],
+    /// In game seats.
+    figures: GameFigures,
+    adjudicated: bool,
+}
+
 /// A table whose game the round's start creates: who sits first (moves first) and second.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlannedGame {
@@ -729,10 +740,17 @@ impl Tournament {
                 figures,
                 replay,
                 ended_at_ms,
+                adjudicated,
             } => {
                 // The game's own end, never after the entry's.
                 let ended = ended_at_ms.map_or(at, |end| end.min(at));
-                self.game_end(*game_id, *outcome, *moves, *figures, *replay, ended)?
+                let end = GameEnd {
+                    outcome: *outcome,
+                    moves: *moves,
+                    figures: *figures,
+                    adjudicated: *adjudicated,
+                };
+                self.game_end(*game_id, end, *replay, ended)?
             }
             Entry::Sheet {
                 game_id,
@@ -935,19 +953,20 @@ impl Tournament {
     fn game_end(
         &mut self,
         game_id: Uuid,
-        outcome: omweso_rules::Outcome,
-        moves: [u32; 2],
-        figures: GameFigures,
+        end: GameEnd,
         replay: Option<Uuid>,
         at: u64,
     ) -> Result<Vec<TournamentEvent>, Refusal> {
+        let GameEnd {
+            outcome,
+            moves,
+            figures,
+            adjudicated,
+        } = end;
         let Some(&(r, t)) = self.games.get(&game_id) else {
             return refuse(ErrorCode::NotFound, "that game is not of this tournament");
         };
         let replay_seats = self.replay_for(game_id, at);
-        // A draw that ends a game of a closing round is the adjudication's (a won
-        // adjudication says so in its victory).
-        let closing = self.rounds[r].closing;
         let table = &mut self.rounds[r].tables[t];
         let Some(game) = table.game.as_mut().filter(|g| g.game_id == game_id) else {
             return refuse(
@@ -959,7 +978,7 @@ impl Tournament {
             return refuse(ErrorCode::GameOver, "that game's end is recorded already");
         }
         let verdict = match Verdict::of_game(outcome, game.moved_first, moves) {
-            Verdict::Draw { .. } if closing => Verdict::Draw { adjudicated: true },
+            Verdict::Draw { .. } if adjudicated => Verdict::Draw { adjudicated: true },
             verdict => verdict,
         };
         // Checked before anything changes: a refused entry changes nothing.

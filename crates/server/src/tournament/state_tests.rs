@@ -100,6 +100,7 @@ fn end(t: &mut Tournament, game: Uuid, outcome: Outcome, captured: [u64; 2], at:
             },
             replay: None,
             ended_at_ms: None,
+            adjudicated: false,
         },
         at,
     )
@@ -330,6 +331,7 @@ fn annulled_games_are_replayed_while_a_quarter_of_the_round_is_left() {
             figures: GameFigures::default(),
             replay: Some(id(77)),
             ended_at_ms: None,
+            adjudicated: false,
         },
         MINUTE,
     )
@@ -378,6 +380,7 @@ fn forfeits() {
             figures: GameFigures::default(),
             replay: None,
             ended_at_ms: None,
+            adjudicated: false,
         },
         MINUTE,
     )
@@ -618,6 +621,7 @@ mod properties {
                     }),
                     // Sometimes the game ended a little before the entry.
                     ended_at_ms: (a % 2 == 0).then_some(u64::from(b) * 100),
+                    adjudicated: a % 5 == 0,
                 }
             }
             6 => {

@@ -19,7 +19,9 @@ impl Table {
         if self.status.is_over() {
             return Err(refuse(ErrorCode::GameOver, "the game is over"));
         }
-        let events = self.finish(self.on_material(), now);
+        let outcome = self.on_material();
+        self.tally.adjudicated = true;
+        let events = self.finish(outcome, now);
         Ok(self.emit(events))
     }
 

@@ -24,6 +24,10 @@ pub struct GameFacts {
     /// Seeds in each side's pits (Oware: houses). Before play begins, the seeds each side
     /// will start with; while a turn waits at a decision, the board before that turn.
     pub seeds_on_side: [u64; 2],
+    /// The game was stopped and decided on material ([`Table::adjudicate`]): says so of a
+    /// draw too, which the outcome cannot.
+    #[serde(default)]
+    pub adjudicated: bool,
 }
 
 /// The tallies the table keeps over the game; [`Table::facts`] adds the board's counts.
@@ -33,6 +37,7 @@ pub(super) struct Tally {
     pub(super) turns: [u32; 2],
     pub(super) started_at_ms: Option<u64>,
     pub(super) ended_at_ms: Option<u64>,
+    pub(super) adjudicated: bool,
 }
 
 impl Tally {
@@ -66,6 +71,7 @@ impl Table {
             started_at_ms: self.tally.started_at_ms,
             ended_at_ms: self.tally.ended_at_ms,
             seeds_on_side: self.seeds_on_side(),
+            adjudicated: self.tally.adjudicated,
         }
     }
 
@@ -111,6 +117,7 @@ mod tests {
             started_at_ms: Some(1_000),
             ended_at_ms: None,
             seeds_on_side: [32, 32],
+            adjudicated: false,
         };
         assert_eq!(t.facts(), before);
         t.act(Side::South, &mv("E1"), 2_000).unwrap();
