@@ -54,6 +54,7 @@ fn table(time_control: TimeControl) -> Table {
         ruleset: Ruleset::Omweso,
         setup: SetupKind::Free,
         time_control,
+        stop_at_ms: None,
     };
     let mut table = Table::new(uuid::Uuid::nil(), config, seat("S", 1), Side::South, 0);
     let (side, events) = table

@@ -132,6 +132,7 @@ pub async fn create_game(
         ruleset,
         setup,
         time_control,
+        stop_at_ms: None,
     };
     let creator = Seat {
         player: session.player_id,

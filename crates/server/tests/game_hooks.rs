@@ -54,6 +54,7 @@ fn pairing(ruleset: Ruleset) -> SeatedGame {
             ruleset,
             setup: SetupKind::Outer,
             time_control: TimeControl::CASUAL,
+            stop_at_ms: None,
         },
         first: seat("Kato"),
         second: seat("Nakato"),

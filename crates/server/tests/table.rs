@@ -31,6 +31,7 @@ fn table(ruleset: Ruleset, setup: SetupKind, tc: TimeControl) -> Table {
         ruleset,
         setup,
         time_control: tc,
+        stop_at_ms: None,
     };
     let mut t = Table::new(Uuid::new_v4(), config, seat("Kato"), Side::South, 0);
     // Both players are connected when play begins.
@@ -62,6 +63,7 @@ fn joining_starts_a_preset_game_and_versions_rise_by_one() {
         ruleset: Ruleset::Omweso,
         setup: SetupKind::Outer,
         time_control: TimeControl::TOURNAMENT,
+        stop_at_ms: None,
     };
     let mut t = Table::new(Uuid::new_v4(), config, seat("Kato"), Side::South, 0);
     assert_eq!(t.status(), Status::Setup);
@@ -432,6 +434,7 @@ fn a_player_away_longer_than_the_grace_loses() {
         ruleset: Ruleset::Oware,
         setup: SetupKind::Outer,
         time_control: TimeControl::CASUAL,
+        stop_at_ms: None,
     };
     let mut t = Table::new(Uuid::new_v4(), config, seat("Kato"), Side::South, 0);
     t.set_present(Side::South, true, 0);

@@ -119,6 +119,11 @@ pub struct GameConfig {
     pub ruleset: Ruleset,
     pub setup: SetupKind,
     pub time_control: TimeControl,
+    /// A tournament round's deadline (ms since the epoch): the game, if still going then,
+    /// stops and is decided on material (RULES.md 5.3) by its own referee, to the
+    /// millisecond and the same on replay. `None` for a game outside a tournament.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_at_ms: Option<u64>,
 }
 
 pub(crate) fn ms(seconds: f64) -> u64 {

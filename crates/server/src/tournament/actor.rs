@@ -24,6 +24,7 @@ use super::sheet::GameFigures;
 use super::state::{PlannedGame, Refusal, Tournament};
 use crate::clock::now_ms;
 use crate::game::actor::{ConnId, Outgoing};
+use crate::game::config::GameConfig;
 use crate::game::news::TableNews;
 use crate::game::registry::{Registry, SeatedGame};
 use crate::protocol::tournament::{
@@ -488,6 +489,13 @@ impl Actor {
     async fn start_round(&mut self, round: u32) -> Result<RoundView, Refusal> {
         let plan = self.t.start_plan(round)?;
         let now = now_ms();
+        let deadline_ms = now + self.t.settings().round_ms();
+        // Each game stops itself at the round's deadline (its own referee, logged in its
+        // own log), to the millisecond; the tournament checks it did.
+        let config = GameConfig {
+            stop_at_ms: Some(deadline_ms),
+            ..self.t.settings().game.clone()
+        };
         let mut games = Vec::with_capacity(plan.len());
         let mut seated = Vec::new();
         for planned in plan {
@@ -497,7 +505,7 @@ impl Actor {
                     games.push(Some(id));
                     seated.push(SeatedGame {
                         id,
-                        config: self.t.settings().game.clone(),
+                        config: config.clone(),
                         first,
                         second,
                     });
@@ -508,7 +516,7 @@ impl Actor {
         let entry = Entry::Start {
             round,
             games,
-            deadline_ms: now + self.t.settings().round_ms(),
+            deadline_ms,
         };
         let ids: Vec<Uuid> = seated.iter().map(|g| g.id).collect();
         self.commit_at(entry, now, seated).await?;
@@ -667,11 +675,15 @@ impl Actor {
             .then(|| self.t.replay_for(news.game_id, ended))
             .flatten();
         let mut games = Vec::new();
+        let config = GameConfig {
+            stop_at_ms: self.t.deadline_of(news.game_id),
+            ..self.t.settings().game.clone()
+        };
         let replay_id = replay.map(|(first, second)| {
             let id = Uuid::now_v7();
             games.push(SeatedGame {
                 id,
-                config: self.t.settings().game.clone(),
+                config,
                 first,
                 second,
             });

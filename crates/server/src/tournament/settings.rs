@@ -103,6 +103,7 @@ impl Settings {
                 ruleset,
                 setup,
                 time_control,
+                stop_at_ms: None,
             },
             system,
             rounds,

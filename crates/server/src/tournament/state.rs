@@ -348,6 +348,13 @@ impl Tournament {
             .collect()
     }
 
+    /// The deadline of the round `game_id` is played in.
+    #[must_use]
+    pub fn deadline_of(&self, game_id: Uuid) -> Option<u64> {
+        let &(r, _) = self.games.get(&game_id)?;
+        self.rounds[r].deadline_ms
+    }
+
     /// Whether `game_id` is a game of this tournament still being played.
     #[must_use]
     pub fn in_play(&self, game_id: Uuid) -> bool {

@@ -80,6 +80,57 @@ mod tests {
         *outcome
     }
 
+    /// A tournament game stops itself at its round's deadline: its referee's next deadline
+    /// is the stop, nothing happens a millisecond before, and at it the game ends on
+    /// material, the same on replay.
+    #[test]
+    fn a_game_stops_itself_at_its_rounds_deadline() {
+        let mut config = super::super::fixtures::config(Ruleset::Omweso, SetupKind::Outer);
+        config.time_control.disconnect_grace_seconds = 3600.0;
+        config.stop_at_ms = Some(90_000);
+        let create = Entry::Create {
+            config: config.clone(),
+            creator: seat("Kato"),
+            side: Side::South,
+            presence_logged: true,
+        };
+        let mut t = Table::new(uuid::Uuid::nil(), config, seat("Kato"), Side::South, 0);
+        t.join(seat("Nakato"), 0).unwrap();
+        t.act(Side::South, &mv("E1"), 1_000).unwrap();
+        assert_eq!(t.next_deadline(), Some(90_000));
+        assert!(t.tick(89_999).is_empty());
+        let events = t.tick(90_000);
+        assert!(
+            matches!(events.as_slice(), [(_, Event::End { .. })]),
+            "{events:?}"
+        );
+        assert_eq!(t.status(), Status::Finished);
+        assert!(t.facts().adjudicated);
+        assert_eq!(t.next_deadline(), None);
+        let log = vec![
+            (0, 0, create),
+            (
+                1,
+                0,
+                Entry::Join {
+                    seat: seat("Nakato"),
+                },
+            ),
+            (
+                2,
+                1_000,
+                Entry::Act {
+                    side: Side::South,
+                    action: mv("E1"),
+                },
+            ),
+            (3, 90_000, Entry::Tick),
+        ];
+        let replayed = replay(uuid::Uuid::nil(), log).unwrap();
+        assert_eq!(replayed.outcome(), t.outcome());
+        assert_eq!(replayed.version(), t.version());
+    }
+
     #[test]
     fn omweso_is_decided_on_the_seeds_on_each_side() {
         assert_eq!(

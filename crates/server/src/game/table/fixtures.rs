@@ -20,6 +20,7 @@ pub(super) fn config(ruleset: Ruleset, setup: SetupKind) -> GameConfig {
         ruleset,
         setup,
         time_control: TimeControl::CASUAL,
+        stop_at_ms: None,
     }
 }
 

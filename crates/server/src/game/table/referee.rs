@@ -101,6 +101,10 @@ impl Table {
     /// Fires the referee's timers due at `now`: the steal, abandonment, and the move limit
     /// running out while a decision is awaited.
     pub fn tick(&mut self, now: u64) -> Vec<(u64, Event)> {
+        if self.config.stop_at_ms.is_some_and(|stop| now >= stop) && !self.status.is_over() {
+            // The tournament round's time is up: stopped and decided on material.
+            return self.adjudicate(now).unwrap_or_default();
+        }
         let mut events = Vec::new();
         if self.status == Status::Playing {
             let tc = self.config.time_control;
@@ -228,9 +232,16 @@ impl Table {
     /// The next time [`Table::tick`] has something to do.
     #[must_use]
     pub fn next_deadline(&self) -> Option<u64> {
+        let stop = self.config.stop_at_ms.filter(|_| !self.status.is_over());
         if self.status != Status::Playing {
-            return None;
+            return stop;
         }
+        self.referee_deadline().into_iter().chain(stop).min()
+    }
+
+    /// The referee's next deadline during play: the steal, abandonment, the grace, the
+    /// move limit.
+    fn referee_deadline(&self) -> Option<u64> {
         let grace = Side::ALL
             .into_iter()
             .filter_map(|side| self.grace_ends(side));
