@@ -221,9 +221,12 @@ impl Director {
             let tokens = [token(&pairing.first)?, token(&second)?];
             games.push(game);
             let ctx = self.ctx.clone();
-            // Each game its own stream of choices, the same for the same seed.
+            // Each game its own stream of choices, the same for the same seed. The game's
+            // number is spread over the bits before the seed goes in: `seed ^ n` alone
+            // gives seeds 1 and 2 the same set of streams, dealt to other tables.
+            let game_number = (u64::from(round.number) << 32) | games.len() as u64;
             let mut rng = SmallRng::seed_from_u64(
-                self.seed ^ (u64::from(round.number) << 32) ^ (games.len() as u64),
+                self.seed ^ game_number.wrapping_mul(0x9E37_79B9_7F4A_7C15),
             );
             tables.spawn(async move {
                 let game = game.to_string();

@@ -14,7 +14,7 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_util::sync::CancellationToken;
 
 use super::latency::{Arrivals, Epoch, Histogram, RoundMoves};
-use super::socket::{close, Lite, Ws};
+use super::socket::{close, head, Lite, Ws};
 use crate::loadgen::client::Counted;
 
 /// How long a watcher still reads once the run is over, for the last round's end to reach
@@ -129,6 +129,18 @@ pub(crate) async fn watch(
 
 impl Watcher {
     fn on_text(&mut self, text: &str, received: Instant) {
+        match head(text) {
+            // A resync: only after a reconnection, which watchers do not make.
+            Some(head) if head.t == "state" => {
+                self.version = head.v;
+                return;
+            }
+            Some(head) => {
+                self.on_event(head.v, head.round);
+                return;
+            }
+            None => {}
+        }
         let Ok(frame) = serde_json::from_str::<Lite>(text) else {
             self.stats.errors.fetch_add(1, Ordering::Relaxed);
             return;
@@ -155,20 +167,27 @@ impl Watcher {
                 // A resync: only after a reconnection, which watchers do not make.
                 self.version = frame.v.unwrap_or(self.version);
             }
-            t => {
-                self.stats.events_received.fetch_add(1, Ordering::Relaxed);
-                if let Some(v) = frame.v {
-                    if v != self.version + 1 {
-                        self.stats.version_gaps.fetch_add(1, Ordering::Relaxed);
-                    }
-                    self.version = v;
+            t => match frame.v {
+                Some(v) => {
+                    let round = frame.d.number.zip(frame.d.status).filter(|_| t == "round");
+                    self.on_event(v, round);
                 }
-                if t == "round" && frame.d.status == Some("finished") {
-                    if let Some(number) = frame.d.number {
-                        self.finished.insert(number);
-                    }
+                None => {
+                    self.stats.errors.fetch_add(1, Ordering::Relaxed);
                 }
-            }
+            },
+        }
+    }
+
+    /// A versioned event; for a round, its number and status.
+    fn on_event(&mut self, v: u64, round: Option<(u32, &str)>) {
+        self.stats.events_received.fetch_add(1, Ordering::Relaxed);
+        if v != self.version + 1 {
+            self.stats.version_gaps.fetch_add(1, Ordering::Relaxed);
+        }
+        self.version = v;
+        if let Some((number, "finished")) = round {
+            self.finished.insert(number);
         }
     }
 
