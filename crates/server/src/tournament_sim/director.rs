@@ -49,6 +49,8 @@ pub(crate) struct RoundFigures {
     pub(crate) timed_out: bool,
     pub(crate) seconds: f64,
     pub(crate) moves: usize,
+    /// How long `POST /rounds` (the pairing) took, over HTTP.
+    pub(crate) pair_ms: f64,
 }
 
 impl Director {
@@ -85,7 +87,9 @@ impl Director {
         let mut rounds = Vec::new();
         let mut planned = None;
         loop {
+            let asked = Instant::now();
             let paired: RoundView = parse(self.post("/rounds").await?, "the paired round")?;
+            let pair_ms = asked.elapsed().as_secs_f64() * 1000.0;
             let number = paired.number;
             if planned.is_none() {
                 // A round-robin's number of rounds is known once its field is paired.
@@ -98,9 +102,10 @@ impl Director {
                     planned.map_or("?".into(), |n| n.to_string())
                 );
             }
-            let figures = self.round(number, feed, settled, faults).await?;
+            let mut figures = self.round(number, feed, settled, faults).await?;
+            figures.pair_ms = pair_ms;
             eprintln!(
-                "round {number}: {} games played ({} replayed) in {:.1} s{}",
+                "round {number}: paired in {pair_ms:.1} ms; {} games played ({} replayed) in {:.1} s{}",
                 figures.games,
                 figures.replays,
                 figures.seconds,

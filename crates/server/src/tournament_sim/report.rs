@@ -170,6 +170,15 @@ impl Report {
                 }
             ),
             format!(
+                "  pairing      {} ms per round (POST /rounds over HTTP)",
+                outcome
+                    .rounds
+                    .iter()
+                    .map(|r| format!("{:.1}", r.pair_ms))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            format!(
                 "  games        {games} played ({replays} replays of annulled games), {adjudicated} adjudicated, {byes} byes"
             ),
             format!(
@@ -251,6 +260,7 @@ impl Report {
             "status": status,
             "rounds": outcome.rounds.len(),
             "round_seconds": outcome.rounds.iter().map(|r| r.seconds).collect::<Vec<_>>(),
+            "pair_ms": outcome.rounds.iter().map(|r| r.pair_ms).collect::<Vec<_>>(),
             "rounds_timed_out": timed_out,
             "games": games,
             "replays": replays,

@@ -67,6 +67,10 @@ pub(crate) struct Head<'a> {
 pub(crate) fn head(text: &str) -> Option<Head<'_>> {
     let rest = text.strip_prefix(r#"{"t":""#)?;
     let (t, rest) = rest.split_once('"')?;
+    if matches!(t, "board" | "pong" | "error") {
+        // Unversioned: no need to look for a version from the end of each board.
+        return None;
+    }
     // `"v":` with an unescaped quote cannot be inside a string, and only the frame's own
     // last field is followed by nothing but digits and the closing brace.
     let body = text.strip_suffix('}')?;
