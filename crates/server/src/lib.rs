@@ -40,7 +40,9 @@
 //! - `config`, `clock`: `omweso serve`'s settings; wall-clock milliseconds.
 //!
 //! The other subcommands: `engine_cli` (`omweso engine`, JSON lines), `bench`,
-//! `healthcheck` (for container images), `loadgen` (plays a server through its protocol).
+//! `healthcheck` (for container images), `loadgen` (plays a server through its protocol),
+//! `tournament_sim` (a whole tournament of random players through the protocol, with
+//! watchers on its socket; it drives its games with `loadgen`'s players).
 //!
 //! # Flows
 //!
@@ -81,5 +83,6 @@ pub mod state;
 pub mod store;
 pub mod tournament;
 pub mod tournament_api;
+pub mod tournament_sim;
 pub mod tournament_ws;
 pub mod ws;

@@ -19,8 +19,10 @@
 //! port 0 with an SQLite file in a temporary directory), its resident memory is sampled
 //! every 100 ms, and it is stopped with SIGTERM at the end.
 
-mod child;
-mod client;
+// The tournament simulator (`tournament_sim`) drives its games with the same pieces: the
+// spawned server and its /proc figures (`child`), the players and their sockets (`client`).
+pub(crate) mod child;
+pub(crate) mod client;
 
 use std::collections::BTreeMap;
 use std::process::ExitCode;
@@ -143,37 +145,37 @@ fn ruleset(config: &LoadgenConfig) -> Result<Ruleset, String> {
 #[derive(Default)]
 pub(crate) struct Stats {
     /// Inside the measurement window.
-    measuring: AtomicBool,
-    window_start: OnceLock<Instant>,
+    pub(crate) measuring: AtomicBool,
+    pub(crate) window_start: OnceLock<Instant>,
     /// Microseconds from an action sent to the opponent receiving its `played`, with the
     /// whole second of the window it was sent in.
-    latencies_us: Mutex<Vec<(u32, u32)>>,
+    pub(crate) latencies_us: Mutex<Vec<(u32, u32)>>,
     /// Microseconds from an action sent to its `ack` (the server has committed it).
-    acks_us: Mutex<Vec<u32>>,
+    pub(crate) acks_us: Mutex<Vec<u32>>,
     /// Whole moves (`played` with `pending:false`) seen by the opponent in the window.
-    moves: AtomicU64,
+    pub(crate) moves: AtomicU64,
     /// `played` events (whole moves and parts up to a decision) in the window.
-    plays: AtomicU64,
-    moves_total: AtomicU64,
-    games_started: AtomicU64,
-    games_finished: AtomicU64,
-    games_finished_in_window: AtomicU64,
-    games_abandoned: AtomicU64,
+    pub(crate) plays: AtomicU64,
+    pub(crate) moves_total: AtomicU64,
+    pub(crate) games_started: AtomicU64,
+    pub(crate) games_finished: AtomicU64,
+    pub(crate) games_finished_in_window: AtomicU64,
+    pub(crate) games_abandoned: AtomicU64,
     /// Protocol `error` messages and failed HTTP calls, by code.
-    errors: Mutex<BTreeMap<String, u64>>,
+    pub(crate) errors: Mutex<BTreeMap<String, u64>>,
     /// Sockets the server closed (or that failed) while their game went on.
-    dropped: AtomicU64,
+    pub(crate) dropped: AtomicU64,
     /// Games where nothing came for 20 s although a move was due.
-    stalled: AtomicU64,
+    pub(crate) stalled: AtomicU64,
     /// Versioned events that did not follow the previous one by exactly 1.
-    version_gaps: AtomicU64,
+    pub(crate) version_gaps: AtomicU64,
     /// Opponent `played` events with no matching send time (after a resync, say).
-    unmatched: AtomicU64,
-    open_conns: AtomicUsize,
-    peak_conns: AtomicUsize,
-    active_games: AtomicUsize,
+    pub(crate) unmatched: AtomicU64,
+    pub(crate) open_conns: AtomicUsize,
+    pub(crate) peak_conns: AtomicUsize,
+    pub(crate) active_games: AtomicUsize,
     /// Problems worth showing verbatim (the first few).
-    notes: Mutex<Vec<String>>,
+    pub(crate) notes: Mutex<Vec<String>>,
 }
 
 impl Stats {
@@ -248,7 +250,15 @@ pub(crate) struct Ctx {
     pub(crate) games: usize,
     pub(crate) quickack: bool,
     pub(crate) think: Duration,
+    /// Told of every action once acknowledged (the tournament simulator times its boards
+    /// from there); `None` in a load run.
+    pub(crate) on_acked: Option<OnAcked>,
 }
+
+/// Called with the game's id, the version of the `played` event an action made, and when
+/// its `ack` arrived. The ack comes before that event on the mover's socket (durable,
+/// then acknowledged, then shown), so the version is the event's, read from the event.
+pub(crate) type OnAcked = Arc<dyn Fn(&str, u64, Instant) + Send + Sync>;
 
 async fn run(config: LoadgenConfig) -> ExitCode {
     let sockets = config.games * (2 + config.spectators);
@@ -261,7 +271,7 @@ async fn run(config: LoadgenConfig) -> ExitCode {
     }
     let mut server = None;
     let base = if config.spawn_server {
-        match child::Server::spawn(&config).await {
+        match child::Server::spawn(config.database_url.as_deref(), config.server_rate_limit).await {
             Ok(s) => {
                 let base = format!("http://{}", s.addr);
                 eprintln!(
@@ -333,6 +343,7 @@ async fn drive(config: &LoadgenConfig, base: &str, server: Option<&child::Server
         games: config.games,
         quickack: config.quickack,
         think: Duration::from_millis(config.think_ms),
+        on_acked: None,
     });
     let mut sampler = server.map(|s| child::Sampler::start(s.pid, ctx.clone()));
     let baseline_rss = sampler.as_ref().map(child::Sampler::current_kib);
@@ -441,16 +452,16 @@ fn print_notes(ctx: &Ctx) {
 
 /// CPU seconds used so far by the server (if any) and by this process.
 #[derive(Clone, Copy)]
-struct Cpu {
-    at: Instant,
-    server: Option<f64>,
-    me: Option<f64>,
+pub(crate) struct Cpu {
+    pub(crate) at: Instant,
+    pub(crate) server: Option<f64>,
+    pub(crate) me: Option<f64>,
     /// The machine's (busy, total) CPU seconds.
-    machine: Option<(f64, f64)>,
+    pub(crate) machine: Option<(f64, f64)>,
 }
 
 impl Cpu {
-    fn now(server: Option<u32>) -> Option<Cpu> {
+    pub(crate) fn now(server: Option<u32>) -> Option<Cpu> {
         Some(Cpu {
             at: Instant::now(),
             server: server.and_then(child::cpu_seconds),
@@ -473,7 +484,7 @@ struct Report {
     json: Value,
 }
 
-fn percentile(sorted: &[u32], p: f64) -> Option<f64> {
+pub(crate) fn percentile(sorted: &[u32], p: f64) -> Option<f64> {
     if sorted.is_empty() {
         return None;
     }
@@ -503,7 +514,7 @@ fn timeline(timed: &[(u32, u32)]) -> Vec<String> {
         .collect()
 }
 
-fn ms(value: Option<f64>) -> String {
+pub(crate) fn ms(value: Option<f64>) -> String {
     value.map_or_else(|| "-".into(), |v| format!("{v:.2} ms"))
 }
 

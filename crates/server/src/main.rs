@@ -33,6 +33,10 @@ enum Command {
     /// Load a local server with games of random moves through the real protocol, and report
     /// latency, moves per second and the server's memory.
     Loadgen(omweso::loadgen::LoadgenConfig),
+    /// Play a whole tournament of random players on a local server through the real
+    /// protocol, with watchers on its socket, and report its boards' latency and the
+    /// server's CPU per move.
+    TournamentSim(omweso::tournament_sim::TournamentSimConfig),
     /// Exit 0 if the server answers its health check (for container HEALTHCHECKs).
     Healthcheck {
         #[arg(
@@ -63,6 +67,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Serve(config) => serve(config),
         Command::Loadgen(config) => omweso::loadgen::main(config),
+        Command::TournamentSim(config) => omweso::tournament_sim::main(config),
         Command::Healthcheck { url } => {
             match omweso::healthcheck::check(&url, Duration::from_secs(3)) {
                 Ok(()) => ExitCode::SUCCESS,

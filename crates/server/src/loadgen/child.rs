@@ -9,7 +9,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use super::{Ctx, LoadgenConfig};
+use super::Ctx;
 
 /// Raises the soft open-files limit to at least `want` (up to the hard limit). Returns the
 /// new limit if it was raised.
@@ -98,15 +98,19 @@ pub(crate) struct Server {
 }
 
 impl Server {
-    /// Starts `omweso serve --addr 127.0.0.1:0` and waits for its "listening on" line.
-    pub(crate) async fn spawn(config: &LoadgenConfig) -> Result<Server, String> {
+    /// Starts `omweso serve --addr 127.0.0.1:0` on `database_url` (default: an SQLite file
+    /// in a new temporary directory) with the per-connection message `rate_limit` (default:
+    /// the server's), and waits for its "listening on" line.
+    pub(crate) async fn spawn(
+        database_url: Option<&str>,
+        rate_limit: Option<u32>,
+    ) -> Result<Server, String> {
         let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
         let dir = std::env::temp_dir().join(format!("omweso-loadgen-{}", std::process::id()));
         std::fs::create_dir_all(&dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        let database = config
-            .database_url
-            .clone()
+        let database = database_url
+            .map(str::to_owned)
             .unwrap_or_else(|| format!("sqlite://{}", dir.join("loadgen.db").display()));
         let log = dir.join("server.log");
         let log_file = std::fs::File::create(&log)
@@ -135,7 +139,7 @@ impl Server {
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(log_file);
-        if let Some(rate) = config.server_rate_limit {
+        if let Some(rate) = rate_limit {
             command.env("OMWESO_RATE_LIMIT", rate.to_string());
         }
         let mut child = command

@@ -33,10 +33,10 @@ const SETUP_TIMEOUT: Duration = Duration::from_secs(30);
 const RATE_LIMIT_BACKOFF: Duration = Duration::from_millis(60);
 
 /// Counts an open socket until dropped.
-struct Counted(Arc<Ctx>);
+pub(crate) struct Counted(Arc<Ctx>);
 
 impl Counted {
-    fn new(ctx: &Arc<Ctx>) -> Counted {
+    pub(crate) fn new(ctx: &Arc<Ctx>) -> Counted {
         ctx.stats.conn_opened();
         Counted(ctx.clone())
     }
@@ -57,7 +57,7 @@ struct Socket {
 
 /// How a socket's task ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Exit {
+pub(crate) enum Exit {
     /// The game ended.
     Ended,
     /// The run is over.
@@ -246,7 +246,7 @@ async fn set_up(
 }
 
 /// One HTTP call; a refusal is counted by its status and code.
-async fn http(
+pub(crate) async fn http(
     ctx: &Ctx,
     method: &str,
     path: &str,
@@ -281,7 +281,7 @@ async fn http(
 /// The clients' socket settings: tungstenite's default read buffer is 128 KiB, all of it
 /// touched on every read; the server's messages are a few KiB at most (the buffer grows for
 /// a larger one).
-fn client_config() -> WebSocketConfig {
+pub(crate) fn client_config() -> WebSocketConfig {
     WebSocketConfig::default()
         .read_buffer_size(4 * 1024)
         .write_buffer_size(0)
@@ -333,6 +333,35 @@ async fn connect(ctx: &Arc<Ctx>, game: &str, token: Option<&str>) -> Result<Sock
     }
 }
 
+/// Plays a game whose seats are already taken by the sessions of `tokens` (a tournament's
+/// game, created seated): opens both players' sockets, learns each one's seat from its
+/// `state` (a replayed game swaps who moves first), and plays it to its end.
+pub(crate) async fn play_seated(
+    ctx: &Arc<Ctx>,
+    game_id: &str,
+    tokens: [String; 2],
+    rng: &mut SmallRng,
+) -> Result<Exit, String> {
+    let a = connect(ctx, game_id, Some(&tokens[0])).await?;
+    let b = connect(ctx, game_id, Some(&tokens[1])).await?;
+    let (south, north, tokens) = match (a.first.you, b.first.you) {
+        (Some(Side::South), Some(Side::North)) => (a, b, tokens),
+        (Some(Side::North), Some(Side::South)) => {
+            let [t0, t1] = tokens;
+            (b, a, [t1, t0])
+        }
+        seats => return Err(format!("game {game_id}: the two sessions sit at {seats:?}")),
+    };
+    let game = Game {
+        id: game_id.to_owned(),
+        tokens,
+        spectators: Vec::new(),
+        north,
+        south,
+    };
+    Ok(play(ctx, game, rng).await)
+}
+
 /// Plays a set-up game to its end (or until the run stops).
 async fn play(ctx: &Arc<Ctx>, game: Game, rng: &mut SmallRng) -> Exit {
     let cancel = ctx.stop.child_token();
@@ -356,6 +385,7 @@ async fn play(ctx: &Arc<Ctx>, game: Game, rng: &mut SmallRng) -> Exit {
             next_id: 0,
             rng: SmallRng::seed_from_u64(rng.random()),
             budget: Some(720),
+            acked: None,
         };
         let cancel = cancel.clone();
         players.push(tokio::spawn(async move {
@@ -489,6 +519,8 @@ struct Player {
     rng: SmallRng,
     /// The sowing budget the server explores moves under (the move limit at its pace).
     budget: Option<u64>,
+    /// When the `ack` of the last action arrived, until its `played` event comes.
+    acked: Option<Instant>,
 }
 
 impl Player {
@@ -579,6 +611,7 @@ impl Player {
                     if let Some(sent) = self.outstanding.take().and_then(|o| o.sent) {
                         stats.ack_latency(sent, received);
                     }
+                    self.acked = Some(received);
                 }
                 return Ok(None);
             }
@@ -628,6 +661,9 @@ impl Player {
                 } = played;
                 if by == self.me {
                     self.outstanding = None;
+                    if let (Some(at), Some(on_acked)) = (self.acked.take(), &self.ctx.on_acked) {
+                        on_acked(&self.game_id, v, at);
+                    }
                 } else {
                     match self.sent.take(v) {
                         Some(at) => stats.latency(at, received),
@@ -712,6 +748,12 @@ impl Player {
                     .act(ws, ClientMessage::Decide(DecideRequest { choice }))
                     .await;
             }
+            return Ok(());
+        }
+        if snapshot.to_move.is_some_and(|side| side != self.me) {
+            // The referee's steal is open (a tournament game whose first mover connected
+            // late): `legal` lists the thief's moves too, but a player of this generator
+            // never steals, so that the two never race for the same turn.
             return Ok(());
         }
         // Mweiso's opening has no single side to move: the server lists both sides then.
