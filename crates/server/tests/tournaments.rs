@@ -898,6 +898,8 @@ async fn every_forbidden_action_is_refused_saying_why() {
         400,
     );
     // A player's tournament socket knows who they are; everyone may watch.
+    let (_, mine) = server.get(&event.path(""), &event.tokens[&a]).await;
+    assert_eq!(mine["you"], a.as_str());
     let mut socket = server
         .socket_at(&format!(
             "/ws/tournaments/{}?token={}",
@@ -905,7 +907,7 @@ async fn every_forbidden_action_is_refused_saying_why() {
         ))
         .await;
     let state = socket.recv_type("state").await;
-    assert_eq!(state["d"]["you"], a.as_str());
+    assert_eq!(state["d"]["you"], a.as_str(), "{}", state["d"]["players"]);
     socket.send(json!({"t":"move","d":{"move":"E1"}})).await;
     let refusal = socket.recv_type("error").await;
     assert_eq!(refusal["d"]["code"], "unknown_type");
