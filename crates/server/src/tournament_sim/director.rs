@@ -4,6 +4,7 @@
 //! and hands each finished round's moves to the watchers.
 
 use std::collections::HashMap;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -16,6 +17,7 @@ use uuid::Uuid;
 
 use super::latency::{MoveLog, RoundMoves};
 use super::socket::Feed;
+use super::watcher::WatcherStats;
 use crate::clock::now_ms;
 use crate::loadgen::client::{http, play_seated, Exit};
 use crate::loadgen::Ctx;
@@ -27,6 +29,8 @@ const ROUND_SLACK: Duration = Duration::from_secs(60);
 /// How long the table tasks may take to stop once their round is over (a player that saw
 /// its game end waits up to 5 s for the `end` event itself).
 const TABLES_STOP: Duration = Duration::from_secs(30);
+/// How long the director waits for the watchers to match a finished round.
+const MATCHING_WAIT: Duration = Duration::from_secs(5);
 
 /// A tournament being played.
 pub(crate) struct Director {
@@ -37,6 +41,8 @@ pub(crate) struct Director {
     pub(crate) tokens: HashMap<Uuid, String>,
     pub(crate) moves: Arc<MoveLog>,
     pub(crate) seed: u64,
+    pub(crate) watchers: Arc<WatcherStats>,
+    pub(crate) watcher_count: usize,
 }
 
 /// What one round took.
@@ -197,7 +203,22 @@ impl Director {
         let moves = self.moves.take(number, &games);
         figures.moves = moves.moves();
         settled.send_modify(|rounds| rounds.push(Arc::new(moves)));
+        self.await_matching(number).await;
         Ok(figures)
+    }
+
+    /// Waits (a few seconds at most) for every watcher to have matched round `number`'s
+    /// moves, so that this simulator's own burst of work does not delay the next round's
+    /// pairing, which is timed, nor its first moves. A watcher still behind is counted at
+    /// the end.
+    async fn await_matching(&self, number: u32) {
+        let want = self.watcher_count as u64 * u64::from(number);
+        let until = tokio::time::Instant::now() + MATCHING_WAIT;
+        while self.watchers.rounds_matched.load(Ordering::Relaxed) < want
+            && tokio::time::Instant::now() < until
+        {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
     }
 
     /// Starts a task for each game of `round` not being played yet.

@@ -125,6 +125,7 @@ impl Arrivals {
     /// `histogram`, and forgets that round's games.
     pub(crate) fn settle(&mut self, moves: &RoundMoves, histogram: &Histogram) -> Matched {
         let mut matched = Matched::default();
+        let mut samples = Vec::with_capacity(moves.moves());
         for (game, game_moves) in &moves.games {
             let seen = self.games.remove(game).map(|g| g.seen).unwrap_or_default();
             for &(version, acked) in game_moves {
@@ -134,13 +135,14 @@ impl Arrivals {
                         if at < acked {
                             matched.before_ack += 1;
                         }
-                        histogram.record(at.saturating_sub(acked));
+                        samples.push(at.saturating_sub(acked));
                         matched.pairs += 1;
                     }
                     None => matched.uncovered += 1,
                 }
             }
         }
+        histogram.record_all(&mut samples);
         // Games of the round without a logged move (ended before either player moved).
         self.games.retain(|_, g| g.round > moves.round);
         matched
@@ -190,10 +192,31 @@ fn bucket_top(i: usize) -> u64 {
 }
 
 impl Histogram {
-    pub(crate) fn record(&self, us: u64) {
+    /// One sample (the tests' reference for [`Histogram::record_all`]).
+    #[cfg(test)]
+    fn record(&self, us: u64) {
         self.buckets[bucket(us).min(BUCKETS - 1)].fetch_add(1, Ordering::Relaxed);
         self.count.fetch_add(1, Ordering::Relaxed);
         self.max.fetch_max(us, Ordering::Relaxed);
+    }
+
+    /// Records many samples with one atomic add per bucket they fall in: a thousand
+    /// watchers match a round's moves at the same moment, and a sample at a time they
+    /// fought over the same few buckets' cache lines.
+    pub(crate) fn record_all(&self, samples: &mut [u64]) {
+        samples.sort_unstable();
+        let mut rest = &samples[..];
+        while let Some(&first) = rest.first() {
+            let b = bucket(first).min(BUCKETS - 1);
+            let n = rest.partition_point(|&us| bucket(us).min(BUCKETS - 1) == b);
+            self.buckets[b].fetch_add(n as u64, Ordering::Relaxed);
+            rest = &rest[n..];
+        }
+        if let Some(&max) = samples.last() {
+            self.count
+                .fetch_add(samples.len() as u64, Ordering::Relaxed);
+            self.max.fetch_max(max, Ordering::Relaxed);
+        }
     }
 
     pub(crate) fn count(&self) -> u64 {
@@ -255,6 +278,22 @@ mod tests {
         }
         for i in 1..BUCKETS - 1 {
             assert_eq!(bucket(bucket_top(i - 1) + 1), i, "bucket {i}");
+        }
+    }
+
+    #[test]
+    fn many_samples_at_once_count_as_one_at_a_time() {
+        let (one, all) = (Histogram::default(), Histogram::default());
+        let mut samples: Vec<u64> = (0..5000u64).map(|i| (i * 7919) % 300_000).collect();
+        for &us in &samples {
+            one.record(us);
+        }
+        all.record_all(&mut samples);
+        all.record_all(&mut []);
+        assert_eq!(all.count(), one.count());
+        assert_eq!(all.max(), one.max());
+        for p in [1.0, 50.0, 90.0, 99.0, 99.9, 100.0] {
+            assert_eq!(all.percentile(p), one.percentile(p), "p{p}");
         }
     }
 

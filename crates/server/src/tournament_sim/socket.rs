@@ -87,6 +87,23 @@ pub(crate) fn head(text: &str) -> Option<Head<'_>> {
     Some(Head { t, v, round })
 }
 
+/// A board's game, round and version, read off its text: five a second per table to
+/// every watcher, the bulk of what the simulator reads. The server writes `game_id` second
+/// and `round`, `version`, `status` last; any other text answers `None`, for the caller to
+/// parse it properly.
+pub(crate) fn board(text: &str) -> Option<(Uuid, u32, u64)> {
+    let rest = text.strip_prefix(r#"{"t":"board","d":{"table":"#)?;
+    let (_, rest) = rest.split_once(r#","game_id":""#)?;
+    let game = Uuid::try_parse(rest.get(..36)?).ok()?;
+    // A quote inside a string is escaped, so these keys are found only as keys; the last
+    // of each is the board's own (an outcome, before them, has no such field).
+    let body = text.strip_suffix(r#""}}"#)?;
+    let (body, _status) = body.rsplit_once(r#","status":""#)?;
+    let (body, version) = body.rsplit_once(r#","version":"#)?;
+    let (_, round) = body.rsplit_once(r#","round":"#)?;
+    Some((game, round.parse().ok()?, version.parse().ok()?))
+}
+
 /// Opens the tournament's socket (as the session of `token`, else anonymously) and waits
 /// for its `state`; answers the socket and the state's version.
 pub(crate) async fn open(
@@ -199,8 +216,17 @@ pub(crate) async fn feed(
             Some(Ok(_)) => continue,
         };
         let closed = matches!(item, Feed::Closed(_));
-        if tx.send(item).await.is_err() || closed {
+        // Once the run is over nobody reads the channel: a full one must not hold the
+        // task (and the run's end, which waits for it) forever.
+        let passed = tokio::select! {
+            sent = tx.send(item) => sent.is_ok(),
+            () = stop.cancelled() => false,
+        };
+        if closed {
             return;
+        }
+        if !passed {
+            break;
         }
     }
     close(&mut ws).await;
@@ -209,7 +235,9 @@ pub(crate) async fn feed(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::tournament::{RoundStatus, RoundView, StatusChanged, TournamentStatus};
+    use crate::protocol::tournament::{
+        BoardView, RoundStatus, RoundView, StatusChanged, TournamentStatus,
+    };
 
     #[test]
     fn the_head_of_the_servers_own_frames() {
@@ -245,6 +273,22 @@ mod tests {
                 round: None
             })
         );
+        let board = BoardView {
+            table: 12,
+            game_id: Uuid::now_v7(),
+            position: Some("2222222222222222/0000000000000000".into()),
+            to_move: Some(omweso_rules::Side::North),
+            last_move: Some("E1".into()),
+            clock: crate::protocol::ClockView::default(),
+            outcome: None,
+            round: 4,
+            version: 57,
+            status: crate::protocol::Status::Playing,
+        };
+        let text = TournamentFrame::board(board.clone()).to_text();
+        assert_eq!(super::board(&text), Some((board.game_id, 4, 57)), "{text}");
+        assert_eq!(head(&text), None);
+        assert_eq!(super::board(r#"{"t":"board","d":{"table":1}}"#), None);
         // Not a versioned frame, or not the server's layout: left to the full parse.
         assert_eq!(head(r#"{"t":"pong","d":{}}"#), None);
         assert_eq!(

@@ -14,7 +14,7 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_util::sync::CancellationToken;
 
 use super::latency::{Arrivals, Epoch, Histogram, RoundMoves};
-use super::socket::{close, head, Lite, Ws};
+use super::socket::{board, close, head, Lite, Ws};
 use crate::loadgen::client::Counted;
 
 /// How long a watcher still reads once the run is over, for the last round's end to reach
@@ -42,6 +42,8 @@ pub(crate) struct WatcherStats {
     pub(crate) errors: AtomicU64,
     /// Watchers that had not seen a settled round finish [`CATCH_UP`] after the run.
     pub(crate) behind: AtomicU64,
+    /// Rounds matched, summed over the watchers.
+    pub(crate) rounds_matched: AtomicU64,
 }
 
 struct Watcher {
@@ -129,6 +131,12 @@ pub(crate) async fn watch(
 
 impl Watcher {
     fn on_text(&mut self, text: &str, received: Instant) {
+        if let Some((game, round, version)) = board(text) {
+            self.stats.boards_received.fetch_add(1, Ordering::Relaxed);
+            let at = self.epoch.micros(received);
+            self.arrivals.board(game, round, version, at);
+            return;
+        }
         match head(text) {
             // A resync: only after a reconnection, which watchers do not make.
             Some(head) if head.t == "state" => {
@@ -217,6 +225,7 @@ impl Watcher {
             .before_ack
             .fetch_add(m.before_ack, Ordering::Relaxed);
         self.matched += 1;
+        self.stats.rounds_matched.fetch_add(1, Ordering::Relaxed);
     }
 
     fn all_matched(&self, settled: &Settled) -> bool {
