@@ -400,6 +400,8 @@ async fn play(
         tokens,
         moves,
         seed,
+        watchers: watcher_stats.clone(),
+        watcher_count: watchers.len(),
     };
     let pid = server.map(|s| s.pid);
     let sampler = server.map(|s| child::Sampler::start(s.pid, ctx.clone()));
