@@ -1,17 +1,22 @@
 // The page's entry point: one HTML page for every route. `/` is the lobby, `/g/<id>` a
-// game (played or watched); the server serves this page for both.
+// game (played or watched), `/t/<id>` a tournament (`/t/new` creates one); the server
+// serves this page for all of them.
 
 import { toast } from './ui.js';
 import { mountLobby } from './lobby.js';
 import { mountGame } from './gameview.js';
+import { mountTournament } from './tournament.js';
 
 async function main() {
   const root = document.getElementById('app');
   if (!root) return;
-  const match = /^\/g\/([^/]+)\/?$/.exec(location.pathname);
+  const game = /^\/g\/([^/]+)\/?$/.exec(location.pathname);
+  const tournament = /^\/t\/([^/]+)\/?$/.exec(location.pathname);
   try {
-    if (match) {
-      await mountGame(root, decodeURIComponent(match[1]));
+    if (game) {
+      await mountGame(root, decodeURIComponent(game[1]));
+    } else if (tournament) {
+      await mountTournament(root, decodeURIComponent(tournament[1]));
     } else {
       await mountLobby(root);
     }

@@ -1,0 +1,243 @@
+// Every table of the round, live, on one page: a grid of mini-boards fed by the page's one
+// tournament socket. The top table (or the first one pinned) is shown larger; the rest
+// can be filtered to the games still being played, searched by a player's name, pinned to
+// the top, and paged forty at a time so that a hall of a hundred tables stays light.
+
+import { MiniBoard } from './miniboard.js';
+import { h, replace, safeStorage } from './ui.js';
+import { RESULT_WORDS, formatPoints } from './standings.js';
+import { rememberTournamentOf } from './playerpanel.js';
+
+/** @typedef {import('./tournamentstore.js').TournamentStore} TournamentStore */
+/** @typedef {import('./tournamentstore.js').RoundView} RoundView */
+/** @typedef {import('./tournamentstore.js').PairingView} PairingView */
+
+/** Tables on one page of the grid (beyond it: paging). */
+export const TABLES_PER_PAGE = 40;
+
+export class TablesView {
+  /** @param {TournamentStore} store */
+  constructor(store) {
+    this.store = store;
+    /** @type {Map<number, MiniBoard>} by table number */
+    this.minis = new Map();
+    /** @type {Map<string, MiniBoard>} by game id */
+    this.byGame = new Map();
+    /** The round shown, and the games it was built with (a replay changes a table's game). */
+    this.builtFor = '';
+    this.page = 0;
+    this.query = '';
+    this.playingOnly = false;
+    const saved = safeStorage(`omweso.pins.${store.id}`);
+    /** @type {Set<number>} */
+    this.pins = new Set((saved || '').split(',').filter(Boolean).map(Number));
+
+    this.title = h('h2', { id: 'tables-title' }, 'Tables');
+    this.summary = h('p', { class: 'muted small', id: 'tables-summary', 'aria-live': 'polite' });
+    this.search = h('input', {
+      id: 'table-search', type: 'search', placeholder: 'A player’s name', autocomplete: 'off',
+      oninput: () => { this.query = this.search.value.trim().toLowerCase(); this.page = 0; this.layout(); },
+    });
+    this.filter = h('input', {
+      id: 'filter-playing', type: 'checkbox',
+      onchange: () => { this.playingOnly = this.filter.checked; this.page = 0; this.layout(); },
+    });
+    this.prev = h('button', { type: 'button', class: 'button secondary small', 'data-page-prev': true, onclick: () => { this.page -= 1; this.layout(); } }, '← Previous tables');
+    this.next = h('button', { type: 'button', class: 'button secondary small', 'data-page-next': true, onclick: () => { this.page += 1; this.layout(); } }, 'Next tables →');
+    this.pageInfo = h('span', { class: 'small muted', 'aria-live': 'polite' });
+    this.featured = h('div', { class: 'featured-slot', 'data-featured-slot': true });
+    this.grid = h('div', { class: 'mini-grid-list', role: 'list', 'aria-labelledby': 'tables-title' });
+    this.pager = h('div', { class: 'pager' }, this.prev, this.pageInfo, this.next);
+    this.el = h('section', { id: 'tables', class: 'tables-section', 'aria-labelledby': 'tables-title' },
+      h('div', { class: 'section-head' }, this.title, this.summary),
+      h('div', { class: 'table-controls' },
+        h('div', { class: 'field inline' }, h('label', { for: 'table-search' }, 'Find a player'), this.search),
+        h('div', { class: 'field inline check' }, this.filter, h('label', { for: 'filter-playing' }, 'Playing only'))),
+      this.featured, this.grid, this.pager);
+    this.el.addEventListener('click', (ev) => {
+      const pin = /** @type {HTMLElement} */ (ev.target).closest('[data-pin]');
+      if (!pin) return;
+      const table = Number(pin.getAttribute('data-pin'));
+      if (this.pins.has(table)) this.pins.delete(table);
+      else this.pins.add(table);
+      safeStorage(`omweso.pins.${store.id}`, [...this.pins].join(','));
+      this.layout();
+    });
+    store.subscribe((kind, detail) => {
+      if (kind === 'board') this.onBoard(detail);
+      else if (kind === 'round' || kind === 'state' || kind === 'sheet') this.rebuild();
+      else if (kind === 'standings' || kind === 'player') this.refreshNames();
+    });
+    this.rebuild();
+  }
+
+  /** The round whose tables are shown: the last one paired. */
+  round() {
+    return this.store.currentRound();
+  }
+
+  /** Builds the mini-boards when the round or its games changed; else updates results. */
+  rebuild() {
+    const round = this.round();
+    const key = round ? `${round.number}:${round.pairings.map((p) => `${p.table}=${p.game_id}`).join(',')}` : '';
+    if (key !== this.builtFor) {
+      this.builtFor = key;
+      this.minis.clear();
+      this.byGame.clear();
+      if (round) {
+        const ruleset = this.store.snapshot.ruleset;
+        for (const pairing of round.pairings) {
+          if (!pairing.second) continue; // the bye is listed under the grid
+          const mini = new MiniBoard({
+            ruleset, pairing, round: round.number,
+            names: { first: this.store.name(pairing.first), second: this.store.name(pairing.second) },
+            href: pairing.game_id ? `/g/${pairing.game_id}${location.search}` : null,
+          });
+          if (pairing.game_id) {
+            const gameId = pairing.game_id;
+            mini.link.addEventListener('click', () => rememberTournamentOf(gameId, this.store.id));
+            this.byGame.set(gameId, mini);
+            const board = this.store.boards.get(gameId);
+            if (board) mini.update(board);
+          }
+          this.minis.set(pairing.table, mini);
+        }
+      }
+      this.refreshNames();
+    }
+    this.showResults();
+    this.layout();
+  }
+
+  /** A table's result from its sheet, for a game whose last board this page did not see. */
+  showResults() {
+    const round = this.round();
+    if (!round) return;
+    for (const pairing of round.pairings) {
+      const mini = this.minis.get(pairing.table);
+      if (!mini) continue;
+      mini.pairing = pairing;
+      if (pairing.sheet) {
+        const words = RESULT_WORDS[pairing.sheet.first_result] || pairing.sheet.first_result;
+        mini.showResult(`${this.store.name(pairing.first)} ${words}: ${formatPoints(pairing.sheet.points.first)}–${formatPoints(pairing.sheet.points.second)}`);
+      }
+    }
+  }
+
+  refreshNames() {
+    const points = new Map(this.store.snapshot.standings.map((s) => [s.player_id, s.points]));
+    for (const mini of this.minis.values()) {
+      const p = mini.pairing;
+      mini.setNames(
+        { first: this.store.name(p.first), second: this.store.name(p.second) },
+        { first: points.get(p.first) ?? 0, second: p.second ? points.get(p.second) ?? 0 : null },
+      );
+    }
+    if (this.query) this.layout();
+  }
+
+  /** @param {import('./tournamentstore.js').BoardView} board */
+  onBoard(board) {
+    const mini = this.byGame.get(board.game_id);
+    if (!mini) return;
+    const wasPlaying = !mini.board?.outcome;
+    mini.update(board);
+    // A game that ended leaves the "playing only" view.
+    if (this.playingOnly && wasPlaying && board.outcome) this.layout();
+    else if (wasPlaying && board.outcome) this.updateSummary();
+  }
+
+  /** @param {MiniBoard} mini */
+  playing(mini) {
+    const round = this.round();
+    if (!round || round.status === 'finished') return false;
+    return Boolean(mini.pairing.game_id) && !mini.pairing.sheet && !mini.board?.outcome;
+  }
+
+  /** The tables to show, in order: pinned first, then by number; filtered and searched. */
+  visible() {
+    const all = [...this.minis.values()].sort((a, b) => a.pairing.table - b.pairing.table);
+    const matches = all.filter((mini) => {
+      if (this.playingOnly && !this.playing(mini)) return false;
+      if (!this.query) return true;
+      const names = mini.names ? `${mini.names.first} ${mini.names.second}`.toLowerCase() : '';
+      return names.includes(this.query) || String(mini.pairing.table) === this.query;
+    });
+    const pinned = matches.filter((m) => this.pins.has(m.pairing.table));
+    const rest = matches.filter((m) => !this.pins.has(m.pairing.table));
+    return [...pinned, ...rest];
+  }
+
+  /** Places the mini-boards: the featured one, then one page of the rest. */
+  layout() {
+    const round = this.round();
+    this.title.textContent = round ? `Tables — round ${round.number}` : 'Tables';
+    const shown = this.visible();
+    const featured = shown.length > 1 ? shown[0] : null;
+    const rest = featured ? shown.slice(1) : shown;
+    const pages = Math.max(1, Math.ceil(rest.length / TABLES_PER_PAGE));
+    this.page = Math.min(Math.max(0, this.page), pages - 1);
+    const slice = rest.slice(this.page * TABLES_PER_PAGE, (this.page + 1) * TABLES_PER_PAGE);
+    for (const mini of this.minis.values()) {
+      mini.setPinned(this.pins.has(mini.pairing.table));
+      mini.el.classList.remove('featured');
+    }
+    if (featured) {
+      featured.el.classList.add('featured');
+      replace(this.featured, featured.el);
+      this.featured.hidden = false;
+    } else {
+      replace(this.featured);
+      this.featured.hidden = true;
+    }
+    replace(this.grid, slice.map((mini) => {
+      mini.el.setAttribute('role', 'listitem');
+      return mini.el;
+    }));
+    if (featured) featured.el.removeAttribute('role');
+    this.pager.hidden = pages <= 1;
+    this.prev.disabled = this.page === 0;
+    this.next.disabled = this.page >= pages - 1;
+    const from = this.page * TABLES_PER_PAGE + 1 + (featured ? 1 : 0);
+    this.pageInfo.textContent = `Tables ${from}–${from + slice.length - 1} of ${shown.length}`;
+    this.byes(round);
+    this.updateSummary();
+  }
+
+  /** @param {RoundView | null} round */
+  byes(round) {
+    let note = this.el.querySelector('.bye-note');
+    const bye = round?.pairings.find((p) => !p.second);
+    if (!bye) {
+      note?.remove();
+      return;
+    }
+    if (!note) {
+      note = h('p', { class: 'bye-note muted small' });
+      this.pager.after(note);
+    }
+    note.textContent = `Table ${bye.table}: ${this.store.name(bye.first)} has the bye.`;
+  }
+
+  updateSummary() {
+    const round = this.round();
+    if (!round) {
+      this.summary.textContent = 'No round paired yet.';
+      return;
+    }
+    const minis = [...this.minis.values()];
+    const playing = minis.filter((m) => this.playing(m)).length;
+    const text = round.status === 'paired'
+      ? `${minis.length} table${minis.length === 1 ? '' : 's'} paired; the round has not started.`
+      : `${playing} of ${minis.length} table${minis.length === 1 ? '' : 's'} playing.`;
+    if (this.summary.textContent !== text) this.summary.textContent = text;
+  }
+
+  /** @param {number} now the server's clock */
+  tick(now) {
+    const featured = this.featured.firstElementChild;
+    for (const mini of this.minis.values()) {
+      if (mini.el.isConnected || mini.el === featured) mini.tick(now);
+    }
+  }
+}
