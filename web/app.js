@@ -2,7 +2,7 @@
 // game (played or watched), `/t/<id>` a tournament (`/t/new` creates one); the server
 // serves this page for all of them.
 
-import { toast } from './ui.js';
+import { toast, safeStorage, h } from './ui.js';
 import { mountLobby } from './lobby.js';
 import { mountGame } from './gameview.js';
 import { mountTournament } from './tournament.js';
@@ -14,6 +14,7 @@ async function main() {
   const tournament = /^\/t\/([^/]+)\/?$/.exec(location.pathname);
   try {
     if (game) {
+      linkBackToTournament(decodeURIComponent(game[1]));
       await mountGame(root, decodeURIComponent(game[1]));
     } else if (tournament) {
       await mountTournament(root, decodeURIComponent(tournament[1]));
@@ -24,6 +25,20 @@ async function main() {
     console.warn(e);
     toast(e instanceof Error ? e.message : String(e), 'error');
   }
+}
+
+/**
+ * A game opened from a tournament page gets a way back to it (for the score sheet and the
+ * next round); the game itself does not know it belongs to a tournament.
+ * @param {string} gameId
+ */
+function linkBackToTournament(gameId) {
+  const tournament = safeStorage(`omweso.tournament-of.${gameId}`);
+  const header = document.querySelector('.site-header');
+  if (!tournament || !header) return;
+  header.querySelector('.brand')?.after(h('a', {
+    class: 'back-to-tournament', href: `/t/${encodeURIComponent(tournament)}${location.search}`, 'data-back-to-tournament': tournament,
+  }, '← Back to the tournament'));
 }
 
 main();

@@ -1,11 +1,11 @@
 // The lobby (`/`): create a game and get its invite link, join an open game, watch a live
-// one. The lists are polled every 2.5 s while the page is visible.
+// one; join, watch or read a tournament, or create one. The lists are pushed by the lobby
+// socket (`/ws/lobby`): a new game or tournament appears as soon as it exists.
 
 import { api, ApiError } from './api.js';
 import { ensureSession } from './session.js';
 import { h, replace, safeStorage, toast } from './ui.js';
-
-const POLL_MS = 2500;
+import { LiveSocket } from './livesocket.js';
 
 /**
  * A game as the lobby lists it.
@@ -16,6 +16,16 @@ const POLL_MS = 2500;
 /**
  * @typedef {{referee_seconds: number|null, move_limit_seconds: number|null,
  *   sowing_pace?: number, akakyala?: boolean}} TimeControl
+ */
+/**
+ * A tournament as the lobby lists it.
+ * @typedef {{tournament_id: string, name: string, ruleset: string, system: string,
+ *   status: 'open'|'running'|'finished', players: number, round: number}} ListedTournament
+ */
+/**
+ * What the lobby socket pushes.
+ * @typedef {{open_games: Listed[], live_games: Listed[],
+ *   tournaments: {open: ListedTournament[], running: ListedTournament[], finished: ListedTournament[]}}} LobbyLists
  */
 
 export const RULESET_NAMES = /** @type {Record<string, string>} */ ({
@@ -50,6 +60,11 @@ export async function mountLobby(root) {
 
   const openList = h('ul', { class: 'game-list', id: 'open-games', 'aria-live': 'polite', 'aria-busy': 'true' }, h('li', { class: 'muted' }, 'Loading…'));
   const liveList = h('ul', { class: 'game-list', id: 'live-games', 'aria-busy': 'true' }, h('li', { class: 'muted' }, 'Loading…'));
+  const tournamentLists = {
+    open: h('ul', { class: 'game-list', id: 'open-tournaments', 'aria-live': 'polite' }),
+    running: h('ul', { class: 'game-list', id: 'running-tournaments' }),
+    finished: h('ul', { class: 'game-list', id: 'finished-tournaments' }),
+  };
   const status = h('p', { class: 'muted small', id: 'lobby-status' });
 
   root.append(
@@ -62,34 +77,79 @@ export async function mountLobby(root) {
       h('section', { class: 'card', 'aria-labelledby': 'live-title' },
         h('h2', { id: 'live-title' }, 'Live games'),
         h('p', { class: 'muted small' }, 'Being played now: watch one.'),
-        liveList,
-        status)),
+        liveList),
+      h('section', { class: 'card tournaments-card', 'aria-labelledby': 'tournaments-title' },
+        h('h2', { id: 'tournaments-title' }, 'Tournaments'),
+        h('p', { class: 'muted small' }, 'Swiss and round-robin events: every table live on one page.'),
+        h('a', { class: 'button primary', href: `/t/new${location.search}`, id: 'new-tournament' }, 'Create a tournament'),
+        h('h3', { id: 'open-t-title' }, 'Open: join one'), tournamentLists.open,
+        h('h3', { id: 'running-t-title' }, 'Being played: watch'), tournamentLists.running,
+        h('h3', { id: 'finished-t-title' }, 'Finished: results'), tournamentLists.finished)),
+    status,
   );
 
-  let stopped = false;
-  /** @type {number | undefined} */
-  let timer;
-  const refresh = async () => {
-    clearTimeout(timer);
-    if (stopped) return;
-    try {
-      const [open, live] = await Promise.all([
-        api('GET', '/api/games?list=open'),
-        api('GET', '/api/games?list=live'),
-      ]);
-      renderOpen(openList, open.games || []);
-      renderLive(liveList, live.games || []);
-      status.textContent = `Updated ${new Date().toLocaleTimeString()}`;
-    } catch (e) {
-      status.textContent = e instanceof ApiError ? `Could not update the lists: ${e.message}` : 'Could not update the lists.';
+  /** @param {LobbyLists} lists */
+  const show = (lists) => {
+    renderOpen(openList, lists.open_games || []);
+    renderLive(liveList, lists.live_games || []);
+    for (const kind of /** @type {const} */ (['open', 'running', 'finished'])) {
+      renderTournaments(tournamentLists[kind], lists.tournaments?.[kind] || [], kind);
     }
-    if (!document.hidden) timer = window.setTimeout(refresh, POLL_MS);
   };
-  document.addEventListener('visibilitychange', () => {
-    if (!document.hidden) refresh();
+  // Read once over HTTP so the lists show at once; then the socket pushes every change.
+  try {
+    const [open, live, tOpen, tRunning, tFinished] = await Promise.all([
+      api('GET', '/api/games?list=open'), api('GET', '/api/games?list=live'),
+      api('GET', '/api/tournaments?list=open'), api('GET', '/api/tournaments?list=running'),
+      api('GET', '/api/tournaments?list=finished'),
+    ]);
+    show({
+      open_games: open.games, live_games: live.games,
+      tournaments: { open: tOpen.tournaments, running: tRunning.tournaments, finished: tFinished.tournaments },
+    });
+  } catch (e) {
+    status.textContent = e instanceof ApiError ? `Could not read the lists: ${e.message}` : 'Could not read the lists.';
+  }
+  const socket = new LiveSocket(() => '/ws/lobby', {
+    onMessage: (msg) => {
+      if (msg.t !== 'lobby') return;
+      show(msg.d);
+      status.textContent = `Live: updated ${new Date().toLocaleTimeString()}`;
+    },
+    onConnection: (state) => {
+      if (state === 'reconnecting') status.textContent = 'Reconnecting to the lobby…';
+      if (state === 'open') status.setAttribute('data-live', 'true');
+      else status.removeAttribute('data-live');
+    },
   });
-  window.addEventListener('pagehide', () => { stopped = true; });
-  refresh();
+  socket.connect();
+  window.addEventListener('pagehide', () => socket.stop());
+}
+
+const SYSTEM_WORDS = /** @type {Record<string, string>} */ ({
+  swiss: 'Swiss', 'round-robin': 'round-robin', 'double-round-robin': 'double round-robin',
+});
+
+/**
+ * @param {HTMLElement} list @param {ListedTournament[]} tournaments
+ * @param {'open'|'running'|'finished'} kind
+ */
+function renderTournaments(list, tournaments, kind) {
+  if (!tournaments.length) {
+    const empty = { open: 'None open right now — create one.', running: 'None being played.', finished: 'None finished yet.' }[kind];
+    replace(list, h('li', { class: 'muted empty' }, empty));
+    return;
+  }
+  const action = { open: 'Join', running: 'Watch', finished: 'Results' }[kind];
+  replace(list, tournaments.map((t) => h('li', { class: 'game-row', 'data-tournament-row': t.tournament_id },
+    h('div', { class: 'game-row-main' },
+      h('strong', {}, t.name),
+      h('span', { class: 'muted' }, ` · ${RULESET_NAMES[t.ruleset] || t.ruleset}, ${SYSTEM_WORDS[t.system] || t.system}`),
+      h('div', { class: 'small muted' }, `${t.players} player${t.players === 1 ? '' : 's'}${t.round ? ` · round ${t.round}` : ''}`)),
+    h('a', {
+      class: `button ${kind === 'open' ? 'primary' : 'secondary'} small`, href: `/t/${t.tournament_id}${location.search}`,
+      'data-tournament-link': t.tournament_id, 'aria-label': `${action}: ${t.name}`,
+    }, action))));
 }
 
 function createCard() {
