@@ -6,6 +6,7 @@
 
 import { dims, cellAt, cellOf, parsePosition, pitName, isOware, describeOutcome } from './notation.js';
 import { h, formatRemaining } from './ui.js';
+import { VICTORY_SHORT } from './standings.js';
 
 /** @typedef {import('./tournamentstore.js').BoardView} BoardView */
 /** @typedef {import('./tournamentstore.js').PairingView} PairingView */
@@ -152,7 +153,10 @@ export class MiniBoard {
   describe(board) {
     const names = /** @type {{first: string, second: string}} */ (this.names);
     const seat = (/** @type {Side} */ side) => (side === 's' ? names.first : names.second);
-    if (board.outcome) return describeOutcome(board.outcome, seat, this.ruleset).title;
+    if (board.outcome) {
+      const title = describeOutcome(board.outcome, seat, this.ruleset).title;
+      return board.outcome.result === 'win' ? `${title} · ${VICTORY_SHORT[board.outcome.victory] || board.outcome.victory}` : title;
+    }
     if (board.status === 'setup') return 'Waiting for the players';
     const last = board.last_move ? `last: ${board.last_move}` : 'no move yet';
     return board.to_move ? `${seat(board.to_move)} to move · ${last}` : last;

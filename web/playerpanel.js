@@ -4,8 +4,7 @@
 
 import { api, ApiError } from './api.js';
 import { h, replace, announce, toast, errorText, safeStorage } from './ui.js';
-import { RESULT_WORDS, formatPoints, playerResult } from './standings.js';
-import { VICTORY_WORDS } from './notation.js';
+import { RESULT_WORDS, VICTORY_SHORT, formatPoints, playerResult } from './standings.js';
 
 /** @typedef {import('./tournamentstore.js').TournamentStore} TournamentStore */
 /** @typedef {import('./tournamentstore.js').PairingView} PairingView */
@@ -160,7 +159,8 @@ export class PlayerPanel {
       disputed: `Disputed${sheet.dispute ? ` by ${this.store.name(sheet.dispute.by)}: “${sheet.dispute.reason}”` : ''}. The director decides.`,
       corrected: 'Corrected by the director.',
     };
-    const victory = sheet.victory ? ` (${VICTORY_WORDS[sheet.victory] ? sheet.victory.replace(/-/g, ' ') : sheet.victory})` : '';
+    const victory = sheet.victory && !res?.result.startsWith('forfeit') && !res?.result.startsWith('adjudicated')
+      ? ` by ${VICTORY_SHORT[sheet.victory] || sheet.victory}` : '';
     /** @type {HTMLElement[]} */
     const rows = [
       h('h3', { id: 'sheet-title' }, `Score sheet, round ${round.number}, table ${pairing.table}`),

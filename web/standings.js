@@ -23,6 +23,21 @@ export const RESULT_WORDS = /** @type {Record<string, string>} */ ({
   'adjudicated-lost': 'lost on adjudication',
 });
 
+/** How a game was won (or annulled), in a few words: a sheet's `victory`. */
+export const VICTORY_SHORT = /** @type {Record<string, string>} */ ({
+  'no-move': 'no move left',
+  'emitwe-ebiri': 'emitwe-ebiri',
+  akawumbi: 'akawumbi',
+  akakyala: 'akakyala',
+  captures: 'more than half the seeds',
+  resigned: 'resignation',
+  abandoned: 'abandonment',
+  adjudicated: 'adjudication',
+  forfeit: 'forfeit',
+  'never-ending': 'a never-ending turn',
+  budget: 'a turn over the move limit',
+});
+
 /** Short marks for the crosstable. */
 const RESULT_MARKS = /** @type {Record<string, string>} */ ({
   won: '1', drawn: '½', lost: '0', annulled: '½', bye: 'bye', 'forfeit-won': '+', 'forfeit-lost': '−',
