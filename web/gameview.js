@@ -102,6 +102,8 @@ class GameView {
       },
       render,
     });
+    /** The page's one level-one heading, for screen readers: the game and its players. */
+    this.heading = h('h1', { class: 'sr-only', id: 'game-title' }, 'Omweso game');
     this.buildLayout();
     window.setInterval(() => {
       if (this.shown) this.clocks.update(this.shown);
@@ -169,6 +171,7 @@ class GameView {
     document.title = 'Omweso — game';
     this.root.classList.add('game');
     replace(this.root,
+      this.heading,
       this.banner.el,
       h('div', { class: 'game-layout' },
         h('div', { class: 'game-main' },
@@ -216,6 +219,8 @@ class GameView {
     const snap = this.shown;
     if (!snap) return;
     document.title = this.title(snap);
+    const heading = this.headingText(snap);
+    if (this.heading.textContent !== heading) this.heading.textContent = heading;
     this.renderBoard(snap);
     this.players.renderCards(snap, this.boardView.viewSide(snap));
     const last = this.lastLaps[this.lastLaps.length - 1];
@@ -233,6 +238,12 @@ class GameView {
     if (snap.status === 'finished' || snap.status === 'annulled') return `Game over — ${rules}`;
     if (myTurn(snap) || myDecision(snap)) return `● Your move — ${rules}`;
     return `${rules} — ${snap.seats.s?.name || '?'} vs ${snap.seats.n?.name || '?'}`;
+  }
+
+  /** The heading: "Omweso game: Kato vs Nakato". @param {Snapshot} snap */
+  headingText(snap) {
+    const rules = RULESET_NAMES[snap.ruleset] || 'Omweso';
+    return `${rules} game: ${snap.seats.s?.name || 'a free seat'} vs ${snap.seats.n?.name || 'a free seat'}`;
   }
 
   /** The board: what it shows besides the snapshot. @param {Snapshot} snap */

@@ -73,7 +73,7 @@ export function askName(why, cancellable = false) {
       },
     },
     h('h2', { id: 'name-title' }, 'Your name'),
-    h('p', { class: 'muted' }, why || 'Choose the name other players see. No account needed.'),
+    h('p', { class: 'muted', id: 'name-why' }, why || 'Choose the name other players see. No account needed.'),
     h('label', { for: 'name-input' }, 'Name'),
     input,
     error,
@@ -82,7 +82,10 @@ export function askName(why, cancellable = false) {
     ));
     const submit = h('button', { id: 'name-submit', type: 'submit', class: 'button primary' }, 'Continue');
     form.querySelector('.form-actions')?.append(submit);
-    const overlay = h('div', { class: 'overlay', role: 'dialog', 'aria-modal': 'true' }, form);
+    // The dialog is named by its heading and described by why the name is asked.
+    const overlay = h('div', {
+      class: 'overlay', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'name-title', 'aria-describedby': 'name-why',
+    }, form);
     document.body.append(overlay);
     input.focus();
   });

@@ -1,0 +1,137 @@
+// Accessibility: axe-core audits every page of the site as people meet it - the lobby (and
+// its name dialog while open), a game (played and watched), a tournament (watched, played,
+// directed) and the tournament form - on the real server in headless Chromium. Any
+// violation of impact serious or critical fails, naming the rule and the elements.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer } from './helpers/server.js';
+import { launch, openPage } from './helpers/browser.js';
+import { assertAccessible } from './helpers/axe.js';
+import { createTournament, joinPlayers, pairAndStart, signInContext } from './helpers/tournament.js';
+
+/** @type {Awaited<ReturnType<typeof startServer>>} */
+let server;
+/** @type {import('playwright-core').Browser} */
+let browser;
+/** @type {Awaited<ReturnType<typeof openPage>>[]} */
+let opened = [];
+
+before(async () => {
+  [server, browser] = await Promise.all([startServer(), launch()]);
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** @param {string} label @param {any} [options] */
+async function open(label, options) {
+  const p = await openPage(browser, label, options);
+  opened.push(p);
+  return p;
+}
+
+/** Closes the test's pages and fails on any console error or uncaught exception. */
+async function closeAll() {
+  const problems = opened.flatMap((p) => p.problems);
+  await Promise.all(opened.map((p) => p.context.close()));
+  opened = [];
+  assert.deepEqual(problems, [], `the pages logged problems:\n${problems.join('\n')}`);
+}
+
+/** @param {import('playwright-core').Page} page @param {string} name */
+async function giveName(page, name) {
+  await page.fill('#name-input', name);
+  await page.click('#name-submit');
+  await page.waitForSelector(`[data-me="${name}"]`);
+}
+
+test('the lobby and its name dialog', async () => {
+  const { page } = await open('lobby');
+  await page.goto(`${server.url}/?anim=0`);
+  await page.waitForSelector('#name-input');
+  await assertAccessible(page, 'the lobby with the name dialog open');
+  await giveName(page, 'Kato');
+  await page.waitForSelector('#create-game');
+  await assertAccessible(page, 'the lobby');
+  await closeAll();
+});
+
+test('a game page, played and watched', async () => {
+  const south = await open('south');
+  const north = await open('north');
+  const watcher = await open('watcher');
+  await south.page.goto(`${server.url}/?anim=0`);
+  await giveName(south.page, 'Kato');
+  await south.page.selectOption('#new-ruleset', 'omweso');
+  await south.page.click('#create-game');
+  const url = String(await (await south.page.waitForSelector('[data-invite]')).getAttribute('data-invite'));
+  // Waiting for an opponent.
+  await assertAccessible(south.page, 'a game waiting for its second player');
+  await north.page.goto(`${url}?anim=0`);
+  await north.page.click('[data-join-seat]');
+  await giveName(north.page, 'Nakato');
+  await watcher.page.goto(`${url}?anim=0`);
+  for (const p of [south.page, north.page, watcher.page]) {
+    await p.waitForFunction(() => {
+      const s = /** @type {any} */ (window).__omweso?.settled();
+      return s && s.status === 'playing';
+    });
+  }
+  // One move, so that the history and the last move are drawn too.
+  await south.page.locator('svg[data-board] [data-legal]').first().click();
+  await south.page.mouse.move(1, 1);
+  for (const p of [south.page, north.page, watcher.page]) {
+    await p.waitForFunction(() => {
+      const s = /** @type {any} */ (window).__omweso?.settled();
+      return s && s.history >= 1;
+    });
+  }
+  await assertAccessible(south.page, 'the game page of the player who just moved');
+  await assertAccessible(north.page, 'the game page of the player to move');
+  await assertAccessible(watcher.page, 'the game page of a spectator');
+  assert.equal(await watcher.page.locator('h1').count(), 1, 'the game page has one level-one heading');
+  await closeAll();
+});
+
+test('a tournament being played: watched, played and directed; and the form that creates one', async () => {
+  const t = await createTournament(server.url, { name: 'Kampala Open', rounds: 3, round_minutes: 10 }, 'Mukasa');
+  const players = await joinPlayers(server.url, t.id, 5, { names: ['Kato', 'Nakato', 'Apio', 'Okello', 'Namono'] });
+  await pairAndStart(server.url, t.id, t.director.token);
+
+  const ready = async (/** @type {import('playwright-core').Page} */ page) => {
+    // A board came through the tournament socket: the page is live.
+    await page.waitForSelector('[data-tournament-id] [data-mini][data-status="playing"]');
+  };
+
+  const spectator = await open('spectator');
+  await spectator.page.goto(`${t.url}?anim=0`);
+  await spectator.page.waitForSelector('#name-input');
+  await assertAccessible(spectator.page, 'a tournament page asking a visitor for a name');
+  await giveName(spectator.page, 'Watcher');
+  await ready(spectator.page);
+  await assertAccessible(spectator.page, 'a tournament page watched by a spectator, round 1 playing');
+
+  const player = await open('player');
+  await signInContext(player.context, server.url, players[0]);
+  await player.page.goto(`${t.url}?anim=0`);
+  await ready(player.page);
+  await player.page.waitForSelector('#your-round a[data-go-table]');
+  await assertAccessible(player.page, 'a tournament page seen by a player of round 1');
+
+  const director = await open('director');
+  await signInContext(director.context, server.url, t.director);
+  await director.page.goto(`${t.url}?anim=0`);
+  await ready(director.page);
+  await director.page.waitForSelector('#director-console');
+  await assertAccessible(director.page, 'a tournament page with the director\'s console');
+
+  const creator = await open('creator');
+  await signInContext(creator.context, server.url, t.director);
+  await creator.page.goto(`${server.url}/t/new`);
+  await creator.page.waitForSelector('#create-tournament');
+  await assertAccessible(creator.page, 'the form that creates a tournament');
+  await closeAll();
+});
