@@ -66,6 +66,10 @@ const VICTORY_LABELS = /** @type {Record<string, string>} */ ({
   budget: 'a turn over the move limit',
 });
 const ANNUL_REASONS = ['never-ending', 'budget'];
+/** A victory in a sheet's line. */
+const VICTORY_SHORT = /** @type {Record<string, string>} */ ({
+  'no-move': 'no move', resigned: 'resignation', abandoned: 'abandonment', 'never-ending': 'a never-ending turn', budget: 'over the move limit',
+});
 
 const STATUS_WORDS = /** @type {Record<string, string>} */ ({
   pending: 'pending', confirmed: 'confirmed', disputed: 'disputed', corrected: 'corrected', playing: 'being played',
@@ -114,10 +118,13 @@ class DirectorConsole {
     const section = (/** @type {Part} */ part, /** @type {string} */ title) => {
       const body = h('div', { class: 'director-part-body' });
       // Kept across redraws so that a refusal is read once, not again at every redraw.
-      const alert = h('p', { class: 'form-error', role: 'alert', 'data-director-error': part });
+      const alert = h('div', { class: 'form-error', role: 'alert', 'data-director-error': part });
       const heading = h('h3', { id: `director-${part}-title` }, title);
-      const el = h('section', { class: `director-part director-${part}`, 'aria-labelledby': heading.id }, heading, body, alert);
-      return { el, body, alert, heading };
+      // What comes after the refusals (the round's start): below them, so that a refusal
+      // of the pairing stands between the pairing and the button that would start it.
+      const after = h('div', { class: 'director-part-after' });
+      const el = h('section', { class: `director-part director-${part}`, 'aria-labelledby': heading.id }, heading, body, alert, after);
+      return { el, body, alert, after, heading };
     };
     this.statusLine = h('p', { class: 'director-status', id: 'director-status', 'data-director-status': true });
     this.parts = {
@@ -179,7 +186,11 @@ class DirectorConsole {
     for (const part of parts) {
       if (part === 'status') this.drawStatus();
       else if (part === 'players') replace(this.parts.players.body, this.drawPlayers());
-      else if (part === 'round') replace(this.parts.round.body, this.drawRound());
+      else if (part === 'round') {
+        const { body, after } = this.drawRound();
+        replace(this.parts.round.body, body);
+        replace(this.parts.round.after, after);
+      }
       else if (part === 'sheets') replace(this.parts.sheets.body, this.drawSheets());
     }
     if (key && !(active && this.el.contains(active))) {
@@ -221,7 +232,7 @@ class DirectorConsole {
    * @param {Part} part where a refusal is shown
    * @param {() => Promise<any>} call
    * @param {(answer: any) => string} success the words said aloud
-   * @param {(e: unknown) => string} [refusal] the words of a refusal
+   * @param {(e: unknown) => string | (string | Node)[]} [refusal] the words of a refusal
    * @returns {Promise<boolean>} whether it succeeded
    */
   async act(key, part, call, success, refusal) {
@@ -246,10 +257,11 @@ class DirectorConsole {
     return ok;
   }
 
-  /** @param {Part} part @param {string} text */
-  alert(part, text) {
+  /** @param {Part} part @param {string | (string | Node)[]} content */
+  alert(part, content) {
     const el = part === 'status' ? this.parts.round.alert : this.parts[part].alert;
-    el.textContent = text;
+    if (typeof content === 'string') el.textContent = content;
+    else replace(el, ...content);
   }
 
   /**
@@ -404,18 +416,19 @@ class DirectorConsole {
     return Boolean(this.draft && pairingKey(this.draft.tables) !== this.draft.base);
   }
 
+  /** @returns {{body: (Node | null)[], after: (Node | null)[]}} */
   drawRound() {
     const snap = this.snap;
     const round = this.lastRound();
     if (snap.status === 'finished') {
-      return [h('p', {}, 'Every round has been played.')];
+      return { body: [h('p', {}, 'Every round has been played.')], after: [] };
     }
     const planned = snap.rounds_planned || snap.settings.rounds;
     if (!round || round.status === 'finished') {
       const next = round ? round.number + 1 : 1;
       const active = snap.players.filter((p) => !p.withdrawn).length;
       const pairing = this.draft && this.draft.base === '' ? this.draft : null;
-      return [
+      return { after: [], body: [
         h('p', {}, round ? `Round ${round.number} is over. Next: round ${next} of ${planned}.` : `Round 1 of ${planned}.`,
           active < 2 ? ' At least two active players are needed to pair it.' : ''),
         h('div', { class: 'button-row' },
@@ -429,16 +442,17 @@ class DirectorConsole {
           }, `Pair round ${next} by hand`)),
         h('p', { class: 'muted small' }, 'The server pairs by the tournament\'s rules (no two players meet twice, forbidden pairs kept apart, one bye at most); you may change its pairing before you start the round.'),
         pairing ? this.drawEditor(pairing, null) : null,
-      ];
+      ] };
     }
     if (round.status === 'paired') {
       const draft = /** @type {Draft} */ (this.draft);
-      return [
+      return { body: [
         h('p', {}, `Round ${round.number} of ${planned} is paired${round.manual ? ' (by you)' : ''}. Not started yet.`),
         round.breaches.length ? h('div', { class: 'director-breaches', 'data-breaches': round.number },
           h('p', {}, h('strong', {}, 'Rules broken on purpose in this round (recorded):')),
           h('ul', {}, round.breaches.map((b) => h('li', {}, b)))) : null,
         this.drawEditor(draft, round),
+      ], after: [
         h('div', { class: 'button-row director-start' },
           this.button('start', {
             class: 'button primary', 'data-start-round': round.number, disabled: this.dirty(),
@@ -446,12 +460,12 @@ class DirectorConsole {
             onclick: () => this.start(round.number),
           }, `Start round ${round.number}`)),
         this.dirty() ? h('p', { class: 'muted small', id: 'director-unsaved' }, 'Save or undo your changes to the pairing before starting the round.') : null,
-      ];
+      ] };
     }
     // playing
     const games = round.pairings.filter((p) => p.second !== null);
     const done = games.filter((p) => p.sheet).length;
-    return [
+    return { after: [], body: [
       h('p', {}, `Round ${round.number} of ${planned} is being played: ${done} of ${plural(games.length, 'table')} finished.`),
       round.closing
         ? h('p', { class: 'director-closing' }, 'The time is up: the unfinished games are being adjudicated.')
@@ -462,7 +476,7 @@ class DirectorConsole {
           onclick: () => this.end(round.number),
         }, 'End round now')),
       h('p', { class: 'muted small' }, 'Ending the round stops every unfinished game and adjudicates it: Omweso and Mweiso on the seeds on each side, Oware on the seeds captured.'),
-    ];
+    ] };
   }
 
   /** @param {number} number */
@@ -569,7 +583,7 @@ class DirectorConsole {
             h('th', { scope: 'col' }, 'Second'), h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'Actions')))),
           h('tbody', {}, rows))),
       unpaired.length ? h('p', { class: 'director-unpaired', 'data-unpaired': true },
-        `Not paired: ${unpaired.map((p) => p.name).join(', ')}. Leaving an active player out breaks a rule (you will be asked to confirm).`) : null,
+        `Not paired: ${unpaired.map((p) => p.name).join(', ')}. Every active player needs a table (or the bye): add a table for them, or withdraw them to leave them out.`) : null,
       changedElsewhere ? h('p', { class: 'director-note' }, 'The pairing changed on the server since you began editing; your changes are kept until you save or undo them.') : null,
       h('div', { class: 'button-row' },
         h('button', { type: 'button', class: 'button secondary small', 'data-add-table': true, 'data-key': 'add-table', onclick: () => this.addTable() }, 'Add a table'),
@@ -580,9 +594,8 @@ class DirectorConsole {
           onclick: () => this.savePairing(false),
         }, 'Save pairing')),
       breach ? h('div', { class: 'director-breach', 'data-breach': draft.round },
-        h('p', {}, h('strong', {}, 'This pairing breaks the tournament\'s rules:')),
-        h('ul', {}, breach.message.map((b) => h('li', {}, b))),
-        h('p', { class: 'small' }, 'You may pair it anyway: the breach is recorded with the round and in the exports.'),
+        h('p', {}, h('strong', {}, `The server refused this pairing: it breaks ${breach.message.length === 1 ? 'the rule' : 'the rules'} below.`),
+          ' You may save it anyway: the breach is then recorded with the round and in the exports.'),
         h('div', { class: 'button-row' },
           this.button('save-pairing-anyway', {
             class: 'button danger small', 'data-confirm-breach': draft.round,
@@ -691,9 +704,15 @@ class DirectorConsole {
       (e) => {
         if (e instanceof ApiError && e.code === 'pairing_breach') {
           breaches = e.message.replace(/;?\s*send it again with confirm_breach.*$/, '').split('; ').filter(Boolean);
-          return `The pairing was not saved: it breaks ${plural(breaches.length, 'rule')}. ${breaches.join('; ')}.`;
+          return [`The pairing was not saved: it breaks the tournament's rules.`, h('ul', { class: 'director-breach-list' }, breaches.map((b) => h('li', {}, b)))];
         }
-        if (e instanceof ApiError && e.code === 'bad_pairing') return `The pairing was not saved: ${e.message}.`;
+        if (e instanceof ApiError && e.code === 'bad_pairing') {
+          // "X is not paired (set inactive to leave out)": the server's way of saying that
+          // an active player must have a table; the way to leave one out is to withdraw them.
+          const text = e.message.replace(/\s*\(set inactive to leave out\)/g, '');
+          const left = text !== e.message ? ' Every active player needs a table (or the bye): to leave someone out, withdraw them first.' : '';
+          return `The pairing was not saved: ${text}.${left}`;
+        }
         return `Could not save the pairing: ${errorText(e)}`;
       });
     if (ok) {
@@ -835,7 +854,9 @@ class DirectorConsole {
     const name = (/** @type {string | null} */ id) => this.store.name(id);
     const first = sheet.first_result;
     const second = sheet.second_result;
-    const victory = sheet.victory ? ` (${sheet.victory})` : '';
+    // The victory, unless the result says it already (adjudicated-won, forfeit-won).
+    const said = sheet.victory && [first, second].some((r) => r && r.startsWith(`${sheet.victory}-`));
+    const victory = sheet.victory && !said ? ` (${VICTORY_SHORT[sheet.victory] || sheet.victory})` : '';
     let text;
     if (first === 'bye') text = `${name(p.first)}: bye`;
     else if (/won$/.test(first)) text = `${name(p.first)} ${RESULT_WORDS[first] || first}${victory}`;
