@@ -286,10 +286,14 @@ class DirectorConsole {
     const active = snap.players.filter((p) => !p.withdrawn);
     const round = this.lastRound();
     const planned = snap.rounds_planned || snap.settings.rounds;
+    // A round-robin's number of rounds is known once it has players.
+    const of = planned ? ` of ${planned}` : '';
     const disputed = snap.rounds.flatMap((r) => r.pairings).filter((p) => p.sheet?.status === 'disputed').length;
     const disputes = disputed ? ` ${plural(disputed, 'score sheet is', 'score sheets are')} disputed: correct or uphold ${disputed === 1 ? 'it' : 'them'} below.` : '';
     if (snap.status === 'finished') {
-      return [`The tournament is over: ${plural(snap.rounds.length, 'round was', 'rounds were')} played. Download the standings and the score sheets below.${disputes}`];
+      const open = snap.rounds.flatMap((r) => r.pairings).filter((p) => p.sheet?.status === 'pending').length;
+      const waiting = open ? ` ${plural(open, 'score sheet waits', 'score sheets wait')} for the players to confirm (each confirms itself 60 s after its game).` : '';
+      return [`The tournament is over: ${plural(snap.rounds.length, 'round was', 'rounds were')} played. Download the standings and the score sheets below.${disputes}${waiting}`];
     }
     if (!round) {
       if (active.length === 0) return ['Nobody has joined yet. Send the tournament\'s link to the players; pair round 1 when everyone is here.'];
@@ -310,7 +314,7 @@ class DirectorConsole {
     const pending = round.pairings.filter((p) => p.sheet?.status === 'pending').length;
     const waiting = pending ? ` ${plural(pending, 'score sheet waits', 'score sheets wait')} for the players to confirm (each confirms itself 60 s after its game).` : '';
     const next = round.number < planned ? ` Pair round ${round.number + 1} when you are ready.` : '';
-    return [`Round ${round.number} of ${planned} is over.${disputes}${waiting}${next}`];
+    return [`Round ${round.number}${of} is over.${disputes}${waiting}${next}`];
   }
 
   // ---- the players ----
@@ -424,12 +428,13 @@ class DirectorConsole {
       return { body: [h('p', {}, 'Every round has been played.')], after: [] };
     }
     const planned = snap.rounds_planned || snap.settings.rounds;
+    const of = planned ? ` of ${planned}` : '';
     if (!round || round.status === 'finished') {
       const next = round ? round.number + 1 : 1;
       const active = snap.players.filter((p) => !p.withdrawn).length;
       const pairing = this.draft && this.draft.base === '' ? this.draft : null;
       return { after: [], body: [
-        h('p', {}, round ? `Round ${round.number} is over. Next: round ${next} of ${planned}.` : `Round 1 of ${planned}.`,
+        h('p', {}, round ? `Round ${round.number} is over. Next: round ${next}${of}.` : `Round 1${of}.`,
           active < 2 ? ' At least two active players are needed to pair it.' : ''),
         h('div', { class: 'button-row' },
           this.button('pair', {
@@ -447,7 +452,7 @@ class DirectorConsole {
     if (round.status === 'paired') {
       const draft = /** @type {Draft} */ (this.draft);
       return { body: [
-        h('p', {}, `Round ${round.number} of ${planned} is paired${round.manual ? ' (by you)' : ''}. Not started yet.`),
+        h('p', {}, `Round ${round.number}${of} is paired${round.manual ? ' (by you)' : ''}. Not started yet.`),
         round.breaches.length ? h('div', { class: 'director-breaches', 'data-breaches': round.number },
           h('p', {}, h('strong', {}, 'Rules broken on purpose in this round (recorded):')),
           h('ul', {}, round.breaches.map((b) => h('li', {}, b)))) : null,
@@ -466,7 +471,7 @@ class DirectorConsole {
     const games = round.pairings.filter((p) => p.second !== null);
     const done = games.filter((p) => p.sheet).length;
     return { after: [], body: [
-      h('p', {}, `Round ${round.number} of ${planned} is being played: ${done} of ${plural(games.length, 'table')} finished.`),
+      h('p', {}, `Round ${round.number}${of} is being played: ${done} of ${plural(games.length, 'table')} finished.`),
       round.closing
         ? h('p', { class: 'director-closing' }, 'The time is up: the unfinished games are being adjudicated.')
         : round.deadline ? h('p', {}, 'Time left: ', h('strong', { class: 'director-deadline' }, this.countdown(round.deadline))) : null,
