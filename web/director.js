@@ -106,6 +106,8 @@ class DirectorConsole {
     this.busy = new Set();
     /** @type {Draft | null} */
     this.draft = null;
+    /** @type {{key: string, tables: DraftTable[]} | null} the pairing before a run of picks in one select */
+    this.pickBase = null;
     /** @type {{round: number, message: string[]} | null} a pairing refused for its breaches (each rule broken), waiting for "save anyway" */
     this.breach = null;
     /** @type {Correcting | null} */
@@ -412,6 +414,7 @@ class DirectorConsole {
     const key = pairingKey(round.pairings);
     if (!this.draft || this.draft.round !== round.number || (this.draft.base !== key && !this.dirty())) {
       this.draft = { round: round.number, tables: round.pairings.map((p) => ({ first: p.first, second: p.second || '' })), base: key };
+      this.pickBase = null;
     }
   }
 
@@ -508,6 +511,7 @@ class DirectorConsole {
     for (let i = 0; i < order.length; i += 2) tables.push({ first: order[i], second: order[i + 1] || '' });
     if (!tables.length) tables.push({ first: '', second: '' });
     this.draft = { round: number, tables, base: '' };
+    this.pickBase = null;
     this.breach = null;
     this.alert('round', '');
     this.redraw(['round']);
@@ -619,9 +623,14 @@ class DirectorConsole {
   pick(i, slot, playerId) {
     const draft = this.draft;
     if (!draft) return;
-    const tables = draft.tables;
+    // Picks in a row in the same select count from the pairing before the first of them:
+    // arrowing through a closed select (each option a `change`) must not swap every player
+    // passed on the way; and changing one's mind puts the first one picked back.
+    const key = `${i}:${slot}`;
+    if (!this.pickBase || this.pickBase.key !== key) this.pickBase = { key, tables: draft.tables.map((t) => ({ ...t })) };
+    const tables = this.pickBase.tables.map((t) => ({ ...t }));
+    draft.tables = tables;
     const old = tables[i][slot];
-    if (old === playerId) return;
     let moved = '';
     if (playerId) {
       tables.forEach((t, j) => {
@@ -651,6 +660,7 @@ class DirectorConsole {
   swapSides(i) {
     const t = this.draft?.tables[i];
     if (!t || !t.second) return;
+    this.pickBase = null;
     [t.first, t.second] = [t.second, t.first];
     this.breach = null;
     this.redraw(['round']);
@@ -659,6 +669,7 @@ class DirectorConsole {
 
   addTable() {
     if (!this.draft) return;
+    this.pickBase = null;
     this.draft.tables.push({ first: '', second: '' });
     this.breach = null;
     this.redraw(['round']);
@@ -670,6 +681,7 @@ class DirectorConsole {
   /** @param {number} i */
   removeTable(i) {
     if (!this.draft || this.draft.tables.length < 2) return;
+    this.pickBase = null;
     const [gone] = this.draft.tables.splice(i, 1);
     this.breach = null;
     this.redraw(['round']);
@@ -681,6 +693,7 @@ class DirectorConsole {
   resetDraft() {
     const hand = this.draft?.base === '';
     this.draft = null;
+    this.pickBase = null;
     this.breach = null;
     this.alert('round', '');
     this.redraw(['round']);
