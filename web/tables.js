@@ -14,6 +14,8 @@ import { rememberTournamentOf } from './playerpanel.js';
 
 /** Tables on one page of the grid (beyond it: paging). */
 export const TABLES_PER_PAGE = 40;
+/** How long to wait for the socket's boards before reading the missing ones over HTTP. */
+const FILL_AFTER_MS = 1500;
 
 export class TablesView {
   /** @param {TournamentStore} store */
@@ -104,9 +106,35 @@ export class TablesView {
         }
       }
       this.refreshNames();
+      window.setTimeout(() => this.fillMissing(key), FILL_AFTER_MS);
     }
     this.showResults();
     this.layout();
+  }
+
+  /**
+   * The socket sends the boards of the games being played; a game that ended before the
+   * page opened (or never had a move) is read once over HTTP so its table is not blank.
+   * @param {string} key the round the minis were built for
+   */
+  async fillMissing(key) {
+    for (const [gameId, mini] of this.byGame) {
+      if (key !== this.builtFor) return; // rebuilt meanwhile
+      if (mini.board) continue;
+      try {
+        const response = await fetch(`/api/games/${encodeURIComponent(gameId)}`, { credentials: 'same-origin' });
+        if (!response.ok) continue;
+        const g = await response.json();
+        if (mini.board) continue;
+        const last = g.history?.length ? g.history[g.history.length - 1].move : null;
+        this.store.applyBoard({
+          table: mini.pairing.table, game_id: gameId, position: g.position, to_move: g.to_move, last_move: last,
+          clock: g.clock, outcome: g.outcome, round: Number(mini.el.dataset.round), version: g.version, status: g.status,
+        });
+      } catch {
+        // the socket's next board will do
+      }
+    }
   }
 
   /** A table's result from its sheet, for a game whose last board this page did not see. */
