@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from './helpers/server.js';
 import { launch, openPage } from './helpers/browser.js';
-import { assertAccessible } from './helpers/axe.js';
+import { audit, format } from './helpers/axe.js';
 import { createTournament, joinPlayers, pairAndStart, signInContext } from './helpers/tournament.js';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
@@ -33,11 +33,20 @@ async function open(label, options) {
   return p;
 }
 
-/** Closes the test's pages and fails on any console error or uncaught exception. */
+/** @type {string[]} the accessibility violations a test found, page by page */
+let found = [];
+
+/**
+ * Closes the test's pages; fails on any serious or critical accessibility violation, console
+ * error or uncaught exception.
+ */
 async function closeAll() {
   const problems = opened.flatMap((p) => p.problems);
+  const violations = found;
   await Promise.all(opened.map((p) => p.context.close()));
   opened = [];
+  found = [];
+  assert.deepEqual(violations, [], `serious or critical accessibility violations:\n${violations.join('\n')}`);
   assert.deepEqual(problems, [], `the pages logged problems:\n${problems.join('\n')}`);
 }
 
@@ -48,90 +57,106 @@ async function giveName(page, name) {
   await page.waitForSelector(`[data-me="${name}"]`);
 }
 
-test('the lobby and its name dialog', async () => {
-  const { page } = await open('lobby');
-  await page.goto(`${server.url}/?anim=0`);
-  await page.waitForSelector('#name-input');
-  await assertAccessible(page, 'the lobby with the name dialog open');
-  await giveName(page, 'Kato');
-  await page.waitForSelector('#create-game');
-  await assertAccessible(page, 'the lobby');
-  await closeAll();
-});
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 
-test('a game page, played and watched', async () => {
-  const south = await open('south');
-  const north = await open('north');
-  const watcher = await open('watcher');
-  await south.page.goto(`${server.url}/?anim=0`);
-  await giveName(south.page, 'Kato');
-  await south.page.selectOption('#new-ruleset', 'omweso');
-  await south.page.click('#create-game');
-  const url = String(await (await south.page.waitForSelector('[data-invite]')).getAttribute('data-invite'));
-  // Waiting for an opponent.
-  await assertAccessible(south.page, 'a game waiting for its second player');
-  await north.page.goto(`${url}?anim=0`);
-  await north.page.click('[data-join-seat]');
-  await giveName(north.page, 'Nakato');
-  await watcher.page.goto(`${url}?anim=0`);
-  for (const p of [south.page, north.page, watcher.page]) {
-    await p.waitForFunction(() => {
-      const s = /** @type {any} */ (window).__omweso?.settled();
-      return s && s.status === 'playing';
-    });
-  }
-  // One move, so that the history and the last move are drawn too.
-  await south.page.locator('svg[data-board] [data-legal]').first().click();
-  await south.page.mouse.move(1, 1);
-  for (const p of [south.page, north.page, watcher.page]) {
-    await p.waitForFunction(() => {
-      const s = /** @type {any} */ (window).__omweso?.settled();
-      return s && s.history >= 1;
-    });
-  }
-  await assertAccessible(south.page, 'the game page of the player who just moved');
-  await assertAccessible(north.page, 'the game page of the player to move');
-  await assertAccessible(watcher.page, 'the game page of a spectator');
-  assert.equal(await watcher.page.locator('h1').count(), 1, 'the game page has one level-one heading');
-  await closeAll();
-});
-
-test('a tournament being played: watched, played and directed; and the form that creates one', async () => {
-  const t = await createTournament(server.url, { name: 'Kampala Open', rounds: 3, round_minutes: 10 }, 'Mukasa');
-  const players = await joinPlayers(server.url, t.id, 5, { names: ['Kato', 'Nakato', 'Apio', 'Okello', 'Namono'] });
-  await pairAndStart(server.url, t.id, t.director.token);
-
-  const ready = async (/** @type {import('playwright-core').Page} */ page) => {
-    // A board came through the tournament socket: the page is live.
-    await page.waitForSelector('[data-tournament-id] [data-mini][data-status="playing"]');
+// Every page on a desktop and on a phone (the layouts differ: what scrolls, what wraps).
+for (const [on, device] of /** @type {[string, any][]} */ ([['', undefined], [' (phone)', PHONE]])) {
+  /**
+   * Audits the page and keeps what it finds: a test reports every page's violations at its
+   * end, not only the first page's.
+   * @param {import('playwright-core').Page} page @param {string} what
+   */
+  const check = async (page, what) => {
+    const violations = await audit(page);
+    if (violations.length) found.push(`${what}${on}:\n${format(violations)}`);
   };
 
-  const spectator = await open('spectator');
-  await spectator.page.goto(`${t.url}?anim=0`);
-  await spectator.page.waitForSelector('#name-input');
-  await assertAccessible(spectator.page, 'a tournament page asking a visitor for a name');
-  await giveName(spectator.page, 'Watcher');
-  await ready(spectator.page);
-  await assertAccessible(spectator.page, 'a tournament page watched by a spectator, round 1 playing');
+  test(`the lobby and its name dialog${on}`, async () => {
+    const { page } = await open('lobby', device);
+    await page.goto(`${server.url}/?anim=0`);
+    await page.waitForSelector('#name-input');
+    await check(page, 'the lobby with the name dialog open');
+    await giveName(page, 'Kato');
+    await page.waitForSelector('#create-game');
+    await check(page, 'the lobby');
+    await closeAll();
+  });
 
-  const player = await open('player');
-  await signInContext(player.context, server.url, players[0]);
-  await player.page.goto(`${t.url}?anim=0`);
-  await ready(player.page);
-  await player.page.waitForSelector('#your-round a[data-go-table]');
-  await assertAccessible(player.page, 'a tournament page seen by a player of round 1');
+  test(`a game page, played and watched${on}`, async () => {
+    const south = await open('south', device);
+    const north = await open('north', device);
+    const watcher = await open('watcher', device);
+    await south.page.goto(`${server.url}/?anim=0`);
+    await giveName(south.page, 'Kato');
+    await south.page.selectOption('#new-ruleset', 'omweso');
+    await south.page.click('#create-game');
+    const url = String(await (await south.page.waitForSelector('[data-invite]')).getAttribute('data-invite'));
+    // Waiting for an opponent.
+    await check(south.page, 'a game waiting for its second player');
+    await north.page.goto(`${url}?anim=0`);
+    await north.page.click('[data-join-seat]');
+    await giveName(north.page, 'Nakato');
+    await watcher.page.goto(`${url}?anim=0`);
+    for (const p of [south.page, north.page, watcher.page]) {
+      await p.waitForFunction(() => {
+        const s = /** @type {any} */ (window).__omweso?.settled();
+        return s && s.status === 'playing';
+      });
+    }
+    // One move, so that the history and the last move are drawn too.
+    if (device) await south.page.locator('svg[data-board] [data-legal]').first().tap();
+    else await south.page.locator('svg[data-board] [data-legal]').first().click();
+    await south.page.mouse.move(1, 1);
+    for (const p of [south.page, north.page, watcher.page]) {
+      await p.waitForFunction(() => {
+        const s = /** @type {any} */ (window).__omweso?.settled();
+        return s && s.history >= 1;
+      });
+    }
+    await check(south.page, 'the game page of the player who just moved');
+    await check(north.page, 'the game page of the player to move');
+    await check(watcher.page, 'the game page of a spectator');
+    assert.equal(await watcher.page.locator('h1').count(), 1, 'the game page has one level-one heading');
+    await closeAll();
+  });
 
-  const director = await open('director');
-  await signInContext(director.context, server.url, t.director);
-  await director.page.goto(`${t.url}?anim=0`);
-  await ready(director.page);
-  await director.page.waitForSelector('#director-console');
-  await assertAccessible(director.page, 'a tournament page with the director\'s console');
+  test(`a tournament being played: watched, played and directed; and the form that creates one${on}`, async () => {
+    const t = await createTournament(server.url, { name: 'Kampala Open', rounds: 3, round_minutes: 10 }, 'Mukasa');
+    const players = await joinPlayers(server.url, t.id, 5, { names: ['Kato', 'Nakato', 'Apio', 'Okello', 'Namono'] });
+    await pairAndStart(server.url, t.id, t.director.token);
 
-  const creator = await open('creator');
-  await signInContext(creator.context, server.url, t.director);
-  await creator.page.goto(`${server.url}/t/new`);
-  await creator.page.waitForSelector('#create-tournament');
-  await assertAccessible(creator.page, 'the form that creates a tournament');
-  await closeAll();
-});
+    const ready = async (/** @type {import('playwright-core').Page} */ page) => {
+      // A board came through the tournament socket: the page is live.
+      await page.waitForSelector('[data-tournament-id] [data-mini][data-status="playing"]');
+    };
+
+    const spectator = await open('spectator', device);
+    await spectator.page.goto(`${t.url}?anim=0`);
+    await spectator.page.waitForSelector('#name-input');
+    await check(spectator.page, 'a tournament page asking a visitor for a name');
+    await giveName(spectator.page, 'Watcher');
+    await ready(spectator.page);
+    await check(spectator.page, 'a tournament page watched by a spectator, round 1 playing');
+
+    const player = await open('player', device);
+    await signInContext(player.context, server.url, players[0]);
+    await player.page.goto(`${t.url}?anim=0`);
+    await ready(player.page);
+    await player.page.waitForSelector('#your-round a[data-go-table]');
+    await check(player.page, 'a tournament page seen by a player of round 1');
+
+    const director = await open('director', device);
+    await signInContext(director.context, server.url, t.director);
+    await director.page.goto(`${t.url}?anim=0`);
+    await ready(director.page);
+    await director.page.waitForSelector('#director-console');
+    await check(director.page, 'a tournament page with the director\'s console');
+
+    const creator = await open('creator', device);
+    await signInContext(creator.context, server.url, t.director);
+    await creator.page.goto(`${server.url}/t/new`);
+    await creator.page.waitForSelector('#create-tournament');
+    await check(creator.page, 'the form that creates a tournament');
+    await closeAll();
+  });
+}

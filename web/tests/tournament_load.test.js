@@ -172,8 +172,7 @@ test(`a spectator's page keeps up with ${PLAYERS / 2} tables of random players`,
     `  each second, actions/games ended/busy ms (script, layout, style): ${samples.map((s) => `${s.moves.toFixed(0)}/${s.ended}/${s.busy.toFixed(0)} (${s.script.toFixed(0)}, ${s.layout.toFixed(0)}, ${s.style.toFixed(0)})`).join(' ')}`,
     `  refusals of random moves: ${refusals.length}${refusals.length ? ` (${refusals.slice(0, 3).join('; ')})` : ''}`,
   ].join('\n');
-  console.log(report);
-  t.diagnostic(report);
+  for (const line of report.split('\n')) t.diagnostic(line);
 
   assert.deepEqual(problems, [], `problems:\n${problems.join('\n')}`);
   assert.ok(quantile(busy, 0.5) < MEDIAN_BUSY_LIMIT_MS, `the page's main thread is busy ${quantile(busy, 0.5).toFixed(0)} ms a second (median)`);

@@ -14,9 +14,10 @@ const AXE_SOURCE = require('axe-core').source;
  */
 
 /**
- * Runs axe over the page's document; resolves with its serious and critical violations.
+ * Runs axe over the page's document (or the parts named by `include`); resolves with its
+ * serious and critical violations.
  * @param {import('playwright-core').Page} page
- * @param {{exclude?: string[]}} [options] selectors left out of the audit
+ * @param {{include?: string[], exclude?: string[]}} [options] selectors audited alone, or left out
  * @returns {Promise<Violation[]>}
  */
 export async function audit(page, options = {}) {
@@ -24,9 +25,11 @@ export async function audit(page, options = {}) {
     await page.evaluate(`${AXE_SOURCE}\n;undefined`);
   }
   /** @type {Violation[]} */
-  const violations = await page.evaluate(async (exclude) => {
+  const violations = await page.evaluate(async ({ include, exclude }) => {
     const axe = /** @type {any} */ (window).axe;
-    const context = exclude.length ? { include: [document], exclude: exclude.map((s) => [s]) } : document;
+    const context = include.length || exclude.length
+      ? { include: include.length ? include.map((s) => [s]) : [document], exclude: exclude.map((s) => [s]) }
+      : document;
     const result = await axe.run(context, { resultTypes: ['violations'] });
     return result.violations.map((/** @type {any} */ v) => ({
       id: v.id,
@@ -35,7 +38,7 @@ export async function audit(page, options = {}) {
       helpUrl: v.helpUrl,
       nodes: v.nodes.map((/** @type {any} */ n) => ({ target: n.target.map(String), summary: String(n.failureSummary || '').replace(/\s+/g, ' ').slice(0, 300) })),
     }));
-  }, options.exclude || []);
+  }, { include: options.include || [], exclude: options.exclude || [] });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
@@ -52,7 +55,7 @@ export function format(violations) {
  * Fails (throws) when the page has a serious or critical violation.
  * @param {import('playwright-core').Page} page
  * @param {string} what the page and its state, for the message
- * @param {{exclude?: string[]}} [options]
+ * @param {{include?: string[], exclude?: string[]}} [options]
  */
 export async function assertAccessible(page, what, options) {
   const violations = await audit(page, options);

@@ -122,6 +122,10 @@ export class RandomMover {
     this.outcome = null;
     /** @type {[number, string | null][]} every (version, position) seen, in order */
     this.seen = [];
+    /** @type {number[]} the versions of the `played` events seen */
+    this.playedVersions = [];
+    /** @type {string | null} the last whole move played (as a board's `last_move`) */
+    this.lastMove = null;
     /** Actions sent and acknowledged. */
     this.moves = 0;
     /** @type {{code: string, message: string, version: number}[]} refusals of this mover's actions */
@@ -211,6 +215,7 @@ export class RandomMover {
         this.legal = d.legal || {};
         this.outcome = d.outcome ?? null;
         this.decision = d.pending && d.you && d.to_move === d.you && d.status === 'playing' ? d.pending : null;
+        this.lastMove = d.history?.length ? d.history[d.history.length - 1].move ?? null : null;
         this.record(msg.v ?? d.version, d.position ?? null);
         this.onReady?.();
         break;
@@ -223,6 +228,8 @@ export class RandomMover {
       case 'played':
         this.legal = d.pending ? {} : d.legal || {};
         this.decision = null;
+        if (!d.pending) this.lastMove = d.move;
+        this.playedVersions.push(msg.v);
         this.record(msg.v, d.position);
         break;
       case 'decision':
