@@ -725,11 +725,7 @@ class DirectorConsole {
           return [`The pairing was not saved: it breaks the tournament's rules.`, h('ul', { class: 'director-breach-list' }, breaches.map((b) => h('li', {}, b)))];
         }
         if (e instanceof ApiError && e.code === 'bad_pairing') {
-          // "X is not paired (set inactive to leave out)": the server's way of saying that
-          // an active player must have a table; the way to leave one out is to withdraw them.
-          const text = e.message.replace(/\s*\(set inactive to leave out\)/g, '');
-          const left = text !== e.message ? ' Every active player needs a table (or the bye): to leave someone out, withdraw them first.' : '';
-          return `The pairing was not saved: ${text}.${left}`;
+          return `The pairing was not saved: ${e.message}.`;
         }
         return `Could not save the pairing: ${errorText(e)}`;
       });

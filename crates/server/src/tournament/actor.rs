@@ -406,6 +406,17 @@ impl Actor {
                 action,
                 reply,
             } => {
+                // Checked here, not in the state machine: a log written before the check
+                // must still replay.
+                if let SheetAction::Correct { outcome, .. } = &action {
+                    if let Some(why) = self.t.settings().impossible_victory(outcome) {
+                        let _ = reply.send(Err(Refusal {
+                            code: ErrorCode::BadRequest,
+                            message: why,
+                        }));
+                        return;
+                    }
+                }
                 let result = self
                     .commit(
                         Entry::Sheet {

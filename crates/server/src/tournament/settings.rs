@@ -1,7 +1,7 @@
 //! A tournament's settings (RULES.md 5): what the director chose at creation, every
 //! default filled in, checked once, and stored in the log's first entry.
 
-use omweso_rules::Ruleset;
+use omweso_rules::{Outcome, Ruleset, Victory};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
@@ -123,6 +123,35 @@ impl Settings {
     #[must_use]
     pub fn oware(&self) -> bool {
         self.game.ruleset == Ruleset::Oware
+    }
+
+    /// Why a director's correction names a victory this tournament's games cannot end
+    /// with (akawumbi in Oware, captures in Omweso, akakyala with the rule off), or `None`.
+    #[must_use]
+    pub fn impossible_victory(&self, outcome: &Outcome) -> Option<String> {
+        let Outcome::Win { victory, .. } = *outcome else {
+            return None;
+        };
+        let ruleset = self.game.ruleset;
+        let possible = match victory {
+            Victory::Resigned | Victory::Abandoned | Victory::Adjudicated => true,
+            Victory::Captures => ruleset == Ruleset::Oware,
+            Victory::NoMove | Victory::EmitweEbiri => ruleset != Ruleset::Oware,
+            Victory::Akawumbi => ruleset == Ruleset::Omweso,
+            Victory::Akakyala => ruleset == Ruleset::Omweso && self.game.time_control.akakyala,
+        };
+        (!possible).then(|| {
+            let rule = if victory == Victory::Akakyala && ruleset == Ruleset::Omweso {
+                " (the akakyala rule is off in this tournament)"
+            } else {
+                ""
+            };
+            format!(
+                "a game of {} cannot be won by {}{rule}",
+                ruleset.name(),
+                victory.name()
+            )
+        })
     }
 
     /// A double round-robin: pairs meet twice.

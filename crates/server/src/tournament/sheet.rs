@@ -78,6 +78,30 @@ impl Verdict {
         }
     }
 
+    /// The same result, however it came about: the same winner by the same victory (a
+    /// forfeit and the abandonment it records are the same), a draw, or the same
+    /// annulment.
+    #[must_use]
+    pub fn same_result(self, other: Verdict) -> bool {
+        match (self, other) {
+            (
+                Verdict::Win {
+                    winner: a,
+                    victory: v,
+                    ..
+                },
+                Verdict::Win {
+                    winner: b,
+                    victory: w,
+                    ..
+                },
+            ) => a == b && v == w,
+            (Verdict::Draw { .. }, Verdict::Draw { .. }) => true,
+            (Verdict::Annulled { reason: a }, Verdict::Annulled { reason: b }) => a == b,
+            _ => false,
+        }
+    }
+
     /// Each player's result.
     #[must_use]
     pub fn results(self) -> [PlayerResult; 2] {

@@ -1102,9 +1102,15 @@ impl Tournament {
                 }
                 let reason = checked_reason(reason)?;
                 // The same result again upholds the sheet (a dispute rejected): kept as
-                // a correction too, with its reason.
-                let after = Verdict::corrected(*outcome, moved_first);
+                // a correction too, with its reason, and as the sheet had it (a forfeit
+                // stays a forfeit, an adjudicated draw stays adjudicated).
                 let before = sheet.verdict();
+                let asked = Verdict::corrected(*outcome, moved_first);
+                let after = if asked.same_result(before) {
+                    before
+                } else {
+                    asked
+                };
                 sheet.corrections.push(Correction {
                     at_ms: at,
                     by,

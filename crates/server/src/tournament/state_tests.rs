@@ -548,6 +548,110 @@ fn withdrawn_byes_pending_games_and_upheld_sheets() {
     assert_eq!(sheet.corrections[0].before, sheet.corrections[0].after);
 }
 
+/// Upholding keeps the sheet as it was: a forfeit stays a forfeit (not a game played, for
+/// Buchholz), an adjudicated draw stays adjudicated. A correction names only a victory the
+/// ruleset has (Omweso: no `captures`).
+#[test]
+fn upholding_keeps_forfeits_and_adjudications_and_victories_fit_the_ruleset() {
+    let mut t = new(System::Swiss, 4);
+    pair(&mut t, 1, &[(0, Some(1)), (2, Some(3))]);
+    let g = start(&mut t, 1, 0);
+    // Table 1: P1 never came (South wins by abandonment without a move of North's).
+    t.apply(
+        &Entry::GameEnd {
+            game_id: g[0].unwrap(),
+            outcome: win(Side::South, Victory::Abandoned),
+            moves: [1, 0],
+            figures: GameFigures::default(),
+            replay: None,
+            ended_at_ms: None,
+            adjudicated: false,
+        },
+        MINUTE,
+    )
+    .expect("ended");
+    // Table 2: stopped at the deadline, equal seeds: an adjudicated draw.
+    t.apply(
+        &Entry::GameEnd {
+            game_id: g[1].unwrap(),
+            outcome: Outcome::Draw,
+            moves: [5, 5],
+            figures: GameFigures::default(),
+            replay: None,
+            ended_at_ms: None,
+            adjudicated: true,
+        },
+        15 * MINUTE,
+    )
+    .expect("ended");
+    let correct = |t: &mut Tournament, game: Uuid, outcome: Outcome| {
+        t.apply(
+            &Entry::Sheet {
+                game_id: game,
+                by: id(1),
+                action: SheetAction::Correct {
+                    outcome,
+                    reason: "checked".into(),
+                },
+            },
+            16 * MINUTE,
+        )
+        .map(|_| ())
+    };
+    correct(&mut t, g[0].unwrap(), win(Side::South, Victory::Abandoned)).expect("upheld");
+    correct(&mut t, g[1].unwrap(), Outcome::Draw).expect("upheld");
+    let snap = t.snapshot(None);
+    let results: Vec<_> = snap.rounds[0]
+        .pairings
+        .iter()
+        .map(|p| {
+            let s = p.sheet.as_ref().expect("a sheet");
+            (s.status, s.first_result, s.second_result, s.victory.clone())
+        })
+        .collect();
+    assert_eq!(
+        results,
+        vec![
+            (
+                SheetStatus::Corrected,
+                PlayerResult::ForfeitWon,
+                Some(PlayerResult::ForfeitLost),
+                Some("forfeit".to_owned())
+            ),
+            (
+                SheetStatus::Corrected,
+                PlayerResult::AdjudicatedDrawn,
+                Some(PlayerResult::AdjudicatedDrawn),
+                None
+            ),
+        ]
+    );
+    // Still a forfeit: 1 point, no game played.
+    assert_eq!((line(&t, 0).points, line(&t, 0).games), (1.0, 0));
+    // A real change is the director's result: the draw becomes a plain win.
+    correct(&mut t, g[1].unwrap(), win(Side::North, Victory::NoMove)).expect("corrected");
+    let sheet = t.snapshot(None).rounds[0].pairings[1]
+        .sheet
+        .clone()
+        .expect("a sheet");
+    assert_eq!(
+        (sheet.first_result, sheet.second_result),
+        (PlayerResult::Lost, Some(PlayerResult::Won))
+    );
+    // The actor refuses a victory the ruleset does not have before it reaches the log.
+    assert_eq!(
+        t.settings()
+            .impossible_victory(&win(Side::North, Victory::Captures))
+            .as_deref(),
+        Some("a game of omweso cannot be won by captures")
+    );
+    assert_eq!(
+        t.settings()
+            .impossible_victory(&win(Side::North, Victory::Akawumbi)),
+        None
+    );
+}
+
 mod properties {
     use proptest::prelude::*;
 

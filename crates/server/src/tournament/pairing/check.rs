@@ -107,7 +107,7 @@ pub fn check(input: &SwissInput, pairs: &[Pairing], meetings_allowed: usize) -> 
 
     for p in (0..n).filter(|&p| input.active[p] && !seen[p]) {
         let detail = format!(
-            "{} is not paired (set inactive to leave out)",
+            "{} is not paired: every active player must be (withdraw them to leave them out)",
             field.name(p)
         );
         breaches.push(Breach::new(0, vec![p], detail));
