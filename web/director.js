@@ -1021,13 +1021,7 @@ class DirectorConsole {
               /** @type {HTMLElement | null} */ (this.el.querySelector(`[data-correct="${CSS.escape(p.game_id || '')}"]`))?.focus();
             },
           }, 'Cancel')),
-        same ? h('p', { class: 'muted small' }, 'The same result as the sheet: saving upholds it (a dispute rejected), recorded as a correction.') : null,
-        // A correction is a game's outcome, which has no words for these two: saving
-        // turns them into their nearest outcome (docs/protocol.md, the sheet's results).
-        same && sheet.victory === 'forfeit' ? h('p', { class: 'director-note small', 'data-correct-caveat': 'forfeit' },
-          'Note: a correction cannot say "forfeit". Saving records a win by abandonment, which the tiebreaks count as a game played. To leave the forfeit as it is, cancel.') : null,
-        same && sheet.first_result === 'adjudicated-drawn' ? h('p', { class: 'director-note small', 'data-correct-caveat': 'adjudicated' },
-          'Note: a correction cannot say "adjudicated" for a draw. Saving records a plain draw (the same points).') : null)));
+        same ? h('p', { class: 'muted small' }, 'The same result as the sheet: saving upholds it as it stands (a dispute rejected), recorded as a correction.') : null)));
   }
 
   /** @param {PairingView} p @param {SheetView} sheet */
