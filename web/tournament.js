@@ -17,7 +17,7 @@ const SYSTEM_NAMES = /** @type {Record<string, string>} */ ({
   swiss: 'Swiss', 'round-robin': 'round-robin', 'double-round-robin': 'double round-robin',
 });
 const STATUS_WORDS = /** @type {Record<string, string>} */ ({
-  open: 'open for players', running: 'being played', finished: 'finished',
+  open: 'open for players', running: 'in progress', finished: 'finished',
 });
 
 /** @param {HTMLElement} root @param {string} id */
