@@ -28,12 +28,15 @@ process.env.OMWESO_SESSIONS_PER_IP_PER_MINUTE = '1000';
 let server;
 /** @type {import('playwright-core').Browser} */
 let browser;
+/** @type {RandomMover[]} */
+const movers = [];
 
 before(async () => {
   [server, browser] = await Promise.all([startServer(), launch()]);
 });
 
 after(async () => {
+  for (const m of movers) m.stop();
   await browser?.close();
   await server?.stop();
 });
@@ -71,8 +74,6 @@ test(`a spectator's page keeps up with ${PLAYERS / 2} tables of random players`,
   const round = await pairAndStart(server.url, tournament.id, tournament.director.token);
   const tables = round.pairings.filter((/** @type {any} */ p) => p.game_id);
   assert.equal(tables.length, PLAYERS / 2, 'every player has a table');
-  /** @type {RandomMover[]} */
-  const movers = [];
   for (const pairing of tables) {
     for (const who of [pairing.first, pairing.second]) {
       movers.push(new RandomMover({

@@ -140,6 +140,7 @@ export class RandomMover {
     this.inFlight = false;
     this.nextId = 1;
     this.stopped = false;
+    this.reconnects = 0;
     /** @type {WebSocket | null} */
     this.ws = null;
     /** @type {Promise<void>} resolves when the game ends or the mover is stopped */
@@ -172,10 +173,16 @@ export class RandomMover {
     });
     ws.on('close', (code, reason) => {
       if (this.stopped || this.status === 'finished' || this.status === 'annulled') return;
-      // The server closed it (a restart, a slow reader): resume after the last version.
+      // The server closed it (a restart, a slow reader): resume after the last version, a
+      // few times (a server that is gone must not keep the test process alive).
       this.problems.push(`${this.label}: socket closed ${code} ${reason} at v${this.version}`);
       this.clearTimer();
       this.inFlight = false;
+      this.reconnects += 1;
+      if (this.reconnects > 5) {
+        this.stop();
+        return;
+      }
       setTimeout(() => { if (!this.stopped) this.start(); }, 500);
     });
     return this;
