@@ -146,7 +146,8 @@ export class MiniBoard {
     this.south.classList.toggle('to-move', toMove === 's');
     this.north.classList.toggle('to-move', toMove === 'n');
     this.el.classList.toggle('finished', Boolean(board.outcome));
-    this.status.textContent = this.describe(board);
+    const words = this.describe(board);
+    if (this.status.textContent !== words) this.status.textContent = words;
   }
 
   /** @param {BoardView} board */
@@ -180,12 +181,13 @@ export class MiniBoard {
   /** A finished game's result as the sheet has it (when no board came, e.g. after a reload). @param {string} text */
   showResult(text) {
     if (this.board?.outcome) return;
-    this.status.textContent = text;
+    if (this.status.textContent !== text) this.status.textContent = text;
     this.el.classList.add('finished');
   }
 
   /** @param {boolean} pinned */
   setPinned(pinned) {
+    if (this.el.classList.contains('pinned') === pinned && this.pin.getAttribute('aria-pressed') === String(pinned)) return;
     this.pin.setAttribute('aria-pressed', String(pinned));
     this.el.classList.toggle('pinned', pinned);
   }

@@ -208,20 +208,24 @@ export class TablesView {
     const slice = rest.slice(this.page * TABLES_PER_PAGE, (this.page + 1) * TABLES_PER_PAGE);
     for (const mini of this.minis.values()) {
       mini.setPinned(this.pins.has(mini.pairing.table));
-      mini.el.classList.remove('featured');
+      if (mini !== featured) mini.el.classList.remove('featured');
     }
     if (featured) {
       featured.el.classList.add('featured');
-      replace(this.featured, featured.el);
+      if (this.featured.firstElementChild !== featured.el) replace(this.featured, featured.el);
       this.featured.hidden = false;
     } else {
       replace(this.featured);
       this.featured.hidden = true;
     }
-    replace(this.grid, slice.map((mini) => {
-      mini.el.setAttribute('role', 'listitem');
-      return mini.el;
-    }));
+    // Re-attaching fifty boards restyles the whole grid: only when the order changed.
+    const current = [...this.grid.children];
+    if (current.length !== slice.length || slice.some((mini, i) => current[i] !== mini.el)) {
+      replace(this.grid, slice.map((mini) => {
+        mini.el.setAttribute('role', 'listitem');
+        return mini.el;
+      }));
+    }
     if (featured) featured.el.removeAttribute('role');
     this.pager.hidden = pages <= 1;
     this.prev.disabled = this.page === 0;

@@ -54,9 +54,14 @@ class TournamentPage {
     this.meta = h('p', { class: 'tournament-meta' });
     this.countdown = h('p', { class: 'round-clock', id: 'round-countdown', 'aria-live': 'off' });
     this.banner = new ConnectionBanner(() => store.socket.reconnectNow());
-    this.standings = h('div', { id: 'standings', class: 'table-wrap' });
-    this.crosstable = h('div', { id: 'crosstable', class: 'table-wrap' });
-    this.pairings = h('div', { id: 'pairings', class: 'table-wrap' });
+    // Wide tables scroll sideways on a phone: the scroller is focusable so that a keyboard
+    // can scroll it too.
+    const scroller = (/** @type {string} */ id, /** @type {string} */ label) => h('div', {
+      id, class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': label,
+    });
+    this.standings = scroller('standings', 'Standings table');
+    this.crosstable = scroller('crosstable', 'Crosstable');
+    this.pairings = scroller('pairings', 'Pairings table');
     this.directorSlot = h('div', { id: 'director-slot' });
     this.tables = new TablesView(store);
     this.player = new PlayerPanel(store, () => ensureSession());
@@ -101,7 +106,7 @@ class TournamentPage {
       store,
       snapshot: () => store.snapshot,
       boardLog: store.boardLog,
-      connected: () => store.live,
+      connected: () => store.socket.state === 'open',
     };
   }
 
