@@ -65,10 +65,17 @@ export class TablesView {
       safeStorage(`omweso.pins.${store.id}`, [...this.pins].join(','));
       this.layout();
     });
+    /** @type {number | undefined} a rebuild is due (events come in bursts as games end) */
+    this.rebuildTimer = undefined;
     store.subscribe((kind, detail) => {
       if (kind === 'board') this.onBoard(detail);
-      else if (kind === 'round' || kind === 'state' || kind === 'sheet') this.rebuild();
-      else if (kind === 'standings' || kind === 'player') this.refreshNames();
+      else if (kind === 'round' || kind === 'state' || kind === 'sheet' || kind === 'standings' || kind === 'player') {
+        if (this.rebuildTimer !== undefined) return;
+        this.rebuildTimer = window.setTimeout(() => {
+          this.rebuildTimer = undefined;
+          this.rebuild();
+        }, 150);
+      }
     });
     this.rebuild();
   }
@@ -108,6 +115,7 @@ export class TablesView {
       this.refreshNames();
       window.setTimeout(() => this.fillMissing(key), FILL_AFTER_MS);
     }
+    else this.refreshNames();
     this.showResults();
     this.layout();
   }

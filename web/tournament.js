@@ -16,6 +16,8 @@ import { RULESET_NAMES } from './lobby.js';
 const SYSTEM_NAMES = /** @type {Record<string, string>} */ ({
   swiss: 'Swiss', 'round-robin': 'round-robin', 'double-round-robin': 'double round-robin',
 });
+/** Events closer together than this are drawn once. */
+const RENDER_COALESCE_MS = 150;
 const STATUS_WORDS = /** @type {Record<string, string>} */ ({
   open: 'open for players', running: 'in progress', finished: 'finished',
 });
@@ -67,6 +69,8 @@ class TournamentPage {
     this.player = new PlayerPanel(store, () => ensureSession());
     /** The round whose start, pairing or end was last said aloud. */
     this.said = '';
+    /** @type {number | undefined} a redraw is due */
+    this.renderTimer = undefined;
 
     const printButton = (/** @type {string} */ what, /** @type {string} */ label) => h('button', {
       type: 'button', class: 'button secondary small no-print', 'data-print': what,
@@ -126,7 +130,20 @@ class TournamentPage {
     }
     if (kind === 'round') this.sayRound(detail);
     if (kind === 'status' && detail.status === 'finished') announce('The tournament is over: the final standings are below.');
-    this.render();
+    this.scheduleRender();
+  }
+
+  /**
+   * Redraws the tables of record once for a burst of events: when several games end in
+   * the same second, each sends a sheet and the standings, and each full redraw of a
+   * hundred-player crosstable costs a layout.
+   */
+  scheduleRender() {
+    if (this.renderTimer !== undefined) return;
+    this.renderTimer = window.setTimeout(() => {
+      this.renderTimer = undefined;
+      this.render();
+    }, RENDER_COALESCE_MS);
   }
 
   /** Says a round's change aloud, once (the player's own start is said by their panel). @param {import('./tournamentstore.js').RoundView} round */
