@@ -931,6 +931,7 @@ fn unseen(game_id: Uuid) -> TableNews {
         clock: crate::protocol::ClockView::default(),
         outcome: None,
         facts: crate::game::table::GameFacts::default(),
+        present: [false; 2],
     }
 }
 
