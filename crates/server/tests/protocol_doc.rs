@@ -47,9 +47,10 @@ const SERVER_TYPES: [&str; 12] = [
 ];
 
 /// Every message type of a tournament socket; [`tournament_type`] names every variant.
-const TOURNAMENT_TYPES: [&str; 9] = [
+const TOURNAMENT_TYPES: [&str; 10] = [
     "state",
     "board",
+    "presence",
     "error",
     "pong",
     "player",
@@ -72,6 +73,7 @@ fn tournament_type(message: &TournamentMessage) -> &'static str {
         TournamentMessage::Reply(reply) => match reply {
             TournamentReply::State(_) => "state",
             TournamentReply::Board(_) => "board",
+            TournamentReply::Presence(_) => "presence",
             TournamentReply::Error(_) => "error",
             TournamentReply::Pong(_) => "pong",
         },
@@ -385,6 +387,7 @@ fn check_typed(report: &mut Report, tag: &str, line: usize, value: &Value) -> bo
                         frame.message,
                         TournamentMessage::Reply(
                             TournamentReply::Board(_)
+                                | TournamentReply::Presence(_)
                                 | TournamentReply::Pong(_)
                                 | TournamentReply::Error(_)
                         )
