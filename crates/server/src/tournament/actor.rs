@@ -156,6 +156,8 @@ pub struct Services {
     pub writer: Writer,
     pub games: Arc<Registry>,
     pub shutdown: watch::Receiver<bool>,
+    /// Told when a tournament's lobby line (its summary) changes.
+    pub lobby: Arc<crate::lobby_feed::LobbyChanges>,
 }
 
 /// Spawns the task owning `tournament`, whose log holds `next_seq` entries, and has it
@@ -568,6 +570,10 @@ impl Actor {
             return Err(refusal);
         }
         self.next_seq += 1;
+        // Saved first: the lobby reads its lists from the store.
+        if before.summary() != self.t.summary() {
+            self.services.lobby.tournaments_changed();
+        }
         self.publish(&events);
         Ok(events)
     }
