@@ -16,6 +16,10 @@
 //!   reader and a writer task, generic over `Stream`/`Sink` so tests need no network;
 //!   `assets` serves `web/`. `state` is what they share, `session` the guest sessions,
 //!   `error` the HTTP error type.
+//! - `lobby_feed`, `lobby_ws`: the pushed lobby. One task for the server reads the game
+//!   and tournament lists again when told they changed (coalesced, at most four times a
+//!   second), encodes the `lobby` frame once and publishes it on a `watch`; each lobby
+//!   socket sends the latest.
 //! - `protocol`: every wire message as a type, both ways (`decode`, `Frame`, `Event`,
 //!   `Snapshot`, `ErrorCode`). Declared once, so the server, `loadgen` and the tests cannot
 //!   disagree on a shape.
@@ -75,6 +79,8 @@ pub mod game;
 pub mod healthcheck;
 pub mod limits;
 pub mod loadgen;
+pub mod lobby_feed;
+pub mod lobby_ws;
 pub mod metrics;
 pub mod protocol;
 pub mod server;

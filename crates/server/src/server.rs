@@ -14,7 +14,7 @@ use crate::config::ServeConfig;
 use crate::engine_pool::EnginePool;
 use crate::state::AppState;
 use crate::store::{Store, StoreError, Writer};
-use crate::{api, assets, edge, tournament_api, tournament_ws, ws};
+use crate::{api, assets, edge, lobby_ws, tournament_api, tournament_ws, ws};
 
 /// How long shutdown waits for sockets to take their close frames.
 const CLOSE_GRACE: Duration = Duration::from_secs(3);
@@ -68,6 +68,7 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/api/tournaments/{id}/{file}", get(tournament_api::export))
         .route("/ws/tournaments/{id}", get(tournament_ws::upgrade))
+        .route("/ws/lobby", get(lobby_ws::upgrade))
         .route("/t/{id}", get(assets::page))
         .route("/", get(assets::page))
         .route("/g/{id}", get(assets::page))

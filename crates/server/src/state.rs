@@ -23,12 +23,15 @@ pub struct Inner {
     pub sessions: Sessions,
     pub limiters: crate::limits::Limiters,
     pub config: ServeConfig,
+    /// The latest `lobby` frame, for the lobby sockets (`lobby_feed`).
+    pub lobby_feed: watch::Receiver<crate::lobby_feed::LobbyText>,
     /// The open WebSocket connections, so shutdown can wait for their close frames.
     pub sockets: TaskTracker,
     pub shutdown: watch::Receiver<bool>,
 }
 
 impl AppState {
+    /// Also starts the lobby feed's task (`lobby_feed::spawn`): call it in a runtime.
     pub fn new(
         store: Store,
         writer: Writer,
@@ -36,11 +39,12 @@ impl AppState {
         config: ServeConfig,
         shutdown: watch::Receiver<bool>,
     ) -> AppState {
+        let lobby = Lobby::default();
         let services = Services {
             writer: writer.clone(),
             shutdown: shutdown.clone(),
             pool,
-            lobby: Lobby::default(),
+            lobby: lobby.clone(),
             open_game_ttl_ms: crate::game::config::ms(config.limits.open_game_hours * 3600.0),
         };
         let games = Arc::new(Registry::new(store.clone(), services));
@@ -50,8 +54,10 @@ impl AppState {
                 writer: writer.clone(),
                 games: Arc::clone(&games),
                 shutdown: shutdown.clone(),
+                lobby: Arc::clone(lobby.changes()),
             },
         );
+        let lobby_feed = crate::lobby_feed::spawn(lobby, store.clone(), shutdown.clone());
         AppState(Arc::new(Inner {
             games,
             tournaments,
@@ -59,6 +65,7 @@ impl AppState {
             limiters: crate::limits::Limiters::new(&config.limits),
             store,
             config,
+            lobby_feed,
             sockets: TaskTracker::new(),
             shutdown,
         }))

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
@@ -16,10 +16,10 @@ use tokio::sync::mpsc;
 
 use crate::error::ApiError;
 use crate::protocol::tournament::TournamentFrame;
-use crate::protocol::{self, ClientMessage, ErrorCode, MAX_FRAME_BYTES};
+use crate::protocol::{ErrorCode, MAX_FRAME_BYTES};
 use crate::state::AppState;
 use crate::tournament::actor::{Command, TournamentHandle, TOURNAMENT_OUTGOING_QUEUE};
-use crate::ws::{self, Local, Pings, RateLimit, Settings};
+use crate::ws::{self, Pings, Settings};
 
 pub async fn upgrade(
     ws: WebSocketUpgrade,
@@ -100,7 +100,7 @@ async fn connection(
     let (local_tx, local_rx) = mpsc::channel(16);
     let mut writer = tokio::spawn(ws::write(sink, rx, local_rx, pings.clone(), settings));
     let writer_done = tokio::select! {
-        () = read(&mut stream, &local_tx, &pings, settings.rate) => false,
+        () = ws::read_pings(&mut stream, &local_tx, &pings, settings.rate, &ANSWERS) => false,
         _ = &mut writer => true,
     };
     let _ = tournament.send(Command::Disconnect { conn }).await;
@@ -110,52 +110,9 @@ async fn connection(
     }
 }
 
-/// Reads the client's frames: `ping` is answered, anything else refused saying why.
-async fn read<S>(stream: &mut S, local: &mpsc::Sender<Local>, pings: &Mutex<Pings>, rate: u32)
-where
-    S: futures_util::Stream<Item = Result<Message, axum::Error>> + Unpin,
-{
-    let mut limit = RateLimit::new(rate);
-    while let Some(frame) = stream.next().await {
-        let text = match frame {
-            Ok(Message::Text(text)) => text,
-            Ok(Message::Binary(_)) => {
-                let refusal =
-                    TournamentFrame::error(ErrorCode::BadMessage, "messages are JSON text frames");
-                let _ = local.try_send(Local::Text(refusal.to_text()));
-                continue;
-            }
-            Ok(Message::Pong(payload)) => {
-                if limit.allow() {
-                    let _ = pings.lock().ok().and_then(|mut p| p.answer(&payload));
-                }
-                continue;
-            }
-            Ok(Message::Ping(_)) => continue,
-            Ok(Message::Close(_)) => {
-                let _ = local.try_send(Local::EchoClose);
-                break;
-            }
-            Err(error) => {
-                let (code, reason) = ws::protocol_error_close(error);
-                let _ = local.try_send(Local::Close(code, reason));
-                break;
-            }
-        };
-        let answer = if !limit.allow() {
-            TournamentFrame::error(ErrorCode::RateLimited, "too many messages; slow down")
-        } else {
-            match protocol::decode(text.as_str()) {
-                Ok(request) if matches!(request.message, ClientMessage::Ping(_)) => {
-                    TournamentFrame::pong()
-                }
-                Ok(_) => TournamentFrame::error(
-                    ErrorCode::UnknownType,
-                    "a tournament socket only takes ping; play on the game's own socket",
-                ),
-                Err(e) => TournamentFrame::error(e.code, e.message),
-            }
-        };
-        let _ = local.try_send(Local::Text(answer.to_text()));
-    }
-}
+/// What the socket answers: `pong` to a `ping`, an `error` to anything else.
+const ANSWERS: ws::PingOnly = ws::PingOnly {
+    pong: || TournamentFrame::pong().to_text(),
+    refuse: |code, message| TournamentFrame::error(code, message).to_text(),
+    only_ping: "a tournament socket only takes ping; play on the game's own socket",
+};

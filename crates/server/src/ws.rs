@@ -360,6 +360,73 @@ async fn read<S>(
     }
 }
 
+/// What a socket that only takes `ping` answers (the tournament's, the lobby's): each
+/// writes its own frame type.
+pub(crate) struct PingOnly {
+    pub(crate) pong: fn() -> String,
+    pub(crate) refuse: fn(ErrorCode, String) -> String,
+    /// Why anything but `ping` is refused.
+    pub(crate) only_ping: &'static str,
+}
+
+/// Reads the frames of a socket that only takes `ping`: it is answered, anything else
+/// refused saying why, every frame (pongs too) within the message rate.
+pub(crate) async fn read_pings<S>(
+    stream: &mut S,
+    local: &mpsc::Sender<Local>,
+    pings: &Mutex<Pings>,
+    rate: u32,
+    answers: &PingOnly,
+) where
+    S: futures_util::Stream<Item = Result<Message, axum::Error>> + Unpin,
+{
+    let mut limit = RateLimit::new(rate);
+    while let Some(frame) = stream.next().await {
+        let text = match frame {
+            Ok(Message::Text(text)) => text,
+            Ok(Message::Binary(_)) => {
+                let refusal = (answers.refuse)(
+                    ErrorCode::BadMessage,
+                    "messages are JSON text frames".into(),
+                );
+                let _ = local.try_send(Local::Text(refusal));
+                continue;
+            }
+            Ok(Message::Pong(payload)) => {
+                if limit.allow() {
+                    let _ = pings.lock().ok().and_then(|mut p| p.answer(&payload));
+                }
+                continue;
+            }
+            Ok(Message::Ping(_)) => continue,
+            Ok(Message::Close(_)) => {
+                let _ = local.try_send(Local::EchoClose);
+                break;
+            }
+            Err(error) => {
+                let (code, reason) = protocol_error_close(error);
+                let _ = local.try_send(Local::Close(code, reason));
+                break;
+            }
+        };
+        let answer = if !limit.allow() {
+            (answers.refuse)(
+                ErrorCode::RateLimited,
+                "too many messages; slow down".into(),
+            )
+        } else {
+            match protocol::decode(text.as_str()) {
+                Ok(request) if matches!(request.message, protocol::ClientMessage::Ping(_)) => {
+                    (answers.pong)()
+                }
+                Ok(_) => (answers.refuse)(ErrorCode::UnknownType, answers.only_ping.into()),
+                Err(e) => (answers.refuse)(e.code, e.message),
+            }
+        };
+        let _ = local.try_send(Local::Text(answer));
+    }
+}
+
 /// The close code RFC 6455 gives a broken frame: 1009 too big, 1007 not UTF-8, 1002 any
 /// other protocol error.
 pub(crate) fn protocol_error_close(error: axum::Error) -> (u16, &'static str) {

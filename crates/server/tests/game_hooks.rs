@@ -226,8 +226,18 @@ async fn a_watcher_hears_every_move_with_its_version_position_and_notation() {
     let (tx, mut second) = mpsc::channel(16);
     game.watch(tx).await.unwrap();
 
+    // A seated player coming is news too (a tournament shows who is here), without a
+    // new version.
+    assert_eq!(now.present, [false, false]);
     let south = connect(&game, &pairing.first).await;
+    let heard = next(&mut news).await;
+    assert_eq!((heard.version, heard.present), (2, [true, false]));
     let north = connect(&game, &pairing.second).await;
+    let heard = next(&mut news).await;
+    assert_eq!((heard.version, heard.present), (2, [true, true]));
+    for _ in 0..2 {
+        next(&mut second).await;
+    }
     let moves = [(&south, "D1"), (&north, "F4"), (&south, "A1")];
     for (version, (player, notation)) in (3..).zip(moves) {
         play(&game, player, notation).await;
@@ -326,10 +336,11 @@ async fn the_end_reaches_a_watcher_whose_channel_is_full() {
         .await
         .unwrap()
         .remove(0);
-    let (tx, mut news) = mpsc::channel(1);
-    game.watch(tx).await.unwrap();
     let south = connect(&game, &pairing.first).await;
     let north = connect(&game, &pairing.second).await;
+    // Watched once both players are here (their coming is news too).
+    let (tx, mut news) = mpsc::channel(1);
+    game.watch(tx).await.unwrap();
     // Nobody reads: the first move's news fills the channel, the second's is dropped.
     play(&game, &south, "C1").await;
     play(&game, &north, "C2").await;

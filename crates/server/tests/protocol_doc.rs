@@ -11,6 +11,8 @@
 //! - A block whose fence names a type after `json` (```` ```json Snapshot ````) holds
 //!   bodies of that type (see [`check_typed`]); in the request bodies a client writes
 //!   (`NewSession`, `NewGame`) numbers compare as numbers (`3` is `3.0`).
+//! - ```` ```json TournamentFrame ```` and ```` ```json LobbyFrame ```` hold the messages of a
+//!   tournament socket and of the lobby socket; every one of their types has an example.
 //! - ```` ```json refused ```` holds pairs: a client frame the decoder refuses, then the
 //!   `error` the server answers it with.
 //! - ```` ```json (abbreviated) ```` is not checked; any other block without a `"t"` fails.
@@ -24,6 +26,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use omweso::protocol::http::{
     ErrorBody, GameCreated, GameList, Joined, NewGame, NewSession, SessionInfo,
 };
+use omweso::protocol::lobby::LobbyFrame;
 use omweso::protocol::tournament::{
     EditRound, NewTournament, SheetRequest, SheetView, TournamentCreated, TournamentFrame,
     TournamentJoined, TournamentList, TournamentMessage, TournamentReply, TournamentSnapshot,
@@ -47,9 +50,10 @@ const SERVER_TYPES: [&str; 12] = [
 ];
 
 /// Every message type of a tournament socket; [`tournament_type`] names every variant.
-const TOURNAMENT_TYPES: [&str; 9] = [
+const TOURNAMENT_TYPES: [&str; 10] = [
     "state",
     "board",
+    "presence",
     "error",
     "pong",
     "player",
@@ -72,9 +76,21 @@ fn tournament_type(message: &TournamentMessage) -> &'static str {
         TournamentMessage::Reply(reply) => match reply {
             TournamentReply::State(_) => "state",
             TournamentReply::Board(_) => "board",
+            TournamentReply::Presence(_) => "presence",
             TournamentReply::Error(_) => "error",
             TournamentReply::Pong(_) => "pong",
         },
+    }
+}
+
+/// Every message type of the lobby socket; [`lobby_type`] names every variant.
+const LOBBY_TYPES: [&str; 3] = ["lobby", "error", "pong"];
+
+fn lobby_type(frame: &LobbyFrame) -> &'static str {
+    match frame {
+        LobbyFrame::Lobby(_) => "lobby",
+        LobbyFrame::Error(_) => "error",
+        LobbyFrame::Pong(_) => "pong",
     }
 }
 
@@ -255,6 +271,7 @@ struct Report {
     client_types: BTreeSet<String>,
     server_types: BTreeSet<&'static str>,
     tournament_types: BTreeSet<&'static str>,
+    lobby_types: BTreeSet<&'static str>,
     problems: Vec<String>,
 }
 
@@ -385,6 +402,7 @@ fn check_typed(report: &mut Report, tag: &str, line: usize, value: &Value) -> bo
                         frame.message,
                         TournamentMessage::Reply(
                             TournamentReply::Board(_)
+                                | TournamentReply::Presence(_)
                                 | TournamentReply::Pong(_)
                                 | TournamentReply::Error(_)
                         )
@@ -393,6 +411,20 @@ fn check_typed(report: &mut Report, tag: &str, line: usize, value: &Value) -> bo
                     Err(format!("{name:?}: only events and state carry \"v\""))
                 } else {
                     report.tournament_types.insert(name);
+                    Ok(())
+                }
+            }
+            Err(e) => Err(e),
+        },
+        "LobbyFrame" => match round_trip::<LobbyFrame>(value, false) {
+            Ok(frame) => {
+                let name = lobby_type(&frame);
+                if value.get("t").and_then(Value::as_str) != Some(name) {
+                    Err(format!("\"t\" does not read as {name:?}"))
+                } else if value.get("v").is_some() {
+                    Err(format!("{name:?}: no lobby message carries \"v\""))
+                } else {
+                    report.lobby_types.insert(name);
                     Ok(())
                 }
             }
@@ -531,6 +563,14 @@ fn every_message_type_has_a_checked_example() {
     assert!(
         missing_tournament.is_empty(),
         "docs/protocol.md has no checked example of the tournament socket's {missing_tournament:?}"
+    );
+    let missing_lobby: Vec<&str> = LOBBY_TYPES
+        .into_iter()
+        .filter(|t| !report.lobby_types.contains(t))
+        .collect();
+    assert!(
+        missing_lobby.is_empty(),
+        "docs/protocol.md has no checked example of the lobby socket's {missing_lobby:?}"
     );
     // Each name is in the prose as `t`, too (`played`, `ping`).
     for name in ClientMessage::TYPES.into_iter().chain(SERVER_TYPES) {

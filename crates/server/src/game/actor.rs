@@ -410,8 +410,10 @@ impl Actor {
     /// Tells the table which seated players have a connection open, logging each change
     /// (the grace for coming back is the table's, rebuilt from the log after a restart).
     /// A change the store refuses is undone, and tried again after the next command.
+    /// Watchers (a tournament showing who is here) hear of each change saved.
     async fn sync_presence(&mut self) {
         let connected = self.connected();
+        let told = self.table.present();
         for side in Side::ALL {
             let here = connected[side.index()];
             // This runs after every command: the savepoint is taken only for a change.
@@ -435,6 +437,9 @@ impl Actor {
                 Ok(()) => self.next_seq += 1,
                 Err(_) => self.table.rollback(before),
             }
+        }
+        if self.table.present() != told && !self.watchers.is_empty() {
+            self.watchers.tell(&TableNews::of(&self.table));
         }
     }
 

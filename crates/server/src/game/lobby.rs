@@ -1,6 +1,7 @@
 //! What the lobby lists of every live game, kept up to date by the games themselves: each
-//! game's task writes its summary here when it changes, and the lobby (polled by every
-//! visitor) reads this map instead of asking hundreds of game tasks for a snapshot.
+//! game's task writes its summary here when it changes, and the lobby (the HTTP lists and
+//! the pushed lobby, `lobby_feed`) reads this map instead of asking hundreds of game tasks
+//! for a snapshot. Every change is marked on [`LobbyChanges`] for the pushed lobby.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -9,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use super::config::{SetupKind, TimeControl};
+use crate::lobby_feed::LobbyChanges;
 use crate::protocol::Status;
 
 /// One game as the lobby shows it (`GET /api/games?list=`).
@@ -46,37 +48,69 @@ impl GameSummary {
 /// The summaries of the games in memory. Cheap to clone; the lock is held only to copy a
 /// summary in or out, never across an `.await`.
 #[derive(Clone, Debug, Default)]
-pub struct Lobby(Arc<Mutex<HashMap<Uuid, GameSummary>>>);
+pub struct Lobby {
+    games: Arc<Mutex<HashMap<Uuid, GameSummary>>>,
+    changes: Arc<LobbyChanges>,
+}
 
 /// The most games one lobby list shows.
 pub const LIST_MAX: usize = 50;
 
 impl Lobby {
+    /// Where the changes are marked (shared with the tournaments, read by the feed).
+    #[must_use]
+    pub fn changes(&self) -> &Arc<LobbyChanges> {
+        &self.changes
+    }
+
     pub fn update(&self, summary: GameSummary) {
-        if let Ok(mut games) = self.0.lock() {
-            games.insert(summary.game_id, summary);
+        let changed = match self.games.lock() {
+            Ok(mut games) => match games.get_mut(&summary.game_id) {
+                // The crowd's batch writes the summary again whether or not it changed.
+                Some(known) if *known == summary => false,
+                Some(known) => {
+                    *known = summary;
+                    true
+                }
+                None => {
+                    games.insert(summary.game_id, summary);
+                    true
+                }
+            },
+            Err(_) => false,
+        };
+        if changed {
+            self.changes.games_changed();
         }
     }
 
-    /// A game's move count, changed in place.
+    /// A game's move count, changed in place (on every move: no allocation).
     pub fn set_moves(&self, id: Uuid, moves: usize) {
-        if let Ok(mut games) = self.0.lock() {
-            if let Some(game) = games.get_mut(&id) {
-                game.moves = moves;
-            }
+        let changed = match self.games.lock() {
+            Ok(mut games) => games
+                .get_mut(&id)
+                .is_some_and(|game| std::mem::replace(&mut game.moves, moves) != moves),
+            Err(_) => false,
+        };
+        if changed {
+            self.changes.games_changed();
         }
     }
 
     pub fn remove(&self, id: Uuid) {
-        if let Ok(mut games) = self.0.lock() {
-            games.remove(&id);
+        let removed = match self.games.lock() {
+            Ok(mut games) => games.remove(&id).is_some(),
+            Err(_) => false,
+        };
+        if removed {
+            self.changes.games_changed();
         }
     }
 
     /// The newest [`LIST_MAX`] games waiting for a player (`open`) or being played.
     #[must_use]
     pub fn list(&self, open: bool) -> Vec<GameSummary> {
-        let Ok(games) = self.0.lock() else {
+        let Ok(games) = self.games.lock() else {
             return Vec::new();
         };
         let mut listed: Vec<GameSummary> = games
@@ -99,7 +133,7 @@ impl Lobby {
     /// Games not yet started: in all, and created by `creator`.
     #[must_use]
     pub fn unstarted(&self, creator: Uuid) -> (usize, usize) {
-        let Ok(games) = self.0.lock() else {
+        let Ok(games) = self.games.lock() else {
             return (0, 0);
         };
         let unstarted = games.values().filter(|g| g.status == Status::Setup);
@@ -152,5 +186,29 @@ mod tests {
         assert_eq!(lobby.list(false)[0].moves, 17);
         lobby.remove(live.game_id);
         assert!(lobby.list(false).is_empty());
+    }
+
+    #[test]
+    fn changes_are_marked_for_the_pushed_lobby_and_repeats_are_not() {
+        use crate::lobby_feed::Changed;
+        let lobby = Lobby::default();
+        let games_only = Changed {
+            games: true,
+            tournaments: false,
+        };
+        let game = summary(1, Status::Playing, Some("Nakato"));
+        lobby.update(game.clone());
+        assert_eq!(lobby.changes().take(), games_only);
+        // The same summary again (the crowd's batch), the same move count: no change.
+        lobby.update(game.clone());
+        lobby.set_moves(game.game_id, 0);
+        assert_eq!(lobby.changes().take(), Changed::default());
+        lobby.set_moves(game.game_id, 1);
+        assert_eq!(lobby.changes().take(), games_only);
+        lobby.remove(game.game_id);
+        assert_eq!(lobby.changes().take(), games_only);
+        lobby.remove(game.game_id);
+        lobby.set_moves(game.game_id, 2);
+        assert_eq!(lobby.changes().take(), Changed::default());
     }
 }

@@ -1,5 +1,6 @@
 //! News of a game for the server's own watchers (a tournament following its tables): what
-//! the game's task sends after every change it publishes, without a socket or a snapshot.
+//! the game's task sends after every change it publishes, and when a seated player comes
+//! or goes, without a socket or a snapshot.
 
 use omweso_rules::{Outcome, Side};
 use tokio::sync::mpsc;
@@ -24,6 +25,9 @@ pub struct TableNews {
     pub clock: ClockView,
     pub outcome: Option<Outcome>,
     pub facts: GameFacts,
+    /// Whether each seat's player has a connection open to the game (by [`Side::index`]):
+    /// a tournament shows its players connected to their games as present.
+    pub present: [bool; 2],
 }
 
 impl TableNews {
@@ -39,6 +43,7 @@ impl TableNews {
             clock: table.clock(),
             outcome: table.outcome(),
             facts: table.facts(),
+            present: table.present(),
         }
     }
 }
@@ -101,6 +106,7 @@ mod tests {
             clock: ClockView::default(),
             outcome: None,
             facts: GameFacts::default(),
+            present: [false; 2],
         }
     }
 

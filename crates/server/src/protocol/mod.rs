@@ -12,11 +12,14 @@
 //!   what a player may do now ([`Legal`], [`OptionResult`]).
 //! - [`http`]: the bodies of the `/api` calls.
 //! - [`code`]: every error code, with its HTTP status ([`ErrorCode`]).
+//! - [`tournament`]: a tournament's bodies and its socket's frames; [`lobby`]: the lobby
+//!   socket's frames.
 
 pub mod client;
 pub mod code;
 pub mod game;
 pub mod http;
+pub mod lobby;
 pub mod server;
 pub mod tournament;
 

@@ -486,12 +486,21 @@ pub struct BoardView {
     pub status: Status,
 }
 
+/// Who of the tournament is here (`presence`, unversioned, an addition): its players and
+/// its director with the tournament's socket open, and the players connected to their
+/// game being played in it. Sorted, so that an unchanged list is the same text.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PresenceView {
+    pub connected: Vec<Uuid>,
+}
+
 /// The unversioned messages of a tournament socket.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "t", content = "d", rename_all = "lowercase")]
 pub enum TournamentReply {
     State(Box<TournamentSnapshot>),
     Board(BoardView),
+    Presence(PresenceView),
     Error(ErrorReply),
     Pong(Empty),
 }
@@ -535,6 +544,17 @@ impl TournamentFrame {
     pub fn board(board: BoardView) -> TournamentFrame {
         TournamentFrame {
             message: TournamentMessage::Reply(TournamentReply::Board(board)),
+            v: None,
+        }
+    }
+
+    /// `connected` as it is to be shown: sorted (see [`PresenceView`]).
+    #[must_use]
+    pub fn presence(connected: Vec<Uuid>) -> TournamentFrame {
+        TournamentFrame {
+            message: TournamentMessage::Reply(TournamentReply::Presence(PresenceView {
+                connected,
+            })),
             v: None,
         }
     }

@@ -8,7 +8,9 @@
 //! start or a replay creates, in the same transaction), and only then answered and
 //! published, each event encoded once for every watcher. The games are watched: their
 //! news comes back on a bounded channel; moves become `board` messages, coalesced to
-//! [`BOARD_EVERY`] per table; an end becomes a `GameEnd` entry.
+//! [`BOARD_EVERY`] per table; an end becomes a `GameEnd` entry. Who of the tournament is
+//! here (its sockets, and the players at their games) is sent as `presence`, in the same
+//! batches as the boards.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
@@ -154,6 +156,8 @@ pub struct Services {
     pub writer: Writer,
     pub games: Arc<Registry>,
     pub shutdown: watch::Receiver<bool>,
+    /// Told when a tournament's lobby line (its summary) changes.
+    pub lobby: Arc<crate::lobby_feed::LobbyChanges>,
 }
 
 /// Spawns the task owning `tournament`, whose log holds `next_seq` entries, and has it
@@ -172,6 +176,9 @@ pub fn spawn(tournament: Tournament, next_seq: i64, services: Services) -> Tourn
         services,
         next_seq,
         conns: HashMap::new(),
+        socket_players: HashMap::new(),
+        presence_sent: Vec::new(),
+        presence_dirty: false,
         next_conn: 1,
         recent: VecDeque::new(),
         recent_bytes: 0,
@@ -195,6 +202,8 @@ pub fn spawn(tournament: Tournament, next_seq: i64, services: Services) -> Tourn
 
 struct Conn {
     tx: mpsc::Sender<Outgoing>,
+    /// The session's player (counted in `socket_players`).
+    player: Option<Uuid>,
 }
 
 /// Events kept for `?v=` resumption hold at most this many bytes in all (a standings
@@ -209,6 +218,14 @@ struct Actor {
     services: Services,
     next_seq: i64,
     conns: HashMap<ConnId, Conn>,
+    /// Open sockets by the session's player: the players and the director among them
+    /// are present.
+    socket_players: HashMap<Uuid, usize>,
+    /// The last `presence` sent to every socket (sorted).
+    presence_sent: Vec<Uuid>,
+    /// Something presence depends on changed since it was last sent: it is looked at
+    /// again with the next batch of boards.
+    presence_dirty: bool,
     next_conn: ConnId,
     recent: VecDeque<(u64, Arc<str>)>,
     recent_bytes: usize,
@@ -305,7 +322,7 @@ impl Actor {
         let deadline = self.t.next_deadline().map(|at| at.max(self.held_until));
         let mut wake =
             deadline.map(|at| Instant::now() + Duration::from_millis(at.saturating_sub(now)));
-        if !self.dirty.is_empty() {
+        if !self.dirty.is_empty() || self.presence_dirty {
             let boards = self.boards_sent + BOARD_EVERY;
             wake = Some(wake.map_or(boards, |w| w.min(boards)));
         }
@@ -438,13 +455,15 @@ impl Actor {
             } => {
                 let conn = self.next_conn;
                 self.next_conn += 1;
+                if let Some(player) = player {
+                    *self.socket_players.entry(player).or_default() += 1;
+                    self.presence_dirty = true;
+                }
                 self.catch_up(&tx, player, resume_after);
-                self.conns.insert(conn, Conn { tx });
+                self.conns.insert(conn, Conn { tx, player });
                 let _ = reply.send(conn);
             }
-            Command::Disconnect { conn } => {
-                self.conns.remove(&conn);
-            }
+            Command::Disconnect { conn } => self.remove_conn(conn),
         }
     }
 
@@ -562,6 +581,10 @@ impl Actor {
             return Err(refusal);
         }
         self.next_seq += 1;
+        // Saved first: the lobby reads its lists from the store.
+        if before.summary() != self.t.summary() {
+            self.services.lobby.tournaments_changed();
+        }
         self.publish(&events);
         Ok(events)
     }
@@ -658,8 +681,14 @@ impl Actor {
             version: news.version,
             status: news.status,
         };
-        self.boards.insert(news.game_id, board);
-        self.dirty.insert(news.game_id);
+        // News of a player coming or going repeats the board: it is not sent again.
+        if self.boards.get(&news.game_id) != Some(&board) {
+            self.boards.insert(news.game_id, board);
+            self.dirty.insert(news.game_id);
+        }
+        if self.news.get(&news.game_id).map(|seen| seen.present) != Some(news.present) {
+            self.presence_dirty = true;
+        }
         let ended = news.outcome.filter(|_| news.status.is_over());
         self.news.insert(news.game_id, news.clone());
         if let Some(outcome) = ended {
@@ -795,7 +824,9 @@ impl Actor {
                 }
             }
         }
-        if !self.dirty.is_empty() && self.boards_sent + BOARD_EVERY <= Instant::now() {
+        if (!self.dirty.is_empty() || self.presence_dirty)
+            && self.boards_sent + BOARD_EVERY <= Instant::now()
+        {
             self.flush_boards();
         }
         if now >= self.rewatch_at {
@@ -809,7 +840,8 @@ impl Actor {
         }
     }
 
-    /// Sends every table whose board changed since the last send: its latest board only.
+    /// Sends every table whose board changed since the last send: its latest board only;
+    /// and who is here, if that changed.
     fn flush_boards(&mut self) {
         self.boards_sent = Instant::now();
         let dirty: Vec<Uuid> = self.dirty.drain().collect();
@@ -820,6 +852,39 @@ impl Actor {
                 self.broadcast(&text);
             }
         }
+        if std::mem::take(&mut self.presence_dirty) {
+            let presence = self.presence();
+            if presence != self.presence_sent {
+                let text: Arc<str> = TournamentFrame::presence(presence.clone()).to_text().into();
+                self.presence_sent = presence;
+                self.broadcast(&text);
+            }
+        }
+    }
+
+    /// Who of the tournament is here, sorted: the director and the players with the
+    /// tournament's socket open, and the players connected to their game in play (as
+    /// that game last told: see `game::news`).
+    fn presence(&self) -> Vec<Uuid> {
+        let mut here: Vec<Uuid> = self
+            .socket_players
+            .keys()
+            .copied()
+            .filter(|&player| self.t.is_member(player))
+            .collect();
+        for news in self.news.values() {
+            let Some(seated) = self.t.seated_in(news.game_id) else {
+                continue;
+            };
+            for (player, present) in seated.into_iter().zip(news.present) {
+                if present {
+                    here.push(player);
+                }
+            }
+        }
+        here.sort_unstable();
+        here.dedup();
+        here
     }
 
     fn publish(&mut self, events: &[(u64, TournamentEvent)]) {
@@ -840,6 +905,9 @@ impl Actor {
         self.boards.retain(|id, _| in_play.contains(id));
         self.news.retain(|id, _| in_play.contains(id));
         self.watching.retain(|id| in_play.contains(id));
+        // A player who joins may have the socket open already; a player whose game ended
+        // is no longer at it.
+        self.presence_dirty = true;
     }
 
     /// What a (re)connecting client gets first: the events it missed, or the state; then
@@ -874,6 +942,10 @@ impl Actor {
                 let _ = tx.try_send(Outgoing::Text(state.into()));
             }
         }
+        // Who is here now, this connection counted (the others hear of it with the next
+        // batch).
+        let presence = TournamentFrame::presence(self.presence()).to_text();
+        let _ = tx.try_send(Outgoing::Text(presence.into()));
         for board in self.boards.values() {
             let text = TournamentFrame::board(board.clone()).to_text();
             if tx.try_send(Outgoing::Text(text.into())).is_err() {
@@ -893,8 +965,25 @@ impl Actor {
             // Dropping its queue ends the socket's writer, which closes the socket; the
             // client resyncs when it reconnects.
             crate::metrics::count(&crate::metrics::METRICS.dropped_slow_clients);
-            self.conns.remove(&id);
+            self.remove_conn(id);
         }
+    }
+
+    fn remove_conn(&mut self, id: ConnId) {
+        let Some(Conn {
+            player: Some(player),
+            ..
+        }) = self.conns.remove(&id)
+        else {
+            return;
+        };
+        if let Some(open) = self.socket_players.get_mut(&player) {
+            *open -= 1;
+            if *open == 0 {
+                self.socket_players.remove(&player);
+            }
+        }
+        self.presence_dirty = true;
     }
 
     fn close_all(&mut self, code: u16, reason: &'static str) {
@@ -902,6 +991,7 @@ impl Actor {
             let _ = conn.tx.try_send(Outgoing::Close(code, reason));
         }
         self.conns.clear();
+        self.socket_players.clear();
     }
 }
 
@@ -942,6 +1032,7 @@ fn unseen(game_id: Uuid) -> TableNews {
         clock: crate::protocol::ClockView::default(),
         outcome: None,
         facts: crate::game::table::GameFacts::default(),
+        present: [false; 2],
     }
 }
 

@@ -99,6 +99,7 @@ impl Tournaments {
                 Write::AppendTournamentEntry(first),
             ])
             .await?;
+        self.services.lobby.tournaments_changed();
         Ok(self.spawn_once(t, 1))
     }
 
@@ -137,10 +138,22 @@ impl Tournaments {
         &self,
         status: TournamentStatus,
     ) -> Result<Vec<TournamentSummary>, StoreError> {
-        let rows = self.store.tournaments(&[status.name()], 50).await?;
-        Ok(rows.iter().filter_map(summary).collect())
+        list(&self.store, status).await
     }
 }
+
+/// The newest [`LIST_MAX`] tournaments in `status` (`GET /api/tournaments?list=` and the
+/// pushed lobby).
+pub async fn list(
+    store: &Store,
+    status: TournamentStatus,
+) -> Result<Vec<TournamentSummary>, StoreError> {
+    let rows = store.tournaments(&[status.name()], LIST_MAX).await?;
+    Ok(rows.iter().filter_map(summary).collect())
+}
+
+/// The most tournaments one lobby list shows.
+pub const LIST_MAX: i64 = 50;
 
 /// A stored row as the lobby lists it (a row this server cannot read is left out).
 fn summary(row: &TournamentRow) -> Option<TournamentSummary> {

@@ -233,6 +233,26 @@ impl Tournament {
             .map(|&(r, t)| (self.rounds[r].number, self.rounds[r].tables[t].number))
     }
 
+    /// Whether `id` is the director or one of the players (withdrawn too).
+    #[must_use]
+    pub fn is_member(&self, id: Uuid) -> bool {
+        id == self.director || self.by_id.contains_key(&id)
+    }
+
+    /// Who sits where in `game_id`, the current game of its table, by `Side::index`:
+    /// South (who moved first) then North. `None` for a game not of this tournament or
+    /// replaced by a replay.
+    #[must_use]
+    pub fn seated_in(&self, game_id: Uuid) -> Option<[Uuid; 2]> {
+        let &(r, t) = self.games.get(&game_id)?;
+        let table = &self.rounds[r].tables[t];
+        let game = table.game.as_ref().filter(|g| g.game_id == game_id)?;
+        let players = table.players()?;
+        let south = players[game.moved_first];
+        let north = players[1 - game.moved_first];
+        Some([self.players[south].id, self.players[north].id])
+    }
+
     /// The number of rounds the tournament will have.
     #[must_use]
     pub fn rounds_planned(&self) -> u32 {

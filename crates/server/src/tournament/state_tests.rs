@@ -323,6 +323,9 @@ fn annulled_games_are_replayed_while_a_quarter_of_the_round_is_left() {
         .expect("a replay");
     assert_eq!((first.player, second.player), (player(1), player(0)));
     assert_eq!(t.replay_for(g[0].unwrap(), 15 * MINUTE - quarter + 1), None);
+    // The pairing's first sits South in the first game (who is at which game's seat is
+    // what `presence` shows).
+    assert_eq!(t.seated_in(g[0].unwrap()), Some([player(0), player(1)]));
     t.apply(
         &Entry::GameEnd {
             game_id: g[0].unwrap(),
@@ -340,6 +343,10 @@ fn annulled_games_are_replayed_while_a_quarter_of_the_round_is_left() {
     assert_eq!(table.replaced.len(), 1);
     let game = table.game.as_ref().expect("the replay");
     assert_eq!((game.game_id, game.moved_first), (id(77), 1));
+    // In the replay the second sits South; the replaced game is no longer anyone's seat.
+    assert_eq!(t.seated_in(id(77)), Some([player(1), player(0)]));
+    assert_eq!(t.seated_in(g[0].unwrap()), None);
+    assert!(t.is_member(id(1)) && t.is_member(player(3)) && !t.is_member(player(9)));
     assert_eq!(line(&t, 0).points, 0.0);
     // The replay, South being the pairing's second, is won by South: the second wins.
     end(

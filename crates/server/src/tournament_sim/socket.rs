@@ -67,7 +67,7 @@ pub(crate) struct Head<'a> {
 pub(crate) fn head(text: &str) -> Option<Head<'_>> {
     let rest = text.strip_prefix(r#"{"t":""#)?;
     let (t, rest) = rest.split_once('"')?;
-    if matches!(t, "board" | "pong" | "error") {
+    if matches!(t, "board" | "presence" | "pong" | "error") {
         // Unversioned: no need to look for a version from the end of each board.
         return None;
     }
@@ -185,7 +185,7 @@ pub(crate) async fn feed(
         };
         let item = match frame {
             Some(Ok(Message::Text(text))) => match serde_json::from_str::<Lite>(text.as_str()) {
-                Ok(lite) if lite.t == "board" || lite.t == "pong" => continue,
+                Ok(lite) if matches!(lite.t, "board" | "presence" | "pong") => continue,
                 Ok(lite) if lite.t == "error" => Feed::Fault(format!("an error frame: {text}")),
                 Ok(lite) => match lite.v {
                     Some(v) if v != version + 1 => {

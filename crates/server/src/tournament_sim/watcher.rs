@@ -167,7 +167,7 @@ impl Watcher {
                     }
                 }
             }
-            "pong" => {}
+            "pong" | "presence" => {}
             "error" => {
                 self.stats.errors.fetch_add(1, Ordering::Relaxed);
             }

@@ -181,6 +181,13 @@ impl Table {
         true
     }
 
+    /// Whether each seat's player has a connection open, as the table was last told
+    /// ([`Table::set_present`]); indexed by [`Side::index`].
+    #[must_use]
+    pub fn present(&self) -> [bool; 2] {
+        self.clock.here
+    }
+
     /// Replaying a log written before presence was logged: its ticks were decided
     /// without the grace, so the replay keeps none until [`Table::resume`].
     pub fn pause_grace(&mut self) {
