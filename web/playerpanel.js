@@ -72,18 +72,21 @@ export class PlayerPanel {
       }
       this.el.hidden = false;
       const late = snap.rounds.length > 0;
+      // Under way, most visitors watch: the offer to join stays, smaller.
+      this.el.classList.toggle('compact', late);
       replace(this.el, title,
         h('p', { class: 'muted' }, late
           ? `Round ${snap.rounds.length} is already paired: you can still join, and you score 0 for the rounds before you joined.`
           : 'Join now; the director pairs the first round when everyone is here.'),
         h('button', {
-          type: 'button', class: 'button primary', id: 'join-tournament', disabled: this.busy,
+          type: 'button', class: `button ${late ? 'secondary small' : 'primary'}`, id: 'join-tournament', disabled: this.busy,
           onclick: () => this.join(),
         }, 'Join this tournament'),
         error);
       return;
     }
     this.el.hidden = false;
+    this.el.classList.remove('compact');
     const standing = snap.standings.find((s) => s.player_id === me);
     /** @type {HTMLElement[]} */
     const parts = [title];

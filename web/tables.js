@@ -1,5 +1,5 @@
 // Every table of the round, live, on one page: a grid of mini-boards fed by the page's one
-// tournament socket. The top table (or the first one pinned) is shown larger; the rest
+// tournament socket. The first pinned table (else the top one still playing) is larger; the rest
 // can be filtered to the games still being played, searched by a player's name, pinned to
 // the top, and paged forty at a time so that a hall of a hundred tables stays light.
 
@@ -47,7 +47,6 @@ export class TablesView {
     this.prev = h('button', { type: 'button', class: 'button secondary small', 'data-page-prev': true, onclick: () => { this.page -= 1; this.layout(); } }, '← Previous tables');
     this.next = h('button', { type: 'button', class: 'button secondary small', 'data-page-next': true, onclick: () => { this.page += 1; this.layout(); } }, 'Next tables →');
     this.pageInfo = h('span', { class: 'small muted', 'aria-live': 'polite' });
-    this.featured = h('div', { class: 'featured-slot', 'data-featured-slot': true });
     this.grid = h('div', { class: 'mini-grid-list', role: 'list', 'aria-labelledby': 'tables-title' });
     this.pager = h('div', { class: 'pager' }, this.prev, this.pageInfo, this.next);
     this.el = h('section', { id: 'tables', class: 'tables-section', 'aria-labelledby': 'tables-title' },
@@ -55,7 +54,7 @@ export class TablesView {
       h('div', { class: 'table-controls' },
         h('div', { class: 'field inline' }, h('label', { for: 'table-search' }, 'Find a player'), this.search),
         h('div', { class: 'field inline check' }, this.filter, h('label', { for: 'filter-playing' }, 'Playing only'))),
-      this.featured, this.grid, this.pager);
+      this.grid, this.pager);
     this.el.addEventListener('click', (ev) => {
       const pin = /** @type {HTMLElement} */ (ev.target).closest('[data-pin]');
       if (!pin) return;
@@ -204,42 +203,44 @@ export class TablesView {
     return [...pinned, ...rest];
   }
 
-  /** Places the mini-boards: the featured one, then one page of the rest. */
+  /**
+   * The table shown larger: the first pinned, else the top table still being played, else
+   * the top table. Null when there is only one table to show.
+   * @param {MiniBoard[]} shown
+   */
+  featuredOf(shown) {
+    if (shown.length < 2) return null;
+    return shown.find((m) => this.pins.has(m.pairing.table)) || shown.find((m) => this.playing(m)) || shown[0];
+  }
+
+  /** Places the mini-boards: the featured one first (larger), then one page of the rest. */
   layout() {
     const round = this.round();
     this.title.textContent = round ? `Tables — round ${round.number}` : 'Tables';
     const shown = this.visible();
-    const featured = shown.length > 1 ? shown[0] : null;
-    const rest = featured ? shown.slice(1) : shown;
+    const featured = this.featuredOf(shown);
+    const rest = shown.filter((m) => m !== featured);
     const pages = Math.max(1, Math.ceil(rest.length / TABLES_PER_PAGE));
     this.page = Math.min(Math.max(0, this.page), pages - 1);
     const slice = rest.slice(this.page * TABLES_PER_PAGE, (this.page + 1) * TABLES_PER_PAGE);
+    const items = featured ? [featured, ...slice] : slice;
     for (const mini of this.minis.values()) {
       mini.setPinned(this.pins.has(mini.pairing.table));
-      if (mini !== featured) mini.el.classList.remove('featured');
-    }
-    if (featured) {
-      featured.el.classList.add('featured');
-      if (this.featured.firstElementChild !== featured.el) replace(this.featured, featured.el);
-      this.featured.hidden = false;
-    } else {
-      replace(this.featured);
-      this.featured.hidden = true;
+      if (mini.el.classList.contains('featured') !== (mini === featured)) mini.el.classList.toggle('featured', mini === featured);
     }
     // Re-attaching fifty boards restyles the whole grid: only when the order changed.
     const current = [...this.grid.children];
-    if (current.length !== slice.length || slice.some((mini, i) => current[i] !== mini.el)) {
-      replace(this.grid, slice.map((mini) => {
+    if (current.length !== items.length || items.some((mini, i) => current[i] !== mini.el)) {
+      replace(this.grid, items.map((mini) => {
         mini.el.setAttribute('role', 'listitem');
         return mini.el;
       }));
     }
-    if (featured) featured.el.removeAttribute('role');
     this.pager.hidden = pages <= 1;
     this.prev.disabled = this.page === 0;
     this.next.disabled = this.page >= pages - 1;
-    const from = this.page * TABLES_PER_PAGE + 1 + (featured ? 1 : 0);
-    this.pageInfo.textContent = `Tables ${from}–${from + slice.length - 1} of ${shown.length}`;
+    const from = this.page * TABLES_PER_PAGE + 1;
+    this.pageInfo.textContent = `Page ${this.page + 1} of ${pages}: tables ${from}–${from + slice.length - 1} of the ${rest.length} below the featured one`;
     this.byes(round);
     this.updateSummary();
   }
@@ -275,9 +276,8 @@ export class TablesView {
 
   /** @param {number} now the server's clock */
   tick(now) {
-    const featured = this.featured.firstElementChild;
     for (const mini of this.minis.values()) {
-      if (mini.el.isConnected || mini.el === featured) mini.tick(now);
+      if (mini.el.isConnected) mini.tick(now);
     }
   }
 }

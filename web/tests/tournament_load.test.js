@@ -8,10 +8,16 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startServer } from './helpers/server.js';
 import { launch, openPage } from './helpers/browser.js';
 import { RandomMover, session, waitFor } from './helpers/protocol.js';
 import { createTournament, joinPlayers, pairAndStart, signInContext } from './helpers/tournament.js';
+
+const ARTIFACTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'test-artifacts');
+mkdirSync(ARTIFACTS, { recursive: true });
 
 const PLAYERS = 100;
 const PLAY_SECONDS = Number(process.env.OMWESO_LOAD_SECONDS || 20);
@@ -111,6 +117,9 @@ test(`a spectator's page keeps up with ${PLAYERS / 2} tables of random players`,
     lastMoves = moves;
     lastAt = at;
   }
+
+  // The hall's view of fifty live tables (the README's picture), outside the sampling.
+  await page.screenshot({ path: path.join(ARTIFACTS, 'tournament-50-tables.png') });
 
   // The movers' versions now, while they go on playing: the page must reach them.
   /** @type {Map<string, number>} */
