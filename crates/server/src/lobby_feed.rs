@@ -5,8 +5,8 @@
 //! to the latest text: nothing queues up per socket.
 //!
 //! Changes are coalesced: a push at most every [`PUSH_EVERY`], each [`SETTLE`] after the
-//! first change it carries, so that a burst (a round's games starting, every move of the
-//! live games) is one push. The games' lists come from the in-memory `game::lobby::Lobby`;
+//! first change it carries, so that a burst (a round's games starting) is one push. The
+//! live games' move counts are read every [`MOVE_COUNTS_EVERY`], not on every move. The games' lists come from the in-memory `game::lobby::Lobby`;
 //! the tournaments' from the store, read here only, and only when a tournament's line
 //! changed. A push whose text is the last one's is not made.
 
@@ -30,6 +30,9 @@ use crate::tournament::registry;
 pub const PUSH_EVERY: Duration = Duration::from_millis(250);
 /// How long after a change the lists are read: the rest of a burst joins it.
 pub const SETTLE: Duration = Duration::from_millis(50);
+/// How often the live games' move counts are read again when nothing else changed (a
+/// move alone is not a change: see `Lobby::set_moves`).
+pub const MOVE_COUNTS_EVERY: Duration = Duration::from_secs(3);
 /// How long after the store failed to list the tournaments it is asked again.
 const RETRY: Duration = Duration::from_secs(1);
 
@@ -92,6 +95,7 @@ async fn run(
         let waited = tokio::select! {
             changed = changes.wait() => Some(changed),
             () = sleep_until(retry_at) => Some(Changed { games: false, tournaments: true }),
+            () = tokio::time::sleep(MOVE_COUNTS_EVERY) => Some(Changed { games: true, tournaments: false }),
             _ = shutdown.wait_for(|stop| *stop) => None,
         };
         let Some(first) = waited else { break };

@@ -1,5 +1,5 @@
-//! What tells the lobby feed that a list changed. A game's task says so on every move (the
-//! live games show the move count), so marking is one atomic OR, with a wake-up only for
+//! What tells the lobby feed that a list changed. Games say so when they are created,
+//! joined, started, watched or gone, so marking is one atomic OR, with a wake-up only for
 //! the first mark since the feed last looked: no lock, no allocation, and any number of
 //! changes before the feed looks are one.
 
@@ -54,7 +54,7 @@ pub struct LobbyChanges {
 }
 
 impl LobbyChanges {
-    /// A game's lobby line changed (created, joined, started, a move, the crowd, gone).
+    /// A game's lobby line changed (created, joined, started, the crowd, gone).
     pub fn games_changed(&self) {
         self.mark(GAMES);
     }
