@@ -58,10 +58,10 @@ export async function mountLobby(root) {
   );
   await ensureSession();
 
-  const openList = h('ul', { class: 'game-list', id: 'open-games', 'aria-live': 'polite', 'aria-busy': 'true' }, h('li', { class: 'muted' }, 'Loading…'));
+  const openList = h('ul', { class: 'game-list', id: 'open-games', 'aria-busy': 'true' }, h('li', { class: 'muted' }, 'Loading…'));
   const liveList = h('ul', { class: 'game-list', id: 'live-games', 'aria-busy': 'true' }, h('li', { class: 'muted' }, 'Loading…'));
   const tournamentLists = {
-    open: h('ul', { class: 'game-list', id: 'open-tournaments', 'aria-live': 'polite' }),
+    open: h('ul', { class: 'game-list', id: 'open-tournaments' }),
     running: h('ul', { class: 'game-list', id: 'running-tournaments' }),
     finished: h('ul', { class: 'game-list', id: 'finished-tournaments' }),
   };
@@ -88,12 +88,26 @@ export async function mountLobby(root) {
     status,
   );
 
+  /**
+   * Each list as last drawn: a push redraws only the lists that changed, so that a link
+   * being clicked or focused is not replaced under the pointer.
+   * @type {Record<string, string>}
+   */
+  const drawn = {};
+  /** @param {string} key @param {unknown} items @param {() => void} draw */
+  const redraw = (key, items, draw) => {
+    const text = JSON.stringify(items);
+    if (drawn[key] === text) return;
+    drawn[key] = text;
+    draw();
+  };
   /** @param {LobbyLists} lists */
   const show = (lists) => {
-    renderOpen(openList, lists.open_games || []);
-    renderLive(liveList, lists.live_games || []);
+    redraw('open', lists.open_games, () => renderOpen(openList, lists.open_games || []));
+    redraw('live', lists.live_games, () => renderLive(liveList, lists.live_games || []));
     for (const kind of /** @type {const} */ (['open', 'running', 'finished'])) {
-      renderTournaments(tournamentLists[kind], lists.tournaments?.[kind] || [], kind);
+      const items = lists.tournaments?.[kind] || [];
+      redraw(`t-${kind}`, items, () => renderTournaments(tournamentLists[kind], items, kind));
     }
   };
   // Read once over HTTP so the lists show at once; then the socket pushes every change.
@@ -123,10 +137,9 @@ export async function mountLobby(root) {
     },
   });
   socket.connect();
-  window.addEventListener('pagehide', () => socket.stop());
 }
 
-const SYSTEM_WORDS = /** @type {Record<string, string>} */ ({
+export const SYSTEM_WORDS = /** @type {Record<string, string>} */ ({
   swiss: 'Swiss', 'round-robin': 'round-robin', 'double-round-robin': 'double round-robin',
 });
 
@@ -260,11 +273,20 @@ function renderLive(list, games) {
     replace(list, h('li', { class: 'muted empty' }, 'No games being played right now.'));
     return;
   }
+  const detail = (/** @type {Listed} */ g) => `${g.moves ?? 0} moves · ${g.spectators} watching · ${describeTimeControl(g.time_control)}`;
+  // The same games in the same order (moves were played): only their counts change.
+  const rows = /** @type {HTMLElement[]} */ ([...list.children]);
+  if (rows.length === games.length && games.every((g, i) => rows[i].dataset.gameId === g.game_id)) {
+    games.forEach((g, i) => {
+      const line = rows[i].querySelector('[data-live-detail]');
+      if (line && line.textContent !== detail(g)) line.textContent = detail(g);
+    });
+    return;
+  }
   replace(list, games.map((g) => h('li', { class: 'game-row', 'data-game-id': g.game_id },
     h('div', { class: 'game-row-main' },
       h('strong', {}, `${g.seats.s || '?'} vs ${g.seats.n || '?'}`),
       h('span', { class: 'muted' }, ` · ${summary(g)}`),
-      h('div', { class: 'small muted' },
-        `${g.moves ?? 0} moves · ${g.spectators} watching · ${describeTimeControl(g.time_control)}`)),
+      h('div', { class: 'small muted', 'data-live-detail': true }, detail(g))),
     h('a', { class: 'button secondary small', href: `/g/${g.game_id}${location.search}`, 'data-watch': g.game_id }, 'Watch'))));
 }

@@ -11,11 +11,8 @@ import { TablesView } from './tables.js';
 import { PlayerPanel } from './playerpanel.js';
 import { standingsTable, crosstable, pairingsTable, finishedRounds } from './standings.js';
 import { ConnectionBanner } from './connection.js';
-import { RULESET_NAMES } from './lobby.js';
+import { RULESET_NAMES, SYSTEM_WORDS } from './lobby.js';
 
-const SYSTEM_NAMES = /** @type {Record<string, string>} */ ({
-  swiss: 'Swiss', 'round-robin': 'round-robin', 'double-round-robin': 'double round-robin',
-});
 /** Events closer together than this are drawn once. */
 const RENDER_COALESCE_MS = 150;
 const STATUS_WORDS = /** @type {Record<string, string>} */ ({
@@ -168,7 +165,7 @@ class TournamentPage {
     const roundText = round ? `round ${round.number} of ${planned}` : `${planned} rounds`;
     const setup = snap.ruleset === 'omweso' ? `, ${snap.settings.setup} start` : '';
     replace(this.meta,
-      h('span', {}, `${RULESET_NAMES[snap.ruleset] || snap.ruleset}${setup} · ${SYSTEM_NAMES[snap.system] || snap.system} · ${roundText} · ${snap.settings.round_minutes} min rounds · `),
+      h('span', {}, `${RULESET_NAMES[snap.ruleset] || snap.ruleset}${setup} · ${SYSTEM_WORDS[snap.system] || snap.system} · ${roundText} · ${snap.settings.round_minutes} min rounds · `),
       h('span', { class: `status-badge status-${snap.status}`, 'data-tournament-status': snap.status }, STATUS_WORDS[snap.status] || snap.status),
       h('span', { class: 'muted' }, ` · ${snap.players.filter((p) => !p.withdrawn).length} players`));
     replace(this.standings, standingsTable(snap, me));

@@ -127,12 +127,9 @@ export class TournamentStore {
     this.boardLog = [];
     /** @type {Set<(kind: ChangeKind, detail?: any) => void>} */
     this.listeners = new Set();
-    /** Whether the socket has sent its `state` since it last opened. */
-    this.live = false;
     this.socket = new LiveSocket(() => this.socketPath(), {
       onMessage: (msg) => this.receive(msg),
       onConnection: (state, info) => {
-        if (state !== 'open') this.live = false;
         this.notify('connection', { state, ...info });
       },
     });
@@ -209,7 +206,6 @@ export class TournamentStore {
     switch (t) {
       case 'state':
         this.snapshot = { ...d, version: msg.v ?? d.version };
-        this.live = true;
         this.notify('state');
         return;
       case 'board':
@@ -231,7 +227,6 @@ export class TournamentStore {
 
   /** @param {{t: string, v: number, d: any}} ev */
   versioned(ev) {
-    this.live = true;
     if (ev.v <= this.snapshot.version) return; // seen already
     if (ev.v > this.snapshot.version + 1) {
       // A gap: reconnect, resuming after the last event applied.
@@ -248,7 +243,8 @@ export class TournamentStore {
     if (known && known.version > board.version) return; // an older one, late
     this.boards.set(board.game_id, board);
     this.boardLog.push([board.game_id, board.version, board.position]);
-    if (this.boardLog.length > BOARD_LOG_MAX) this.boardLog.splice(0, this.boardLog.length - BOARD_LOG_MAX);
+    // Trimmed in steps, not on every board: a splice moves the whole log.
+    if (this.boardLog.length > BOARD_LOG_MAX + 1000) this.boardLog.splice(0, this.boardLog.length - BOARD_LOG_MAX);
     this.notify('board', board);
   }
 
