@@ -1,0 +1,24 @@
+//! The computer player: given a game and a side, the move it would play.
+//!
+//! - [`best_move`] searches a [`Query`] (the game, who plays, the sowing budget, how long
+//!   to think as a [`Limit`], and a seed) and answers [`Found`]: a legal whole move with
+//!   its decision answers, its score for the mover in [-1, 1], the principal line, and
+//!   how much was searched. The same query with the same seed gives the same answer
+//!   unless the limit is wall-clock time ([`Limit::Millis`]).
+//! - [`Level`] is one of eight fixed strengths (1 a beginner, 8 the strongest the server
+//!   affords in about a second a move on one core), each documented in `docs/bots.md`.
+//! - A search stops early when its `stop` flag is raised, answering the best move found
+//!   so far: the server cancels a bot's search when its game ends.
+//!
+//! The crate does no I/O and starts no threads: callers decide where a search runs (the
+//! server on a bounded blocking pool, `omweso arena` on the machine's cores).
+#![forbid(unsafe_code)]
+#![warn(missing_debug_implementations)]
+
+mod level;
+mod query;
+mod search;
+
+pub use level::{Level, ParseLevelError};
+pub use query::{Found, Limit, Query, SearchError};
+pub use search::best_move;
