@@ -36,9 +36,25 @@ function linkBackToTournament(gameId) {
   const tournament = safeStorage(`omweso.tournament-of.${gameId}`);
   const header = document.querySelector('.site-header');
   if (!tournament || !header) return;
+  const href = `/t/${encodeURIComponent(tournament)}${location.search}`;
   header.querySelector('.brand')?.after(h('a', {
-    class: 'back-to-tournament', href: `/t/${encodeURIComponent(tournament)}${location.search}`, 'data-back-to-tournament': tournament,
+    class: 'back-to-tournament', href, 'data-back-to-tournament': tournament,
   }, '← Back to the tournament'));
+  // When the game ends, its score sheet waits on the tournament page for 60 s: say so
+  // where the players are looking, under the result.
+  const root = document.getElementById('app');
+  if (!root) return;
+  const watch = new MutationObserver(() => {
+    const result = root.querySelector('[data-outcome]');
+    // Kept watching: the result is drawn again (and the note with it lost) on each render.
+    if (!result || root.querySelector('[data-sheet-waiting]')) return;
+    const note = h('div', { class: 'notice round-started sheet-waiting', 'data-sheet-waiting': true, role: 'status' },
+      h('p', { class: 'notice-title' }, 'This was a tournament game: its score sheet is on the tournament page.'),
+      h('p', {}, 'If you played, confirm it or dispute it there: it confirms itself 60 s after the game.'),
+      h('a', { class: 'button primary', href, 'data-go-sheet': true }, 'Go to the score sheet'));
+    result.after(note);
+  });
+  watch.observe(root, { childList: true, subtree: true });
 }
 
 main();

@@ -88,8 +88,8 @@ export class MiniBoard {
   }
 
   /**
-   * The players, with their points in the tournament (South is the pairing's first: it
-   * moves first).
+   * The players as seated, with their points in the tournament: `first` is South (moves
+   * first in this game), `second` North.
    * @param {{first: string, second: string}} names
    * @param {{first: number | null, second: number | null}} points
    */

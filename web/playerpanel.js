@@ -4,7 +4,7 @@
 
 import { api, ApiError } from './api.js';
 import { h, replace, announce, toast, errorText, safeStorage } from './ui.js';
-import { RESULT_WORDS, VICTORY_SHORT, formatPoints, playerResult } from './standings.js';
+import { RESULT_WORDS, VICTORY_SHORT, formatPoints, playerResult, southOf } from './standings.js';
 
 /** @typedef {import('./tournamentstore.js').TournamentStore} TournamentStore */
 /** @typedef {import('./tournamentstore.js').PairingView} PairingView */
@@ -29,8 +29,10 @@ export class PlayerPanel {
     this.signIn = signIn;
     this.el = h('section', { id: 'your-round', class: 'card player-panel', 'aria-labelledby': 'your-title' });
     this.countdown = h('span', { 'data-sheet-countdown': true });
-    /** The round whose start this page announced already. */
-    this.announced = 0;
+    /** The game whose start this page announced already (a replay is a new game). */
+    this.announced = '';
+    /** The signature of what is drawn. */
+    this.drawn = '';
     this.disputing = false;
     this.reasonDraft = '';
     this.busy = false;
@@ -52,11 +54,33 @@ export class PlayerPanel {
     return round.pairings.find((p) => p.first === me || p.second === me) || null;
   }
 
+  /** What the panel shows, as text: another table's game ending does not redraw it. */
+  signature() {
+    const snap = this.store.snapshot;
+    const me = this.me();
+    return JSON.stringify([
+      me, snap.status, snap.system, snap.settings.rounds, snap.rounds.length,
+      snap.players.find((p) => p.player_id === me) || null,
+      snap.standings.find((s) => s.player_id === me) || null, snap.standings.length,
+      snap.rounds.map((r) => [r.number, r.status, this.mine(r)]),
+      this.busy, this.error, this.disputing,
+    ]);
+  }
+
   render() {
-    // Events redraw the panel: keep the player's typing where it was.
-    const typing = document.activeElement?.id === 'dispute-reason';
+    const signature = this.signature();
+    if (signature === this.drawn) return;
+    this.drawn = signature;
+    // Redrawing replaces the buttons: keep the focus, and the typing, where they were.
+    const active = /** @type {HTMLElement | null} */ (document.activeElement);
+    const key = active && this.el.contains(active) ? active.dataset.focusKey : undefined;
+    const typing = active instanceof HTMLTextAreaElement && active.id === 'dispute-reason'
+      ? [active.selectionStart, active.selectionEnd] : null;
     this.draw();
-    if (typing) document.getElementById('dispute-reason')?.focus();
+    if (!key) return;
+    const again = /** @type {HTMLElement | null} */ (this.el.querySelector(`[data-focus-key="${key}"]`));
+    again?.focus();
+    if (typing && again instanceof HTMLTextAreaElement) again.setSelectionRange(typing[0], typing[1]);
   }
 
   draw() {
@@ -66,7 +90,11 @@ export class PlayerPanel {
     const title = h('h2', { id: 'your-title' }, joined ? 'You in this tournament' : 'Play in this tournament');
     const error = h('p', { class: 'form-error', role: 'alert' }, this.error);
     if (!joined) {
-      if (snap.status === 'finished') {
+      // A Swiss takes players until its last round is paired; a round-robin's field is
+      // fixed by its first pairing (RULES.md 5.3).
+      const joinable = snap.status !== 'finished'
+        && (snap.system === 'swiss' ? snap.rounds.length < snap.settings.rounds : snap.rounds.length === 0);
+      if (!joinable) {
         this.el.hidden = true;
         return;
       }
@@ -79,7 +107,7 @@ export class PlayerPanel {
           ? `Round ${snap.rounds.length} is already paired: you can still join, and you score 0 for the rounds before you joined.`
           : 'Join now; the director pairs the first round when everyone is here.'),
         h('button', {
-          type: 'button', class: `button ${late ? 'secondary small' : 'primary'}`, id: 'join-tournament', disabled: this.busy,
+          type: 'button', class: `button ${late ? 'secondary small' : 'primary'}`, id: 'join-tournament', disabled: this.busy, 'data-focus-key': 'join',
           onclick: () => this.join(),
         }, 'Join this tournament'),
         error);
@@ -95,18 +123,38 @@ export class PlayerPanel {
       joined.withdrawn ? h('strong', {}, ' · You have withdrawn.') : null));
     const round = this.store.currentRound();
     const pairing = round ? this.mine(round) : null;
-    if (round && !joined.withdrawn) parts.push(this.roundNotice(round, pairing));
-    if (round && pairing?.sheet && pairing.second) parts.push(this.sheetPanel(round, pairing));
+    // A withdrawn player's game goes on: they still need the way to it.
+    if (round && (!joined.withdrawn || pairing?.game_id)) parts.push(this.roundNotice(round, pairing));
+    const open = this.openSheet();
+    if (open) parts.push(this.sheetPanel(open.round, open.pairing));
     parts.push(error);
     parts.push(this.history());
     if (!joined.withdrawn && snap.status !== 'finished') {
       parts.push(h('div', { class: 'button-row' },
         h('button', {
-          type: 'button', class: 'button secondary small', 'data-withdraw-me': true, disabled: this.busy,
+          type: 'button', class: 'button secondary small', 'data-withdraw-me': true, disabled: this.busy, 'data-focus-key': 'withdraw',
           onclick: () => this.withdraw(),
         }, 'Withdraw from the tournament')));
     }
     replace(this.el, parts);
+  }
+
+  /**
+   * The sheet to show: the latest of the player's sheets still waiting (pending or
+   * disputed), from any round (the next round may be paired before a sheet settles), else
+   * the current round's.
+   * @returns {{round: RoundView, pairing: PairingView} | null}
+   */
+  openSheet() {
+    const rounds = this.store.snapshot.rounds;
+    for (let i = rounds.length - 1; i >= 0; i--) {
+      const pairing = this.mine(rounds[i]);
+      const status = pairing?.sheet?.status;
+      if (pairing?.second && (status === 'pending' || status === 'disputed')) return { round: rounds[i], pairing };
+    }
+    const round = this.store.currentRound();
+    const pairing = round ? this.mine(round) : null;
+    return round && pairing?.sheet && pairing.second ? { round, pairing } : null;
   }
 
   /**
@@ -123,23 +171,26 @@ export class PlayerPanel {
     if (!pairing.second) {
       return h('p', { class: 'notice', 'data-bye': round.number }, `Round ${round.number}: you have the bye (${formatPoints(store.snapshot.settings.points.bye)} point${store.snapshot.settings.points.bye === 1 ? '' : 's'}, no game).`);
     }
-    const first = pairing.first === this.me();
-    const opponent = store.name(first ? pairing.second : pairing.first);
+    const me = this.me();
+    const first = southOf(pairing) === me;
+    const opponent = store.name(pairing.first === me ? pairing.second : pairing.first);
     const seat = first ? 'you move first (South)' : 'you move second (North)';
     if (round.status === 'paired') {
       return h('p', { class: 'notice' }, `Round ${round.number} is paired: table ${pairing.table} against ${opponent}, ${seat}. Wait for the director to start it.`);
     }
     if (round.status === 'playing' && pairing.game_id && !pairing.sheet) {
-      const text = `Round ${round.number} has started: table ${pairing.table} against ${opponent}, ${seat}.`;
-      if (this.announced !== round.number) {
-        this.announced = round.number;
+      const text = pairing.replaced.length
+        ? `Your game was annulled and is replayed now, first move swapped: table ${pairing.table} against ${opponent}, ${seat}.`
+        : `Round ${round.number} has started: table ${pairing.table} against ${opponent}, ${seat}.`;
+      if (this.announced !== pairing.game_id) {
+        this.announced = pairing.game_id;
         announce(`${text} Go to your table.`);
       }
       const href = `/g/${pairing.game_id}${location.search}`;
       return h('div', { class: 'notice round-started', role: 'region', 'aria-label': 'Your game' },
         h('p', { class: 'notice-title' }, text),
         h('a', {
-          class: 'button primary big', href, 'data-go-table': pairing.table, 'data-game-id': pairing.game_id,
+          class: 'button primary big', href, 'data-go-table': pairing.table, 'data-game-id': pairing.game_id, 'data-focus-key': 'go',
           onclick: () => rememberTournamentOf(/** @type {string} */ (pairing.game_id), store.id),
         }, `Go to your table: table ${pairing.table}, against ${opponent}, you play ${first ? 'first' : 'second'}`));
     }
@@ -181,7 +232,7 @@ export class PlayerPanel {
       const game = /** @type {string} */ (pairing.game_id);
       if (this.disputing) {
         const reason = h('textarea', {
-          id: 'dispute-reason', rows: 2, maxlength: 500, required: true,
+          id: 'dispute-reason', rows: 2, maxlength: 500, required: true, 'data-focus-key': 'reason',
           oninput: (/** @type {Event} */ ev) => { this.reasonDraft = /** @type {HTMLTextAreaElement} */ (ev.target).value; },
         });
         reason.value = this.reasonDraft;
@@ -200,11 +251,11 @@ export class PlayerPanel {
       } else {
         rows.push(h('div', { class: 'button-row' },
           h('button', {
-            type: 'button', class: 'button primary', 'data-sheet-confirm': true, disabled: this.busy,
+            type: 'button', class: 'button primary', 'data-sheet-confirm': true, disabled: this.busy, 'data-focus-key': 'confirm',
             onclick: () => this.sheetAction(game, { action: 'confirm' }),
           }, 'Confirm the sheet'),
           h('button', {
-            type: 'button', class: 'button secondary', 'data-sheet-dispute': true, disabled: this.busy,
+            type: 'button', class: 'button secondary', 'data-sheet-dispute': true, disabled: this.busy, 'data-focus-key': 'dispute',
             onclick: () => { this.disputing = true; this.render(); document.getElementById('dispute-reason')?.focus(); },
           }, 'Dispute…')));
       }
@@ -232,8 +283,7 @@ export class PlayerPanel {
 
   /** Counts the open sheet's 60 s down. */
   tick() {
-    const round = this.store.currentRound();
-    const sheet = round ? this.mine(round)?.sheet : null;
+    const sheet = this.openSheet()?.pairing.sheet;
     if (!sheet || sheet.status !== 'pending' || !sheet.confirms_at) return;
     const left = Math.max(0, Math.ceil((sheet.confirms_at - this.store.now()) / 1000));
     const text = left > 0 ? `It confirms itself in ${left} s.` : 'Confirming…';

@@ -59,6 +59,15 @@ function formatScore(x) {
 }
 
 /**
+ * Who sits South and moves first in a table's current game: the pairing's first player,
+ * unless the game was annulled and replayed, each replay swapping the first move.
+ * @param {PairingView} pairing
+ */
+export function southOf(pairing) {
+  return pairing.replaced.length % 2 === 1 && pairing.second ? pairing.second : pairing.first;
+}
+
+/**
  * One player's side of a pairing: their result, the points it scored, whether they moved
  * first. Null while the game is being played (no sheet yet).
  * @param {PairingView} pairing
@@ -97,7 +106,8 @@ export function standingsTable(snap, me) {
   num('wins', String(s.wins)),
   num('draws', String(s.draws)),
   num('losses', String(s.losses))));
-  const head = (/** @type {string} */ text, /** @type {string} */ title) => h('th', { scope: 'col', title }, text);
+  // Numeric headings align with their numbers (a printed sheet is read column by column).
+  const head = (/** @type {string} */ text, /** @type {string} */ title) => h('th', { scope: 'col', title, class: text === 'Player' ? null : 'num' }, text);
   return h('table', { class: 'data-table standings-table' },
     h('caption', { class: 'sr-only' }, `Standings after ${finishedRounds(snap)} round${finishedRounds(snap) === 1 ? '' : 's'}`),
     h('thead', {}, h('tr', {},
@@ -128,7 +138,7 @@ export function crosstable(snap, me) {
       const pairing = round.pairings.find((p) => p.first === id || p.second === id);
       if (!pairing) return h('td', { class: 'cross-cell muted', title: 'not paired (joined later, or withdrawn)' }, '–');
       const opponent = pairing.first === id ? pairing.second : pairing.first;
-      const first = pairing.first === id;
+      const first = (pairing.sheet?.moved_first ?? southOf(pairing)) === id;
       const res = playerResult(pairing, id);
       if (!opponent) {
         return h('td', { class: 'cross-cell bye' }, res ? `bye ${formatPoints(res.points)}` : 'bye');

@@ -5,7 +5,7 @@
 
 import { MiniBoard } from './miniboard.js';
 import { h, replace, safeStorage } from './ui.js';
-import { RESULT_WORDS, formatPoints } from './standings.js';
+import { RESULT_WORDS, formatPoints, southOf } from './standings.js';
 import { rememberTournamentOf } from './playerpanel.js';
 
 /** @typedef {import('./tournamentstore.js').TournamentStore} TournamentStore */
@@ -16,6 +16,16 @@ import { rememberTournamentOf } from './playerpanel.js';
 export const TABLES_PER_PAGE = 40;
 /** How long to wait for the socket's boards before reading the missing ones over HTTP. */
 const FILL_AFTER_MS = 1500;
+
+/**
+ * A table's game as seated: South (moves first) and North.
+ * @param {PairingView} pairing
+ * @returns {[string, string | null]}
+ */
+function seats(pairing) {
+  const south = southOf(pairing);
+  return [south, south === pairing.first ? pairing.second : pairing.first];
+}
 
 export class TablesView {
   /** @param {TournamentStore} store */
@@ -63,6 +73,8 @@ export class TablesView {
       else this.pins.add(table);
       safeStorage(`omweso.pins.${store.id}`, [...this.pins].join(','));
       this.layout();
+      // Pinning moves the table: the focus goes with its button.
+      /** @type {HTMLElement | null} */ (this.grid.querySelector(`[data-pin="${table}"]`))?.focus();
     });
     /** @type {number | undefined} a rebuild is due (events come in bursts as games end) */
     this.rebuildTimer = undefined;
@@ -96,9 +108,10 @@ export class TablesView {
         const ruleset = this.store.snapshot.ruleset;
         for (const pairing of round.pairings) {
           if (!pairing.second) continue; // the bye is listed under the grid
+          const [south, north] = seats(pairing);
           const mini = new MiniBoard({
             ruleset, pairing, round: round.number,
-            names: { first: this.store.name(pairing.first), second: this.store.name(pairing.second) },
+            names: { first: this.store.name(south), second: this.store.name(north) },
             href: pairing.game_id ? `/g/${pairing.game_id}${location.search}` : null,
           });
           if (pairing.game_id) {
@@ -153,6 +166,7 @@ export class TablesView {
       if (!mini) continue;
       mini.pairing = pairing;
       if (pairing.sheet) {
+        // A sheet names the pairing's first player, whoever moved first.
         const words = RESULT_WORDS[pairing.sheet.first_result] || pairing.sheet.first_result;
         mini.showResult(`${this.store.name(pairing.first)} ${words}: ${formatPoints(pairing.sheet.points.first)}–${formatPoints(pairing.sheet.points.second)}`);
       }
@@ -162,10 +176,10 @@ export class TablesView {
   refreshNames() {
     const points = new Map(this.store.snapshot.standings.map((s) => [s.player_id, s.points]));
     for (const mini of this.minis.values()) {
-      const p = mini.pairing;
+      const [south, north] = seats(mini.pairing);
       mini.setNames(
-        { first: this.store.name(p.first), second: this.store.name(p.second) },
-        { first: points.get(p.first) ?? 0, second: p.second ? points.get(p.second) ?? 0 : null },
+        { first: this.store.name(south), second: this.store.name(north) },
+        { first: points.get(south) ?? 0, second: north ? points.get(north) ?? 0 : null },
       );
     }
     if (this.query) this.layout();
