@@ -148,6 +148,23 @@ async function assertLegalPits(page, gameId, version) {
  * @param {import('playwright-core').Page} page @param {() => number} random @param {boolean} [tap]
  */
 async function playRandom(page, random, tap = false) {
+  // The page offers something to the player whose turn it is: a decision's options or
+  // legal starts. Waited for (not just counted), and when nothing comes, the failure says
+  // what the page and the server each thought, so a rare failure explains itself.
+  try {
+    await page.locator('[data-choice], [data-legal]').first().waitFor({ state: 'attached', timeout: 15000 });
+  } catch (e) {
+    const seen = await page.evaluate(async () => {
+      const omweso = /** @type {any} */ (window).__omweso;
+      const model = omweso?.session?.snap;
+      const shown = omweso?.view?.shown;
+      const pick = (/** @type {any} */ s) => s && { version: s.version, status: s.status, to_move: s.to_move, you: s.you, pending: s.pending, pending_move: s.pending_move, legal: s.legal };
+      const id = location.pathname.split('/g/')[1];
+      const server = await (await fetch(`/api/games/${id}`, { credentials: 'same-origin' })).json();
+      return { settled: omweso?.settled(), model: pick(model), shown: pick(shown), server: pick(server), busy: omweso?.view?.busy, review: omweso?.view?.history?.review };
+    });
+    throw new Error(`nothing to play on ${page.url()}: ${JSON.stringify(seen)} (${e})`);
+  }
   const choices = page.locator('[data-choice]');
   const count = await choices.count();
   const target = count
