@@ -1,11 +1,12 @@
 // The page's entry point: one HTML page for every route. `/` is the lobby, `/g/<id>` a
-// game (played or watched), `/t/<id>` a tournament (`/t/new` creates one); the server
-// serves this page for all of them.
+// game (played or watched), `/t/<id>` a tournament (`/t/new` creates one), `/analysis`
+// the analysis board; the server serves this page for all of them.
 
 import { toast, safeStorage, h } from './ui.js';
 import { mountLobby } from './lobby.js';
 import { mountGame } from './gameview.js';
 import { mountTournament } from './tournament.js';
+import { mountAnalysis } from './analysis.js';
 
 async function main() {
   const root = document.getElementById('app');
@@ -18,6 +19,8 @@ async function main() {
       await mountGame(root, decodeURIComponent(game[1]));
     } else if (tournament) {
       await mountTournament(root, decodeURIComponent(tournament[1]));
+    } else if (/^\/analysis\/?$/.test(location.pathname)) {
+      await mountAnalysis(root, new URLSearchParams(location.search));
     } else {
       await mountLobby(root);
     }

@@ -47,14 +47,19 @@ function resultOf(snap, option) {
 /**
  * An option's result in words.
  * @param {OptionResult | undefined} result @param {string} option @param {Snapshot} snap
+ * @param {((winner: import('./notation.js').Side) => string) | undefined} winText a win in
+ *   words for someone who is not a player (the analysis board), else "you win"/"you lose"
  */
-function resultText(result, option, snap) {
+function resultText(result, option, snap, winText) {
   if (!result) return help(option);
   const parts = [summarizeLaps(result.laps, result.laps_omitted)];
   if (result.decision) parts.push('then another choice');
   const outcome = result.outcome;
   if (outcome?.result === 'annulled') parts.push('⚠ the game would be annulled');
-  else if (outcome?.result === 'win') parts.push(`${outcome.winner === snap.you ? 'you win' : 'you lose'} (${outcome.victory})`);
+  else if (outcome?.result === 'win') {
+    const who = winText ? winText(outcome.winner) : outcome.winner === snap.you ? 'you win' : 'you lose';
+    parts.push(`${who} (${outcome.victory})`);
+  }
   return `${help(option)} — ${parts.join('; ')}`;
 }
 
@@ -62,8 +67,9 @@ export class DecisionPanel {
   /**
    * @param {{snap: () => Snapshot | null, send: (choice: string) => Promise<void>,
    *   render: () => void, renderBoard: () => void, running: () => boolean,
-   *   say: (text: string) => void}} host `running`: events are being drawn; `say`: the
-   *   line under the board
+   *   say: (text: string) => void, winText?: (winner: import('./notation.js').Side) => string}} host
+   *   `running`: events are being drawn; `say`: the line under the board; `winText`: a win
+   *   in words when the viewer is not a player (the analysis board)
    */
   constructor(host) {
     this.host = host;
@@ -132,7 +138,7 @@ export class DecisionPanel {
       h('span', { class: 'choice-name' }, armed ? 'Confirm: annul the game' : OPTION_NAMES[option] || option),
       h('span', { class: 'choice-token' }, option),
       h('span', { class: 'choice-preview small', id: `choice-${option}-preview`, 'data-preview': option },
-        resultText(resultOf(snap, option), option, snap)));
+        resultText(resultOf(snap, option), option, snap, this.host.winText)));
     });
     return [
       h('p', { class: 'prompt' }, h('strong', {}, 'Decision: '), intro),

@@ -60,7 +60,7 @@ class GameView {
     const render = () => this.render();
     this.clocks = new Clocks(root, () => this.session.serverNow());
     this.banner = new ConnectionBanner(() => this.session.reconnectNow());
-    this.history = new History(render);
+    this.history = new History(render, gameId);
     this.hover = new HoverLine({ snap, busy: () => this.busy, reviewing: () => this.history.review !== null });
     this.boardView = new BoardView({
       onActivate: (token) => this.onPit(token),

@@ -37,6 +37,22 @@ export function checkLaps(before, laps, position) {
   }
 }
 
+/**
+ * Animates a turn's laps on `board` from `start`, with the board's marks, legal pits and
+ * hand cleared first (the game's events, the analysis board's moves).
+ * @param {import('./board.js').Board} board
+ * @param {import('./notation.js').Position} start
+ * @param {Lap[]} laps
+ * @param {number} msPerSeed
+ */
+export async function animateLaps(board, start, laps, msPerSeed) {
+  board.setLegal([]);
+  board.mark('last-from', []);
+  board.mark('last-to', []);
+  board.clearHand();
+  await board.animate(start, laps, msPerSeed);
+}
+
 export class Playback {
   /** @param {PlaybackHost} host */
   constructor(host) {
@@ -87,10 +103,6 @@ export class Playback {
       const speed = this.host.speed();
       if (board && before.position && live && speed !== 'instant' && !this.host.reviewing()
         && ev.d.laps.length > 0 && !document.hidden && this.queue.length < 3) {
-        board.setLegal([]);
-        board.mark('last-from', []);
-        board.mark('last-to', []);
-        board.clearHand();
         /** @type {number} */
         let ms = SPEEDS[speed];
         // Under a referee count the next player's seconds are running: keep it short.
@@ -98,7 +110,7 @@ export class Playback {
         if (r != null) ms = Math.min(ms, Math.max(8, Math.floor((r * 1000 * 0.3) / 40)));
         this.host.setAnimating(true);
         try {
-          await board.animate(parsePosition(before.ruleset, before.position), ev.d.laps, ms);
+          await animateLaps(board, parsePosition(before.ruleset, before.position), ev.d.laps, ms);
         } finally {
           this.host.setAnimating(false);
         }

@@ -1,6 +1,6 @@
 // Accessibility: axe-core audits every page of the site as people meet it - the lobby (and
-// its name dialog while open), a game (played and watched), a tournament (watched, played,
-// directed) and the tournament form - on the real server in headless Chromium. Any
+// its name dialog while open), a game (played and watched), the analysis board, a
+// tournament (watched, played, directed) and the tournament form - on the real server in headless Chromium. Any
 // violation of impact serious or critical fails, naming the rule and the elements.
 
 import { test, before, after } from 'node:test';
@@ -117,6 +117,28 @@ for (const [on, device] of /** @type {[string, any][]} */ ([['', undefined], [' 
     await check(north.page, 'the game page of the player to move');
     await check(watcher.page, 'the game page of a spectator');
     assert.equal(await watcher.page.locator('h1').count(), 1, 'the game page has one level-one heading');
+    await closeAll();
+  });
+
+  test(`the analysis board: a position, the engine's answer, a decision${on}`, async () => {
+    const analyst = await open('analyst', device);
+    await analyst.page.goto(`${server.url}/analysis?ruleset=mweiso&anim=0`);
+    await analyst.page.waitForSelector('#name-input');
+    await giveName(analyst.page, 'Apio');
+    await analyst.page.waitForSelector('svg[data-board] [data-legal]');
+    await check(analyst.page, 'the analysis board');
+    await analyst.page.selectOption('#engine-millis', '500');
+    await analyst.page.click('[data-ask-engine]');
+    await analyst.page.waitForSelector('[data-engine-move]');
+    // The button is enabled again: let its colour finish its transition before measuring.
+    await analyst.page.waitForSelector('[data-ask-engine]:not([disabled])');
+    await analyst.page.mouse.move(1, 1);
+    await analyst.page.waitForTimeout(400);
+    await check(analyst.page, 'the analysis board with the engine\'s answer');
+    await analyst.page.click('svg[data-board] [data-pit="A1\'"]');
+    await analyst.page.waitForSelector('[data-choice="a"]');
+    await check(analyst.page, 'the analysis board at a decision');
+    assert.equal(await analyst.page.locator('h1').count(), 1, 'the analysis board has one level-one heading');
     await closeAll();
   });
 

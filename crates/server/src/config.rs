@@ -47,6 +47,26 @@ pub struct Limits {
     /// games); 0: one per core.
     #[arg(long, env = "OMWESO_ENGINE_THREADS", default_value_t = 0)]
     pub engine_threads: usize,
+    /// Threads for the analysis board's engine searches (`POST /api/analysis/search`),
+    /// apart from the games' engine threads; at least one.
+    #[arg(long, env = "OMWESO_ANALYSIS_THREADS", default_value_t = 1)]
+    pub analysis_threads: usize,
+    /// Analysis calls (legal moves, a move played out) one session may make per minute
+    /// (bursts of as many).
+    #[arg(
+        long,
+        env = "OMWESO_ANALYSES_PER_SESSION_PER_MINUTE",
+        default_value_t = 600
+    )]
+    pub analyses_per_session_per_minute: u32,
+    /// Engine searches one session may ask for per minute (bursts of as many); each
+    /// session has one search running at a time.
+    #[arg(
+        long,
+        env = "OMWESO_SEARCHES_PER_SESSION_PER_MINUTE",
+        default_value_t = 20
+    )]
+    pub searches_per_session_per_minute: u32,
     /// Sessions one IP address may create per minute (bursts of as many).
     #[arg(long, env = "OMWESO_SESSIONS_PER_IP_PER_MINUTE", default_value_t = 30)]
     pub sessions_per_ip_per_minute: u32,
@@ -113,6 +133,9 @@ impl Limits {
     pub fn defaults() -> Limits {
         Limits {
             engine_threads: 0,
+            analysis_threads: 1,
+            analyses_per_session_per_minute: 600,
+            searches_per_session_per_minute: 20,
             sessions_per_ip_per_minute: 30,
             games_per_session_per_minute: 10,
             games_per_ip_per_minute: 60,

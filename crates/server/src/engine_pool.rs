@@ -30,12 +30,18 @@ impl EnginePool {
     /// Starts `threads` threads (at least one) at low priority, so that the sockets' own
     /// threads win when the machine is short of CPU.
     pub fn start(threads: usize) -> std::io::Result<EnginePool> {
+        EnginePool::start_named("omweso-engine", threads)
+    }
+
+    /// As [`EnginePool::start`], the threads named `{name}-N` (another pool of the same
+    /// kind: the analysis board's searches).
+    pub fn start_named(name: &str, threads: usize) -> std::io::Result<EnginePool> {
         let (jobs, queue) = mpsc::channel::<Job>(QUEUE);
         let queue = Arc::new(Mutex::new(queue));
         for n in 0..threads.max(1) {
             let queue = queue.clone();
             thread::Builder::new()
-                .name(format!("omweso-engine-{n}"))
+                .name(format!("{name}-{n}"))
                 .spawn(move || work(&queue))?;
         }
         Ok(EnginePool { jobs })

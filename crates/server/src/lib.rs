@@ -16,6 +16,9 @@
 //!   reader and a writer task, generic over `Stream`/`Sink` so tests need no network;
 //!   `assets` serves `web/`. `state` is what they share, `session` the guest sessions,
 //!   `error` the HTTP error type.
+//! - `analysis`: the analysis board's calls (legal moves, a move played out, the engine's
+//!   best move) on any position: stateless, touching no game; searches on threads of
+//!   their own, bounded per session and in all.
 //! - `lobby_feed`, `lobby_ws`: the pushed lobby. One task for the server reads the game
 //!   and tournament lists again when told they changed (coalesced, at most four times a
 //!   second), encodes the `lobby` frame once and publishes it on a `watch`; each lobby
@@ -66,6 +69,7 @@
 //!   wait; a connection whose queue is full is dropped, and resyncs when it reconnects.
 
 pub mod accept;
+pub mod analysis;
 pub mod api;
 pub mod assets;
 pub mod bench;

@@ -113,10 +113,12 @@ pub enum Limit {
     SocketsPerIp,
     ConnectionsPerIp,
     Connections,
+    AnalysesPerSession,
+    SearchesPerSession,
 }
 
 impl Limit {
-    pub const ALL: [Limit; 9] = [
+    pub const ALL: [Limit; 11] = [
         Limit::SessionsPerIp,
         Limit::GamesPerSession,
         Limit::GamesPerIp,
@@ -126,6 +128,8 @@ impl Limit {
         Limit::SocketsPerIp,
         Limit::ConnectionsPerIp,
         Limit::Connections,
+        Limit::AnalysesPerSession,
+        Limit::SearchesPerSession,
     ];
 
     #[must_use]
@@ -140,6 +144,8 @@ impl Limit {
             Limit::SocketsPerIp => "sockets_per_ip",
             Limit::ConnectionsPerIp => "connections_per_ip",
             Limit::Connections => "connections",
+            Limit::AnalysesPerSession => "analyses_per_session",
+            Limit::SearchesPerSession => "searches_per_session",
         }
     }
 

@@ -14,7 +14,7 @@ use crate::config::ServeConfig;
 use crate::engine_pool::EnginePool;
 use crate::state::AppState;
 use crate::store::{Store, StoreError, Writer};
-use crate::{api, assets, edge, lobby_ws, tournament_api, tournament_ws, ws};
+use crate::{analysis, api, assets, edge, lobby_ws, tournament_api, tournament_ws, ws};
 
 /// How long shutdown waits for sockets to take their close frames.
 const CLOSE_GRACE: Duration = Duration::from_secs(3);
@@ -38,6 +38,10 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/join", post(api::join_game))
         .route("/ws/games/{id}", get(ws::upgrade))
         .route("/api/me", get(api::me))
+        .route("/api/analysis/legal", post(analysis::legal))
+        .route("/api/analysis/play", post(analysis::play))
+        .route("/api/analysis/search", post(analysis::search))
+        .route("/analysis", get(assets::page))
         .route("/api/games", get(api::list_games).post(api::create_game))
         .route(
             "/api/tournaments",
@@ -206,7 +210,15 @@ async fn serve_with(
             .into(),
     }
     .fitted_to_open_files();
-    let state = AppState::new(store.clone(), writer.clone(), pool, config, stopped.clone());
+    let analysis = crate::analysis::Analysis::start(&config.limits)?;
+    let state = AppState::new(
+        store.clone(),
+        writer.clone(),
+        pool,
+        analysis,
+        config,
+        stopped.clone(),
+    );
     let restored = state.games.restore_unfinished().await?;
     tracing::info!(restored, backend = store.backend(), "games restored");
     let tournaments = state.tournaments.restore_unfinished().await?;

@@ -22,6 +22,8 @@ pub struct Inner {
     pub tournaments: crate::tournament::registry::Tournaments,
     pub sessions: Sessions,
     pub limiters: crate::limits::Limiters,
+    /// The analysis board's engine threads and limits.
+    pub analysis: crate::analysis::Analysis,
     pub config: ServeConfig,
     /// The latest `lobby` frame, for the lobby sockets (`lobby_feed`).
     pub lobby_feed: watch::Receiver<crate::lobby_feed::LobbyText>,
@@ -36,6 +38,7 @@ impl AppState {
         store: Store,
         writer: Writer,
         pool: EnginePool,
+        analysis: crate::analysis::Analysis,
         config: ServeConfig,
         shutdown: watch::Receiver<bool>,
     ) -> AppState {
@@ -63,6 +66,7 @@ impl AppState {
             tournaments,
             sessions: Sessions::new(store.clone(), writer, config.limits.session_cache),
             limiters: crate::limits::Limiters::new(&config.limits),
+            analysis,
             store,
             config,
             lobby_feed,

@@ -23,6 +23,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use omweso::protocol::analysis::{
+    PlayAnswer, PlayQuery, PositionQuery, PositionView, SearchAnswer, SearchQuery,
+};
 use omweso::protocol::http::{
     ErrorBody, GameCreated, GameList, Joined, NewGame, NewSession, SessionInfo,
 };
@@ -392,6 +395,12 @@ fn check_typed(report: &mut Report, tag: &str, line: usize, value: &Value) -> bo
         "EditRound" => round_trip::<EditRound>(value, false).map(drop),
         "SheetRequest" => round_trip::<SheetRequest>(value, false).map(drop),
         "SheetView" => round_trip::<SheetView>(value, false).map(drop),
+        "PositionQuery" => round_trip::<PositionQuery>(value, true).map(drop),
+        "PositionView" => round_trip::<PositionView>(value, false).map(drop),
+        "PlayQuery" => round_trip::<PlayQuery>(value, true).map(drop),
+        "PlayAnswer" => round_trip::<PlayAnswer>(value, false).map(drop),
+        "SearchQuery" => round_trip::<SearchQuery>(value, true).map(drop),
+        "SearchAnswer" => round_trip::<SearchAnswer>(value, false).map(drop),
         "TournamentFrame" => match round_trip::<TournamentFrame>(value, false) {
             Ok(frame) => {
                 let name = tournament_type(&frame.message);

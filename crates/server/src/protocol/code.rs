@@ -85,6 +85,13 @@ pub enum ErrorCode {
     PairingBreach,
     /// The sheet is no longer open to confirmation or dispute.
     SheetSettled,
+    // -- analysis --
+    /// A position string that is not a position of the ruleset.
+    BadPosition,
+    /// A sowing budget or a thinking time out of its bounds.
+    BadLimit,
+    /// The side named for a search may not move (or none was named where two may).
+    BadSide,
     // -- the server --
     /// The server could not save or compute this; nothing changed.
     Unavailable,
@@ -92,7 +99,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in declaration order (for documentation and tests).
-    pub const ALL: [ErrorCode; 45] = [
+    pub const ALL: [ErrorCode; 48] = [
         ErrorCode::BadBody,
         ErrorCode::BadContentType,
         ErrorCode::BadOrigin,
@@ -137,6 +144,9 @@ impl ErrorCode {
         ErrorCode::NoPairing,
         ErrorCode::PairingBreach,
         ErrorCode::SheetSettled,
+        ErrorCode::BadPosition,
+        ErrorCode::BadLimit,
+        ErrorCode::BadSide,
         ErrorCode::Unavailable,
     ];
 
@@ -188,6 +198,9 @@ impl ErrorCode {
             ErrorCode::NoPairing => "no_pairing",
             ErrorCode::PairingBreach => "pairing_breach",
             ErrorCode::SheetSettled => "sheet_settled",
+            ErrorCode::BadPosition => "bad_position",
+            ErrorCode::BadLimit => "bad_limit",
+            ErrorCode::BadSide => "bad_side",
             ErrorCode::Unavailable => "unavailable",
         }
     }
@@ -210,7 +223,10 @@ impl ErrorCode {
             | ErrorCode::BadArrangement
             | ErrorCode::BadSettings
             | ErrorCode::BadPairing
-            | ErrorCode::BadReason => StatusCode::BAD_REQUEST,
+            | ErrorCode::BadReason
+            | ErrorCode::BadPosition
+            | ErrorCode::BadLimit
+            | ErrorCode::BadSide => StatusCode::BAD_REQUEST,
             ErrorCode::BadContentType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ErrorCode::BadOrigin
             | ErrorCode::Spectator

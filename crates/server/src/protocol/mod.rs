@@ -12,9 +12,12 @@
 //!   what a player may do now ([`Legal`], [`OptionResult`]).
 //! - [`http`]: the bodies of the `/api` calls.
 //! - [`code`]: every error code, with its HTTP status ([`ErrorCode`]).
+//! - [`analysis`]: the analysis calls' bodies (a position, a move played out, the
+//!   engine's best move).
 //! - [`tournament`]: a tournament's bodies and its socket's frames; [`lobby`]: the lobby
 //!   socket's frames.
 
+pub mod analysis;
 pub mod client;
 pub mod code;
 pub mod game;

@@ -1,0 +1,160 @@
+//! The analysis board's HTTP calls (`/api/analysis/legal`, `/play`, `/search`; docs/
+//! protocol.md "Analysis"): stateless and read-only. Each takes a position (typed in, or
+//! read from a game's history by the page) and answers what the rules or the engine say of
+//! it; no game is asked or touched, so a spectator analysing a running game cannot disturb
+//! it. Listing and playing run on the games' engine pool (bounded work: the listing's and
+//! the sowing budget's caps); searches on threads of their own ([`service::Analysis`]),
+//! bounded per session and in all.
+
+pub mod play;
+pub mod position;
+pub mod search;
+pub mod service;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::Json;
+
+use crate::api::{body, session};
+use crate::error::ApiError;
+use crate::protocol::analysis::{
+    PlayAnswer, PlayQuery, PositionQuery, PositionView, SearchAnswer, SearchQuery,
+};
+use crate::protocol::ErrorCode;
+use crate::state::AppState;
+
+pub use service::Analysis;
+
+/// A refused analysis: a protocol error code and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refused {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+/// The longest refusal message, in characters (it may quote what the client sent).
+const MESSAGE_MAX_CHARS: usize = 160;
+
+impl Refused {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Refused {
+        let mut message = message.into();
+        if let Some((cut, _)) = message.char_indices().nth(MESSAGE_MAX_CHARS) {
+            message.truncate(cut);
+            message.push('…');
+        }
+        Refused { code, message }
+    }
+}
+
+impl From<Refused> for ApiError {
+    fn from(refused: Refused) -> ApiError {
+        ApiError::new(refused.code, refused.message)
+    }
+}
+
+fn pool_gone(_: crate::engine_pool::PoolGone) -> ApiError {
+    ApiError::new(
+        ErrorCode::Unavailable,
+        "the server could not compute this just now; try again",
+    )
+}
+
+/// `POST /api/analysis/legal`: who may move in a position, and what each start does.
+pub async fn legal(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    bytes: axum::body::Bytes,
+) -> Result<Json<PositionView>, ApiError> {
+    let session = session(&state, &headers).await?;
+    let query: PositionQuery = body(&bytes)?;
+    state.analysis.may_analyse(session.player_id)?;
+    let read = position::read(
+        query.ruleset,
+        &query.position,
+        query.max_seeds,
+        query.akakyala,
+    )?;
+    let view = state
+        .games
+        .pool()
+        .run(move || position::view(&read.game, read.budget))
+        .await
+        .map_err(pool_gone)?;
+    Ok(Json(view))
+}
+
+/// `POST /api/analysis/play`: a move played out, lap by lap, up to its end or its next
+/// decision point.
+pub async fn play(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    bytes: axum::body::Bytes,
+) -> Result<Json<PlayAnswer>, ApiError> {
+    let session = session(&state, &headers).await?;
+    let query: PlayQuery = body(&bytes)?;
+    state.analysis.may_analyse(session.player_id)?;
+    let read = position::read(
+        query.ruleset,
+        &query.position,
+        query.max_seeds,
+        query.akakyala,
+    )?;
+    let notation = query.mv;
+    let played = state
+        .games
+        .pool()
+        .run(move || play::play(&read.game, read.budget, &notation))
+        .await
+        .map_err(pool_gone)??;
+    Ok(Json(played))
+}
+
+/// `POST /api/analysis/search`: the engine's best move, its score and its line.
+pub async fn search(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    bytes: axum::body::Bytes,
+) -> Result<Json<SearchAnswer>, ApiError> {
+    let session = session(&state, &headers).await?;
+    let query: SearchQuery = body(&bytes)?;
+    let read = position::read(
+        query.ruleset,
+        &query.position,
+        query.max_seeds,
+        query.akakyala,
+    )?;
+    let checked = search::check(read.game, read.budget, query.millis, query.side)?;
+    let permit = state.analysis.may_search(session.player_id)?;
+    // The search stops when this request is dropped (the page went away, or the request
+    // ran out of time), so nobody's thread thinks for an answer nobody will read.
+    let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
+    let flag = Arc::clone(&stop.0);
+    let answer = state
+        .analysis
+        .run(move || {
+            let _held = permit;
+            if flag.load(Ordering::Relaxed) {
+                return Err(Refused::new(
+                    ErrorCode::Unavailable,
+                    "the search was cancelled",
+                ));
+            }
+            search::search(&checked, &flag)
+        })
+        .await
+        .map_err(pool_gone)??;
+    drop(stop);
+    Ok(Json(answer))
+}
+
+/// Raises the stop flag when dropped.
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}

@@ -1,0 +1,209 @@
+// The analysis board in headless Chromium against the real server: a running game's
+// position opened from its address (`/analysis?game=..&ply=..`), a move played by
+// clicking (decisions answered by clicking), the engine asked for its best move and its
+// line played by clicking, back and forward, a position typed in (and a bad one refused
+// in words), the game page's "Analyse" link; the game itself is never disturbed.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer } from './helpers/server.js';
+import { launch, openPage } from './helpers/browser.js';
+import { call, session, RandomMover, waitFor } from './helpers/protocol.js';
+import { signInContext } from './helpers/tournament.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const ARTIFACTS = path.resolve(here, '..', 'test-artifacts');
+mkdirSync(ARTIFACTS, { recursive: true });
+
+/** RULES.md 1.6, and the position after South's E1. */
+const WORKED = '5,0,0,0,1,1,1,1/0,3,0,5,5,5,0,5/10,4,1,4,4,0,0,4/1,0,0,0,4,0,0,0 s';
+const AFTER_E1 = '5,0,0,0,1,1,1,0/0,3,0,5,5,5,0,0/10,4,1,4,4,1,1,6/1,0,0,0,0,2,2,2 n';
+
+/** @type {Awaited<ReturnType<typeof startServer>>} */
+let server;
+/** @type {import('playwright-core').Browser} */
+let browser;
+
+before(async () => {
+  [server, browser] = await Promise.all([startServer(), launch()]);
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/**
+ * The analysis board once settled.
+ * @param {import('playwright-core').Page} page
+ * @param {(s: any) => boolean} [until]
+ */
+async function settled(page, until = () => true) {
+  // Polled from here: the page's Content-Security-Policy forbids evaluating a predicate
+  // sent as text.
+  return waitFor(async () => {
+    const s = await page.evaluate(() => /** @type {any} */ (window).__omwesoAnalysis?.settled() ?? null);
+    return s && until(s) ? s : null;
+  }, 'the analysis board to settle', { timeout: 15000, every: 50 });
+}
+
+/** The legal pits the board offers. @param {import('playwright-core').Page} page */
+async function offered(page) {
+  return page.locator('svg[data-board] [data-legal]').evaluateAll((els) => els.map((el) => el.getAttribute('data-pit')));
+}
+
+/**
+ * Clicks decision options until the move is over.
+ * @param {import('playwright-core').Page} page
+ */
+async function answerDecisions(page) {
+  for (let i = 0; i < 50; i++) {
+    const s = await settled(page);
+    if (!s.pending) return s;
+    await page.locator('[data-choice]').first().click();
+    await page.mouse.move(1, 1);
+  }
+  throw new Error('more than 50 decisions');
+}
+
+test('analysing a running game at a move, playing, asking the engine, typing a position', async () => {
+  // A game being played by two protocol clients: six turns, then they wait.
+  const kato = await session(server.url, 'Kato');
+  const nakato = await session(server.url, 'Nakato');
+  const { game_id: gameId } = await call(server.url, kato.token, 'POST', '/api/games', { ruleset: 'omweso' });
+  await call(server.url, nakato.token, 'POST', `/api/games/${gameId}/join`, {});
+  const movers = [
+    new RandomMover({ baseUrl: server.url, gameId, token: kato.token, seed: 7, thinkMs: [5, 20], maxMoves: 3 }),
+    new RandomMover({ baseUrl: server.url, gameId, token: nakato.token, seed: 8, thinkMs: [5, 20], maxMoves: 3 }),
+  ];
+  movers.forEach((m) => m.start());
+  const snap = await waitFor(async () => {
+    const s = await call(server.url, kato.token, 'GET', `/api/games/${gameId}`);
+    return s.history.length >= 6 && !s.pending ? s : null;
+  }, 'six turns played');
+  movers.forEach((m) => m.stop());
+  const version = snap.version;
+
+  const watcher = await session(server.url, 'Okello');
+  const { context, page, problems } = await openPage(browser, 'analyst');
+  await signInContext(context, server.url, watcher);
+
+  // The game page links each reviewed position to the analysis board.
+  await page.goto(`${server.url}/g/${gameId}?anim=0`);
+  await page.click('[data-history-index="2"]');
+  const link = page.locator('[data-analyse-ply="3"]');
+  assert.equal(await link.getAttribute('href'), `/analysis?game=${gameId}&ply=3`);
+
+  await page.goto(`${server.url}/analysis?game=${gameId}&ply=3&anim=0`);
+  let s = await settled(page, (x) => x.cursor === 3);
+  assert.equal(s.position, snap.history[2].position);
+  assert.equal(s.drawn, s.position);
+  assert.deepEqual(s.moves, snap.history.map((/** @type {any} */ e) => e.move));
+  // The pits lit are exactly the server's legal starts for that position.
+  const legal = await call(server.url, watcher.token, 'POST', '/api/analysis/legal', { ruleset: 'omweso', position: s.position });
+  const side = s.position.endsWith(' s') ? 's' : 'n';
+  assert.deepEqual((await offered(page)).sort(), legal.legal[side].starts.map((/** @type {any} */ r) => r.start).sort());
+
+  // Play the first lit pit by clicking (and answer any decision by clicking).
+  const pit = await page.locator('svg[data-board] g.pit[data-legal]').first().getAttribute('data-pit');
+  await page.click(`svg[data-board] g.pit[data-pit="${pit}"]`);
+  await page.mouse.move(1, 1);
+  s = await answerDecisions(page);
+  assert.equal(s.cursor, 4);
+  assert.equal(s.moves[3].split('/')[0], pit);
+  const replayed = await call(server.url, watcher.token, 'POST', '/api/analysis/play', { ruleset: 'omweso', position: snap.history[2].position, move: s.moves[3] });
+  assert.equal(s.position, replayed.after.position);
+  assert.equal(s.drawn, s.position);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'analysis.png'), fullPage: true });
+
+  // Ask the engine: a legal best move, marked on the board, its score and its line.
+  await page.selectOption('#engine-millis', '500');
+  await page.click('[data-ask-engine]');
+  await page.waitForSelector('[data-engine-move]');
+  const best = String(await page.locator('[data-engine-move]').getAttribute('data-engine-move'));
+  const here = await call(server.url, watcher.token, 'POST', '/api/analysis/legal', { ruleset: 'omweso', position: s.position });
+  const mover = s.position.endsWith(' s') ? 's' : 'n';
+  assert.ok(here.legal[mover].moves.includes(best), `${best} is one of ${here.legal[mover].moves}`);
+  const score = Number(await page.locator('[data-engine-score]').getAttribute('data-engine-score'));
+  assert.ok(score >= -1 && score <= 1);
+  assert.ok(Number(await page.locator('[data-engine-depth]').getAttribute('data-engine-depth')) >= 1);
+  assert.ok(await page.locator('svg[data-board] .pit.best').count() === 1, 'the best move is marked on the board');
+  await page.screenshot({ path: path.join(ARTIFACTS, 'analysis-engine.png'), fullPage: true });
+  // Its line's first move, clicked, is played on the board.
+  await page.click('[data-pv-index="0"]');
+  s = await settled(page, (x) => x.cursor === 5);
+  assert.equal(s.moves[4], best);
+
+  // Back and forward through the line.
+  await page.click('[data-line-back]');
+  s = await settled(page, (x) => x.cursor === 4);
+  assert.equal(s.position, replayed.after.position);
+  await page.click('[data-line-forward]');
+  s = await settled(page, (x) => x.cursor === 5);
+  await page.click('[data-line-index="1"]');
+  s = await settled(page, (x) => x.cursor === 1);
+  assert.equal(s.position, snap.history[0].position);
+
+  // The game was not disturbed.
+  const after = await call(server.url, kato.token, 'GET', `/api/games/${gameId}`);
+  assert.equal(after.version, version);
+  assert.equal(after.history.length, snap.history.length);
+
+  // A position typed in: RULES.md 1.6's worked example.
+  await page.fill('#position-input', WORKED);
+  await page.click('[data-position-submit]');
+  s = await settled(page, (x) => x.cursor === 0 && x.nodes === 1 && x.position.startsWith('5,0,0,0'));
+  assert.equal(s.position, WORKED);
+  assert.deepEqual((await offered(page)).sort(), ['A2', 'B2', 'D2', 'E1', 'E2', 'H2']);
+  assert.match(page.url(), /\/analysis\?ruleset=omweso&position=/);
+  // E1 with the keyboard: focus the pit, Enter.
+  await page.focus('svg[data-board] g.pit[data-pit="E1"]');
+  await page.keyboard.press('Enter');
+  s = await settled(page, (x) => x.cursor === 1);
+  assert.equal(s.position, AFTER_E1);
+  assert.equal(s.drawn, AFTER_E1);
+
+  // A bad position is refused in words, and the board stays as it was.
+  await page.fill('#position-input', '4,4,4 s');
+  await page.click('[data-position-submit]');
+  await page.waitForFunction(() => (document.querySelector('[data-position-error]')?.textContent || '').includes('refused'));
+  const error = await page.locator('[data-position-error]').textContent();
+  assert.match(String(error), /That position was refused: .*four rows/);
+  s = await settled(page);
+  assert.equal(s.position, AFTER_E1);
+
+  await context.close();
+  // The refused position is the one HTTP error expected (the browser logs it too).
+  const unexpected = problems.filter((p) => !/\/api\/analysis\/legal|status of 400/.test(p));
+  assert.deepEqual(unexpected, [], `the page logged problems:\n${unexpected.join('\n')}`);
+  assert.equal(problems.length - unexpected.length <= 2, true, problems.join('\n'));
+});
+
+test('a Mweiso opening: a clockwise start, its decision answered with previews, on a phone', async () => {
+  const analyst = await session(server.url, 'Apio');
+  const { context, page, problems } = await openPage(browser, 'phone', {
+    viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2,
+  });
+  await signInContext(context, server.url, analyst);
+  await page.goto(`${server.url}/analysis?ruleset=mweiso&anim=0`);
+  let s = await settled(page, (x) => x.ruleset === 'mweiso' && x.legal.length > 0);
+  assert.ok(s.legal.includes("A1'") && s.legal.includes("H4'"), `${s.legal}`);
+  await page.locator('svg[data-board] [data-pit="A1\'"]').tap();
+  s = await settled(page, (x) => x.pending);
+  assert.deepEqual(s.pending, ['a', 'c', 'l']);
+  // Each option says what it does.
+  for (const choice of ['a', 'c', 'l']) {
+    assert.match(String(await page.locator(`[data-preview="${choice}"]`).textContent()), /sown in \d+ lap/);
+  }
+  await page.screenshot({ path: path.join(ARTIFACTS, 'analysis-decision-phone.png'), fullPage: true });
+  await page.locator('[data-choice="a"]').tap();
+  s = await answerDecisions(page);
+  assert.equal(s.cursor, 1);
+  assert.equal(s.moves[0], "A1'/a");
+  assert.match(s.position, / on$/, 'North still owes its opening');
+  await context.close();
+  assert.deepEqual(problems, []);
+});
