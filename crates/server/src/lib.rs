@@ -83,6 +83,7 @@ pub mod lobby_feed;
 pub mod lobby_ws;
 pub mod metrics;
 pub mod protocol;
+pub mod search_pool;
 pub mod server;
 pub mod session;
 pub mod state;

@@ -12,6 +12,7 @@ use tokio::sync::watch;
 use crate::accept::{self, AcceptLimits};
 use crate::config::ServeConfig;
 use crate::engine_pool::EnginePool;
+use crate::search_pool::SearchPool;
 use crate::state::AppState;
 use crate::store::{Store, StoreError, Writer};
 use crate::{api, assets, edge, lobby_ws, tournament_api, tournament_ws, ws};
@@ -195,6 +196,10 @@ async fn serve_with(
         0 => EnginePool::per_core(),
         threads => EnginePool::start(threads),
     }?;
+    let search = match config.limits.search_threads {
+        0 => SearchPool::per_core(),
+        threads => SearchPool::start(threads),
+    }?;
     let accept_limits = AcceptLimits {
         connections: config.limits.connections,
         connections_per_ip: config.limits.connections_per_ip,
@@ -206,7 +211,14 @@ async fn serve_with(
             .into(),
     }
     .fitted_to_open_files();
-    let state = AppState::new(store.clone(), writer.clone(), pool, config, stopped.clone());
+    let state = AppState::new(
+        store.clone(),
+        writer.clone(),
+        pool,
+        search,
+        config,
+        stopped.clone(),
+    );
     let restored = state.games.restore_unfinished().await?;
     tracing::info!(restored, backend = store.backend(), "games restored");
     let tournaments = state.tournaments.restore_unfinished().await?;
