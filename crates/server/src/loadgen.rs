@@ -187,9 +187,9 @@ pub(crate) struct Stats {
     pub(crate) active_games: AtomicUsize,
     /// Problems worth showing verbatim (the first few).
     pub(crate) notes: Mutex<Vec<String>>,
-    /// Games against the computer: the computer's moves in the window, its games that
-    /// ended, and the time from the player's action to the computer's answer (the answer's
-    /// `played` received), in microseconds, in the window.
+    /// Games against the computer: the computer's moves received in the window, its games
+    /// that ended, and the time from the player's action to the computer's answer (its
+    /// `played` received in the window), in microseconds.
     pub(crate) bot_moves: AtomicU64,
     pub(crate) bot_games_finished: AtomicU64,
     pub(crate) bot_answers_us: Mutex<Vec<u32>>,
@@ -230,10 +230,10 @@ impl Stats {
     }
 
     /// Records the computer's answer, received now, to an action sent at `sent` (a game
-    /// against the computer).
+    /// against the computer). Every answer received in the window counts, whenever its
+    /// action was sent: with many games, an answer waits longer than the window.
     pub(crate) fn bot_answer(&self, sent: Instant, now: Instant) {
-        let in_window = self.measuring() && self.window_start.get().is_some_and(|s| sent >= *s);
-        if in_window {
+        if self.measuring() {
             self.bot_moves.fetch_add(1, Ordering::Relaxed);
             let us = u32::try_from(now.duration_since(sent).as_micros()).unwrap_or(u32::MAX);
             if let Ok(mut l) = self.bot_answers_us.lock() {
