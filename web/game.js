@@ -8,7 +8,7 @@ import { ownerOf } from './notation.js';
 /** @typedef {import('./notation.js').Lap} Lap */
 /** @typedef {import('./notation.js').Outcome} Outcome */
 /** @typedef {{referee_deadline: number|null, steal_open: boolean, move_deadline: number|null}} Clock */
-/** @typedef {{name: string, connected: boolean}} SeatView */
+/** @typedef {{name: string, connected: boolean, computer?: {level: number}}} SeatView */
 /** @typedef {{by: Side, move: string, stolen: boolean, position?: string}} HistoryEntry */
 /**
  * @typedef {{referee_seconds: number|null, move_limit_seconds: number|null, sowing_pace: number,

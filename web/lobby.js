@@ -6,12 +6,13 @@ import { api, ApiError } from './api.js';
 import { ensureSession } from './session.js';
 import { h, replace, safeStorage, toast } from './ui.js';
 import { LiveSocket } from './livesocket.js';
+import { computerCard } from './computerform.js';
 
 /**
  * A game as the lobby lists it.
  * @typedef {{game_id: string, ruleset: string, setup: string, status: string,
  *   seats: {s: string|null, n: string|null}, time_control: TimeControl,
- *   spectators: number, moves?: number}} Listed
+ *   spectators: number, moves?: number, computer?: {seat: 's'|'n', level: number}}} Listed
  */
 /**
  * @typedef {{referee_seconds: number|null, move_limit_seconds: number|null,
@@ -70,6 +71,7 @@ export async function mountLobby(root) {
   root.append(
     h('div', { class: 'lobby-grid' },
       createCard(),
+      computerCard(),
       h('section', { class: 'card', 'aria-labelledby': 'open-title' },
         h('h2', { id: 'open-title' }, 'Open games'),
         h('p', { class: 'muted small' }, 'Waiting for a second player.'),

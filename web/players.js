@@ -67,9 +67,12 @@ export class Players {
       const pos = parsePosition(snap.ruleset, snap.position);
       captured = h('span', { class: 'captures' }, `${pos.captures[side === 's' ? 0 : 1]} captured`);
     }
+    // The computer is always at the table: a badge, not a connection to watch.
+    const computer = seat?.computer;
     replace(card,
-      h('span', { class: `dot ${seat ? (connected ? 'on' : 'off') : 'none'}`, 'data-connected': seat ? String(connected) : 'empty', title: seat ? (connected ? 'connected' : 'not connected') : 'empty seat' }),
+      h('span', { class: `dot ${seat ? (connected ? 'on' : 'off') : 'none'}`, 'data-connected': seat ? String(connected) : 'empty', title: seat ? (computer ? 'the computer' : connected ? 'connected' : 'not connected') : 'empty seat' }),
       h('span', { class: 'player-name' }, seat ? seat.name : 'Waiting for a player…'),
+      computer ? h('span', { class: 'computer-badge small', 'data-computer': computer.level }, 'computer') : null,
       h('span', { class: 'player-side muted' }, ` ${sideName(side)}${snap.you === side ? ' (you)' : ''}`),
       seat && !connected ? h('span', { class: 'offline muted small' }, ` not connected${away}`) : null,
       captured,

@@ -90,7 +90,8 @@ export class TurnPanel {
       }
       parts.push(refereeLine());
     } else if (snap.to_move) {
-      if (!snap.clock.steal_open) parts.push(h('p', {}, `${name(snap.to_move)} to move.`));
+      const thinking = snap.seats[snap.to_move]?.computer;
+      if (!snap.clock.steal_open) parts.push(h('p', { 'data-computer-thinking': thinking ? 'true' : null }, thinking ? `${name(snap.to_move)} is thinking…` : `${name(snap.to_move)} to move.`));
       parts.push(refereeLine());
     }
     if (!me && snap.status === 'playing') parts.push(h('p', { class: 'muted small' }, 'You are watching this game.'));

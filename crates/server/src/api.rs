@@ -15,7 +15,7 @@ use crate::game::log::Entry;
 use crate::game::table::{Seat, Table};
 use crate::metrics::Limit;
 use crate::protocol::http::{
-    GameCreated, GameList, Joined, NewGame, NewSession, SeatChoice, SessionInfo,
+    GameCreated, GameList, Joined, NewGame, NewSession, Opponent, SeatChoice, SessionInfo,
 };
 use crate::protocol::ErrorCode;
 use crate::session::{token_from, Session, COOKIE};
@@ -99,6 +99,12 @@ pub async fn create_game(
 ) -> Result<Response, ApiError> {
     let session = session(&state, &headers).await?;
     let request: NewGame = body(&bytes)?;
+    let computer = request
+        .opponent
+        .map(|Opponent::Computer(computer)| computer);
+    if computer.is_some() {
+        may_play_the_computer(&state, session.player_id)?;
+    }
     may_create_game(&state, session.player_id, client_ip(ip))?;
     let ruleset = request.ruleset.unwrap_or(Ruleset::Omweso);
     let setup = match (ruleset, request.setup) {
@@ -144,13 +150,15 @@ pub async fn create_game(
     // database wrote a 4 KiB page per move and the commits could not keep up;
     // docs/performance.md).
     let id = Uuid::now_v7();
-    let table = Table::new(
-        id,
-        config.clone(),
-        creator.clone(),
-        side,
-        crate::clock::now_ms(),
-    );
+    let now = crate::clock::now_ms();
+    let mut table = Table::new(id, config.clone(), creator.clone(), side, now);
+    if let Some(computer) = computer {
+        // The computer sits down with the creation (nobody is connected yet to be told),
+        // and so it is logged: the creation entry names it, and a replay seats it again.
+        table
+            .seat_computer(computer, now)
+            .map_err(|refusal| ApiError::new(refusal.code, refusal.message))?;
+    }
     state
         .games
         .create(
@@ -160,6 +168,7 @@ pub async fn create_game(
                 creator,
                 side,
                 presence_logged: true,
+                computer,
             },
         )
         .await
@@ -182,6 +191,28 @@ pub fn game_id(text: &str) -> Result<Uuid, ApiError> {
         Ok(id) if id.hyphenated().to_string() == text => Ok(id),
         _ => Err(ApiError::not_found("game")),
     }
+}
+
+/// The limits on games against the computer, each costing up to a second of a core a move:
+/// unfinished ones per session and in all.
+fn may_play_the_computer(state: &AppState, player: Uuid) -> Result<(), ApiError> {
+    let limits = &state.config.limits;
+    let (all, mine) = state.games.lobby().bot_games(player);
+    if mine >= limits.bot_games_per_session {
+        return Err(ApiError::limited(
+            Limit::BotGamesPerSession,
+            format!(
+                "you have {mine} unfinished games against the computer; finish or resign one first"
+            ),
+        ));
+    }
+    if all >= limits.bot_games {
+        return Err(ApiError::limited(
+            Limit::BotGames,
+            "the computer is playing as many games as this server allows; try again later",
+        ));
+    }
+    Ok(())
 }
 
 /// The limits on creating games: per session and per address a minute, and unstarted

@@ -67,6 +67,19 @@ pub struct Limits {
         default_value_t = 20
     )]
     pub searches_per_session_per_minute: u32,
+    /// Threads the computer player searches on (at the lowest priority); 0: one per core.
+    #[arg(long, env = "OMWESO_SEARCH_THREADS", default_value_t = 0)]
+    pub search_threads: usize,
+    /// Unfinished games against the computer one session may have at once.
+    #[arg(long, env = "OMWESO_BOT_GAMES_PER_SESSION", default_value_t = 3)]
+    pub bot_games_per_session: usize,
+    /// Unfinished games against the computer on the whole server.
+    #[arg(long, env = "OMWESO_BOT_GAMES", default_value_t = 500)]
+    pub bot_games: usize,
+    /// The computer's least time to answer, in milliseconds from the move (or arrangement)
+    /// it answers, so that a person sees their own move land before the reply starts.
+    #[arg(long, env = "OMWESO_COMPUTER_DELAY_MS", default_value_t = 500)]
+    pub computer_delay_ms: u64,
     /// Sessions one IP address may create per minute (bursts of as many).
     #[arg(long, env = "OMWESO_SESSIONS_PER_IP_PER_MINUTE", default_value_t = 30)]
     pub sessions_per_ip_per_minute: u32,
@@ -136,6 +149,10 @@ impl Limits {
             analysis_threads: 1,
             analyses_per_session_per_minute: 600,
             searches_per_session_per_minute: 20,
+            search_threads: 0,
+            bot_games_per_session: 3,
+            bot_games: 500,
+            computer_delay_ms: 500,
             sessions_per_ip_per_minute: 30,
             games_per_session_per_minute: 10,
             games_per_ip_per_minute: 60,
@@ -220,6 +237,9 @@ impl ServeConfig {
                 sockets_per_session: 10_000,
                 sockets_per_ip: 10_000,
                 connections_per_ip: 10_000,
+                bot_games_per_session: 10_000,
+                // Tests play whole games against the computer: no pause for a watcher.
+                computer_delay_ms: 0,
                 ..Limits::defaults()
             },
         }

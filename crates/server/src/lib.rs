@@ -43,6 +43,10 @@
 //!   group-commit `Writer` on a blocking thread of its own.
 //! - `engine_pool`: threads for the rules engine's heavy work (legal moves, replays), so
 //!   it never runs on the async workers that carry the sockets.
+//! - `search_pool`: threads for the computer player's searches (`omweso-search`), one per
+//!   core at the lowest priority, with a bounded queue a game never waits on. The
+//!   computer's seat is `game::table` (`computer`: what it has to do) and its part in a
+//!   game's task `game::computer` (asking the pool, dropping stale answers).
 //! - `metrics`: Prometheus counters and histograms, served on their own address.
 //! - `config`, `clock`: `omweso serve`'s settings; wall-clock milliseconds.
 //!
@@ -58,6 +62,10 @@
 //!   engine pool lists the next legal moves, then answers `ack` and publishes the events:
 //!   each is encoded once and queued on every connection's bounded queue, which `ws::write`
 //!   drains and flushes in batches. Durable before acknowledged, acknowledged before shown.
+//! - **The computer**: after every change the task asks `Table::computer_due`; a move is
+//!   searched on the `search_pool`, the answer comes back to the task with the version it
+//!   was asked at and, once the least delay is over, is played as the computer's seat
+//!   through `Table::act` and saved like a person's move (a stale one is dropped).
 //! - **Time**: the task sleeps until `Table::next_deadline`, then logs a `Tick` and
 //!   publishes what `Table::tick` decided (the steal, an annulment, an abandonment).
 //! - **A restart**: `Registry::restore_unfinished` replays each unfinished game's log on
@@ -87,6 +95,7 @@ pub mod lobby_feed;
 pub mod lobby_ws;
 pub mod metrics;
 pub mod protocol;
+pub mod search_pool;
 pub mod server;
 pub mod session;
 pub mod state;

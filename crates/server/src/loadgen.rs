@@ -89,6 +89,14 @@ pub struct LoadgenConfig {
     /// spread evenly (queueing).
     #[arg(long)]
     pub timeline: bool,
+    /// Games against the computer kept going besides `--games` (each with one session,
+    /// whose player moves as soon as it may): load on the search pool, to see that it
+    /// leaves the human games' latency alone. The latency figures are the human games'.
+    #[arg(long, default_value_t = 0)]
+    pub bot_games: usize,
+    /// The computer's level in the `--bot-games` (1 to 8).
+    #[arg(long, default_value_t = 8)]
+    pub bot_level: u8,
     /// Diagnostic: the clients ACK every segment at once (`TCP_QUICKACK`), which shows how
     /// much of the latency is Nagle's algorithm on the server's sockets waiting for the
     /// clients' delayed ACKs.
@@ -125,6 +133,9 @@ fn check(config: &LoadgenConfig) -> Result<(), String> {
     }
     if !(config.warmup.is_finite() && config.warmup >= 0.0 && config.warmup < config.seconds) {
         return Err("--warmup must be at least 0 and less than --seconds".into());
+    }
+    if !(1..=8).contains(&config.bot_level) {
+        return Err("--bot-level must be one of 1 to 8".into());
     }
     if config.connect_concurrency == 0 {
         return Err("--connect-concurrency must be at least 1".into());
@@ -176,6 +187,12 @@ pub(crate) struct Stats {
     pub(crate) active_games: AtomicUsize,
     /// Problems worth showing verbatim (the first few).
     pub(crate) notes: Mutex<Vec<String>>,
+    /// Games against the computer: the computer's moves received in the window, its games
+    /// that ended, and the time from the player's action to the computer's answer (its
+    /// `played` received in the window), in microseconds.
+    pub(crate) bot_moves: AtomicU64,
+    pub(crate) bot_games_finished: AtomicU64,
+    pub(crate) bot_answers_us: Mutex<Vec<u32>>,
 }
 
 impl Stats {
@@ -208,6 +225,19 @@ impl Stats {
             let us = u32::try_from(now.duration_since(sent).as_micros()).unwrap_or(u32::MAX);
             if let Ok(mut l) = self.latencies_us.lock() {
                 l.push((second, us));
+            }
+        }
+    }
+
+    /// Records the computer's answer, received now, to an action sent at `sent` (a game
+    /// against the computer). Every answer received in the window counts, whenever its
+    /// action was sent: with many games, an answer waits longer than the window.
+    pub(crate) fn bot_answer(&self, sent: Instant, now: Instant) {
+        if self.measuring() {
+            self.bot_moves.fetch_add(1, Ordering::Relaxed);
+            let us = u32::try_from(now.duration_since(sent).as_micros()).unwrap_or(u32::MAX);
+            if let Ok(mut l) = self.bot_answers_us.lock() {
+                l.push(us);
             }
         }
     }
@@ -247,7 +277,10 @@ pub(crate) struct Ctx {
     /// Slots whose first game has started.
     pub(crate) started: AtomicUsize,
     pub(crate) all_started: tokio::sync::Notify,
+    /// Slots in all (human games and games against the computer).
     pub(crate) games: usize,
+    /// The computer's level in the games against it.
+    pub(crate) bot_level: u8,
     pub(crate) quickack: bool,
     pub(crate) think: Duration,
     /// Told of every action once acknowledged (the tournament simulator times its boards
@@ -261,7 +294,7 @@ pub(crate) struct Ctx {
 pub(crate) type OnAcked = Arc<dyn Fn(&str, u64, Instant) + Send + Sync>;
 
 async fn run(config: LoadgenConfig) -> ExitCode {
-    let sockets = config.games * (2 + config.spectators);
+    let sockets = config.games * (2 + config.spectators) + config.bot_games;
     match child::raise_fd_limit(sockets as u64 + 1024) {
         Ok(Some(limit)) => eprintln!("open-files limit raised to {limit}"),
         Ok(None) => {}
@@ -340,7 +373,8 @@ async fn drive(config: &LoadgenConfig, base: &str, server: Option<&child::Server
         setups: Semaphore::new(config.connect_concurrency),
         started: AtomicUsize::new(0),
         all_started: tokio::sync::Notify::new(),
-        games: config.games,
+        games: config.games + config.bot_games,
+        bot_level: config.bot_level,
         quickack: config.quickack,
         think: Duration::from_millis(config.think_ms),
         on_acked: None,
@@ -354,12 +388,19 @@ async fn drive(config: &LoadgenConfig, base: &str, server: Option<&child::Server
         config.games,
         config.games * (2 + config.spectators)
     );
+    if config.bot_games > 0 {
+        eprintln!(
+            "and {} games against the computer at level {}...",
+            config.bot_games, config.bot_level
+        );
+    }
     let slots: Vec<_> = (0..config.games)
         .map(|i| tokio::spawn(client::slot(ctx.clone(), i)))
+        .chain((0..config.bot_games).map(|i| tokio::spawn(client::bot_slot(ctx.clone(), i))))
         .collect();
     // Play starts once every slot has its first game (or after two minutes regardless).
     let notified = ctx.all_started.notified();
-    if ctx.started.load(Ordering::Acquire) < config.games {
+    if ctx.started.load(Ordering::Acquire) < ctx.games {
         let _ = tokio::time::timeout(Duration::from_secs(120), notified).await;
     }
     let setup = t0.elapsed();
@@ -585,6 +626,14 @@ impl Report {
         let marginal = memory.as_ref().zip(baseline_kib).and_then(|(m, b)| {
             (peak_conns > 0).then(|| m.peak_kib.saturating_sub(b) as f64 / peak_conns as f64)
         });
+        let mut answers = s
+            .bot_answers_us
+            .lock()
+            .map(|l| l.clone())
+            .unwrap_or_default();
+        answers.sort_unstable();
+        let (answer50, answer99) = (percentile(&answers, 50.0), percentile(&answers, 99.0));
+        let bot_moves = s.bot_moves.load(Ordering::Relaxed);
         let p99_met = p99.map(|p| p < 20.0);
         let rate_met = Some(moves_per_s >= 5000.0);
         let mem_met = per_conn.map(|k| k < 100.0);
@@ -657,6 +706,17 @@ impl Report {
                 s.unmatched.load(Ordering::Relaxed),
             ),
         ];
+        if config.bot_games > 0 {
+            lines.push(format!(
+                "  computer     {} games at level {}: {:.1} moves/s of the computer ({bot_moves}), {} games ended; its answer p50 {}  p99 {}  (player's action sent -> the computer's played)",
+                config.bot_games,
+                config.bot_level,
+                bot_moves as f64 / secs,
+                s.bot_games_finished.load(Ordering::Relaxed),
+                ms(answer50),
+                ms(answer99),
+            ));
+        }
         if config.timeline {
             let start_unix_ms = t.window_start_unix.as_millis();
             lines.push(format!(
@@ -739,6 +799,10 @@ impl Report {
             "loadgen_cpu_percent": me_cpu,
             "other_processes_cpu_percent": others_cpu,
             "loadgen_vm_hwm_kib": my_hwm,
+            "bot_games": config.bot_games,
+            "bot_level": config.bot_level,
+            "bot_moves": bot_moves,
+            "bot_answer_ms": {"p50": answer50, "p99": answer99, "samples": answers.len()},
             "think_ms": config.think_ms,
             "quickack": config.quickack,
             "targets": {"p99_under_20ms": p99_met, "moves_per_s_5000": rate_met, "under_100kib_per_connection": mem_met},

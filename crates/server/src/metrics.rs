@@ -85,6 +85,15 @@ pub struct Metrics {
     pub engine_jobs_queued: AtomicI64,
     /// One job of the engine pool (legal moves, a replay).
     pub engine_job: Histogram,
+    /// Searches of the computer player queued (`search_pool`), refused for a full queue
+    /// (asked again later), and waiting for a thread now.
+    pub searches: AtomicU64,
+    pub searches_busy: AtomicU64,
+    pub searches_queued: AtomicI64,
+    /// One search of the computer player, on the search pool.
+    pub search: Histogram,
+    /// Moves (and arrangements) the computer played.
+    pub computer_moves: AtomicU64,
     /// Requests refused by each limit of docs/security.md.
     pub limited: [AtomicU64; Limit::ALL.len()],
     /// Sockets closed for not answering three pings in a row.
@@ -115,10 +124,12 @@ pub enum Limit {
     Connections,
     AnalysesPerSession,
     SearchesPerSession,
+    BotGamesPerSession,
+    BotGames,
 }
 
 impl Limit {
-    pub const ALL: [Limit; 11] = [
+    pub const ALL: [Limit; 13] = [
         Limit::SessionsPerIp,
         Limit::GamesPerSession,
         Limit::GamesPerIp,
@@ -130,6 +141,8 @@ impl Limit {
         Limit::Connections,
         Limit::AnalysesPerSession,
         Limit::SearchesPerSession,
+        Limit::BotGamesPerSession,
+        Limit::BotGames,
     ];
 
     #[must_use]
@@ -146,6 +159,8 @@ impl Limit {
             Limit::Connections => "connections",
             Limit::AnalysesPerSession => "analyses_per_session",
             Limit::SearchesPerSession => "searches_per_session",
+            Limit::BotGamesPerSession => "bot_games_per_session",
+            Limit::BotGames => "bot_games",
         }
     }
 
@@ -173,6 +188,11 @@ pub static METRICS: Metrics = Metrics {
     database_writes: AtomicU64::new(0),
     engine_jobs_queued: AtomicI64::new(0),
     engine_job: Histogram::new(),
+    searches: AtomicU64::new(0),
+    searches_busy: AtomicU64::new(0),
+    searches_queued: AtomicI64::new(0),
+    search: Histogram::new(),
+    computer_moves: AtomicU64::new(0),
     limited: [const { AtomicU64::new(0) }; Limit::ALL.len()],
     dropped_silent_sockets: AtomicU64::new(0),
     dropped_write_timeouts: AtomicU64::new(0),
@@ -307,6 +327,30 @@ pub fn render(live_games: usize, sessions_cached: usize) -> String {
         "Jobs waiting for a place in the engine pool's queue.",
         m.engine_jobs_queued.load(Ordering::Relaxed).to_string(),
     );
+    line(
+        "omweso_searches_total",
+        "counter",
+        "Searches of the computer player queued.",
+        get(&m.searches),
+    );
+    line(
+        "omweso_searches_busy_total",
+        "counter",
+        "Searches refused for a full search queue (asked again a second later).",
+        get(&m.searches_busy),
+    );
+    line(
+        "omweso_searches_queued",
+        "gauge",
+        "Searches of the computer player waiting for a search thread.",
+        m.searches_queued.load(Ordering::Relaxed).to_string(),
+    );
+    line(
+        "omweso_computer_moves_total",
+        "counter",
+        "Moves and arrangements the computer played.",
+        get(&m.computer_moves),
+    );
     let _ = writeln!(
         out,
         "# HELP omweso_limited_total Requests refused by each limit (docs/security.md).\n# TYPE omweso_limited_total counter"
@@ -349,6 +393,11 @@ pub fn render(live_games: usize, sessions_cached: usize) -> String {
         &mut out,
         "omweso_engine_job_seconds",
         "One job of the engine pool (legal moves, rebuilding a game).",
+    );
+    m.search.render(
+        &mut out,
+        "omweso_search_seconds",
+        "One search of the computer player, on the search pool.",
     );
     out
 }

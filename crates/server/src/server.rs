@@ -12,6 +12,7 @@ use tokio::sync::watch;
 use crate::accept::{self, AcceptLimits};
 use crate::config::ServeConfig;
 use crate::engine_pool::EnginePool;
+use crate::search_pool::SearchPool;
 use crate::state::AppState;
 use crate::store::{Store, StoreError, Writer};
 use crate::{analysis, api, assets, edge, lobby_ws, tournament_api, tournament_ws, ws};
@@ -199,6 +200,10 @@ async fn serve_with(
         0 => EnginePool::per_core(),
         threads => EnginePool::start(threads),
     }?;
+    let search = match config.limits.search_threads {
+        0 => SearchPool::per_core(),
+        threads => SearchPool::start(threads),
+    }?;
     let accept_limits = AcceptLimits {
         connections: config.limits.connections,
         connections_per_ip: config.limits.connections_per_ip,
@@ -216,6 +221,7 @@ async fn serve_with(
         writer.clone(),
         pool,
         analysis,
+        search,
         config,
         stopped.clone(),
     );

@@ -8,8 +8,10 @@ use tokio_util::task::TaskTracker;
 use crate::config::ServeConfig;
 use crate::engine_pool::EnginePool;
 use crate::game::actor::Services;
+use crate::game::computer::ComputerServices;
 use crate::game::lobby::Lobby;
 use crate::game::registry::Registry;
+use crate::search_pool::SearchPool;
 use crate::session::Sessions;
 use crate::store::{Store, Writer};
 
@@ -39,6 +41,7 @@ impl AppState {
         writer: Writer,
         pool: EnginePool,
         analysis: crate::analysis::Analysis,
+        search: SearchPool,
         config: ServeConfig,
         shutdown: watch::Receiver<bool>,
     ) -> AppState {
@@ -49,6 +52,10 @@ impl AppState {
             pool,
             lobby: lobby.clone(),
             open_game_ttl_ms: crate::game::config::ms(config.limits.open_game_hours * 3600.0),
+            computer: ComputerServices {
+                pool: search,
+                delay: std::time::Duration::from_millis(config.limits.computer_delay_ms),
+            },
         };
         let games = Arc::new(Registry::new(store.clone(), services));
         let tournaments = crate::tournament::registry::Tournaments::new(

@@ -265,6 +265,7 @@ async fn drive(config: &TournamentSimConfig, base: &str, server: Option<&Server>
         started: AtomicUsize::new(0),
         all_started: tokio::sync::Notify::new(),
         games: config.players / 2,
+        bot_level: 1,
         quickack: false,
         think: Duration::from_millis(config.think_ms),
         on_acked: Some(Arc::new(move |game, version, at| {

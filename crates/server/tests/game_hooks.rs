@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use omweso::engine_pool::EnginePool;
 use omweso::game::actor::{Command, ConnId, GameHandle, Outgoing, Services};
+use omweso::game::computer::ComputerServices;
 use omweso::game::config::{GameConfig, SetupKind, TimeControl};
 use omweso::game::lobby::Lobby;
 use omweso::game::news::TableNews;
@@ -13,6 +14,7 @@ use omweso::game::registry::{LoadError, Registry, SeatedGame};
 use omweso::game::table::Seat;
 use omweso::protocol::client::MoveRequest;
 use omweso::protocol::{ClientMessage, ErrorCode, Status};
+use omweso::search_pool::SearchPool;
 use omweso::store::{SessionRow, Store, Write, Writer};
 use omweso_rules::{Outcome, Ruleset, Side, Victory};
 use tokio::sync::{mpsc, watch};
@@ -36,6 +38,10 @@ fn registry(store: &Store) -> (Registry, watch::Sender<bool>) {
         pool: EnginePool::start(1).expect("an engine thread"),
         lobby: Lobby::default(),
         open_game_ttl_ms: 3_600_000,
+        computer: ComputerServices {
+            pool: SearchPool::start(1).expect("a search thread"),
+            delay: std::time::Duration::ZERO,
+        },
     };
     (Registry::new(store.clone(), services), stop)
 }

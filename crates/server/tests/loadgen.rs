@@ -65,3 +65,64 @@ fn a_short_load_run_plays_games_cleanly_and_reports_them() {
         .count();
     assert!((3..=4).contains(&seconds), "{stdout}");
 }
+
+#[test]
+fn games_against_the_computer_run_beside_the_human_games_and_are_reported_apart() {
+    let output = Command::new(env!("CARGO_BIN_EXE_omweso"))
+        .args([
+            "loadgen",
+            "--spawn-server",
+            "--database-url",
+            "sqlite::memory:",
+            "--games",
+            "2",
+            "--spectators",
+            "1",
+            "--bot-games",
+            "2",
+            "--bot-level",
+            "1",
+            "--seconds",
+            "4",
+            "--warmup",
+            "1",
+            "--seed",
+            "7",
+            "--server-rate-limit",
+            "10000",
+            "--json",
+        ])
+        .output()
+        .expect("the omweso binary runs");
+    let stdout = String::from_utf8(output.stdout).expect("UTF-8 output");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    let report: Value = serde_json::from_str(stdout.lines().last().expect("a JSON line"))
+        .expect("the last line is the JSON report");
+    assert_eq!(report["bot_games"], 2);
+    assert_eq!(report["bot_level"], 1);
+    assert_eq!(report["errors_total"], 0, "{stdout}");
+    assert_eq!(report["dropped"], 0, "{stdout}");
+    assert_eq!(report["stalled"], 0, "{stdout}");
+    // The computer's answers are not taken for the human games' moves.
+    assert_eq!(report["unmatched"], 0, "{stdout}");
+    // 2 games x (2 players + 1 spectator), and one socket per game against the computer.
+    assert_eq!(report["peak_connections"], 8, "{stdout}");
+    // The computer answers (no sooner than the server's least delay, 500 ms), each timed.
+    let bot_moves = report["bot_moves"].as_u64().expect("bot moves");
+    assert!(bot_moves > 0, "{stdout}");
+    assert_eq!(report["bot_answer_ms"]["samples"].as_u64(), Some(bot_moves));
+    assert!(
+        report["bot_answer_ms"]["p50"]
+            .as_f64()
+            .is_some_and(|ms| ms >= 500.0),
+        "{stdout}"
+    );
+    assert!(report["latency_ms"]["samples"]
+        .as_u64()
+        .is_some_and(|n| n > 0));
+    assert!(
+        stdout.contains("computer     2 games at level 1"),
+        "{stdout}"
+    );
+}

@@ -28,10 +28,12 @@ export function binary() {
 }
 
 /**
- * Starts `omweso serve`; resolves once it prints its address.
+ * Starts `omweso serve`; resolves once it prints its address. `env`: settings for this
+ * server (`OMWESO_*` variables) over the test process's environment.
+ * @param {{env?: Record<string, string>}} [options]
  * @returns {Promise<{url: string, stop: () => Promise<void>, log: () => string}>}
  */
-export async function startServer() {
+export async function startServer(options = {}) {
   const bin = binary();
   const help = spawnSync(bin, ['serve', '--help'], { encoding: 'utf8' }).stdout || '';
   const args = ['serve', '--addr', '127.0.0.1:0', '--database-url', 'sqlite::memory:'];
@@ -40,7 +42,7 @@ export async function startServer() {
   const child = spawn(bin, args, {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, OMWESO_LOG: process.env.OMWESO_LOG || 'warn' },
+    env: { ...process.env, OMWESO_LOG: process.env.OMWESO_LOG || 'warn', ...options.env },
   });
   // Never leave a server behind, even when the test process dies early.
   const reap = () => child.kill('SIGKILL');

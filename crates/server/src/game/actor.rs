@@ -13,6 +13,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 use uuid::Uuid;
 
+use super::computer::{ComputerPlayer, ComputerServices};
 use super::legal;
 use super::lobby::Lobby;
 use super::log::Entry;
@@ -192,6 +193,8 @@ pub struct Services {
     /// How long a game may stay unstarted (nobody joined, or the free setup not done)
     /// before it is removed.
     pub open_game_ttl_ms: u64,
+    /// Where the computer thinks, in games against it.
+    pub computer: ComputerServices,
 }
 
 /// Spawns the task owning `table`, whose log already holds `next_seq` entries.
@@ -214,6 +217,7 @@ pub fn spawn(table: Table, next_seq: i64, services: Services) -> GameHandle {
         expired: false,
         timers_held_until: 0,
         expiry_retry_at: 0,
+        computer: ComputerPlayer::default(),
     };
     actor.services.lobby.update(actor.table.summary(0));
     tokio::spawn(actor.run(shutdown));
@@ -242,6 +246,8 @@ struct Actor {
     expired: bool,
     /// Not before this is the removal tried again (ms since the epoch; 0: no failure).
     expiry_retry_at: u64,
+    /// The computer's search or answer, in a game against it.
+    computer: ComputerPlayer,
 }
 
 impl Actor {
@@ -249,6 +255,7 @@ impl Actor {
         let id = self.table.id();
         tracing::debug!(game = %id, "game loaded");
         loop {
+            self.computer_turn().await;
             let wake = self.next_wake();
             tokio::select! {
                 command = self.rx.recv() => match command {
@@ -262,6 +269,7 @@ impl Actor {
                     self.on_timer().await;
                     self.sync_presence().await;
                 }
+                thought = self.computer.thought() => self.computer.heard(thought, id),
                 _ = shutdown.changed() => {
                     self.close_all(1001, "the server is restarting; reconnect in a moment");
                     break;
@@ -324,7 +332,51 @@ impl Actor {
             let crowd = self.crowd_sent + CROWD_EVERY;
             wake = Some(wake.map_or(crowd, |w| w.min(crowd)));
         }
+        if let Some(computer) = self.computer.wake() {
+            wake = Some(wake.map_or(computer, |w| w.min(computer)));
+        }
         wake
+    }
+
+    /// The computer's part, after every change and wake: plays its answer once its least
+    /// delay is over, then starts on whatever it has to do next (a search on the pool),
+    /// dropping what the game has moved past.
+    async fn computer_turn(&mut self) {
+        if self.table.computer().is_none() {
+            return;
+        }
+        let version = self.table.version();
+        if let Some((side, action)) = self.computer.take_due(version) {
+            self.play_computer(side, action).await;
+        }
+        self.computer.look(&self.table, &self.services.computer);
+    }
+
+    /// Plays the computer's action as its seat, exactly as a person's is played: the
+    /// table checks it, it is saved, then shown.
+    async fn play_computer(&mut self, side: Side, action: Action) {
+        let version = self.table.version();
+        let before = self.table.savepoint();
+        let now = now_ms();
+        match self.table.act(side, &action, now) {
+            Err(refusal) => {
+                tracing::error!(game = %self.table.id(), %version, ?action, message = %refusal.message, "the table refused the computer's move");
+                self.computer.refused(version);
+            }
+            Ok(events) => {
+                let entry = Entry::Act {
+                    side,
+                    action: action.clone(),
+                };
+                match self.commit(entry, now, events, None).await {
+                    Ok(()) => count(&METRICS.computer_moves),
+                    Err(_) => {
+                        self.table.rollback(before);
+                        self.computer.save_failed(version, side, action);
+                    }
+                }
+            }
+        }
     }
 
     async fn handle(&mut self, command: Command) {
@@ -513,12 +565,16 @@ impl Actor {
         let _ = tx.try_send(Outgoing::Text(crowd.into()));
     }
 
+    /// Which seats have their player here: a socket open, or the computer.
     fn connected(&self) -> [bool; 2] {
         let mut connected = [false; 2];
         for conn in self.conns.values() {
             if let Some(side) = conn.seat {
                 connected[side.index()] = true;
             }
+        }
+        if let Some((side, _)) = self.table.computer() {
+            connected[side.index()] = true;
         }
         connected
     }

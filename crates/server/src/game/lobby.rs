@@ -29,6 +29,18 @@ pub struct GameSummary {
     /// Who created the game (for the open-games limit; not shown).
     #[serde(skip, default = "Uuid::nil")]
     pub creator: Uuid,
+    /// The seat the computer plays, in a game against it (addition; absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub computer: Option<ComputerSeat>,
+}
+
+/// The computer's seat in the lobby's entry: `{"seat":"n","level":3}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ComputerSeat {
+    pub seat: omweso_rules::Side,
+    #[serde(with = "crate::protocol::game::level_number")]
+    pub level: omweso_search::Level,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -129,6 +141,20 @@ impl Lobby {
         listed
     }
 
+    /// Unfinished games against the computer: in all, and created by `creator`.
+    #[must_use]
+    pub fn bot_games(&self, creator: Uuid) -> (usize, usize) {
+        let Ok(games) = self.games.lock() else {
+            return (0, 0);
+        };
+        let unfinished = games
+            .values()
+            .filter(|g| g.computer.is_some() && !g.status.is_over());
+        unfinished.fold((0, 0), |(all, mine), g| {
+            (all + 1, mine + usize::from(g.creator == creator))
+        })
+    }
+
     /// Games not yet started: in all, and created by `creator`.
     #[must_use]
     pub fn unstarted(&self, creator: Uuid) -> (usize, usize) {
@@ -161,6 +187,7 @@ mod tests {
             moves: 0,
             created_at_ms,
             creator: Uuid::nil(),
+            computer: None,
         }
     }
 

@@ -8,6 +8,7 @@ use uuid::Uuid;
 
 use super::config::GameConfig;
 use super::table::{Action, Seat, Table};
+use crate::protocol::Computer;
 
 /// One logged change to a game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -22,6 +23,10 @@ pub enum Entry {
         /// without it.
         #[serde(default)]
         presence_logged: bool,
+        /// The other seat is the computer's, seated with the creation (a game against
+        /// the computer); absent otherwise.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        computer: Option<Computer>,
     },
     Join {
         seat: Seat,
@@ -88,12 +93,21 @@ pub fn replay(
             creator,
             side,
             presence_logged,
+            computer,
         },
     )) = entries.next()
     else {
         return Err(ReplayError::NoCreate);
     };
     let mut table = Table::new(id, config, creator, side, created);
+    if let Some(computer) = computer {
+        table
+            .seat_computer(computer, created)
+            .map_err(|r| ReplayError::Refused {
+                seq: 0,
+                message: r.message,
+            })?;
+    }
     if !presence_logged {
         table.pause_grace();
     }

@@ -2,6 +2,7 @@
 //! task that owns it.
 
 pub mod actor;
+pub mod computer;
 pub mod config;
 pub mod laps;
 pub mod legal;

@@ -126,7 +126,10 @@ impl Registry {
     /// together.
     pub async fn create(&self, table: Table, entry: Entry) -> Result<GameHandle, LoadError> {
         let id = table.id();
-        let first = log_row(id, 0, i64::try_from(now_ms()).unwrap_or(i64::MAX), &entry)?;
+        // Logged at the table's own time of creation: a replay then starts the game (a
+        // game against the computer starts as it is created) at the very same time.
+        let created = i64::try_from(table.created_at_ms()).unwrap_or(i64::MAX);
+        let first = log_row(id, 0, created, &entry)?;
         let row = actor::game_row(&table, None).map_err(|e| encode_error(id, &e))?;
         self.services
             .writer
@@ -157,6 +160,7 @@ impl Registry {
                 creator: game.first.clone(),
                 side: Side::South,
                 presence_logged: true,
+                computer: None,
             };
             let mut table = Table::new(id, game.config, game.first, Side::South, now);
             let seated = table.join(game.second.clone(), now);

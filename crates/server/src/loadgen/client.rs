@@ -27,6 +27,8 @@ type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// A game where nothing arrives for this long although a move is due has stalled.
 const STALL: Duration = Duration::from_secs(20);
+/// The same in a game against the computer.
+const BOT_STALL: Duration = Duration::from_secs(300);
 /// HTTP calls, handshakes and first messages wait at most this long.
 const SETUP_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long to wait before resending an action refused with `rate_limited`.
@@ -99,8 +101,20 @@ impl Sent {
 
 /// One slot: keeps a game going until the run stops, starting a new one when it ends.
 pub(crate) async fn slot(ctx: Arc<Ctx>, index: usize) {
-    let mut rng =
-        SmallRng::seed_from_u64(ctx.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    keep_playing(ctx, index, false).await;
+}
+
+/// One slot of games against the computer (`--bot-games`): one player, South, moving as
+/// soon as it may; its figures are kept apart from the human games'.
+pub(crate) async fn bot_slot(ctx: Arc<Ctx>, index: usize) {
+    keep_playing(ctx, index, true).await;
+}
+
+async fn keep_playing(ctx: Arc<Ctx>, index: usize, computer: bool) {
+    let salt = if computer { 0xB0B0_B0B0 } else { 0 };
+    let mut rng = SmallRng::seed_from_u64(
+        ctx.seed ^ salt ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+    );
     let mut sessions: Option<[String; 2]> = None;
     let mut first = true;
     let mut failures = 0u32;
@@ -119,7 +133,7 @@ pub(crate) async fn slot(ctx: Arc<Ctx>, index: usize) {
                 None
             };
             let setup = tokio::select! {
-                setup = set_up(&ctx, index, &mut sessions) => setup,
+                setup = set_up(&ctx, index, &mut sessions, computer) => setup,
                 () = ctx.stop.cancelled() => break,
             };
             drop(permit);
@@ -144,6 +158,13 @@ pub(crate) async fn slot(ctx: Arc<Ctx>, index: usize) {
             if ctx.started.fetch_add(1, Ordering::AcqRel) + 1 == ctx.games {
                 ctx.all_started.notify_one();
             }
+        }
+        if computer {
+            let exit = play(&ctx, game, &mut rng).await;
+            if exit == Exit::Ended {
+                ctx.stats.bot_games_finished.fetch_add(1, Ordering::Relaxed);
+            }
+            continue;
         }
         ctx.stats.games_started.fetch_add(1, Ordering::Relaxed);
         ctx.stats.active_games.fetch_add(1, Ordering::Relaxed);
@@ -171,12 +192,13 @@ pub(crate) async fn slot(ctx: Arc<Ctx>, index: usize) {
 }
 
 /// A game with every socket open: spectators first, then North, then South (who moves
-/// first), so that every socket sees the first move.
+/// first), so that every socket sees the first move. Against the computer, North is the
+/// computer's seat, and no socket.
 struct Game {
     id: String,
     tokens: [String; 2],
     spectators: Vec<Socket>,
-    north: Socket,
+    north: Option<Socket>,
     south: Socket,
 }
 
@@ -184,7 +206,11 @@ async fn set_up(
     ctx: &Arc<Ctx>,
     index: usize,
     sessions: &mut Option<[String; 2]>,
+    computer: bool,
 ) -> Result<Game, String> {
+    if computer {
+        return set_up_against_computer(ctx, index, sessions).await;
+    }
     let tokens = match sessions {
         Some(tokens) => tokens.clone(),
         None => {
@@ -240,7 +266,44 @@ async fn set_up(
         id,
         tokens,
         spectators,
-        north,
+        north: Some(north),
+        south,
+    })
+}
+
+/// A game against the computer at `--bot-level`, its one player South.
+async fn set_up_against_computer(
+    ctx: &Arc<Ctx>,
+    index: usize,
+    sessions: &mut Option<[String; 2]>,
+) -> Result<Game, String> {
+    let tokens = match sessions {
+        Some(tokens) => tokens.clone(),
+        None => {
+            let name = json!({"name": format!("lgbot{index}")});
+            let r = http(ctx, "POST", "/api/session", None, Some(name)).await?;
+            let token = r["token"].as_str().ok_or("the session has no token")?;
+            let tokens = [token.to_owned(), String::new()];
+            *sessions = Some(tokens.clone());
+            tokens
+        }
+    };
+    let body = json!({
+        "ruleset": ctx.ruleset,
+        "seat": "first",
+        "opponent": {"computer": {"level": ctx.bot_level}},
+    });
+    let created = http(ctx, "POST", "/api/games", Some(&tokens[0]), Some(body)).await?;
+    let id = created["game_id"]
+        .as_str()
+        .ok_or("the new game has no id")?
+        .to_owned();
+    let south = connect(ctx, &id, Some(&tokens[0])).await?;
+    Ok(Game {
+        id,
+        tokens,
+        spectators: Vec::new(),
+        north: None,
         south,
     })
 }
@@ -356,7 +419,7 @@ pub(crate) async fn play_seated(
         id: game_id.to_owned(),
         tokens,
         spectators: Vec::new(),
-        north,
+        north: Some(north),
         south,
     };
     Ok(play(ctx, game, rng).await)
@@ -372,8 +435,16 @@ async fn play(ctx: &Arc<Ctx>, game: Game, rng: &mut SmallRng) -> Exit {
         watchers.push(tokio::spawn(spectate(ctx, socket, cancel)));
     }
     let mut players = Vec::with_capacity(2);
-    for (me, socket) in [(Side::North, game.north), (Side::South, game.south)] {
+    let against_computer = game.north.is_none();
+    let sockets = [(Side::North, game.north), (Side::South, Some(game.south))];
+    for (me, socket) in sockets {
+        let Some(socket) = socket else { continue };
         let player = Player {
+            against_computer,
+            // A computer game's answer may queue behind many searches (level 8: about a
+            // second each, on as many threads as cores).
+            stall: if against_computer { BOT_STALL } else { STALL },
+            last_action: None,
             ctx: ctx.clone(),
             sent: sent.clone(),
             game_id: game.id.clone(),
@@ -506,6 +577,12 @@ struct Outstanding {
 }
 
 struct Player {
+    /// The opponent is the computer: its answers are timed apart from the human games'.
+    against_computer: bool,
+    /// How long nothing may come while a move is due.
+    stall: Duration,
+    /// When this player last acted (against the computer: its answer is timed from there).
+    last_action: Option<Instant>,
     ctx: Arc<Ctx>,
     sent: Arc<Sent>,
     game_id: String,
@@ -557,7 +634,7 @@ impl Player {
             .move_limit_seconds
             .map(|limit| (limit * tc.sowing_pace).floor() as u64);
         self.snapshot(ws, &first).await?;
-        let mut deadline = tokio::time::Instant::now() + STALL;
+        let mut deadline = tokio::time::Instant::now() + self.stall;
         loop {
             if self.over {
                 // Only the `end` is still to come.
@@ -579,7 +656,7 @@ impl Player {
             };
             match frame {
                 Some(Ok(Message::Text(text))) => {
-                    deadline = tokio::time::Instant::now() + STALL;
+                    deadline = tokio::time::Instant::now() + self.stall;
                     if let Some(exit) = self.on_text(ws, text.as_str(), cancel).await? {
                         return Ok(exit);
                     }
@@ -608,7 +685,8 @@ impl Player {
             }
             ServerMessage::Reply(Reply::Ack(ack)) => {
                 if self.is_mine(ack.id.as_ref()) {
-                    if let Some(sent) = self.outstanding.take().and_then(|o| o.sent) {
+                    let sent = self.outstanding.take().and_then(|o| o.sent);
+                    if let Some(sent) = sent.filter(|_| !self.against_computer) {
                         stats.ack_latency(sent, received);
                     }
                     self.acked = Some(received);
@@ -663,6 +741,10 @@ impl Player {
                     self.outstanding = None;
                     if let (Some(at), Some(on_acked)) = (self.acked.take(), &self.ctx.on_acked) {
                         on_acked(&self.game_id, v, at);
+                    }
+                } else if self.against_computer {
+                    if let Some(at) = self.last_action.take() {
+                        stats.bot_answer(at, received);
                     }
                 } else {
                     match self.sent.take(v) {
@@ -800,6 +882,7 @@ impl Player {
     async fn transmit(&mut self, ws: &mut Ws, mut o: Outstanding) -> Result<(), Exit> {
         let now = Instant::now();
         self.sent.put(o.expected, now);
+        self.last_action = Some(now);
         o.sent = Some(now);
         let frame = o.frame.clone();
         self.outstanding = Some(o);

@@ -215,6 +215,34 @@ impl Event {
 pub struct SeatView {
     pub name: String,
     pub connected: bool,
+    /// The seat is the computer's (addition; absent for a person).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub computer: Option<Computer>,
+}
+
+/// The computer as a player: `{"level":N}`, N one of 1 (a beginner) to 8 (addition: the
+/// opponent asked for in `POST /api/games`, a seat of the snapshot, the lobby's entries).
+/// A level outside 1..=8 is refused where it is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Computer {
+    #[serde(with = "level_number")]
+    pub level: omweso_search::Level,
+}
+
+/// A [`omweso_search::Level`] as its number, checked on the way in.
+pub(crate) mod level_number {
+    use omweso_search::Level;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(level: &Level, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_u8(level.get())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Level, D::Error> {
+        let n = i64::deserialize(deserializer)?;
+        Level::new(n).map_err(serde::de::Error::custom)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -6,7 +6,7 @@ use omweso_rules::{Ruleset, Side};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use super::ErrorCode;
+use super::{Computer, ErrorCode};
 use crate::game::config::{SetupKind, TimeControl};
 use crate::game::lobby::GameSummary;
 
@@ -48,6 +48,17 @@ pub struct NewGame {
     pub seat: Option<SeatChoice>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_control: Option<TimeControlRequest>,
+    /// Who the creator plays (addition): absent for a person who joins later.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opponent: Option<Opponent>,
+}
+
+/// The creator's opponent, when it is not a person who joins: `{"computer":{"level":3}}`,
+/// the computer at a level of 1 to 8, which takes the other seat at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase", deny_unknown_fields)]
+pub enum Opponent {
+    Computer(Computer),
 }
 
 /// A time control: a preset's name (`casual`, `tournament`) and fields over it (over

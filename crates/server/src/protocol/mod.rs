@@ -29,8 +29,8 @@ pub mod tournament;
 pub use client::{decode, ClientMessage, DecodeError, Request, MAX_FRAME_BYTES};
 pub use code::ErrorCode;
 pub use game::{
-    Arrangements, ClockView, Event, HistoryEntry, LapKind, LapView, Legal, LegalSide, OmittedLaps,
-    OptionResult, Played, SeatView, Seats, Snapshot, StartResult, Status,
+    Arrangements, ClockView, Computer, Event, HistoryEntry, LapKind, LapView, Legal, LegalSide,
+    OmittedLaps, OptionResult, Played, SeatView, Seats, Snapshot, StartResult, Status,
 };
 pub use server::{Frame, Reply, ServerMessage};
 

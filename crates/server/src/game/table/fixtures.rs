@@ -46,6 +46,7 @@ pub(super) fn seated(ruleset: Ruleset, setup: SetupKind) -> (Table, Vec<(i64, u6
                 creator: south,
                 side: Side::South,
                 presence_logged: true,
+                computer: None,
             },
         ),
         (1, 1_000, Entry::Join { seat: north }),

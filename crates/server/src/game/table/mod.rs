@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use super::config::GameConfig;
-use crate::protocol::{ErrorCode, Event, HistoryEntry, Status};
+use crate::protocol::{Computer, ErrorCode, Event, HistoryEntry, Status};
 use omweso_rules::Game;
 
 /// A seated player.
@@ -73,6 +73,7 @@ pub struct LegalQuery {
 }
 
 mod adjudicate;
+mod computer;
 mod facts;
 #[cfg(test)]
 mod fixtures;
@@ -81,6 +82,7 @@ mod setup;
 mod snapshot;
 mod turn;
 
+pub use computer::ComputerDue;
 pub use facts::GameFacts;
 use facts::Tally;
 use referee::Clock;
@@ -113,6 +115,8 @@ pub struct Table {
     created_at_ms: u64,
     /// Captures, turns, start and end, for the score sheet ([`Table::facts`]).
     tally: Tally,
+    /// The seat the computer plays, and how strongly ([`Table::seat_computer`]).
+    computer: Option<(Side, Computer)>,
 }
 
 impl Table {
@@ -138,6 +142,7 @@ impl Table {
             clock: Clock::default(),
             created_at_ms: now,
             tally: Tally::default(),
+            computer: None,
         }
     }
 
@@ -161,6 +166,7 @@ impl Table {
             clock: self.clock,
             created_at_ms: self.created_at_ms,
             tally: self.tally,
+            computer: self.computer,
         };
         Savepoint {
             table,

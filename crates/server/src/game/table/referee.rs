@@ -38,8 +38,9 @@ impl Table {
         self.clock.steal_open = false;
         self.clock.steal_since_ms = None;
         self.clock.move_deadline_ms = None;
+        // The computer answers at once: no count runs on its turns, so none is stolen.
         self.clock.referee_deadline_ms = match (self.config.time_control.referee_seconds, mover) {
-            (Some(r), Some(mover)) => Some(
+            (Some(r), Some(mover)) if !self.is_computer(mover) => Some(
                 now + ms(r) + self.clock.latency_ms[mover.index()].min(MAX_LATENCY_ALLOWANCE_MS),
             ),
             _ => None,
@@ -196,9 +197,10 @@ impl Table {
 
     /// Whether telling the table that `side`'s player is `here` (or not) would change it.
     /// Once the game is over, nobody's presence matters.
+    /// The computer's seat is never away, so nothing about it changes.
     #[must_use]
     pub fn presence_changes(&self, side: Side, here: bool) -> bool {
-        self.clock.here[side.index()] != here && !self.status.is_over()
+        self.clock.here[side.index()] != here && !self.status.is_over() && !self.is_computer(side)
     }
 
     /// Play began at `now`: a seated player not here has the same grace as one who left.
@@ -212,7 +214,8 @@ impl Table {
 
     /// When `side`'s grace for coming back runs out, if they are away during play.
     fn grace_ends(&self, side: Side) -> Option<u64> {
-        if self.clock.grace_paused {
+        // The computer is always there.
+        if self.clock.grace_paused || self.is_computer(side) {
             return None;
         }
         let grace = ms(self.config.time_control.disconnect_grace_seconds);

@@ -3,7 +3,7 @@
 
 use omweso_rules::Side;
 
-use super::super::lobby::{GameSummary, SeatNames};
+use super::super::lobby::{ComputerSeat, GameSummary, SeatNames};
 use super::turn::options;
 use super::Table;
 use crate::protocol::{Arrangements, ClockView, Legal, SeatView, Seats, Snapshot};
@@ -20,9 +20,12 @@ impl Table {
         legal: &Legal,
     ) -> Snapshot {
         let seat_view = |side: Side| {
+            let computer = self.computer.filter(|(s, _)| *s == side).map(|(_, c)| c);
             self.seats[side.index()].as_ref().map(|s| SeatView {
                 name: s.name.clone(),
-                connected: connected[side.index()],
+                // The computer is always at the table.
+                connected: connected[side.index()] || computer.is_some(),
+                computer,
             })
         };
         let board = self.board;
@@ -115,6 +118,10 @@ impl Table {
             moves: self.history.len(),
             created_at_ms: self.created_at_ms,
             creator: self.creator,
+            computer: self.computer.map(|(seat, c)| ComputerSeat {
+                seat,
+                level: c.level,
+            }),
         }
     }
 }

@@ -1,0 +1,205 @@
+//! The threads the computer player thinks on. A search takes up to about a second of one
+//! core (level 8), a thousand times a legal-move listing, so it has threads of its own:
+//! on the engine pool it would hold up the listings every human move waits for, and on the
+//! async workers every socket. The pool has one thread per core, at the lowest priority
+//! (nice 19: the async workers, the writer and the engine pool all come first), and a
+//! bounded queue that is never waited on: a game whose search finds the queue full asks
+//! again a little later ([`Busy`]), so a crowd of computer games slows the computer's
+//! answers, never a human's move.
+//!
+//! Each search carries a `stop` flag ([`Searching`]): raised when the game no longer
+//! wants the answer (it ended, the position changed, its task stopped), it ends a search
+//! under way early and skips one still queued.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread;
+
+use tokio::sync::{mpsc, oneshot};
+
+use crate::metrics::METRICS;
+
+/// Searches waiting for a thread at most, on the whole server; past it a game asks again
+/// later ([`Busy`]).
+pub const QUEUE: usize = 256;
+
+type Job = Box<dyn FnOnce() + Send + 'static>;
+
+/// A handle to the pool; cheap to clone. The threads end when every handle is dropped.
+#[derive(Clone, Debug)]
+pub struct SearchPool {
+    jobs: mpsc::Sender<Job>,
+    threads: usize,
+}
+
+/// The queue is full (or the pool stopped): ask again later.
+#[derive(Debug, thiserror::Error)]
+#[error("the search queue is full")]
+pub struct Busy;
+
+/// A search asked for: its answer, and the flag that stops it. Dropping it raises the
+/// flag, so a game that stops waiting (ends, moves on, unloads) never leaves a search
+/// running for nobody.
+#[derive(Debug)]
+pub struct Searching<T> {
+    pub answer: oneshot::Receiver<T>,
+    stop: Arc<AtomicBool>,
+}
+
+impl<T> Searching<T> {
+    /// Stops the search (a queued one is skipped; one under way ends early).
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+impl<T> Drop for Searching<T> {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+impl SearchPool {
+    /// Starts `threads` threads (at least one) at the lowest priority.
+    pub fn start(threads: usize) -> std::io::Result<SearchPool> {
+        let threads = threads.max(1);
+        let (jobs, queue) = mpsc::channel::<Job>(QUEUE);
+        let queue = Arc::new(Mutex::new(queue));
+        for n in 0..threads {
+            let queue = queue.clone();
+            thread::Builder::new()
+                .name(format!("omweso-search-{n}"))
+                .spawn(move || work(&queue))?;
+        }
+        Ok(SearchPool { jobs, threads })
+    }
+
+    /// A pool of one thread per core.
+    pub fn per_core() -> std::io::Result<SearchPool> {
+        SearchPool::start(thread::available_parallelism().map_or(1, usize::from))
+    }
+
+    /// How many searches run at once at most.
+    #[must_use]
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Queues `search` (given the stop flag, which it should watch) without waiting:
+    /// [`Busy`] when the queue is full. The answer is dropped, unsent, if the search
+    /// panics or was stopped before it began.
+    pub fn try_run<T, F>(&self, search: F) -> Result<Searching<T>, Busy>
+    where
+        T: Send + 'static,
+        F: FnOnce(&AtomicBool) -> T + Send + 'static,
+    {
+        let (reply, answer) = oneshot::channel();
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let job: Job = Box::new(move || {
+            METRICS.searches_queued.fetch_sub(1, Ordering::Relaxed);
+            if flag.load(Ordering::Relaxed) {
+                return;
+            }
+            let started = std::time::Instant::now();
+            let result = search(&flag);
+            METRICS.search.observe(started.elapsed());
+            let _ = reply.send(result);
+        });
+        METRICS.searches_queued.fetch_add(1, Ordering::Relaxed);
+        match self.jobs.try_send(job) {
+            Ok(()) => {
+                METRICS.searches.fetch_add(1, Ordering::Relaxed);
+                Ok(Searching { answer, stop })
+            }
+            Err(_) => {
+                METRICS.searches_queued.fetch_sub(1, Ordering::Relaxed);
+                METRICS.searches_busy.fetch_add(1, Ordering::Relaxed);
+                Err(Busy)
+            }
+        }
+    }
+}
+
+fn work(queue: &Mutex<mpsc::Receiver<Job>>) {
+    lowest_priority();
+    loop {
+        // One thread waits on the queue at a time; the others wait for the lock. The lock
+        // is released before the job runs.
+        let job = match queue.lock() {
+            Ok(mut queue) => queue.blocking_recv(),
+            Err(_) => return,
+        };
+        let Some(job) = job else { return };
+        // A panicking search drops its reply (its game sees no answer); the thread goes on.
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
+    }
+}
+
+/// Nice 19: a search yields to everything else the server does.
+fn lowest_priority() {
+    #[cfg(unix)]
+    // SAFETY: setpriority on the calling thread (who = 0 with PRIO_PROCESS acts on the
+    // calling thread on Linux) only changes its scheduling priority.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, 0, 19);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[tokio::test]
+    async fn runs_searches_off_the_calling_thread_and_survives_a_panic() {
+        let pool = SearchPool::start(1).unwrap();
+        let mut name = pool
+            .try_run(|_| thread::current().name().map(str::to_owned))
+            .unwrap();
+        assert_eq!(
+            (&mut name.answer).await.unwrap().as_deref(),
+            Some("omweso-search-0")
+        );
+        let mut panicked = pool.try_run(|_| -> u32 { panic!("a bad search") }).unwrap();
+        assert!((&mut panicked.answer).await.is_err());
+        let mut after = pool.try_run(|_| 6 * 7).unwrap();
+        assert_eq!((&mut after.answer).await.unwrap(), 42);
+    }
+
+    #[tokio::test]
+    async fn dropping_a_search_stops_it_and_a_full_queue_is_refused_at_once() {
+        let pool = SearchPool::start(1).unwrap();
+        // The one thread runs a search that ends only when stopped.
+        let (began, started) = std::sync::mpsc::channel();
+        let mut long = pool
+            .try_run(move |stop: &AtomicBool| {
+                let _ = began.send(());
+                while !stop.load(Ordering::Relaxed) {
+                    thread::sleep(Duration::from_millis(1));
+                }
+                "stopped"
+            })
+            .unwrap();
+        started.recv().unwrap();
+        // The queue fills up behind it, and then refuses without waiting.
+        let queued: Vec<_> = (0..QUEUE)
+            .map(|i| pool.try_run(move |_| i).unwrap())
+            .collect();
+        assert!(pool.try_run(|_| 0).is_err());
+        // Dropped before they began: each is skipped, its answer never sent.
+        let skipped: Vec<_> = queued.iter().map(|s| s.stop.clone()).collect();
+        drop(queued);
+        assert!(skipped.iter().all(|s| s.load(Ordering::Relaxed)));
+        long.stop();
+        assert_eq!((&mut long.answer).await.unwrap(), "stopped");
+        // Once the thread has skipped through the queue, there is room again.
+        let mut next = loop {
+            if let Ok(next) = pool.try_run(|_| 7) {
+                break next;
+            }
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        };
+        assert_eq!((&mut next.answer).await.unwrap(), 7);
+    }
+}

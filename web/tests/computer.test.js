@@ -1,0 +1,132 @@
+// A game against the computer in the real page, against the real server, in headless
+// Chromium: "Play the computer" in the lobby, then a whole game played by clicking, the
+// computer answering through the server like any opponent. Animations are instant
+// (`?anim=0`); the computer's least delay is cut to 100 ms so the test stays short.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer } from './helpers/server.js';
+import { launch, openPage } from './helpers/browser.js';
+import { audit, format } from './helpers/axe.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const ARTIFACTS = path.resolve(here, '..', 'test-artifacts');
+mkdirSync(ARTIFACTS, { recursive: true });
+
+/** @type {Awaited<ReturnType<typeof startServer>>} */
+let server;
+/** @type {import('playwright-core').Browser} */
+let browser;
+
+before(async () => {
+  [server, browser] = await Promise.all([startServer({ env: { OMWESO_COMPUTER_DELAY_MS: '100' } }), launch()]);
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** A seeded random number generator (mulberry32). @param {number} seed */
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * The game as the page shows it once settled and waiting for the player (their move or
+ * decision), or over.
+ * @param {import('playwright-core').Page} page
+ * @returns {Promise<any>}
+ */
+async function myTurnOrEnd(page) {
+  const handle = await page.waitForFunction(() => {
+    const s = /** @type {any} */ (window).__omweso?.settled();
+    // A move that ends the game shows its outcome a moment before the `end` event.
+    return s && (s.status !== 'playing' || s.outcome || s.to_move === s.you) ? s : null;
+  }, null, { timeout: 20000 });
+  return handle.jsonValue();
+}
+
+test('a whole game against the computer (level 1), from the lobby, by clicking', async () => {
+  const { context, page, problems } = await openPage(browser, 'player');
+  await page.goto(`${server.url}/?anim=0`);
+  await page.fill('#name-input', 'Kato');
+  await page.click('#name-submit');
+  await page.waitForSelector('[data-me="Kato"]');
+
+  // The lobby's card: every level described; the computer moves first (we sit North).
+  const levels = await page.locator('#bot-level option').allInnerTexts();
+  assert.equal(levels.length, 8);
+  assert.match(levels[0], /^1 — Beginner/);
+  assert.match(levels[7], /^8 — Strongest/);
+  await page.selectOption('#bot-ruleset', 'omweso');
+  await page.selectOption('#bot-setup', 'outer');
+  await page.selectOption('#bot-level', '1');
+  await page.selectOption('#bot-time', 'casual');
+  await page.selectOption('#bot-seat', 'second');
+  await page.click('#play-computer');
+  await page.waitForURL(/\/g\/[0-9a-f-]{36}/);
+
+  // The game page: the computer's seat says so, is never "not connected", and there is
+  // no invite to send nor a seat to take.
+  let state = await myTurnOrEnd(page);
+  assert.equal(state.you, 'n');
+  assert.ok(state.history >= 1, 'the computer (South) has moved first');
+  await page.waitForSelector('.player-card[data-seat="s"] [data-computer="1"]');
+  assert.equal(await page.locator('.player-card[data-seat="s"] [data-connected="true"]').count(), 1);
+  assert.equal(await page.locator('.offline').count(), 0, 'nobody shows as not connected');
+  assert.equal(await page.locator('[data-invite]').count(), 0, 'no invite link against the computer');
+  assert.equal(await page.locator('[data-join-seat]').count(), 0, 'no free seat to offer');
+  assert.match(await page.locator('.player-card[data-seat="s"] .player-name').innerText(), /^Computer \(level 1\)$/);
+  const violations = await audit(page);
+  assert.deepEqual(violations, [], `accessibility of the game against the computer:\n${format(violations)}`);
+
+  const random = rng(14);
+  const LIMIT = 60;
+  let moves = 0;
+  while (state.status === 'playing' && !state.outcome && moves < LIMIT) {
+    const choices = page.locator('[data-choice]');
+    const count = await choices.count();
+    const target = count
+      ? choices.nth(Math.floor(random() * count))
+      : page.locator('[data-legal]').nth(Math.floor(random() * await page.locator('[data-legal]').count()));
+    await target.click();
+    await page.mouse.move(1, 1);
+    const before = state.version;
+    // The computer's answer comes by itself; the page settles on the player's turn again.
+    await page.waitForFunction((v) => {
+      const s = /** @type {any} */ (window).__omweso?.settled();
+      return s && s.version > v;
+    }, before, { timeout: 20000 });
+    state = await myTurnOrEnd(page);
+    moves += 1;
+    if (moves === 6) await page.screenshot({ path: path.join(ARTIFACTS, 'computer-game.png') });
+  }
+  if (state.status === 'playing' && !state.outcome) {
+    // A game that runs past the cap is ended by resigning (through the page).
+    await page.click('[data-resign]');
+    await page.click('[data-resign-confirm]');
+    await page.waitForFunction(() => /** @type {any} */ (window).__omweso?.settled()?.status === 'finished');
+  }
+  const outcome = page.locator('[data-outcome]');
+  await outcome.waitFor();
+  assert.ok((await outcome.innerText()).length > 10, 'the result is explained in words');
+  const final = await (await page.waitForFunction(() => {
+    const s = /** @type {any} */ (window).__omweso?.settled();
+    return s && s.status !== 'playing' ? s : null;
+  })).jsonValue();
+  assert.equal(await page.locator('[data-history-index]').count(), final.history, 'the page lists every move, the computer\'s too');
+  console.log(`against the computer: ${moves} moves of ours, ${final.history} in all, ${JSON.stringify(final.outcome)}`);
+  await context.close();
+  assert.deepEqual(problems, [], `the page logged problems:\n${problems.join('\n')}`);
+});
