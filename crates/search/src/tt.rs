@@ -1,7 +1,8 @@
 //! The transposition table: positions already searched, by a 64-bit key, with the bound
 //! found, the depth it was searched to and the best move's index in the position's move
-//! list. One entry per slot, replaced when the new search is at least as deep (or the
-//! slot holds another position).
+//! list. Slots come in pairs: the first keeps the deepest search seen there, the second
+//! the latest, so that the positions near the root (deep, few) outlive the many shallow
+//! ones of a long search and the principal line can be read back.
 
 use omweso_rules::{Game, Side};
 
@@ -47,20 +48,36 @@ impl Table {
         let size = entries.clamp(1 << 10, 1 << 22).next_power_of_two();
         Table {
             slots: vec![EMPTY; size],
-            mask: size - 1,
+            // The index of a pair's first slot.
+            mask: (size - 1) & !1,
         }
     }
 
     #[must_use]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let entry = self.slots[(key as usize) & self.mask];
-        (entry.key == key && entry.depth >= 0).then_some(entry)
+        let i = (key as usize) & self.mask;
+        self.slots[i..i + 2]
+            .iter()
+            .find(|e| e.key == key && e.depth >= 0)
+            .copied()
     }
 
     pub fn store(&mut self, entry: Entry) {
-        let slot = &mut self.slots[(entry.key as usize) & self.mask];
-        if slot.key != entry.key || entry.depth >= slot.depth {
-            *slot = entry;
+        let i = (entry.key as usize) & self.mask;
+        let (deep, latest) = (self.slots[i], self.slots[i + 1]);
+        if deep.key == entry.key {
+            if entry.depth >= deep.depth || entry.bound == Bound::Exact {
+                self.slots[i] = entry;
+            }
+        } else if entry.depth >= deep.depth {
+            // The deeper search takes the first slot; the one it displaces, if it is not
+            // stale, the second.
+            if latest.key != entry.key {
+                self.slots[i + 1] = deep;
+            }
+            self.slots[i] = entry;
+        } else {
+            self.slots[i + 1] = entry;
         }
     }
 }
@@ -104,4 +121,39 @@ pub fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(key: u64, depth: i16) -> Entry {
+        Entry {
+            key,
+            score: i32::from(depth),
+            depth,
+            bound: Bound::Lower,
+            best: 0,
+        }
+    }
+
+    #[test]
+    fn a_deep_entry_outlives_shallow_ones_in_its_pair() {
+        let mut table = Table::new(1024);
+        // Keys 0, 1024, 2048 fall in the same pair (slots 0 and 1).
+        table.store(entry(1024, 9));
+        for depth in 0..5 {
+            table.store(entry(2048 + 1024 * depth as u64, depth));
+        }
+        assert_eq!(table.probe(1024).map(|e| e.depth), Some(9));
+        assert_eq!(table.probe(2048 + 1024 * 4).map(|e| e.depth), Some(4));
+        assert!(table.probe(2048).is_none());
+        // A deeper one moves the old deepest to the second slot.
+        table.store(entry(4096 * 8, 12));
+        assert_eq!(table.probe(4096 * 8).map(|e| e.depth), Some(12));
+        assert_eq!(table.probe(1024).map(|e| e.depth), Some(9));
+        // The same position searched shallower does not replace a deeper bound.
+        table.store(entry(4096 * 8, 3));
+        assert_eq!(table.probe(4096 * 8).map(|e| e.depth), Some(12));
+    }
 }
