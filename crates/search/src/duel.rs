@@ -2,6 +2,7 @@
 //! no threads (the arena runs games on its own threads).
 
 use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 use omweso_rules::{Game, Outcome, Side};
 
@@ -15,18 +16,28 @@ pub struct Played {
     pub outcome: Option<Outcome>,
     /// Whole moves played.
     pub plies: u32,
+    /// A 64-bit digest of the moves played, in order: games with different digests
+    /// differ (the arena counts distinct games with it).
+    pub digest: u64,
+    /// Time each seat (`[south, north]`) spent choosing its moves, and the moves it chose
+    /// (the random opening moves not counted).
+    pub thinking: [Duration; 2],
+    pub moves: [u32; 2],
 }
 
 /// Plays `start` to its end between `players` (`[south, north]`), `first` moving first
 /// (in Mweiso's simultaneous opening: playing their opening turn first), each move
-/// explored under `budget`, for at most `max_plies` moves. Move `i` is searched with the
-/// seed `mix(seed + i)`, so a game of reproducible players is the same for the same seed.
+/// explored under `budget`, for at most `max_plies` moves. The first `random_plies`
+/// moves are uniformly random (an opening spread, so that games between deterministic
+/// players differ), the rest the players'. Move `i` is searched with the seed
+/// `mix(seed + i)`, so a game of reproducible players is the same for the same seed.
 pub fn play(
     start: Game,
     first: Side,
     players: [Player; 2],
     budget: Option<u64>,
     max_plies: u32,
+    random_plies: u32,
     seed: u64,
 ) -> Result<Played, SearchError> {
     let stop = AtomicBool::new(false);
@@ -35,22 +46,33 @@ pub fn play(
     } else {
         start.with_side_to_move(first)
     };
+    let mut digest = mix(seed);
+    let mut thinking = [Duration::ZERO; 2];
+    let mut moves = [0u32; 2];
     for ply in 0..max_plies {
         if let Some(outcome) = game.outcome() {
             return Ok(Played {
                 outcome: Some(outcome),
                 plies: ply,
+                digest,
+                thinking,
+                moves,
             });
         }
         let side = game.to_move().unwrap_or(first);
-        let player = players[side.index()];
-        let mv = player.choose(
-            &game,
-            side,
-            budget,
-            mix(seed.wrapping_add(u64::from(ply))),
-            &stop,
-        )?;
+        let player = if ply < random_plies {
+            Player::Random
+        } else {
+            players[side.index()]
+        };
+        let started = Instant::now();
+        let move_seed = mix(seed.wrapping_add(u64::from(ply)));
+        let mv = player.choose(&game, side, budget, move_seed, &stop)?;
+        if ply >= random_plies {
+            thinking[side.index()] += started.elapsed();
+            moves[side.index()] += 1;
+        }
+        digest = mix(digest ^ text_digest(&mv.to_string()));
         let result = game
             .play_as(side, &mv, budget)
             .expect("a player's move is one of the legal moves");
@@ -58,6 +80,9 @@ pub fn play(
             return Ok(Played {
                 outcome: Some(outcome),
                 plies: ply + 1,
+                digest,
+                thinking,
+                moves,
             });
         }
         game = result.game;
@@ -65,5 +90,15 @@ pub fn play(
     Ok(Played {
         outcome: None,
         plies: max_plies,
+        digest,
+        thinking,
+        moves,
+    })
+}
+
+/// FNV-1a of a move's notation, then mixed into the game's digest.
+fn text_digest(text: &str) -> u64 {
+    text.bytes().fold(0xCBF2_9CE4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3)
     })
 }

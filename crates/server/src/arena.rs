@@ -8,6 +8,9 @@
 //!   half of them). In Mweiso's simultaneous opening "first" is who plays their opening
 //!   turn first. With reproducible players (levels, node budgets, random) the same
 //!   command gives the same results, however many threads.
+//! - The first `--random-moves` whole moves (default 2, one each) are uniformly random:
+//!   players that search deterministically would otherwise play the same few games over
+//!   and over. The report counts the distinct games.
 //! - A game longer than `--max-moves` whole moves is stopped and scored as a draw.
 //! - Annulled games (a never-ending turn, or one past `--max-seeds`) score 0.5 each, as
 //!   in a tournament that does not replay them (RULES.md 5.2).
@@ -46,6 +49,11 @@ pub struct ArenaConfig {
     /// A game still going after this many whole moves is stopped and scored as a draw.
     #[arg(long, default_value_t = 500)]
     pub max_moves: u32,
+    /// The first this many whole moves of every game are uniformly random (both players'),
+    /// so that games between players that search deterministically differ; 0 plays every
+    /// move by the players.
+    #[arg(long, default_value_t = 2)]
+    pub random_moves: u32,
     /// The sowing budget of every move (RULES.md 4): a turn past it annuls the game.
     #[arg(long, default_value_t = 720)]
     pub max_seeds: u64,
@@ -66,6 +74,7 @@ pub struct Arena {
     pub games: usize,
     pub threads: usize,
     pub max_moves: u32,
+    pub random_moves: u32,
     pub max_seeds: u64,
     pub seed: u64,
 }
@@ -103,6 +112,7 @@ impl Arena {
             games: config.games,
             threads: threads.min(config.games),
             max_moves: config.max_moves,
+            random_moves: config.random_moves,
             max_seeds: config.max_seeds,
             seed: config.seed,
         })
@@ -123,7 +133,7 @@ impl Arena {
 }
 
 /// The results for player A.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Tally {
     pub games: usize,
     pub wins: usize,
@@ -135,12 +145,23 @@ pub struct Tally {
     /// Games won by A moving first, and by B moving first.
     pub first_mover_wins: usize,
     pub plies: u64,
+    /// Games that differ from every other in their moves.
+    pub distinct: usize,
+    /// Milliseconds A and B spent on their moves (random opening moves aside), and the
+    /// moves.
+    pub millis: [f64; 2],
+    pub moves: [u64; 2],
 }
 
 impl Tally {
     fn add(&mut self, played: &Played, a_moved_first: bool) {
         self.games += 1;
         self.plies += u64::from(played.plies);
+        // A sits South (index 0).
+        for seat in 0..2 {
+            self.millis[seat] += played.thinking[seat].as_secs_f64() * 1e3;
+            self.moves[seat] += u64::from(played.moves[seat]);
+        }
         let a_side = Side::South;
         match played.outcome {
             None => {
@@ -240,6 +261,7 @@ pub fn run(arena: &Arena, progress: &(dyn Fn(usize) + Sync)) -> Result<Report, S
                     arena.players,
                     Some(arena.max_seeds),
                     arena.max_moves,
+                    arena.random_moves,
                     seed,
                 );
                 if let Ok(mut results) = results.lock() {
@@ -251,11 +273,15 @@ pub fn run(arena: &Arena, progress: &(dyn Fn(usize) + Sync)) -> Result<Report, S
     });
     let mut tally = Tally::default();
     let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut digests = std::collections::HashSet::new();
     for (i, result) in results.into_iter().enumerate() {
         // Every index below `games` was played by some thread.
         let Some(result) = result else { continue };
-        tally.add(&result?, Arena::first(i) == Side::South);
+        let played = result?;
+        digests.insert(played.digest);
+        tally.add(&played, Arena::first(i) == Side::South);
     }
+    tally.distinct = digests.len();
     let (elo, elo_low, elo_high) = tally.elo();
     Ok(Report {
         a: arena.players[0].to_string(),
@@ -320,12 +346,14 @@ fn print_report(arena: &Arena, report: &Report) {
     let t = &report.tally;
     let start = report.preset.map_or(String::new(), |p| format!(" ({p})"));
     println!(
-        "{}{start}: {} vs {}, {} games, {} threads, {}-move cap, max_seeds {}, seed {}, {:.1} s",
+        "{}{start}: {} vs {}, {} games ({} distinct), {} threads, {} random moves first, {}-move cap, max_seeds {}, seed {}, {:.1} s",
         report.ruleset,
         report.a,
         report.b,
         t.games,
+        t.distinct,
         arena.threads,
+        arena.random_moves,
         arena.max_moves,
         arena.max_seeds,
         arena.seed,
@@ -341,6 +369,15 @@ fn print_report(arena: &Arena, report: &Report) {
         t.capped,
         t.first_mover_wins,
         t.plies as f64 / t.games as f64
+    );
+    let per_move = |seat: usize| t.millis[seat] / (t.moves[seat].max(1) as f64);
+    println!(
+        "{} {:.2} ms a move, {} {:.2} ms a move ({} threads at once)",
+        report.a,
+        per_move(0),
+        report.b,
+        per_move(1),
+        arena.threads
     );
     println!(
         "score {:.4} ({:.1}/{}) for {}; Elo difference {:+.0} (95% interval {:+.0} to {:+.0})",
