@@ -65,63 +65,16 @@ pub struct Strength {
 }
 
 /// The eight levels, weakest first (docs/bots.md has the measured strength of each).
+#[rustfmt::skip]
 const STRENGTHS: [Strength; 8] = [
-    Strength {
-        depth: 1,
-        nodes_4x8: 2_000,
-        nodes_oware: 2_000,
-        temperature: Some(4.0),
-        noise: 50,
-    },
-    Strength {
-        depth: 1,
-        nodes_4x8: 2_000,
-        nodes_oware: 2_000,
-        temperature: Some(1.0),
-        noise: 20,
-    },
-    Strength {
-        depth: 2,
-        nodes_4x8: 5_000,
-        nodes_oware: 5_000,
-        temperature: Some(0.5),
-        noise: 10,
-    },
-    Strength {
-        depth: 3,
-        nodes_4x8: 5_000,
-        nodes_oware: 5_000,
-        temperature: None,
-        noise: 5,
-    },
-    Strength {
-        depth: 64,
-        nodes_4x8: 5_000,
-        nodes_oware: 10_000,
-        temperature: None,
-        noise: 2,
-    },
-    Strength {
-        depth: 64,
-        nodes_4x8: 25_000,
-        nodes_oware: 50_000,
-        temperature: None,
-        noise: 2,
-    },
-    Strength {
-        depth: 64,
-        nodes_4x8: 150_000,
-        nodes_oware: 300_000,
-        temperature: None,
-        noise: 2,
-    },
-    Strength {
-        depth: 64,
-        nodes_4x8: 1_000_000,
-        nodes_oware: 2_000_000,
-        temperature: None,
-        noise: 2,
-    },
+    Strength { depth: 1, nodes_4x8: 2_000, nodes_oware: 2_000, temperature: Some(4.0), noise: 50 },
+    Strength { depth: 1, nodes_4x8: 2_000, nodes_oware: 2_000, temperature: Some(1.0), noise: 20 },
+    Strength { depth: 2, nodes_4x8: 2_000, nodes_oware: 5_000, temperature: Some(0.5), noise: 10 },
+    Strength { depth: 3, nodes_4x8: 2_000, nodes_oware: 5_000, temperature: None, noise: 5 },
+    Strength { depth: 64, nodes_4x8: 2_000, nodes_oware: 10_000, temperature: None, noise: 2 },
+    Strength { depth: 64, nodes_4x8: 20_000, nodes_oware: 50_000, temperature: None, noise: 2 },
+    Strength { depth: 64, nodes_4x8: 200_000, nodes_oware: 300_000, temperature: None, noise: 2 },
+    Strength { depth: 64, nodes_4x8: 2_000_000, nodes_oware: 4_000_000, temperature: None, noise: 2 },
 ];
 
 impl Level {

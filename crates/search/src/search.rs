@@ -16,8 +16,9 @@ pub const MAX_MILLIS: u64 = 60_000;
 /// without weakening the play.
 const TIE_NOISE: i32 = 2;
 
-/// Transposition table slots at most (24 bytes each): 12 MB.
-const MAX_TABLE: usize = 1 << 19;
+/// Transposition table slots at most (24 bytes each): 24 MB, for level 8's millions of
+/// nodes; a search of fewer nodes gets about one slot per node.
+const MAX_TABLE: usize = 1 << 20;
 
 /// The move `query.side` should play, searched within `query.limit` or until `stop` is
 /// raised (then the best move found so far; a move is always found once the one-move
