@@ -1,8 +1,10 @@
 //! `omweso engine` (shared/ENGINE-CLI.md): arbitrary bytes as request lines.
 //!
 //! - The whole input, if UTF-8, is one request line to `engine_cli::respond`: the answer
-//!   must be one line of JSON, an object holding either an `"error"` string or a `"moves"`
-//!   or `"position"` key.
+//!   must be one line of JSON, an object holding either an `"error"` string or a `"moves"`,
+//!   `"position"` or (`bestmove`) `"move"` key. Searches are capped at `SEARCH_NODES`
+//!   nodes ([`Options::search_nodes_cap`]), so that a `"millis":60000` or `"level":8`
+//!   input costs milliseconds, not a minute.
 //! - The raw bytes (at most 64 KiB) are fed to `engine_cli::run` as a stream of request
 //!   lines: it must succeed, write exactly one response line per input line (a last line
 //!   without a newline counts), each a JSON object, and each the same as `respond` gives
@@ -10,10 +12,16 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use omweso::engine_cli::{respond, run};
+use omweso::engine_cli::{respond_with, run_with, Options};
 use serde_json::Value;
 
 const MAX_STREAM: usize = 64 * 1024;
+
+const SEARCH_NODES: u64 = 2_000;
+
+const OPTIONS: Options = Options {
+    search_nodes_cap: Some(SEARCH_NODES),
+};
 
 /// The server crate links SQLite (bundled, via sqlx). Its amalgamation has two function-local
 /// static arrays both named `aiOff`, which AddressSanitizer's start-up ODR check mistakes for a
@@ -45,24 +53,26 @@ fn check_response(request: &[u8], response: &str) {
     };
     let ok = match map.get("error") {
         Some(error) => error.is_string(),
-        None => map.contains_key("moves") || map.contains_key("position"),
+        None => {
+            map.contains_key("moves") || map.contains_key("position") || map.contains_key("move")
+        }
     };
     assert!(
         ok,
-        "the response to {:?} has neither an \"error\" string nor \"moves\"/\"position\": {response:?}",
+        "the response to {:?} has neither an \"error\" string nor \"moves\"/\"position\"/\"move\": {response:?}",
         String::from_utf8_lossy(request)
     );
 }
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(line) = std::str::from_utf8(data) {
-        let response = respond(line);
+        let response = respond_with(line, &OPTIONS);
         check_response(data, &response);
     }
 
     let input = &data[..data.len().min(MAX_STREAM)];
     let mut output = Vec::new();
-    run(input, &mut output).expect("run over an in-memory stream cannot fail");
+    run_with(input, &mut output, &OPTIONS).expect("run over an in-memory stream cannot fail");
     let requests: Vec<&[u8]> = input.split_inclusive(|&b| b == b'\n').collect();
     let text = String::from_utf8(output).expect("the engine writes UTF-8");
     assert!(
@@ -85,7 +95,7 @@ fuzz_target!(|data: &[u8]| {
             let line = line.trim_end_matches(['\n', '\r']);
             assert_eq!(
                 *response,
-                respond(line),
+                respond_with(line, &OPTIONS),
                 "run and respond answer {line:?} differently"
             );
         }

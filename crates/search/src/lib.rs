@@ -15,10 +15,18 @@
 #![forbid(unsafe_code)]
 #![warn(missing_debug_implementations)]
 
+mod alphabeta;
+mod children;
+pub mod duel;
+pub mod eval;
 mod level;
+mod mcts;
+mod player;
 mod query;
 mod search;
+mod tt;
 
-pub use level::{Level, ParseLevelError};
+pub use level::{Level, ParseLevelError, Strength};
+pub use player::{ParsePlayerError, Player};
 pub use query::{Found, Limit, Query, SearchError};
-pub use search::best_move;
+pub use search::{best_move, MAX_MILLIS};

@@ -1,75 +1,90 @@
-//! The search. (Scaffold: one ply, greedy on seeds; replaced by the real search.)
+//! The entry point: checks a query, turns its limit into search settings, and runs the
+//! alpha-beta search ([`crate::alphabeta`]), the algorithm chosen by measurement over
+//! Monte Carlo tree search ([`crate::mcts`]; docs/bots.md).
 
 use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
-use omweso_rules::{Game, Outcome, Side};
-use rand::{rngs::SmallRng, Rng, SeedableRng};
-
+use crate::alphabeta::{search, Settings, MAX_DEPTH};
 use crate::{Found, Limit, Query, SearchError};
 
 /// The longest time limit accepted (ENGINE-CLI.md `bestmove`).
 pub const MAX_MILLIS: u64 = 60_000;
 
+/// Ties between equal moves are broken by a leaf noise this small (hundredths of a seed)
+/// under a time or node limit, so that games between two bots differ with the seed
+/// without weakening the play.
+const TIE_NOISE: i32 = 2;
+
+/// Transposition table slots at most (24 bytes each): 24 MB, for level 8's millions of
+/// nodes; a search of fewer nodes gets about one slot per node.
+const MAX_TABLE: usize = 1 << 20;
+
 /// The move `query.side` should play, searched within `query.limit` or until `stop` is
-/// raised (then the best move found so far).
-pub fn best_move(query: &Query, _stop: &AtomicBool) -> Result<Found, SearchError> {
+/// raised (then the best move found so far; a move is always found once the one-move
+/// search completes, which the flag does not interrupt).
+pub fn best_move(query: &Query, stop: &AtomicBool) -> Result<Found, SearchError> {
+    check(query)?;
+    let settings = settings(query);
+    let searched = search(
+        &query.game,
+        query.side,
+        query.max_seeds,
+        &settings,
+        query.seed,
+        stop,
+    )
+    .ok_or(SearchError::NoLegalMove { side: query.side })?;
+    Ok(Found {
+        mv: searched.mv,
+        score: searched.score,
+        depth: searched.depth,
+        nodes: searched.nodes,
+        pv: searched.pv,
+    })
+}
+
+/// Refuses what cannot be searched: a time limit over [`MAX_MILLIS`], a finished game, a
+/// side that may not move.
+pub(crate) fn check(query: &Query) -> Result<(), SearchError> {
     if let Limit::Millis(millis) = query.limit {
         if millis > MAX_MILLIS {
             return Err(SearchError::TooLong { millis });
         }
     }
-    let game = query.game;
-    let side = query.side;
-    if game.outcome().is_some() {
+    if query.game.outcome().is_some() {
         return Err(SearchError::GameOver);
     }
-    if !game.may_move(side) {
-        return Err(SearchError::NotToMove { side });
+    if !query.game.may_move(query.side) {
+        return Err(SearchError::NotToMove { side: query.side });
     }
-    let moves = game.legal_moves(side, query.max_seeds);
-    if moves.is_empty() {
-        return Err(SearchError::NoLegalMove { side });
-    }
-    let mut rng = SmallRng::seed_from_u64(query.seed);
-    let mut best: Option<(f64, usize)> = None;
-    let mut nodes = 0;
-    for (i, mv) in moves.iter().enumerate() {
-        nodes += 1;
-        let Ok(result) = game.play_as(side, mv, query.max_seeds) else {
-            continue;
-        };
-        let score = match result.outcome {
-            Some(Outcome::Win { winner, .. }) if winner == side => 1.0,
-            Some(Outcome::Win { .. }) => -1.0,
-            Some(_) => 0.0,
-            None => material(&result.game, side),
-        } + rng.random_range(0.0..1e-6);
-        if best.is_none_or(|(b, _)| score > b) {
-            best = Some((score, i));
-        }
-    }
-    let (score, index) = best.ok_or(SearchError::NoLegalMove { side })?;
-    let mv = moves[index].clone();
-    Ok(Found {
-        pv: vec![mv.clone()],
-        mv,
-        score: score.clamp(-1.0, 1.0),
-        depth: 1,
-        nodes,
-    })
+    Ok(())
 }
 
-/// Seeds on `side`'s side (4x8) or captured (Oware), as a share in [-1, 1].
-fn material(game: &Game, side: Side) -> f64 {
-    match game {
-        Game::Oware(p) => {
-            let mine = f64::from(p.captured(side));
-            let theirs = f64::from(p.captured(side.other()));
-            (mine - theirs) / 48.0
-        }
-        Game::Omweso(p) | Game::Mweiso(p) => {
-            let mine = f64::from(p.board().total(side));
-            (mine - 32.0) / 32.0
-        }
+fn settings(query: &Query) -> Settings {
+    match query.limit {
+        Limit::Level(level) => level.settings(query.game.ruleset()),
+        Limit::Millis(millis) => Settings {
+            max_depth: MAX_DEPTH,
+            nodes: u64::MAX,
+            deadline: Some(Instant::now() + Duration::from_millis(millis)),
+            noise: TIE_NOISE,
+            temperature: None,
+            table: MAX_TABLE,
+        },
+        Limit::Nodes(nodes) => Settings {
+            max_depth: MAX_DEPTH,
+            nodes,
+            deadline: None,
+            noise: TIE_NOISE,
+            temperature: None,
+            table: table_for(nodes),
+        },
     }
+}
+
+/// Table slots for a search of `nodes` positions: about one per node, at most
+/// [`MAX_TABLE`].
+pub(crate) fn table_for(nodes: u64) -> usize {
+    usize::try_from(nodes).unwrap_or(usize::MAX).min(MAX_TABLE)
 }

@@ -4,7 +4,10 @@
 
 use std::io::{self, BufRead, Write};
 
+use std::sync::atomic::AtomicBool;
+
 use omweso_rules::{Game, GameMove, Outcome, ParseGameError, PlayResult, Ruleset, Side};
+use omweso_search::{best_move, Level, Limit, Query};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -12,9 +15,30 @@ use serde_json::{Map, Value};
 /// one bad line cannot make the process hold gigabytes.
 pub const MAX_LINE_BYTES: usize = 1 << 20;
 
+/// The sowing budget of `bestmove` when the request gives none: the server's (RULES.md 4).
+pub const BESTMOVE_MAX_SEEDS: u64 = 720;
+
+/// How the engine answers, beyond what requests say.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Searches `bestmove` at most this many nodes, whatever its `millis` or `level`
+    /// (`None`: as asked). For the fuzz target, which must not think for a minute on one
+    /// input; the answer's shape is the same.
+    pub search_nodes_cap: Option<u64>,
+}
+
 /// Answers every request line of `input` on `output`, flushing after each, until the end
 /// of `input`.
-pub fn run<R: BufRead, W: Write>(mut input: R, mut output: W) -> io::Result<()> {
+pub fn run<R: BufRead, W: Write>(input: R, output: W) -> io::Result<()> {
+    run_with(input, output, &Options::default())
+}
+
+/// As [`run`], with `options`.
+pub fn run_with<R: BufRead, W: Write>(
+    mut input: R,
+    mut output: W,
+    options: &Options,
+) -> io::Result<()> {
     let mut line = Vec::new();
     loop {
         line.clear();
@@ -24,7 +48,7 @@ pub fn run<R: BufRead, W: Write>(mut input: R, mut output: W) -> io::Result<()> 
         }
         let response = if complete {
             match std::str::from_utf8(&line) {
-                Ok(text) => respond(text.trim_end_matches(['\n', '\r'])),
+                Ok(text) => respond_with(text.trim_end_matches(['\n', '\r']), options),
                 Err(_) => error_json("the request is not valid UTF-8"),
             }
         } else {
@@ -77,7 +101,13 @@ fn read_line_capped<R: BufRead>(
 /// The response line (without newline) to one request line.
 #[must_use]
 pub fn respond(line: &str) -> String {
-    match handle(line) {
+    respond_with(line, &Options::default())
+}
+
+/// As [`respond`], with `options`.
+#[must_use]
+pub fn respond_with(line: &str, options: &Options) -> String {
+    match handle(line, options) {
         Ok(json) => json,
         Err(message) => error_json(&message),
     }
@@ -119,6 +149,15 @@ impl Fields {
         }
     }
 
+    /// An optional whole number, `min` or more.
+    fn take_u64(&mut self, key: &str, what: &str) -> Result<Option<u64>, String> {
+        match self.0.remove(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Number(n)) if n.as_u64().is_some() => Ok(n.as_u64()),
+            Some(other) => Err(format!("\"{key}\" must be {what}, not {other}")),
+        }
+    }
+
     fn take_side(&mut self) -> Result<Option<Side>, String> {
         self.take_str("side")?
             .map(|s| s.parse().map_err(|e| format!("\"side\": {e}")))
@@ -157,7 +196,7 @@ impl Fields {
     }
 }
 
-fn handle(line: &str) -> Result<String, String> {
+fn handle(line: &str, options: &Options) -> Result<String, String> {
     let value: Value = serde_json::from_str(line).map_err(|e| format!("bad JSON: {e}"))?;
     let Value::Object(map) = value else {
         return Err(format!("a request is a JSON object, not {value}"));
@@ -189,8 +228,45 @@ fn handle(line: &str) -> Result<String, String> {
             )?;
             play(ruleset, &position, side, &mv, budget, akakyala)
         }
+        "bestmove" => {
+            let millis = fields.take_u64("millis", "a whole number of milliseconds")?;
+            let level = fields.take_u64("level", "a level, 1 to 8")?;
+            let seed = fields.take_u64("seed", "a whole number, 0 or more")?;
+            let akakyala = fields.take_akakyala()?;
+            fields.finish(
+                "bestmove",
+                "op, ruleset, position, millis or level, and optionally max_seeds, side, seed, akakyala",
+            )?;
+            let limit = match (millis, level) {
+                (Some(_), Some(_)) => {
+                    return Err(
+                        "a bestmove request gives \"millis\" or \"level\", not both".into(),
+                    )
+                }
+                (None, None) => {
+                    return Err(
+                        "a bestmove request needs \"millis\" (a time budget, at most 60000 ms) or \"level\" (1 to 8)".into(),
+                    )
+                }
+                (Some(millis), None) => Limit::Millis(millis),
+                (None, Some(level)) => Limit::Level(
+                    Level::new(i64::try_from(level).unwrap_or(i64::MAX))
+                        .map_err(|e| format!("\"level\": {e}"))?,
+                ),
+            };
+            let request = BestMoveRequest {
+                ruleset,
+                text: &position,
+                side,
+                budget: Some(budget.unwrap_or(BESTMOVE_MAX_SEEDS)),
+                limit,
+                seed: seed.unwrap_or(0),
+                akakyala,
+            };
+            bestmove(&request, options)
+        }
         other => Err(format!(
-            "unknown op \"{other}\": expected \"moves\" or \"play\""
+            "unknown op \"{other}\": expected \"moves\", \"play\" or \"bestmove\""
         )),
     }
 }
@@ -212,6 +288,17 @@ struct PlayResponse {
     outcome: Option<Outcome>,
     #[serde(skip_serializing_if = "Option::is_none")]
     scores: Option<Scores>,
+}
+
+#[derive(Serialize)]
+struct BestMoveResponse {
+    #[serde(rename = "move")]
+    mv: String,
+    score: f64,
+    depth: u32,
+    nodes: u64,
+    /// The principal line, `move` first (an addition to ENGINE-CLI.md, docs/engine-cli.md).
+    pv: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -294,5 +381,50 @@ fn play(
         end: summary.end.name(),
         outcome,
         scores: after.scores().map(|[s, n]| Scores { s, n }),
+    })
+}
+
+struct BestMoveRequest<'a> {
+    ruleset: Ruleset,
+    text: &'a str,
+    side: Option<Side>,
+    budget: Option<u64>,
+    limit: Limit,
+    seed: u64,
+    akakyala: Option<[bool; 2]>,
+}
+
+fn bestmove(request: &BestMoveRequest<'_>, options: &Options) -> Result<String, String> {
+    let game = game(request.ruleset, request.text, request.akakyala)?;
+    if let Some(outcome) = game.outcome() {
+        return Err(format!(
+            "the game is over in this position ({outcome}): there is no move to find"
+        ));
+    }
+    let side = mover(&game, request.side)?;
+    let limit = match (options.search_nodes_cap, request.limit) {
+        (None, limit) => limit,
+        (Some(cap), Limit::Level(level)) => Limit::Nodes(level.nodes(request.ruleset).min(cap)),
+        (Some(cap), Limit::Nodes(nodes)) => Limit::Nodes(nodes.min(cap)),
+        (Some(cap), Limit::Millis(millis)) if millis <= omweso_search::MAX_MILLIS => {
+            Limit::Nodes(cap)
+        }
+        (Some(_), limit) => limit,
+    };
+    let query = Query {
+        game,
+        side,
+        max_seeds: request.budget,
+        limit,
+        seed: request.seed,
+    };
+    let found = best_move(&query, &AtomicBool::new(false)).map_err(|e| e.to_string())?;
+    to_json(&BestMoveResponse {
+        mv: found.mv.to_string(),
+        // Four decimals say all a score means.
+        score: (found.score * 1e4).round() / 1e4,
+        depth: found.depth,
+        nodes: found.nodes,
+        pv: found.pv.iter().map(ToString::to_string).collect(),
     })
 }

@@ -50,7 +50,8 @@
 //! - `metrics`: Prometheus counters and histograms, served on their own address.
 //! - `config`, `clock`: `omweso serve`'s settings; wall-clock milliseconds.
 //!
-//! The other subcommands: `engine_cli` (`omweso engine`, JSON lines), `bench`,
+//! The other subcommands: `engine_cli` (`omweso engine`, JSON lines), `arena` (computer
+//! players against each other, on std threads), `bench`,
 //! `healthcheck` (for container images), `loadgen` (plays a server through its protocol),
 //! `tournament_sim` (a whole tournament of random players through the protocol, with
 //! watchers on its socket; it drives its games with `loadgen`'s players).
@@ -79,6 +80,7 @@
 pub mod accept;
 pub mod analysis;
 pub mod api;
+pub mod arena;
 pub mod assets;
 pub mod bench;
 pub mod clock;

@@ -46,8 +46,13 @@ enum Command {
         )]
         url: String,
     },
-    /// Answer JSON-lines requests on stdin (`moves`, `play`) for omweso, mweiso and oware.
+    /// Answer JSON-lines requests on stdin (`moves`, `play`, `bestmove`) for omweso, mweiso
+    /// and oware.
     Engine,
+    /// Two computer players (levels, node or time budgets, or random) play each other over
+    /// many games on the machine's cores: wins, draws, losses, annulled, the score and the
+    /// Elo difference with its 95% interval (docs/bots.md).
+    Arena(omweso::arena::ArenaConfig),
     /// Random playouts per second on one core, one line per ruleset.
     Bench {
         /// Seconds to play each ruleset.
@@ -77,6 +82,7 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Command::Arena(config) => omweso::arena::main(&config),
         Command::Engine => {
             let stdin = io::stdin().lock();
             let stdout = io::stdout().lock();

@@ -130,7 +130,7 @@ fn bad_requests_get_an_error_and_the_engine_carries_on() {
     assert_eq!(errors[2], "a request is a JSON object, not [1,2]");
     assert_eq!(
         errors[3],
-        "unknown op \"fly\": expected \"moves\" or \"play\""
+        "unknown op \"fly\": expected \"moves\", \"play\" or \"bestmove\""
     );
     assert_eq!(
         errors[4],
@@ -250,4 +250,194 @@ fn an_empty_input_exits_cleanly() {
         .unwrap();
     assert!(child.status.success());
     assert!(child.stdout.is_empty());
+}
+
+fn json(line: &str) -> serde_json::Value {
+    serde_json::from_str(line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"))
+}
+
+/// Oware, South to move with 20 captured to North's 16: `D1` sows E1, F1, F2, E2, making
+/// E2 3 and F2 2, a chain of 5: South reaches 25 and wins (crates/search/tests/forced.rs).
+const OWARE_WIN: &str = "4,0,0,0,2,1/1,0,0,4,0,0 s 20 16";
+
+#[test]
+fn bestmove_finds_a_win_in_one_at_every_kind_of_limit() {
+    let lines = engine(&[
+        &format!(r#"{{"op":"bestmove","ruleset":"oware","position":"{OWARE_WIN}","level":1}}"#),
+        &format!(
+            r#"{{"op":"bestmove","ruleset":"oware","position":"{OWARE_WIN}","level":8,"seed":3}}"#
+        ),
+        &format!(r#"{{"op":"bestmove","ruleset":"oware","position":"{OWARE_WIN}","millis":20}}"#),
+    ]);
+    for line in &lines {
+        let answer = json(line);
+        assert_eq!(answer["move"], "D1", "{line}");
+        assert_eq!(answer["score"], 1.0, "{line}");
+        assert_eq!(answer["depth"], 1, "{line}");
+        assert_eq!(answer["pv"], serde_json::json!(["D1"]), "{line}");
+        assert!(answer["nodes"].as_u64().is_some(), "{line}");
+    }
+}
+
+#[test]
+fn bestmove_plays_a_legal_move_of_each_start_and_is_reproducible_with_its_seed() {
+    let starts = [
+        (
+            "omweso",
+            "4,4,4,4,4,4,4,4/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/4,4,4,4,4,4,4,4 s",
+            "",
+        ),
+        ("oware", "4,4,4,4,4,4/4,4,4,4,4,4 s 0 0", ""),
+        (
+            "mweiso",
+            "2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 o",
+            r#","side":"n""#,
+        ),
+    ];
+    for (ruleset, position, side) in starts {
+        let moves =
+            format!(r#"{{"op":"moves","ruleset":"{ruleset}","position":"{position}"{side}}}"#);
+        let best = format!(
+            r#"{{"op":"bestmove","ruleset":"{ruleset}","position":"{position}"{side},"level":4,"seed":9}}"#
+        );
+        let lines = engine(&[&moves, &best, &best]);
+        let legal = json(&lines[0])["moves"].clone();
+        let answer = json(&lines[1]);
+        assert!(
+            legal.as_array().unwrap().contains(&answer["move"]),
+            "{ruleset}: {answer} not in {legal}"
+        );
+        assert_eq!(
+            lines[1], lines[2],
+            "{ruleset}: the same seed, the same answer"
+        );
+        let score = answer["score"].as_f64().unwrap();
+        assert!((-1.0..=1.0).contains(&score), "{answer}");
+        assert!(answer["depth"].as_u64().unwrap() >= 1, "{answer}");
+        assert_eq!(answer["pv"][0], answer["move"], "{answer}");
+    }
+}
+
+#[test]
+fn bestmove_refusals_say_why() {
+    let start = "4,4,4,4,4,4/4,4,4,4,4,4 s 0 0";
+    let lines = engine(&[
+        &format!(r#"{{"op":"bestmove","ruleset":"oware","position":"{start}"}}"#),
+        &format!(
+            r#"{{"op":"bestmove","ruleset":"oware","position":"{start}","millis":10,"level":2}}"#
+        ),
+        &format!(r#"{{"op":"bestmove","ruleset":"oware","position":"{start}","level":9}}"#),
+        &format!(r#"{{"op":"bestmove","ruleset":"oware","position":"{start}","level":-1}}"#),
+        &format!(r#"{{"op":"bestmove","ruleset":"oware","position":"{start}","millis":60001}}"#),
+        &format!(
+            r#"{{"op":"bestmove","ruleset":"oware","position":"{start}","level":1,"side":"n"}}"#
+        ),
+        r#"{"op":"bestmove","ruleset":"oware","position":"0,0,0,0,0,6/0,0,0,0,0,0 s 22 20","level":1}"#,
+        r#"{"op":"bestmove","ruleset":"omweso","position":"0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,1/0,0,0,0,0,0,0,0/13,13,13,12,12,0,0,0 n","level":1}"#,
+        r#"{"op":"bestmove","ruleset":"mweiso","position":"2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 o","level":1}"#,
+        &format!(
+            r#"{{"op":"bestmove","ruleset":"oware","position":"{start}","level":1,"nodes":5}}"#
+        ),
+    ]);
+    let errors: Vec<String> = lines
+        .iter()
+        .map(|l| {
+            json(l)["error"]
+                .as_str()
+                .unwrap_or_else(|| panic!("not an error: {l}"))
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(
+        errors[0],
+        "a bestmove request needs \"millis\" (a time budget, at most 60000 ms) or \"level\" (1 to 8)"
+    );
+    assert_eq!(
+        errors[1],
+        "a bestmove request gives \"millis\" or \"level\", not both"
+    );
+    assert_eq!(errors[2], "\"level\": level 9 is not one of 1 to 8");
+    assert_eq!(errors[3], "\"level\" must be a level, 1 to 8, not -1");
+    assert_eq!(
+        errors[4],
+        "a time limit of 60001 ms is over the 60000 ms allowed"
+    );
+    assert_eq!(
+        errors[5],
+        "\"side\" is n, but in this position only s may move"
+    );
+    assert_eq!(
+        errors[6],
+        "the game is over in this position (n wins by captures): there is no move to find"
+    );
+    assert_eq!(
+        errors[7],
+        "the game is over in this position (s wins by no-move): there is no move to find"
+    );
+    assert_eq!(
+        errors[8],
+        "both players still owe their Mweiso opening turn; say which plays with \"side\":\"s\" or \"n\""
+    );
+    assert_eq!(
+        errors[9],
+        "unknown field \"nodes\" in a bestmove request; it takes op, ruleset, position, millis or level, and optionally max_seeds, side, seed, akakyala"
+    );
+}
+
+mod random_positions {
+    use omweso::engine_cli::respond;
+    use omweso_rules::{Game, Preset, Ruleset, Side};
+    use proptest::prelude::*;
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    /// A position reached by `plies` random moves from the start of `ruleset` (fewer if
+    /// the game ended), and who is to move in it (in Mweiso's opening, if both still owe
+    /// their turn, South).
+    fn random_position(ruleset: Ruleset, plies: u32, seed: u64) -> (Game, Side) {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut game = Game::start(ruleset, Preset::Outer, Side::South);
+        for _ in 0..plies {
+            let side = game.to_move().unwrap_or(Side::South);
+            let moves = game.legal_moves(side, Some(720));
+            if moves.is_empty() {
+                break;
+            }
+            let mv = &moves[rng.random_range(0..moves.len())];
+            let result = game.play_as(side, mv, Some(720)).unwrap();
+            if result.outcome.is_some() {
+                break;
+            }
+            game = result.game;
+        }
+        (game, game.to_move().unwrap_or(Side::South))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+        /// `bestmove` at the cheap levels answers with one of the position's legal moves
+        /// (the `moves` answer), on positions of random games of all three rulesets.
+        #[test]
+        fn bestmove_plays_only_legal_moves(
+            ruleset in prop::sample::select(Ruleset::ALL.to_vec()),
+            plies in 0u32..60,
+            seed in any::<u64>(),
+            level in 1u8..=4,
+        ) {
+            let (game, side) = random_position(ruleset, plies, seed);
+            let common = format!(
+                r#""ruleset":"{ruleset}","position":"{game}","side":"{}""#,
+                side.char()
+            );
+            let moves: serde_json::Value =
+                serde_json::from_str(&respond(&format!(r#"{{"op":"moves",{common}}}"#))).unwrap();
+            let answer: serde_json::Value = serde_json::from_str(&respond(&format!(
+                r#"{{"op":"bestmove",{common},"level":{level},"seed":{seed}}}"#
+            )))
+            .unwrap();
+            let legal = moves["moves"].as_array().unwrap();
+            prop_assert!(legal.contains(&answer["move"]), "{} not in {:?} ({})", answer, legal, game);
+        }
+    }
 }

@@ -1,0 +1,155 @@
+//! A player for `omweso arena`: a level, a node budget, a time budget, Monte Carlo tree
+//! search at a time budget (the yardstick), or uniformly random moves.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use omweso_rules::{Game, GameMove, Side};
+use rand::{rngs::SmallRng, Rng, SeedableRng};
+
+use crate::search::check;
+use crate::tt::mix;
+use crate::{best_move, Level, Limit, Query, SearchError, MAX_MILLIS};
+
+/// Who plays, as `omweso arena` names them: `L1`..`L8`, `nodes:N`, `ms:N`, `mcts:N` (N
+/// milliseconds a move) or `random`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Player {
+    Level(Level),
+    Nodes(u64),
+    Millis(u64),
+    /// Monte Carlo tree search with this many milliseconds a move.
+    Mcts(u64),
+    Random,
+}
+
+/// A player name that is none of the forms.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{0:?} is not a player: write L1..L8, nodes:N, ms:N (at most 60000), mcts:N (ms) or random"
+)]
+pub struct ParsePlayerError(pub String);
+
+impl FromStr for Player {
+    type Err = ParsePlayerError;
+
+    fn from_str(s: &str) -> Result<Player, ParsePlayerError> {
+        let bad = || ParsePlayerError(s.to_owned());
+        let number = |text: &str| text.parse::<u64>().map_err(|_| bad());
+        let lower = s.to_ascii_lowercase();
+        if lower == "random" {
+            return Ok(Player::Random);
+        }
+        if let Some(n) = lower.strip_prefix('l') {
+            let n = i64::try_from(number(n)?).map_err(|_| bad())?;
+            return Level::new(n).map(Player::Level).map_err(|_| bad());
+        }
+        let (kind, n) = lower.split_once(':').ok_or_else(bad)?;
+        let n = number(n)?;
+        match kind {
+            "nodes" if n > 0 => Ok(Player::Nodes(n)),
+            "ms" if (1..=MAX_MILLIS).contains(&n) => Ok(Player::Millis(n)),
+            "mcts" if (1..=MAX_MILLIS).contains(&n) => Ok(Player::Mcts(n)),
+            _ => Err(bad()),
+        }
+    }
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Player::Level(level) => write!(f, "L{level}"),
+            Player::Nodes(n) => write!(f, "nodes:{n}"),
+            Player::Millis(n) => write!(f, "ms:{n}"),
+            Player::Mcts(n) => write!(f, "mcts:{n}"),
+            Player::Random => f.write_str("random"),
+        }
+    }
+}
+
+impl Player {
+    /// Does the same seed give the same move (no wall clock involved)?
+    #[must_use]
+    pub const fn is_reproducible(&self) -> bool {
+        matches!(self, Player::Level(_) | Player::Nodes(_) | Player::Random)
+    }
+
+    /// The move this player plays for `side` in `game`, each move explored under
+    /// `budget`.
+    pub fn choose(
+        &self,
+        game: &Game,
+        side: Side,
+        budget: Option<u64>,
+        seed: u64,
+        stop: &AtomicBool,
+    ) -> Result<GameMove, SearchError> {
+        let search = |limit| {
+            let query = Query {
+                game: *game,
+                side,
+                max_seeds: budget,
+                limit,
+                seed,
+            };
+            best_move(&query, stop).map(|found| found.mv)
+        };
+        match *self {
+            Player::Level(level) => search(Limit::Level(level)),
+            Player::Nodes(n) => search(Limit::Nodes(n)),
+            Player::Millis(ms) => search(Limit::Millis(ms)),
+            Player::Mcts(ms) => {
+                check(&Query {
+                    game: *game,
+                    side,
+                    max_seeds: budget,
+                    limit: Limit::Millis(ms),
+                    seed,
+                })?;
+                let deadline = Instant::now() + Duration::from_millis(ms);
+                crate::mcts::mcts(game, side, budget, deadline, seed, stop)
+                    .map(|found| found.mv)
+                    .ok_or(SearchError::NoLegalMove { side })
+            }
+            Player::Random => {
+                let moves = game.legal_moves(side, budget);
+                if game.outcome().is_some() {
+                    return Err(SearchError::GameOver);
+                }
+                if moves.is_empty() {
+                    return Err(SearchError::NoLegalMove { side });
+                }
+                let mut rng = SmallRng::seed_from_u64(mix(seed));
+                let pick = rng.random_range(0..moves.len());
+                Ok(moves[pick].clone())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn players_parse_and_display_back() {
+        for text in ["L1", "L8", "nodes:5000", "ms:100", "mcts:250", "random"] {
+            assert_eq!(text.parse::<Player>().unwrap().to_string(), text);
+        }
+        assert_eq!(
+            "l3".parse::<Player>(),
+            Ok(Player::Level(Level::new(3).unwrap()))
+        );
+        for bad in [
+            "L0", "L9", "nodes:0", "ms:0", "ms:60001", "mcts:x", "alice", "", "L",
+        ] {
+            assert_eq!(
+                bad.parse::<Player>(),
+                Err(ParsePlayerError(bad.to_owned())),
+                "{bad}"
+            );
+        }
+    }
+}

@@ -1,0 +1,87 @@
+//! `omweso arena` as a user runs it: the real binary, a tiny match, its report.
+
+use std::process::Command;
+
+fn arena(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_omweso"))
+        .arg("arena")
+        .args(args)
+        .output()
+        .expect("the omweso binary runs")
+}
+
+/// The JSON report (the last line), without the wall-clock times.
+fn report(args: &[&str]) -> serde_json::Value {
+    let output = arena(args);
+    assert!(output.status.success(), "{output:?}");
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    let object = json.as_object_mut().unwrap();
+    object.remove("seconds");
+    object.remove("millis");
+    json
+}
+
+#[test]
+fn a_tiny_match_adds_up_and_replays_the_same() {
+    for ruleset in ["oware", "omweso", "mweiso"] {
+        let args = [
+            "L2",
+            "random",
+            "--ruleset",
+            ruleset,
+            "--games",
+            "4",
+            "--threads",
+            "2",
+            "--json",
+        ];
+        let first = report(&args);
+        let t = |key: &str| first[key].as_u64().unwrap();
+        assert_eq!(t("games"), 4, "{first}");
+        assert_eq!(
+            t("wins") + t("draws") + t("losses") + t("annulled"),
+            4,
+            "{first}"
+        );
+        let points = t("wins") as f64 + 0.5 * (t("draws") + t("annulled")) as f64;
+        assert_eq!(first["score"].as_f64().unwrap(), points / 4.0, "{first}");
+        assert_eq!(first["a"], "L2");
+        assert_eq!(first["b"], "random");
+        // Levels and random players are reproducible: the same games, whatever the
+        // threads.
+        let again = report(&[
+            "L2",
+            "random",
+            "--ruleset",
+            ruleset,
+            "--games",
+            "4",
+            "--threads",
+            "1",
+            "--json",
+        ]);
+        assert_eq!(first, again, "{ruleset}");
+    }
+}
+
+#[test]
+fn bad_players_and_settings_are_refused() {
+    for (args, message) in [
+        (&["L9", "random"][..], "\"L9\" is not a player"),
+        (&["L1", "random", "--ruleset", "chess"], "unknown ruleset"),
+        (
+            &["L1", "random", "--ruleset", "oware", "--preset", "even"],
+            "--preset even is an Omweso start",
+        ),
+        (
+            &["L1", "random", "--games", "0"],
+            "--games must be at least 1",
+        ),
+    ] {
+        let output = arena(args);
+        assert!(!output.status.success(), "{args:?}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+}
