@@ -4,9 +4,10 @@
 
 import { api, ApiError } from './api.js';
 import { ensureSession } from './session.js';
-import { h, replace, safeStorage, toast } from './ui.js';
+import { h, replace, toast } from './ui.js';
 import { LiveSocket } from './livesocket.js';
 import { computerCard } from './computerform.js';
+import { gameForm } from './gameform.js';
 
 /**
  * A game as the lobby lists it.
@@ -168,65 +169,15 @@ function renderTournaments(list, tournaments, kind) {
 }
 
 function createCard() {
-  const saved = (/** @type {string} */ key, /** @type {string} */ fallback) => safeStorage(`omweso.new.${key}`) || fallback;
-  /**
-   * @param {string} name
-   * @param {string} label
-   * @param {[string, string][]} options
-   */
-  const select = (name, label, options) => {
-    const id = `new-${name}`;
-    const el = h('select', { id, name },
-      options.map(([value, text]) => h('option', { value, selected: saved(name, options[0][0]) === value }, text)));
-    return { el, field: h('div', { class: 'field' }, h('label', { for: id }, label), el) };
-  };
-  const ruleset = select('ruleset', 'Game', [
-    ['omweso', 'Omweso (4×8, Uganda)'], ['mweiso', 'Mweiso (4×8, Kagera)'], ['oware', 'Oware Abapa (2×6)']]);
-  const setup = select('setup', 'Start', [
-    ['outer', 'Outer row: 4 seeds in each outer pit'], ['even', 'Even: 2 seeds in every pit'], ['free', 'Free: each player arranges 32 seeds']]);
-  const time = select('time', 'Time control', [
-    ['casual', 'Casual: no referee count'], ['tournament', 'Tournament: 3 s referee count, steals, akakyala']]);
-  const seat = select('seat', 'Your seat', [
-    ['first', 'South — you move first'], ['second', 'North — you move second'], ['random', 'Random']]);
-  const syncSetup = () => {
-    const omweso = ruleset.el.value === 'omweso';
-    setup.el.disabled = !omweso;
-    setup.field.hidden = !omweso;
-  };
-  ruleset.el.addEventListener('change', syncSetup);
-  syncSetup();
-  const error = h('p', { class: 'form-error', role: 'alert' });
-  const button = h('button', { type: 'submit', class: 'button primary', id: 'create-game' }, 'Create game');
-  return h('form', {
-    class: 'card create-card', 'aria-labelledby': 'create-title',
-    onsubmit: async (/** @type {SubmitEvent} */ ev) => {
-      ev.preventDefault();
-      error.textContent = '';
-      button.disabled = true;
-      const body = {
-        ruleset: ruleset.el.value,
-        setup: ruleset.el.value === 'omweso' ? setup.el.value : 'outer',
-        seat: seat.el.value,
-        time_control: { preset: time.el.value },
-      };
-      for (const [k, el] of /** @type {[string, HTMLSelectElement][]} */ ([['ruleset', ruleset.el], ['setup', setup.el], ['time', time.el], ['seat', seat.el]])) {
-        safeStorage(`omweso.new.${k}`, el.value);
-      }
-      try {
-        const created = await api('POST', '/api/games', body);
-        safeStorage(`omweso.created.${created.game_id}`, '1');
-        location.assign(created.url + location.search);
-      } catch (e) {
-        error.textContent = e instanceof Error ? e.message : String(e);
-        button.disabled = false;
-      }
-    },
-  },
-  h('h2', { id: 'create-title' }, 'New game'),
-  h('p', { class: 'muted small' }, 'You get a link to send to your opponent.'),
-  ruleset.field, setup.field, time.field, seat.field,
-  error,
-  h('div', { class: 'form-actions' }, button));
+  return gameForm({
+    key: 'new',
+    title: 'New game',
+    intro: 'You get a link to send to your opponent.',
+    submit: 'Create game',
+    time: [['casual', 'Casual: no referee count'], ['tournament', 'Tournament: 3 s referee count, steals, akakyala']],
+    seat: [['first', 'South — you move first'], ['second', 'North — you move second'], ['random', 'Random']],
+    seatLabel: 'Your seat',
+  }, 'create-game');
 }
 
 /** @param {Listed} g */
