@@ -3,13 +3,14 @@
 //! it with who may move next. Stateless: a turn answered stepwise is sent again from its
 //! start with the answers so far (a turn is cheap to sow again: at most the budget).
 
-use omweso_rules::{Game, GameMove, GameTurn, Progress, Side};
+use omweso_rules::{Game, GameMove, Progress};
 
 use super::position::{history, view};
 use super::Refused;
+use crate::game::decision_results::{option_results, options};
 use crate::game::laps::LapRecord;
 use crate::protocol::analysis::{PendingDecision, PlayAnswer, PositionView};
-use crate::protocol::{ErrorCode, Legal, OptionResult};
+use crate::protocol::{ErrorCode, Legal};
 
 /// Plays `notation` (a whole move, or a start and some of its answers) on `game`, each
 /// turn sown under `budget`.
@@ -81,7 +82,7 @@ pub fn play(game: &Game, budget: u64, notation: &str) -> Result<PlayAnswer, Refu
             let decision = turn.pending_decision().map(|d| PendingDecision {
                 by,
                 options: options(&d, by),
-                results: option_results(game, &turn, by),
+                results: option_results(Some(game), &turn, by),
             });
             let after = PositionView {
                 position: game.position_during(&turn),
@@ -105,56 +106,12 @@ pub fn play(game: &Game, budget: u64, notation: &str) -> Result<PlayAnswer, Refu
     })
 }
 
-/// What each option of the decision `turn` waits at would do, up to the next decision
-/// point or the end of the turn (as a game's `decision.results`).
-fn option_results(game: &Game, turn: &GameTurn, by: Side) -> Vec<OptionResult> {
-    let Some(decision) = turn.pending_decision() else {
-        return Vec::new();
-    };
-    decision
-        .options(by)
-        .iter()
-        .map(|&answer| {
-            let mut next = turn.clone();
-            let mut laps = LapRecord::default();
-            let progress = next.answer(answer).map(|()| next.run(&mut laps));
-            let (position, decision, outcome) = match progress {
-                Ok(Progress::Decision(d)) => {
-                    (game.position_during(&next), Some(options(&d, by)), None)
-                }
-                Ok(Progress::Done(_)) => match next.result() {
-                    Some(result) => (result.game.to_string(), None, result.outcome),
-                    None => (game.position_during(turn), None, None),
-                },
-                // An option the decision offers is always a valid answer.
-                Err(_) => (game.position_during(turn), None, None),
-            };
-            OptionResult {
-                choice: answer.to_string(),
-                laps: laps.shown,
-                laps_omitted: laps.omitted,
-                position,
-                decision,
-                outcome,
-            }
-        })
-        .collect()
-}
-
-fn options(decision: &omweso_rules::Decision, by: Side) -> Vec<String> {
-    decision
-        .options(by)
-        .iter()
-        .map(ToString::to_string)
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::analysis::position::read;
     use crate::protocol::LapKind;
-    use omweso_rules::Ruleset;
+    use omweso_rules::{Ruleset, Side};
 
     const WORKED: &str = "5,0,0,0,1,1,1,1/0,3,0,5,5,5,0,5/10,4,1,4,4,0,0,4/1,0,0,0,4,0,0,0 s";
     const AFTER_E1: &str = "5,0,0,0,1,1,1,0/0,3,0,5,5,5,0,0/10,4,1,4,4,1,1,6/1,0,0,0,0,2,2,2 n";

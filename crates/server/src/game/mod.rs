@@ -4,6 +4,7 @@
 pub mod actor;
 pub mod computer;
 pub mod config;
+pub mod decision_results;
 pub mod laps;
 pub mod legal;
 pub mod lobby;

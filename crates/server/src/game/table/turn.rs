@@ -4,6 +4,7 @@
 
 use omweso_rules::{Answer, Game, GameMove, GameTurn, PlayResult, Progress, Side};
 
+use super::super::decision_results;
 use super::super::laps::LapRecord;
 use super::{refuse, Refusal, Table};
 use crate::protocol::{ErrorCode, Event, HistoryEntry, Legal, OptionResult, Played, Status};
@@ -208,42 +209,9 @@ impl Table {
         events
     }
 
-    /// What each option of `pending`'s decision would do if answered now: the turn run on
-    /// a copy up to its next decision point or its end.
+    /// What each option of `pending`'s decision would do if answered now.
     pub(super) fn option_results(&self, pending: &PendingTurn) -> Vec<OptionResult> {
-        let Some(decision) = pending.turn.pending_decision() else {
-            return Vec::new();
-        };
-        decision
-            .options(pending.by)
-            .iter()
-            .map(|&answer| {
-                let mut turn = pending.turn.clone();
-                let mut laps = LapRecord::default();
-                let progress = turn.answer(answer).map(|()| turn.run(&mut laps));
-                let (position, decision, outcome) = match progress {
-                    Ok(Progress::Decision(next)) => (
-                        self.board_during(&turn),
-                        Some(options(&next, pending.by)),
-                        None,
-                    ),
-                    Ok(Progress::Done(_)) => match turn.result() {
-                        Some(result) => (result.game.to_string(), None, result.outcome),
-                        None => (self.board_during(&pending.turn), None, None),
-                    },
-                    // An option the decision offers is always a valid answer.
-                    Err(_) => (self.board_during(&pending.turn), None, None),
-                };
-                OptionResult {
-                    choice: answer.to_string(),
-                    laps: laps.shown,
-                    laps_omitted: laps.omitted,
-                    position,
-                    decision,
-                    outcome,
-                }
-            })
-            .collect()
+        decision_results::option_results(self.board.as_ref(), &pending.turn, pending.by)
     }
 
     /// The position string while `turn` waits at a decision point (the board as it stands,
@@ -290,10 +258,4 @@ impl Table {
     }
 }
 
-pub(super) fn options(decision: &omweso_rules::Decision, by: Side) -> Vec<String> {
-    decision
-        .options(by)
-        .iter()
-        .map(ToString::to_string)
-        .collect()
-}
+pub(super) use super::super::decision_results::options;
