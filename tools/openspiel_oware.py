@@ -142,7 +142,10 @@ def main():
     mean_sq = (wins + 0.25 * draws) / n
     se = math.sqrt(max(mean_sq - score * score, 0.0) / n)
     lo, hi = max(score - 1.96 * se, 0.0), min(score + 1.96 * se, 1.0)
-    to_elo = lambda p: -400 * math.log10(1 / min(max(p, 1e-9), 1 - 1e-9) - 1)
+    # As `omweso arena`: a score of 0 or 1 is taken as half a game off it, so that a
+    # clean sweep reads as a finite bound.
+    edge = 0.5 / n
+    to_elo = lambda p: -400 * math.log10(1 / min(max(p, edge), 1 - edge) - 1)
     limit = f"level {opts['level']}" if opts["millis"] is None else f"{opts['millis']} ms"
     print(f"omweso {limit} vs OpenSpiel MCTS ({opts['simulations']} simulations, random rollouts): "
           f"{n} games, +{wins} ={draws} -{losses}, score {score:.3f} "
