@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from './helpers/server.js';
 import { launch, openPage } from './helpers/browser.js';
+import { rng } from './helpers/protocol.js';
 import { audit, format } from './helpers/axe.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -29,18 +30,6 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-/** A seeded random number generator (mulberry32). @param {number} seed */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * The game as the page shows it once settled and waiting for the player (their move or

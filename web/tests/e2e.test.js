@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from './helpers/server.js';
 import { launch, openPage } from './helpers/browser.js';
+import { rng } from './helpers/protocol.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ARTIFACTS = path.resolve(here, '..', 'test-artifacts');
@@ -177,18 +178,6 @@ async function playRandom(page, random, tap = false) {
     await page.mouse.move(1, 1); // no preview left under the pointer
   }
   return String(what);
-}
-
-/** A seeded random number generator (mulberry32). @param {number} seed */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 test('two players create and join by the invite link and play to the end by clicking; a watcher follows every move', async () => {
