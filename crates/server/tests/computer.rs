@@ -67,18 +67,6 @@ async fn wait_for(
     }
 }
 
-/// Sends `message` with `id`; the `ack` or `error` answering it.
-async fn request(client: &mut Client, id: &str, mut message: Value) -> Value {
-    message["id"] = json!(id);
-    client.send(message).await;
-    loop {
-        let m = client.recv().await;
-        if (m["t"] == "ack" || m["t"] == "error") && m["d"]["id"] == id {
-            return m;
-        }
-    }
-}
-
 /// Waits for a versioned event past `version` (older ones, still queued, are skipped).
 async fn event_after(client: &mut Client, version: u64) -> Value {
     loop {
@@ -128,7 +116,7 @@ async fn play(
             played += 1;
             json!({"t":"move","d":{"move":pick}})
         };
-        let answer = request(socket, &format!("h{round}"), message).await;
+        let answer = socket.request(&format!("h{round}"), message).await;
         // In Mweiso's opening the computer's opening may land first and take the pit.
         assert!(
             answer["t"] == "ack" || answer["d"]["code"] == "illegal_move",
@@ -268,7 +256,9 @@ async fn the_computer_waits_its_least_delay_before_answering() {
         .create(&kato, json!({"opponent":{"computer":{"level":2}}}))
         .await;
     let mut socket = server.socket(&game, Some(&kato), None).await;
-    let answer = request(&mut socket, "1", json!({"t":"move","d":{"move":"E1"}})).await;
+    let answer = socket
+        .request("1", json!({"t":"move","d":{"move":"E1"}}))
+        .await;
     let acked = Instant::now();
     assert_eq!(answer["t"], "ack", "{answer}");
     let played = loop {
@@ -303,7 +293,9 @@ async fn the_computer_arranges_a_free_setup_and_plays_mweisos_opening() {
     let snap = server.snapshot(&kato, &game).await;
     assert_eq!(snap["status"], "setup");
     let pits = json!([4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0, 0, 0, 0]);
-    let answer = request(&mut socket, "a", json!({"t":"arrange","d":{"pits":pits}})).await;
+    let answer = socket
+        .request("a", json!({"t":"arrange","d":{"pits":pits}}))
+        .await;
     assert_eq!(answer["t"], "ack", "{answer}");
     let started = socket.recv_type("started").await;
     assert_eq!(started["d"]["to_move"], "s");
@@ -378,7 +370,7 @@ async fn games_against_the_computer_are_bounded_and_the_level_checked() {
         .contains("unfinished games against the computer"));
     // A game resigned frees its place.
     let mut socket = server.socket(&first, Some(&kato), None).await;
-    let answer = request(&mut socket, "r", json!({"t":"resign"})).await;
+    let answer = socket.request("r", json!({"t":"resign"})).await;
     assert_eq!(answer["t"], "ack", "{answer}");
     server.create(&kato, body).await;
     server.stop().await;

@@ -18,18 +18,6 @@ async fn seated(server: &TestServer, body: Value) -> (String, String, String) {
     (game, kato, nakato)
 }
 
-/// Sends `message` with an id and returns the matching ack or error.
-async fn request(client: &mut Client, id: &str, mut message: Value) -> Value {
-    message["id"] = json!(id);
-    client.send(message).await;
-    loop {
-        let m = client.recv().await;
-        if (m["t"] == "ack" || m["t"] == "error") && m["d"]["id"] == id {
-            return m;
-        }
-    }
-}
-
 /// Plays random legal moves (and random answers at decision points) until the game ends.
 async fn play_out(
     server: &TestServer,
@@ -62,7 +50,7 @@ async fn play_out(
                 .to_owned();
             json!({"t": "move", "d": {"move": first}})
         };
-        let answer = request(&mut sockets[side], &format!("r{turn}"), message).await;
+        let answer = sockets[side].request(&format!("r{turn}"), message).await;
         assert_eq!(answer["t"], "ack", "{answer}");
     }
     panic!("the game did not end in 2000 turns");
@@ -136,7 +124,9 @@ async fn a_turn_with_decision_points_answered_over_the_socket() {
     let mut south = server.socket(&game, Some(&kato), None).await;
     south.recv_type("state").await;
     // Mweiso's opening: A1' captures directly, then the chain asks a, c or l.
-    let ack = request(&mut south, "1", json!({"t":"move","d":{"move":"A1'"}})).await;
+    let ack = south
+        .request("1", json!({"t":"move","d":{"move":"A1'"}}))
+        .await;
     assert_eq!(ack["t"], "ack");
     let played = south.recv_type("played").await;
     assert_eq!(played["d"]["pending"], true);
@@ -167,13 +157,17 @@ async fn a_turn_with_decision_points_answered_over_the_socket() {
     let snap = server.snapshot(&kato, &game).await;
     assert_eq!(snap["pending"], json!(["a", "c", "l"]));
     // A wrong answer changes nothing.
-    let refused = request(&mut south, "2", json!({"t":"decide","d":{"choice":"x"}})).await;
+    let refused = south
+        .request("2", json!({"t":"decide","d":{"choice":"x"}}))
+        .await;
     assert_eq!(refused["d"]["code"], "bad_decision");
     assert_eq!(
         server.snapshot(&kato, &game).await["version"],
         snap["version"]
     );
-    let ack = request(&mut south, "3", json!({"t":"decide","d":{"choice":"a"}})).await;
+    let ack = south
+        .request("3", json!({"t":"decide","d":{"choice":"a"}}))
+        .await;
     assert_eq!(ack["t"], "ack");
     let played = south.recv_type("played").await;
     assert_eq!(played["d"]["move"], "A1'/a");
@@ -198,11 +192,15 @@ async fn the_referee_count_runs_out_and_the_opponent_steals_the_turn() {
     assert_eq!(state["d"]["clock"]["steal_open"], false);
     assert!(state["d"]["clock"]["referee_deadline"].as_u64().is_some());
     // Too early: not North's turn.
-    let refused = request(&mut north, "1", json!({"t":"move","d":{"move":"A4"}})).await;
+    let refused = north
+        .request("1", json!({"t":"move","d":{"move":"A4"}}))
+        .await;
     assert_eq!(refused["d"]["code"], "not_your_turn");
     let steal = north.recv_type("steal").await;
     assert_eq!(steal["d"]["victim"], "s");
-    let ack = request(&mut north, "2", json!({"t":"move","d":{"move":"A4"}})).await;
+    let ack = north
+        .request("2", json!({"t":"move","d":{"move":"A4"}}))
+        .await;
     assert_eq!(ack["t"], "ack", "{ack}");
     let played = north.recv_type("played").await;
     assert_eq!(played["d"]["stolen"], true);
@@ -227,7 +225,9 @@ async fn a_decision_left_too_long_annuls_the_game_under_the_move_limit() {
     )
     .await;
     let mut south = server.socket(&game, Some(&kato), None).await;
-    request(&mut south, "1", json!({"t":"move","d":{"move":"A1'"}})).await;
+    south
+        .request("1", json!({"t":"move","d":{"move":"A1'"}}))
+        .await;
     let end = south.recv_type("end").await;
     assert_eq!(
         end["d"]["outcome"],
@@ -246,7 +246,9 @@ async fn mweiso_simultaneous_opening() {
     let state = north.recv_type("state").await;
     assert_eq!(state["d"]["opening"], json!(["s", "n"]));
     // North's turn is received first: North moves first in the main phase.
-    let ack = request(&mut north, "n1", json!({"t":"move","d":{"move":"A4"}})).await;
+    let ack = north
+        .request("n1", json!({"t":"move","d":{"move":"A4"}}))
+        .await;
     assert_eq!(ack["t"], "ack", "{ack}");
     let snap = server.snapshot(&kato, &game).await;
     assert_eq!(snap["opening"], json!(["s"]));
@@ -257,14 +259,16 @@ async fn mweiso_simultaneous_opening() {
         .iter()
         .map(|m| m.as_str().unwrap().split('/').next().unwrap().to_owned())
         .collect();
-    let refused = request(&mut south, "s0", json!({"t":"move","d":{"move":"D1"}})).await;
+    let refused = south
+        .request("s0", json!({"t":"move","d":{"move":"D1"}}))
+        .await;
     assert_eq!(refused["d"]["code"], "illegal_move");
-    let ack = request(
-        &mut south,
-        "s1",
-        json!({"t":"move","d":{"move": south_moves.last().unwrap()}}),
-    )
-    .await;
+    let ack = south
+        .request(
+            "s1",
+            json!({"t":"move","d":{"move": south_moves.last().unwrap()}}),
+        )
+        .await;
     if ack["t"] == "ack" {
         let snap = server.snapshot(&kato, &game).await;
         if snap["status"] == "playing" && snap["pending"].is_null() {
@@ -298,8 +302,12 @@ async fn reconnecting_with_v_gets_exactly_the_missed_events() {
     drop(watcher);
     let mut south = server.socket(&game, Some(&kato), None).await;
     let mut north = server.socket(&game, Some(&nakato), None).await;
-    request(&mut south, "1", json!({"t":"move","d":{"move":"C1"}})).await;
-    request(&mut north, "2", json!({"t":"move","d":{"move":"C2"}})).await;
+    south
+        .request("1", json!({"t":"move","d":{"move":"C1"}}))
+        .await;
+    north
+        .request("2", json!({"t":"move","d":{"move":"C2"}}))
+        .await;
     let mut back = server.socket(&game, None, Some(seen)).await;
     let a = back.recv().await;
     let b = back.recv().await;
@@ -355,7 +363,9 @@ async fn bad_input_is_refused_with_a_reason_and_changes_nothing() {
         (0, json!({"t":"arrange","d":{"pits":[2]}}), "no_arrangement"),
     ];
     for (i, (who, message, code)) in cases.into_iter().enumerate() {
-        let answer = request(&mut clients[who], &format!("bad{i}"), message.clone()).await;
+        let answer = clients[who]
+            .request(&format!("bad{i}"), message.clone())
+            .await;
         assert_eq!(answer["t"], "error", "{message}");
         assert_eq!(answer["d"]["code"], code, "{message}: {answer}");
         assert!(!answer["d"]["message"].as_str().unwrap().is_empty());

@@ -212,6 +212,19 @@ impl Client {
         self.ws.send(Message::Text(text.into())).await.unwrap();
     }
 
+    /// Sends `message` with `id`; the `ack` or `error` answering it (other messages on the
+    /// way are skipped).
+    pub async fn request(&mut self, id: &str, mut message: Value) -> Value {
+        message["id"] = serde_json::json!(id);
+        self.send(message).await;
+        loop {
+            let m = self.recv().await;
+            if (m["t"] == "ack" || m["t"] == "error") && m["d"]["id"] == id {
+                return m;
+            }
+        }
+    }
+
     /// The next protocol message (pings and pongs skipped), within 5 s.
     pub async fn recv(&mut self) -> Value {
         self.try_recv(Duration::from_secs(5))
