@@ -102,6 +102,11 @@ pub struct LoadgenConfig {
     /// clients' delayed ACKs.
     #[arg(long)]
     pub quickack: bool,
+    /// Games set up and closed, with no move, before the run (with --spawn-server): the
+    /// server's CPU for one game's turnover (its HTTP calls, socket handshakes and
+    /// closes), which the report takes out of the CPU per move. 0 leaves it out.
+    #[arg(long, default_value_t = 200)]
+    pub turnover_probe: usize,
 }
 
 /// Runs the load generator; the exit code is non-zero if the server could not be reached.
@@ -169,6 +174,7 @@ pub(crate) struct Stats {
     pub(crate) plays: AtomicU64,
     pub(crate) moves_total: AtomicU64,
     pub(crate) games_started: AtomicU64,
+    pub(crate) games_started_in_window: AtomicU64,
     pub(crate) games_finished: AtomicU64,
     pub(crate) games_finished_in_window: AtomicU64,
     pub(crate) games_abandoned: AtomicU64,
@@ -379,6 +385,18 @@ async fn drive(config: &LoadgenConfig, base: &str, server: Option<&child::Server
         think: Duration::from_millis(config.think_ms),
         on_acked: None,
     });
+    let turnover = match server {
+        Some(server) if config.turnover_probe > 0 => {
+            match turnover_probe(&ctx, server.pid, config.turnover_probe).await {
+                Ok(turnover) => Some(turnover),
+                Err(e) => {
+                    eprintln!("omweso loadgen: the turnover probe failed: {e}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
+        _ => None,
+    };
     let mut sampler = server.map(|s| child::Sampler::start(s.pid, ctx.clone()));
     let baseline_rss = sampler.as_ref().map(child::Sampler::current_kib);
 
@@ -474,6 +492,7 @@ async fn drive(config: &LoadgenConfig, base: &str, server: Option<&child::Server
         hwm,
         server.map(|s| s.pid),
         ready_slots,
+        turnover,
     );
     println!("{}", report.text());
     if config.json {
@@ -481,6 +500,73 @@ async fn drive(config: &LoadgenConfig, base: &str, server: Option<&child::Server
     }
     print_notes(&ctx);
     ExitCode::SUCCESS
+}
+
+/// What one game's turnover costs the server, measured before the run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Turnover {
+    /// Games set up and closed.
+    pub(crate) games: usize,
+    /// Server CPU microseconds per game, the idle server's own use taken out.
+    pub(crate) cpu_us_per_game: f64,
+}
+
+/// Sets up `games` games (16 at a time) and closes them, no move played, and divides the
+/// server's CPU over that time by them. Everything a replacement game costs the server
+/// before its first move and after its last is in it: the two HTTP calls, the socket
+/// handshakes (TCP and WebSocket), each socket's first `state`, the closes, and the
+/// store's writes of the new game. The sessions are made before the measurement (a
+/// slot's replacement games reuse theirs), and the idle server's CPU over as long a time
+/// (its timers) is taken out.
+async fn turnover_probe(ctx: &Arc<Ctx>, pid: u32, games: usize) -> Result<Turnover, String> {
+    const AT_ONCE: usize = 16;
+    let tokens = client::sessions(ctx, "probe").await?;
+    // One game first: the first connections and the store's first writes warm up.
+    client::set_up_and_close(ctx, &tokens).await?;
+    let settle = Duration::from_millis(300);
+    let idle_start = Cpu::now(Some(pid));
+    tokio::time::sleep(settle).await;
+    let idle_end = Cpu::now(Some(pid));
+    let start = Cpu::now(Some(pid));
+    let next = Arc::new(AtomicUsize::new(0));
+    let workers: Vec<_> = (0..AT_ONCE.min(games))
+        .map(|_| {
+            let (ctx, tokens, next) = (ctx.clone(), tokens.clone(), next.clone());
+            tokio::spawn(async move {
+                while next.fetch_add(1, Ordering::Relaxed) < games {
+                    client::set_up_and_close(&ctx, &tokens).await?;
+                }
+                Ok::<(), String>(())
+            })
+        })
+        .collect();
+    for worker in workers {
+        worker.await.map_err(|e| e.to_string())??;
+    }
+    // The server finishes each close after the client has seen it.
+    tokio::time::sleep(settle).await;
+    let end = Cpu::now(Some(pid));
+    // The probe's sockets are not the run's.
+    ctx.stats.peak_conns.store(0, Ordering::Relaxed);
+    let used = |a: Option<Cpu>, b: Option<Cpu>| {
+        let (a, b) = a.zip(b)?;
+        Some((
+            b.server? - a.server?,
+            b.at.duration_since(a.at).as_secs_f64(),
+        ))
+    };
+    let (idle_cpu, idle_wall) = used(idle_start, idle_end).ok_or("cannot read the server's CPU")?;
+    let (cpu, wall) = used(start, end).ok_or("cannot read the server's CPU")?;
+    let busy = (cpu - idle_cpu / idle_wall.max(1e-3) * wall).max(0.0);
+    let turnover = Turnover {
+        games,
+        cpu_us_per_game: busy / games as f64 * 1e6,
+    };
+    eprintln!(
+        "turnover probe: {games} games set up and closed, {:.0} us of server CPU each",
+        turnover.cpu_us_per_game
+    );
+    Ok(turnover)
 }
 
 fn print_notes(ctx: &Ctx) {
@@ -534,6 +620,112 @@ pub(crate) fn percentile(sorted: &[u32], p: f64) -> Option<f64> {
     Some(f64::from(sorted[i]) / 1000.0)
 }
 
+/// The server's CPU per whole move over the window, and the share of it that went to
+/// setting up the games that replaced finished ones.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct MoveCost {
+    /// Server CPU microseconds per whole move, everything counted.
+    all_us: Option<f64>,
+    /// Games set up in the window, and what the probe measured one to cost.
+    turnover_games: u64,
+    turnover: Option<Turnover>,
+    /// Without the games' turnover: (CPU - games x cost of one) / moves.
+    without_turnover_us: Option<f64>,
+    /// The turnover's share of the server's CPU in the window.
+    turnover_share: Option<f64>,
+}
+
+impl MoveCost {
+    fn of(server_s: f64, moves: u64, turnover: Option<Turnover>, stats: &Stats) -> MoveCost {
+        let turnover_games = stats.games_started_in_window.load(Ordering::Relaxed);
+        MoveCost::from_figures(server_s, moves, turnover_games, turnover)
+    }
+
+    fn from_figures(
+        server_s: f64,
+        moves: u64,
+        turnover_games: u64,
+        turnover: Option<Turnover>,
+    ) -> MoveCost {
+        let server_us = server_s * 1e6;
+        let per_move = |us: f64| (moves > 0).then(|| us / moves as f64);
+        let turnover_us = turnover.map(|t| t.cpu_us_per_game * turnover_games as f64);
+        MoveCost {
+            all_us: per_move(server_us),
+            turnover_games,
+            turnover,
+            without_turnover_us: turnover_us.and_then(|t| per_move((server_us - t).max(0.0))),
+            turnover_share: turnover_us
+                .filter(|_| server_us > 0.0)
+                .map(|t| t / server_us),
+        }
+    }
+
+    fn line(&self) -> String {
+        let us = |v: Option<f64>| v.map_or("-".into(), |v| format!("{v:.0} us"));
+        let turnover = match (self.turnover, self.turnover_share) {
+            (Some(t), Some(share)) => format!(
+                "; game turnover {} games x {:.0} us (probe of {}) = {:.0}% of it; without it {} per move",
+                self.turnover_games,
+                t.cpu_us_per_game,
+                t.games,
+                share * 100.0,
+                us(self.without_turnover_us)
+            ),
+            _ => "; game turnover not measured (--turnover-probe 0)".into(),
+        };
+        format!(
+            "  cpu/move     server {} per whole move (user + system CPU over the window / whole moves){turnover}",
+            us(self.all_us)
+        )
+    }
+
+    fn json(&self) -> Value {
+        json!({
+            "server_us": self.all_us,
+            "without_turnover_us": self.without_turnover_us,
+            "turnover_games_in_window": self.turnover_games,
+            "turnover_us_per_game": self.turnover.map(|t| t.cpu_us_per_game),
+            "turnover_probe_games": self.turnover.map(|t| t.games),
+            "turnover_share": self.turnover_share,
+        })
+    }
+}
+
+/// The seconds of the window by their own p99: the worst, and how many reach 20 ms.
+#[derive(Debug, PartialEq)]
+struct WorstSeconds {
+    seconds: usize,
+    worst_p99: Option<f64>,
+    worst_second: Option<u32>,
+    seconds_over_20ms: usize,
+}
+
+fn worst_seconds(timed: &[(u32, u32)]) -> WorstSeconds {
+    let mut by_second: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
+    for &(second, us) in timed {
+        by_second.entry(second).or_default().push(us);
+    }
+    let mut worst = WorstSeconds {
+        seconds: by_second.len(),
+        worst_p99: None,
+        worst_second: None,
+        seconds_over_20ms: 0,
+    };
+    for (second, mut us) in by_second {
+        us.sort_unstable();
+        let p99 = percentile(&us, 99.0);
+        if p99.is_some_and(|p| p >= 20.0) {
+            worst.seconds_over_20ms += 1;
+        }
+        if p99 > worst.worst_p99 {
+            worst.worst_p99 = p99;
+            worst.worst_second = Some(second);
+        }
+    }
+    worst
+}
+
 /// One line per second of the window: its samples and their p50, p99 and max.
 fn timeline(timed: &[(u32, u32)]) -> Vec<String> {
     let mut by_second: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
@@ -580,6 +772,7 @@ impl Report {
         hwm_kib: Option<u64>,
         server_pid: Option<u32>,
         ready_slots: usize,
+        turnover: Option<Turnover>,
     ) -> Report {
         let s = &ctx.stats;
         let timed = s.latencies_us.lock().map(|l| l.clone()).unwrap_or_default();
@@ -617,6 +810,9 @@ impl Report {
             (pct(a.server, b.server), pct(a.me, b.me), machine)
         });
         let (server_cpu, me_cpu, machine_cpu) = cpu_use.unwrap_or((None, None, None));
+        let cost = cpu
+            .and_then(|(a, b)| Some(b.server? - a.server?))
+            .map(|server_s| MoveCost::of(server_s, moves, turnover, s));
         let others_cpu = machine_cpu.map(|m| m - server_cpu.unwrap_or(0.0) - me_cpu.unwrap_or(0.0));
         // The peak resident memory over the most sockets the server held at once.
         let per_conn = memory
@@ -717,6 +913,14 @@ impl Report {
                 ms(answer99),
             ));
         }
+        let worst = worst_seconds(&timed);
+        lines.push(format!(
+            "  per second   p99 of the worst second {} (second {}); {} of {} seconds with a p99 of 20 ms or more",
+            ms(worst.worst_p99),
+            worst.worst_second.map_or("-".into(), |s| s.to_string()),
+            worst.seconds_over_20ms,
+            worst.seconds,
+        ));
         if config.timeline {
             let start_unix_ms = t.window_start_unix.as_millis();
             lines.push(format!(
@@ -742,6 +946,10 @@ impl Report {
             ));
         } else {
             lines.push("  server mem   not measured (use --spawn-server)".into());
+        }
+        match &cost {
+            Some(cost) => lines.push(cost.line()),
+            None => lines.push("  cpu/move     not measured (use --spawn-server)".into()),
         }
         let my_hwm = child::status_kib(std::process::id(), "VmHWM:");
         lines.push(format!(
@@ -796,6 +1004,13 @@ impl Report {
                 "marginal_kib_per_connection": marginal,
                 "cpu_percent": server_cpu,
             },
+            "cpu_per_move": cost.as_ref().map(MoveCost::json),
+            "per_second": {
+                "seconds": worst.seconds,
+                "worst_p99_ms": worst.worst_p99,
+                "worst_second": worst.worst_second,
+                "seconds_p99_20ms_or_more": worst.seconds_over_20ms,
+            },
             "loadgen_cpu_percent": me_cpu,
             "other_processes_cpu_percent": others_cpu,
             "loadgen_vm_hwm_kib": my_hwm,
@@ -827,6 +1042,57 @@ mod tests {
         assert_eq!(percentile(&us, 100.0), Some(200.0));
         assert_eq!(percentile(&us, 0.0), Some(1.0));
         assert_eq!(percentile(&[], 50.0), None);
+    }
+
+    #[test]
+    fn the_worst_second_is_the_one_with_the_highest_p99() {
+        // Second 0: 100 samples of 1 ms; its p99 is 1 ms. Second 1: 98 of 2 ms and 2 of
+        // 30 ms; its p99 (the 99th of 100) is 30 ms. Second 3: one sample of 25 ms.
+        let mut timed: Vec<(u32, u32)> = vec![(0, 1_000); 100];
+        timed.extend(vec![(1, 2_000); 98]);
+        timed.extend([(1, 30_000), (1, 30_000), (3, 25_000)]);
+        assert_eq!(
+            worst_seconds(&timed),
+            WorstSeconds {
+                seconds: 3,
+                worst_p99: Some(30.0),
+                worst_second: Some(1),
+                seconds_over_20ms: 2,
+            }
+        );
+        assert_eq!(worst_seconds(&[]).worst_p99, None);
+    }
+
+    #[test]
+    fn cpu_per_move_takes_the_measured_turnover_out() {
+        // 1.5 s of server CPU for 10,000 moves is 150 us a move; 100 new games at 2,000 us
+        // each are 0.2 s of it (13.3%), which leaves 1.3 s, 130 us a move.
+        let turnover = Turnover {
+            games: 200,
+            cpu_us_per_game: 2_000.0,
+        };
+        let cost = MoveCost::from_figures(1.5, 10_000, 100, Some(turnover));
+        assert!((cost.all_us.unwrap() - 150.0).abs() < 1e-9);
+        assert!((cost.without_turnover_us.unwrap() - 130.0).abs() < 1e-9);
+        assert!((cost.turnover_share.unwrap() - 0.2 / 1.5).abs() < 1e-9);
+        assert!(
+            cost.line().contains("server 150 us per whole move"),
+            "{}",
+            cost.line()
+        );
+        assert!(
+            cost.line().contains(
+                "100 games x 2000 us (probe of 200) = 13% of it; without it 130 us per move"
+            ),
+            "{}",
+            cost.line()
+        );
+        // No probe: only the whole figure.
+        let cost = MoveCost::from_figures(1.5, 10_000, 100, None);
+        assert_eq!(cost.without_turnover_us, None);
+        assert!(cost.line().contains("turnover not measured"));
+        // No moves: no figure rather than a division by zero.
+        assert_eq!(MoveCost::from_figures(1.5, 0, 0, None).all_us, None);
     }
 
     #[test]

@@ -167,6 +167,11 @@ async fn keep_playing(ctx: Arc<Ctx>, index: usize, computer: bool) {
             continue;
         }
         ctx.stats.games_started.fetch_add(1, Ordering::Relaxed);
+        if ctx.stats.measuring() {
+            ctx.stats
+                .games_started_in_window
+                .fetch_add(1, Ordering::Relaxed);
+        }
         ctx.stats.active_games.fetch_add(1, Ordering::Relaxed);
         let exit = play(&ctx, game, &mut rng).await;
         ctx.stats.active_games.fetch_sub(1, Ordering::Relaxed);
@@ -189,6 +194,37 @@ async fn keep_playing(ctx: Arc<Ctx>, index: usize, computer: bool) {
     if first && ctx.started.fetch_add(1, Ordering::AcqRel) + 1 == ctx.games {
         ctx.all_started.notify_one();
     }
+}
+
+/// Sets up one game as a slot sets up a replacement for a finished one (a new game, its
+/// join, and every socket opened up to its `state`, with the sessions of `tokens`), then
+/// closes its sockets: one game's turnover, which the load run measures apart from the
+/// moves (`turnover_probe` in loadgen.rs).
+pub(crate) async fn set_up_and_close(ctx: &Arc<Ctx>, tokens: &[String; 2]) -> Result<(), String> {
+    let game = set_up(ctx, usize::MAX, &mut Some(tokens.clone()), false).await?;
+    let sockets = game
+        .spectators
+        .into_iter()
+        .chain(game.north)
+        .chain([game.south]);
+    for mut socket in sockets {
+        close(&mut socket.ws).await;
+    }
+    Ok(())
+}
+
+/// Two guest sessions, as a slot makes for its games.
+pub(crate) async fn sessions(ctx: &Arc<Ctx>, name: &str) -> Result<[String; 2], String> {
+    let mut tokens = [String::new(), String::new()];
+    for (i, side) in ["s", "n"].iter().enumerate() {
+        let body = json!({"name": format!("{name}{side}")});
+        let r = http(ctx, "POST", "/api/session", None, Some(body)).await?;
+        tokens[i] = r["token"]
+            .as_str()
+            .ok_or("the session has no token")?
+            .to_owned();
+    }
+    Ok(tokens)
 }
 
 /// A game with every socket open: spectators first, then North, then South (who moves
@@ -214,21 +250,7 @@ async fn set_up(
     let tokens = match sessions {
         Some(tokens) => tokens.clone(),
         None => {
-            let mut tokens = [String::new(), String::new()];
-            for (i, side) in ["s", "n"].iter().enumerate() {
-                let r = http(
-                    ctx,
-                    "POST",
-                    "/api/session",
-                    None,
-                    Some(json!({"name": format!("lg{index}{side}")})),
-                )
-                .await?;
-                tokens[i] = r["token"]
-                    .as_str()
-                    .ok_or("the session has no token")?
-                    .to_owned();
-            }
+            let tokens = self::sessions(ctx, &format!("lg{index}")).await?;
             *sessions = Some(tokens.clone());
             tokens
         }
