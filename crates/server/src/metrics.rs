@@ -70,6 +70,9 @@ pub struct Metrics {
     pub games_created: AtomicU64,
     pub dropped_slow_clients: AtomicU64,
     pub refused_messages: AtomicU64,
+    /// Legal-move listings a game made itself (cheap ones) and handed to the engine pool.
+    pub legal_listed_inline: AtomicU64,
+    pub legal_listed_on_pool: AtomicU64,
     /// From a move arriving at its game to its events being sent, saving included.
     pub move_latency: Histogram,
     /// Appending one action to the log (waiting for the commit).
@@ -180,6 +183,8 @@ pub static METRICS: Metrics = Metrics {
     games_created: AtomicU64::new(0),
     dropped_slow_clients: AtomicU64::new(0),
     refused_messages: AtomicU64::new(0),
+    legal_listed_inline: AtomicU64::new(0),
+    legal_listed_on_pool: AtomicU64::new(0),
     move_latency: Histogram::new(),
     database_latency: Histogram::new(),
     database_commit: Histogram::new(),
@@ -272,6 +277,18 @@ pub fn render(live_games: usize, sessions_cached: usize) -> String {
         "counter",
         "Client messages answered with an error.",
         get(&m.refused_messages),
+    );
+    line(
+        "omweso_legal_listings_inline_total",
+        "counter",
+        "Legal-move listings cheap enough for a game to make itself.",
+        get(&m.legal_listed_inline),
+    );
+    line(
+        "omweso_legal_listings_on_pool_total",
+        "counter",
+        "Legal-move listings handed to the engine pool (longer ones).",
+        get(&m.legal_listed_on_pool),
     );
     line(
         "omweso_database_commits_total",

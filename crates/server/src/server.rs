@@ -14,7 +14,7 @@ use crate::config::ServeConfig;
 use crate::engine_pool::EnginePool;
 use crate::search_pool::SearchPool;
 use crate::state::AppState;
-use crate::store::{Store, StoreError, Writer};
+use crate::store::{CommitDelay, Store, StoreError, Writer};
 use crate::{analysis, api, assets, edge, lobby_ws, tournament_api, tournament_ws, ws};
 
 /// How long shutdown waits for sockets to take their close frames.
@@ -167,7 +167,10 @@ async fn serve(
     let config_metrics = config.metrics().map_err(ServeError::Config)?;
     config.limits.validate().map_err(ServeError::Config)?;
     let store = Store::open(&config.database_url).await?;
-    let (writer, writer_task) = Writer::spawn(store.clone(), 4096);
+    let delay = CommitDelay {
+        wait: Duration::from_micros(config.commit_delay_us),
+    };
+    let (writer, writer_task) = Writer::spawn_with(store.clone(), 4096, delay);
     let served = serve_with(
         listener,
         config,

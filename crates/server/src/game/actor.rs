@@ -815,12 +815,19 @@ impl Actor {
     }
 }
 
-/// What the players of `table` may do now, listed on the engine pool.
+/// What the players of `table` may do now: listed here when that is cheap (the usual
+/// position, cheaper than the hand-off), else on the engine pool, never holding this
+/// worker for long.
 async fn list_legal(pool: &EnginePool, table: &Table) -> Legal {
     let query = table.legal_query();
     if query.sides.is_empty() {
         return Legal::default();
     }
+    if let Some(listed) = legal::list_within(&query, legal::INLINE_LISTING_WORK) {
+        count(&METRICS.legal_listed_inline);
+        return listed;
+    }
+    count(&METRICS.legal_listed_on_pool);
     // The pool is gone only while the server shuts down: no moves are shown then.
     pool.run(move || legal::list(&query))
         .await

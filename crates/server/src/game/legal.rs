@@ -1,6 +1,7 @@
 //! What each player may do now, worked out by the server so that no client needs the
 //! rules (lichess's `movable.dests`): every legal whole move, and what each start does up
-//! to its first decision point. Pure: the game's task runs it on the engine pool.
+//! to its first decision point. Pure: the game's task lists a position itself when that is
+//! cheap ([`list_within`]), else on the engine pool ([`list`]).
 
 use omweso_rules::{oware::House, Direction, Game, Pit, Progress, Side, Start};
 
@@ -12,6 +13,12 @@ use crate::protocol::{Legal, LegalSide, StartResult};
 /// engine's time. Past it the list holds the legal starts only (docs/protocol.md).
 pub const LISTING_WORK: u64 = 2_000_000;
 
+/// The most seeds a listing the game's task makes itself may sow for one side's whole
+/// moves, and again for its starts (about 50 µs of the engine's time each, as long as the
+/// rest of a move's handling): a usual position's listing costs less than a hand-off to
+/// the engine pool and back, and a longer one is left off and listed on the pool.
+pub const INLINE_LISTING_WORK: u64 = 20_000;
+
 /// What every side in `query` may do.
 #[must_use]
 pub fn list(query: &LegalQuery) -> Legal {
@@ -22,33 +29,65 @@ pub fn list(query: &LegalQuery) -> Legal {
     legal
 }
 
+/// What every side in `query` may do, if listing each side's whole moves sows at most
+/// `work` seeds and its starts' turns as many again; `None`, having sown no more than
+/// that (plus one turn), when a side would take more.
+#[must_use]
+pub fn list_within(query: &LegalQuery, work: u64) -> Option<Legal> {
+    let mut legal = Legal::default();
+    for &(side, board) in &query.sides {
+        legal.set(
+            side,
+            list_side_within(board, side, query.budget, Some(work))?,
+        );
+    }
+    Some(legal)
+}
+
 /// `side`'s whole legal moves on `game` and what each of its starts does, each turn sown
-/// under `budget`.
+/// under `budget`. Past [`LISTING_WORK`] the whole moves are cut to the legal starts.
 #[must_use]
 pub fn list_side(game: Game, side: Side, budget: u64) -> LegalSide {
+    // With no bound of its own the listing is never given up.
+    list_side_within(game, side, budget, None).unwrap_or_default()
+}
+
+/// [`list_side`], given up (`None`) once the whole moves or the starts' turns would sow
+/// more than `work` seeds.
+fn list_side_within(game: Game, side: Side, budget: u64, work: Option<u64>) -> Option<LegalSide> {
     if !game.may_move(side) {
-        return LegalSide::default();
+        return Some(LegalSide::default());
     }
-    let found = game.legal_moves_within(side, Some(budget), LISTING_WORK);
-    let starts = candidate_starts(&game, side)
-        .filter_map(|start| {
-            let mut turn = game.begin_turn(start, Some(budget)).ok()?;
-            let mut laps = LapTally::default();
-            let (decision, outcome) = match turn.run(&mut laps) {
-                Progress::Decision(d) => (
-                    Some(d.options(side).iter().map(ToString::to_string).collect()),
-                    None,
-                ),
-                Progress::Done(_) => (None, turn.result().and_then(|r| r.outcome)),
-            };
-            Some(start_result(start.to_string(), &laps, decision, outcome))
-        })
-        .collect();
-    LegalSide {
+    let whole_work = work.map_or(LISTING_WORK, |w| w.min(LISTING_WORK));
+    let found = game.legal_moves_within(side, Some(budget), whole_work);
+    if work.is_some() && found.starts_only {
+        return None;
+    }
+    let mut sown = 0u64;
+    let mut starts = Vec::new();
+    for start in candidate_starts(&game, side) {
+        let Ok(mut turn) = game.begin_turn(start, Some(budget)) else {
+            continue;
+        };
+        let mut laps = LapTally::default();
+        let (decision, outcome) = match turn.run(&mut laps) {
+            Progress::Decision(d) => (
+                Some(d.options(side).iter().map(ToString::to_string).collect()),
+                None,
+            ),
+            Progress::Done(_) => (None, turn.result().and_then(|r| r.outcome)),
+        };
+        sown = sown.saturating_add(laps.seeds);
+        if work.is_some_and(|work| sown > work) {
+            return None;
+        }
+        starts.push(start_result(start.to_string(), &laps, decision, outcome));
+    }
+    Some(LegalSide {
         moves: found.moves.iter().map(ToString::to_string).collect(),
         starts_only: found.starts_only,
         starts,
-    }
+    })
 }
 
 /// Every start `side` could try, legal or not (the pits in pit order, anticlockwise

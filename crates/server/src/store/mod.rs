@@ -32,4 +32,4 @@ pub use db::Store;
 pub use error::StoreError;
 pub use rows::{ActionRow, GameRow, SessionRow, TournamentEntryRow, TournamentRow, Write};
 pub use token::hash_token;
-pub use writer::{Writer, MAX_BATCH};
+pub use writer::{CommitDelay, Writer, MAX_BATCH};
