@@ -33,7 +33,7 @@ pub struct ServeConfig {
     /// it, when the writes come faster than it commits (a quiet server never waits): fewer,
     /// larger commits cost the server less CPU per move, for as much more latency per
     /// move under load. 0: commit what has queued at once.
-    #[arg(long, env = "OMWESO_COMMIT_DELAY_US", default_value_t = 2000)]
+    #[arg(long, env = "OMWESO_COMMIT_DELAY_US", default_value_t = 1000)]
     pub commit_delay_us: u64,
     /// Log format: `text` or `json`.
     #[arg(long, env = "OMWESO_LOG_FORMAT", default_value = "text")]
@@ -232,7 +232,7 @@ impl ServeConfig {
             rate_limit: 200,
             metrics_addr: "off".into(),
             // The server's default: the tests run what runs in production.
-            commit_delay_us: 2000,
+            commit_delay_us: 1000,
             log_format: "text".into(),
             log_level: "info".into(),
             // Every test client comes from 127.0.0.1 and many tests share a server: the

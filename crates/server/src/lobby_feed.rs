@@ -12,6 +12,7 @@
 
 mod changes;
 
+use axum::extract::ws::Utf8Bytes;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -37,7 +38,7 @@ pub const MOVE_COUNTS_EVERY: Duration = Duration::from_secs(3);
 const RETRY: Duration = Duration::from_secs(1);
 
 /// The latest `lobby` frame's text; `None` until the lists are first read.
-pub type LobbyText = Option<Arc<str>>;
+pub type LobbyText = Option<Utf8Bytes>;
 
 /// Starts the feed over `lobby` (whose changes it follows) and `store`, until `shutdown`;
 /// the receiver is what each lobby socket clones.
@@ -80,7 +81,7 @@ async fn run(
             live_games: lobby.list(false),
             tournaments: tournaments.clone(),
         };
-        let text: Arc<str> = LobbyFrame::lobby(view).to_text().into();
+        let text: Utf8Bytes = LobbyFrame::lobby(view).to_text().into();
         tx.send_if_modified(|latest| {
             if latest.as_deref() == Some(&*text) {
                 return false;

@@ -512,7 +512,8 @@ where
         let flushed = loop {
             match next {
                 Some(Outgoing::Text(text)) => {
-                    let message = Message::Text(Utf8Bytes::from(text.as_ref()));
+                    // Shared with the game's other sockets: a count goes up, nothing is copied.
+                    let message = Message::Text(text);
                     match tokio::time::timeout(timeout, sink.feed(message)).await {
                         Ok(Ok(())) => {}
                         Ok(Err(_)) => break Err(Stop::Done),

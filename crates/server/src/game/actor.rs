@@ -3,6 +3,7 @@
 //! connections' outgoing queues and the recent events, so nothing is shared and no lock is
 //! held across an `.await`.
 
+use axum::extract::ws::Utf8Bytes;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
@@ -42,7 +43,7 @@ const CROWD_EVERY: Duration = Duration::from_millis(250);
 /// A message for one connection.
 #[derive(Clone, Debug)]
 pub enum Outgoing {
-    Text(Arc<str>),
+    Text(Utf8Bytes),
     /// Close the socket with this code and reason.
     Close(u16, &'static str),
 }
@@ -229,7 +230,7 @@ struct Actor {
     rx: mpsc::Receiver<Command>,
     conns: HashMap<ConnId, Conn>,
     next_conn: ConnId,
-    recent: VecDeque<(u64, Arc<str>)>,
+    recent: VecDeque<(u64, Utf8Bytes)>,
     services: Services,
     next_seq: i64,
     crowd_dirty: bool,
@@ -507,7 +508,7 @@ impl Actor {
         if upgraded.is_empty() {
             return;
         }
-        let state: Arc<str> = Frame::state(self.snapshot(Some(side)).await)
+        let state: Utf8Bytes = Frame::state(self.snapshot(Some(side)).await)
             .to_text()
             .into();
         for id in upgraded {
@@ -531,7 +532,7 @@ impl Actor {
         after: Option<u64>,
     ) {
         let version = self.table.version();
-        let missed: Option<Vec<Arc<str>>> = after.and_then(|after| {
+        let missed: Option<Vec<Utf8Bytes>> = after.and_then(|after| {
             if after > version {
                 return None;
             }
@@ -737,7 +738,7 @@ impl Actor {
         if self.crowd_dirty && self.crowd_sent + CROWD_EVERY <= Instant::now() {
             self.crowd_dirty = false;
             self.crowd_sent = Instant::now();
-            let crowd: Arc<str> = Frame::crowd(self.spectators(), self.connected())
+            let crowd: Utf8Bytes = Frame::crowd(self.spectators(), self.connected())
                 .to_text()
                 .into();
             self.broadcast(&crowd);
@@ -770,7 +771,7 @@ impl Actor {
                 }
                 _ => {}
             }
-            let message: Arc<str> = Frame::event(v, event).to_text().into();
+            let message: Utf8Bytes = Frame::event(v, event).to_text().into();
             self.recent.push_back((v, message.clone()));
             if self.recent.len() > RECENT_EVENTS {
                 self.recent.pop_front();
@@ -791,7 +792,7 @@ impl Actor {
         }
     }
 
-    fn broadcast(&mut self, message: &Arc<str>) {
+    fn broadcast(&mut self, message: &Utf8Bytes) {
         let mut slow = Vec::new();
         for (&id, conn) in &self.conns {
             if conn.tx.try_send(Outgoing::Text(message.clone())).is_err() {

@@ -588,6 +588,40 @@ async fn spectate(ctx: Arc<Ctx>, socket: Socket, cancel: CancellationToken) -> E
     exit
 }
 
+/// A frame read as a `played` event in brief: what a player needs to time it and to pick
+/// its next move; the laps, the position, the clock and what each start does are skipped.
+/// Any other frame fails to read as one (no `d.by`) or has another `t`.
+#[derive(serde::Deserialize)]
+struct PlayedFrame {
+    t: String,
+    v: u64,
+    d: PlayedBrief,
+}
+
+#[derive(serde::Deserialize)]
+struct PlayedBrief {
+    by: Side,
+    #[serde(default)]
+    pending: bool,
+    #[serde(default)]
+    outcome: Option<serde::de::IgnoredAny>,
+    #[serde(default)]
+    legal: LegalBrief,
+}
+
+#[derive(Default, serde::Deserialize)]
+struct LegalBrief {
+    #[serde(default)]
+    s: Option<MovesBrief>,
+    #[serde(default)]
+    n: Option<MovesBrief>,
+}
+
+#[derive(serde::Deserialize)]
+struct MovesBrief {
+    moves: Vec<String>,
+}
+
 /// An action waiting for its `ack` or `error`.
 struct Outstanding {
     frame: String,
@@ -696,6 +730,14 @@ impl Player {
         cancel: &CancellationToken,
     ) -> Result<Option<Exit>, Exit> {
         let received = Instant::now();
+        // Most frames are `played` events: read those in brief (the full frame buffers
+        // every field before it knows the message's type, which made the generator, not
+        // the server, the bottleneck of a closed loop).
+        if let Ok(played) = serde_json::from_str::<PlayedFrame>(text) {
+            if played.t == "played" {
+                return self.on_played(ws, played, received, cancel).await;
+            }
+        }
         let Ok(frame) = serde_json::from_str::<Frame>(text) else {
             self.ctx.stats.error("unreadable_message");
             return Ok(None);
@@ -759,44 +801,19 @@ impl Player {
                     legal,
                     ..
                 } = played;
-                if by == self.me {
-                    self.outstanding = None;
-                    if let (Some(at), Some(on_acked)) = (self.acked.take(), &self.ctx.on_acked) {
-                        on_acked(&self.game_id, v, at);
-                    }
-                } else if self.against_computer {
-                    if let Some(at) = self.last_action.take() {
-                        stats.bot_answer(at, received);
-                    }
-                } else {
-                    match self.sent.take(v) {
-                        Some(at) => stats.latency(at, received),
-                        None => {
-                            stats.unmatched.fetch_add(1, Ordering::Relaxed);
-                        }
-                    }
-                    if stats.measuring() {
-                        stats.plays.fetch_add(1, Ordering::Relaxed);
-                        if !pending {
-                            stats.moves.fetch_add(1, Ordering::Relaxed);
-                        }
-                    }
-                    if !pending {
-                        stats.moves_total.fetch_add(1, Ordering::Relaxed);
-                    }
-                }
-                if outcome.is_some() {
-                    self.over = true;
-                    return Ok(None);
-                }
-                if !pending && !cancel.is_cancelled() {
-                    // The server's list of what we may do: a random start of it (the
-                    // decision points are answered as the server asks).
-                    if let Some(mv) = self.pick(legal.side(self.me).map(|l| &l.moves[..])) {
-                        self.act(ws, ClientMessage::Move(MoveRequest { mv }))
-                            .await?;
-                    }
-                }
+                let mine = legal.side(self.me).map(|l| &l.moves[..]);
+                return self
+                    .played(
+                        ws,
+                        v,
+                        by,
+                        pending,
+                        outcome.is_some(),
+                        mine,
+                        received,
+                        cancel,
+                    )
+                    .await;
             }
             Event::Decision { by, options, .. } if by == self.me && !cancel.is_cancelled() => {
                 if options.is_empty() {
@@ -812,6 +829,93 @@ impl Player {
                 return Ok(Some(Exit::Ended));
             }
             _ => {}
+        }
+        Ok(None)
+    }
+
+    /// A `played` event read in brief.
+    async fn on_played(
+        &mut self,
+        ws: &mut Ws,
+        frame: PlayedFrame,
+        received: Instant,
+        cancel: &CancellationToken,
+    ) -> Result<Option<Exit>, Exit> {
+        if frame.v <= self.version {
+            return Ok(None);
+        }
+        self.version = frame.v;
+        let d = frame.d;
+        let mine = match self.me {
+            Side::South => d.legal.s.as_ref(),
+            Side::North => d.legal.n.as_ref(),
+        };
+        let mine = mine.map(|l| &l.moves[..]);
+        self.played(
+            ws,
+            frame.v,
+            d.by,
+            d.pending,
+            d.outcome.is_some(),
+            mine,
+            received,
+            cancel,
+        )
+        .await
+    }
+
+    /// The `played` event of version `v`, by `by`: timed when it answers the opponent's
+    /// action, and answered with a move of `mine` when it is this player's turn.
+    #[allow(clippy::too_many_arguments)]
+    async fn played(
+        &mut self,
+        ws: &mut Ws,
+        v: u64,
+        by: Side,
+        pending: bool,
+        ends: bool,
+        mine: Option<&[String]>,
+        received: Instant,
+        cancel: &CancellationToken,
+    ) -> Result<Option<Exit>, Exit> {
+        let stats = &self.ctx.stats;
+        if by == self.me {
+            self.outstanding = None;
+            if let (Some(at), Some(on_acked)) = (self.acked.take(), &self.ctx.on_acked) {
+                on_acked(&self.game_id, v, at);
+            }
+        } else if self.against_computer {
+            if let Some(at) = self.last_action.take() {
+                stats.bot_answer(at, received);
+            }
+        } else {
+            match self.sent.take(v) {
+                Some(at) => stats.latency(at, received),
+                None => {
+                    stats.unmatched.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+            if stats.measuring() {
+                stats.plays.fetch_add(1, Ordering::Relaxed);
+                if !pending {
+                    stats.moves.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+            if !pending {
+                stats.moves_total.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        if ends {
+            self.over = true;
+            return Ok(None);
+        }
+        if !pending && !cancel.is_cancelled() {
+            // The server's list of what we may do: a random start of it (the
+            // decision points are answered as the server asks).
+            if let Some(mv) = self.pick(mine) {
+                self.act(ws, ClientMessage::Move(MoveRequest { mv }))
+                    .await?;
+            }
         }
         Ok(None)
     }

@@ -12,6 +12,7 @@
 //! here (its sockets, and the players at their games) is sent as `presence`, in the same
 //! batches as the boards.
 
+use axum::extract::ws::Utf8Bytes;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
@@ -227,7 +228,7 @@ struct Actor {
     /// again with the next batch of boards.
     presence_dirty: bool,
     next_conn: ConnId,
-    recent: VecDeque<(u64, Arc<str>)>,
+    recent: VecDeque<(u64, Utf8Bytes)>,
     recent_bytes: usize,
     /// Each game's latest board (encoded when it is sent).
     boards: HashMap<Uuid, BoardView>,
@@ -848,14 +849,14 @@ impl Actor {
         for game_id in dirty {
             if let Some(board) = self.boards.get(&game_id) {
                 // Encoded once, whatever the number of watchers.
-                let text: Arc<str> = TournamentFrame::board(board.clone()).to_text().into();
+                let text: Utf8Bytes = TournamentFrame::board(board.clone()).to_text().into();
                 self.broadcast(&text);
             }
         }
         if std::mem::take(&mut self.presence_dirty) {
             let presence = self.presence();
             if presence != self.presence_sent {
-                let text: Arc<str> = TournamentFrame::presence(presence.clone()).to_text().into();
+                let text: Utf8Bytes = TournamentFrame::presence(presence.clone()).to_text().into();
                 self.presence_sent = presence;
                 self.broadcast(&text);
             }
@@ -889,7 +890,7 @@ impl Actor {
 
     fn publish(&mut self, events: &[(u64, TournamentEvent)]) {
         for (v, event) in events {
-            let message: Arc<str> = TournamentFrame::event(*v, event.clone()).to_text().into();
+            let message: Utf8Bytes = TournamentFrame::event(*v, event.clone()).to_text().into();
             self.recent_bytes += message.len();
             self.recent.push_back((*v, message.clone()));
             while self.recent.len() > RECENT_EVENTS || self.recent_bytes > RECENT_BYTES {
@@ -914,7 +915,7 @@ impl Actor {
     /// the board of every table in play.
     fn catch_up(&self, tx: &mpsc::Sender<Outgoing>, player: Option<Uuid>, after: Option<u64>) {
         let version = self.t.version();
-        let missed: Option<Vec<Arc<str>>> = after.and_then(|after| {
+        let missed: Option<Vec<Utf8Bytes>> = after.and_then(|after| {
             if after > version {
                 return None;
             }
@@ -954,7 +955,7 @@ impl Actor {
         }
     }
 
-    fn broadcast(&mut self, message: &Arc<str>) {
+    fn broadcast(&mut self, message: &Utf8Bytes) {
         let mut slow = Vec::new();
         for (&id, conn) in &self.conns {
             if conn.tx.try_send(Outgoing::Text(message.clone())).is_err() {
