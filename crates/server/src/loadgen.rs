@@ -63,6 +63,10 @@ pub struct LoadgenConfig {
     /// memory; stop it at the end.
     #[arg(long)]
     pub spawn_server: bool,
+    /// With --spawn-server: the `omweso` binary to start as the server (default: this
+    /// one), so that two builds are compared under the same load generator.
+    #[arg(long)]
+    pub server_binary: Option<std::path::PathBuf>,
     /// The spawned server's database (default: an SQLite file in a new temporary
     /// directory, removed at the end).
     #[arg(long)]
@@ -310,7 +314,12 @@ async fn run(config: LoadgenConfig) -> ExitCode {
     }
     let mut server = None;
     let base = if config.spawn_server {
-        match child::Server::spawn(config.database_url.as_deref(), config.server_rate_limit).await {
+        let spawned = child::Server::spawn_binary(
+            config.server_binary.as_deref(),
+            config.database_url.as_deref(),
+            config.server_rate_limit,
+        );
+        match spawned.await {
             Ok(s) => {
                 let base = format!("http://{}", s.addr);
                 eprintln!(

@@ -132,3 +132,56 @@ fn start_result(
 fn house_of(side: Side, index: u8) -> House {
     House::from_index(index + if side == Side::South { 0 } else { 6 })
 }
+
+#[cfg(test)]
+mod tests {
+    use omweso_rules::{Preset, Ruleset};
+
+    use super::*;
+
+    fn start(ruleset: Ruleset) -> LegalQuery {
+        let preset = if ruleset == Ruleset::Omweso {
+            Preset::Outer
+        } else {
+            Preset::Even
+        };
+        LegalQuery {
+            sides: vec![(Side::South, Game::start(ruleset, preset, Side::South))],
+            budget: 720,
+        }
+    }
+
+    #[test]
+    fn a_cheap_listing_made_inline_is_the_pools_listing() {
+        for ruleset in [Ruleset::Omweso, Ruleset::Mweiso, Ruleset::Oware] {
+            let query = start(ruleset);
+            let listed = list(&query);
+            assert!(
+                listed
+                    .side(Side::South)
+                    .is_some_and(|l| !l.moves.is_empty()),
+                "{ruleset}"
+            );
+            assert_eq!(
+                list_within(&query, INLINE_LISTING_WORK),
+                Some(listed),
+                "{ruleset}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_listing_past_its_work_is_given_up_for_the_pool() {
+        // Every opening move of each game sows seeds: none can be listed within 0 or 1.
+        for ruleset in [Ruleset::Omweso, Ruleset::Mweiso, Ruleset::Oware] {
+            assert_eq!(list_within(&start(ruleset), 0), None, "{ruleset}");
+            assert_eq!(list_within(&start(ruleset), 1), None, "{ruleset}");
+        }
+        // No side to list: nothing to give up.
+        let empty = LegalQuery {
+            sides: Vec::new(),
+            budget: 720,
+        };
+        assert_eq!(list_within(&empty, 0), Some(Legal::default()));
+    }
+}

@@ -3,7 +3,7 @@
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
@@ -105,7 +105,22 @@ impl Server {
         database_url: Option<&str>,
         rate_limit: Option<u32>,
     ) -> Result<Server, String> {
-        let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+        Server::spawn_binary(None, database_url, rate_limit).await
+    }
+
+    /// As [`Server::spawn`], running `binary` (another build of `omweso`, to compare two
+    /// builds under the same driver) rather than this program.
+    pub(crate) async fn spawn_binary(
+        binary: Option<&Path>,
+        database_url: Option<&str>,
+        rate_limit: Option<u32>,
+    ) -> Result<Server, String> {
+        let exe = match binary {
+            Some(binary) => binary.to_path_buf(),
+            None => {
+                std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?
+            }
+        };
         let dir = std::env::temp_dir().join(format!("omweso-loadgen-{}", std::process::id()));
         std::fs::create_dir_all(&dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
