@@ -41,9 +41,6 @@ pub(crate) struct SqliteWrites {
     finished_at: Instant,
 }
 
-/// The writer connection's page cache in KiB (at most: SQLite fills it as pages are used).
-const WRITER_CACHE_KIB: i64 = 16 * 1024;
-
 impl SqliteWrites {
     /// Opens the database file at `path`, which must exist with its schema migrated (the
     /// store's sqlx pool does that first), and starts its [`Checkpointer`].
@@ -66,10 +63,6 @@ impl SqliteWrites {
         // Commits never checkpoint: the checkpointer and `finish_checkpoint` do.
         conn.pragma_update(None, "wal_autocheckpoint", 0)?;
         conn.pragma_update(None, "journal_size_limit", WAL_FILE_LIMIT_BYTES)?;
-        // Each move's insert walks the log's index down to its game's page, one of a
-        // thousand hot ones on a busy server; SQLite's 2 MiB default cache let those fall
-        // out and be read back with a system call each (docs/performance.md, issue 15).
-        conn.pragma_update(None, "cache_size", -WRITER_CACHE_KIB)?;
         let checkpointer = Checkpointer::start(path)?;
         Ok(SqliteWrites {
             checkpointer,
