@@ -30,7 +30,7 @@
 //!   the pure state machine split by job (`setup`, `turn`, `referee`, `snapshot`): no
 //!   clock, no I/O, so a game is rebuilt by replaying its action log (`game::log`), which
 //!   `game::registry` does when it loads a game. `legal` lists what each player may do
-//!   (run on the engine pool), `laps` bounds a turn's recorded laps, `lobby` is the map the
+//!   (inline when cheap, else on the engine pool), `laps` bounds a turn's recorded laps, `lobby` is the map the
 //!   lobby reads, `board` and `config` are a game's board and settings.
 //! - `tournament`: Swiss and round-robin events (RULES.md 5). The pure parts (`settings`,
 //!   `berger` and `pairing`, `sheet`, `standings`, `log`, `state`, `export`) do no I/O; a
