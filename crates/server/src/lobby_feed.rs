@@ -12,10 +12,10 @@
 
 mod changes;
 
-use axum::extract::ws::Utf8Bytes;
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::extract::ws::Utf8Bytes;
 use tokio::sync::watch;
 use tokio::time::Instant;
 

@@ -3,11 +3,11 @@
 //! connections' outgoing queues and the recent events, so nothing is shared and no lock is
 //! held across an `.await`.
 
-use axum::extract::ws::Utf8Bytes;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::extract::ws::Utf8Bytes;
 use omweso_rules::Side;
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot, watch};

@@ -12,11 +12,11 @@
 //! here (its sockets, and the players at their games) is sent as `presence`, in the same
 //! batches as the boards.
 
-use axum::extract::ws::Utf8Bytes;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::extract::ws::Utf8Bytes;
 use omweso_rules::{Outcome, Ruleset, Side, Victory};
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
