@@ -157,6 +157,7 @@ impl Server {
         if let Some(rate) = rate_limit {
             command.env("OMWESO_RATE_LIMIT", rate.to_string());
         }
+        stop_with_this_process(&mut command);
         let mut child = command
             .spawn()
             .map_err(|e| format!("cannot start the server: {e}"))?;
@@ -228,6 +229,31 @@ impl Server {
         }
         let _ = std::fs::remove_dir_all(&self.dir);
     }
+}
+
+/// Asks the kernel to send the child SIGTERM when this process dies, however it dies: a
+/// load run killed, or ended by a closed pipe (`omweso loadgen ... | head`), left its
+/// server running, holding its port and its games, with nobody to stop it. The kernel
+/// watches the *thread* that starts the child: `loadgen` and `tournament-sim` start it from
+/// the future their `main` blocks on, so on the main thread, which lives as long as they do.
+fn stop_with_this_process(command: &mut Command) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: the closure runs in the child between fork and exec, and only makes one
+        // system call (prctl), which is async-signal-safe.
+        unsafe {
+            command.pre_exec(|| {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) == 0 {
+                    Ok(())
+                } else {
+                    Err(std::io::Error::last_os_error())
+                }
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = command;
 }
 
 /// A field of `/proc/PID/status` in KiB (`VmRSS:`, `VmHWM:`).
