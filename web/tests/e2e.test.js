@@ -145,15 +145,23 @@ async function assertLegalPits(page, gameId, version) {
 
 /**
  * Plays one random legal action on the page whose turn it is: a decision option if one
- * waits, else a highlighted start (pit or clockwise control).
+ * waits, else a highlighted start (pit or clockwise control). Returns what was clicked, or
+ * null when the game turned out to be over: a move that ends the game is two events (its
+ * `played`, then `end`), and the pages may have settled on the first of them.
  * @param {import('playwright-core').Page} page @param {() => number} random @param {boolean} [tap]
+ * @returns {Promise<string | null>}
  */
 async function playRandom(page, random, tap = false) {
   // The page offers something to the player whose turn it is: a decision's options or
   // legal starts. Waited for (not just counted), and when nothing comes, the failure says
   // what the page and the server each thought, so a rare failure explains itself.
   try {
-    await page.locator('[data-choice], [data-legal]').first().waitFor({ state: 'attached', timeout: 15000 });
+    const ready = await page.waitForFunction(() => {
+      if (document.querySelector('[data-choice], [data-legal]')) return 'play';
+      const status = /** @type {any} */ (window).__omweso?.settled()?.status;
+      return status && status !== 'playing' ? 'over' : false;
+    }, null, { timeout: 15000 });
+    if ((await ready.jsonValue()) === 'over') return null;
   } catch (e) {
     const seen = await page.evaluate(async () => {
       const omweso = /** @type {any} */ (window).__omweso;
@@ -219,6 +227,12 @@ test('two players create and join by the invite link and play to the end by clic
     }
     const mover = states[0].to_move === 's' ? south.page : north.page;
     const played = await playRandom(mover, random, mover === north.page);
+    if (played === null) {
+      // The game ended with the last move: its `end` had not reached the pages yet.
+      states = await allSettled(pages, version);
+      version = states[0].version;
+      continue;
+    }
     if (!/^[A-H][1-4]'?$/.test(played)) decisions += 1;
     states = await allSettled(pages, version + 1);
     version = states[0].version;
