@@ -711,18 +711,14 @@ struct WorstSeconds {
 }
 
 fn worst_seconds(timed: &[(u32, u32)]) -> WorstSeconds {
-    let mut by_second: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
-    for &(second, us) in timed {
-        by_second.entry(second).or_default().push(us);
-    }
+    let seconds = by_second(timed);
     let mut worst = WorstSeconds {
-        seconds: by_second.len(),
+        seconds: seconds.len(),
         worst_p99: None,
         worst_second: None,
         seconds_over_20ms: 0,
     };
-    for (second, mut us) in by_second {
-        us.sort_unstable();
+    for (second, us) in seconds {
         let p99 = percentile(&us, 99.0);
         if p99.is_some_and(|p| p >= 20.0) {
             worst.seconds_over_20ms += 1;
@@ -735,16 +731,23 @@ fn worst_seconds(timed: &[(u32, u32)]) -> WorstSeconds {
     worst
 }
 
+/// The latencies (microseconds) of each second of the window, sorted, by second.
+fn by_second(timed: &[(u32, u32)]) -> BTreeMap<u32, Vec<u32>> {
+    let mut seconds: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
+    for &(second, us) in timed {
+        seconds.entry(second).or_default().push(us);
+    }
+    for us in seconds.values_mut() {
+        us.sort_unstable();
+    }
+    seconds
+}
+
 /// One line per second of the window: its samples and their p50, p99 and max.
 fn timeline(timed: &[(u32, u32)]) -> Vec<String> {
-    let mut by_second: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
-    for &(second, us) in timed {
-        by_second.entry(second).or_default().push(us);
-    }
-    by_second
+    by_second(timed)
         .into_iter()
-        .map(|(second, mut us)| {
-            us.sort_unstable();
+        .map(|(second, us)| {
             format!(
                 "  second {second:>3}  {:>6} samples  p50 {}  p99 {}  max {}",
                 us.len(),
