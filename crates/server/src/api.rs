@@ -11,6 +11,7 @@ use uuid::Uuid;
 use crate::accept::ClientIp;
 use crate::error::ApiError;
 use crate::game::config::{GameConfig, SetupKind, TimeControl};
+use crate::game::lobby::{CreationLimits, OverLimit, Reservation};
 use crate::game::log::Entry;
 use crate::game::table::{Seat, Table};
 use crate::metrics::Limit;
@@ -102,10 +103,9 @@ pub async fn create_game(
     let computer = request
         .opponent
         .map(|Opponent::Computer(computer)| computer);
-    if computer.is_some() {
-        may_play_the_computer(&state, session.player_id)?;
-    }
-    may_create_game(&state, session.player_id, client_ip(ip))?;
+    // Held until the game is listed (its task lists it as it is spawned, inside
+    // `games.create`): another request of this session at once counts this game.
+    let _place = may_create_game(&state, session.player_id, computer.is_some(), client_ip(ip))?;
     let ruleset = request.ruleset.unwrap_or(Ruleset::Omweso);
     let setup = match (ruleset, request.setup) {
         (Ruleset::Omweso, setup) => setup.unwrap_or(SetupKind::Outer),
@@ -193,45 +193,53 @@ pub fn game_id(text: &str) -> Result<Uuid, ApiError> {
     }
 }
 
-/// The limits on games against the computer, each costing up to a second of a core a move:
-/// unfinished ones per session and in all.
-fn may_play_the_computer(state: &AppState, player: Uuid) -> Result<(), ApiError> {
+/// The limits on creating games, checked with [`crate::game::lobby::Lobby::reserve`] so that requests at
+/// once are counted together: unstarted games per session and in all (each one is a task
+/// and a row until it starts or expires), or, against the computer (each costing up to a
+/// second of a core a move), unfinished ones per session and in all; then the creations
+/// per session and per address a minute.
+fn may_create_game(
+    state: &AppState,
+    player: Uuid,
+    computer: bool,
+    ip: std::net::IpAddr,
+) -> Result<Reservation, ApiError> {
     let limits = &state.config.limits;
-    let (all, mine) = state.games.lobby().bot_games(player);
-    if mine >= limits.bot_games_per_session {
-        return Err(ApiError::limited(
-            Limit::BotGamesPerSession,
-            format!(
-                "you have {mine} unfinished games against the computer; finish or resign one first"
+    let place = state
+        .games
+        .lobby()
+        .reserve(
+            player,
+            computer,
+            CreationLimits {
+                open_games_per_session: limits.open_games_per_session,
+                open_games: limits.open_games,
+                bot_games_per_session: limits.bot_games_per_session,
+                bot_games: limits.bot_games,
+            },
+        )
+        .map_err(|over| match over {
+            OverLimit::BotGamesPerSession(mine) => ApiError::limited(
+                Limit::BotGamesPerSession,
+                format!(
+                    "you have {mine} unfinished games against the computer; finish or resign one first"
+                ),
             ),
-        ));
-    }
-    if all >= limits.bot_games {
-        return Err(ApiError::limited(
-            Limit::BotGames,
-            "the computer is playing as many games as this server allows; try again later",
-        ));
-    }
-    Ok(())
-}
-
-/// The limits on creating games: per session and per address a minute, and unstarted
-/// games per session and in all (each one is a task and a row until it starts or expires).
-fn may_create_game(state: &AppState, player: Uuid, ip: std::net::IpAddr) -> Result<(), ApiError> {
-    let limits = &state.config.limits;
-    let (unstarted, mine) = state.games.lobby().unstarted(player);
-    if mine >= limits.open_games_per_session {
-        return Err(ApiError::limited(
-            Limit::OpenGamesPerSession,
-            format!("you have {mine} games nobody has started yet; start or wait for those first"),
-        ));
-    }
-    if unstarted >= limits.open_games {
-        return Err(ApiError::limited(
-            Limit::OpenGames,
-            "the server has too many games waiting for players; join one of them",
-        ));
-    }
+            OverLimit::BotGames => ApiError::limited(
+                Limit::BotGames,
+                "the computer is playing as many games as this server allows; try again later",
+            ),
+            OverLimit::OpenGamesPerSession(mine) => ApiError::limited(
+                Limit::OpenGamesPerSession,
+                format!(
+                    "you have {mine} games nobody has started yet; start or wait for those first"
+                ),
+            ),
+            OverLimit::OpenGames => ApiError::limited(
+                Limit::OpenGames,
+                "the server has too many games waiting for players; join one of them",
+            ),
+        })?;
     if !state.limiters.games_per_session.allow(player) {
         return Err(ApiError::limited(
             Limit::GamesPerSession,
@@ -250,7 +258,7 @@ fn may_create_game(state: &AppState, player: Uuid, ip: std::net::IpAddr) -> Resu
             ),
         ));
     }
-    Ok(())
+    Ok(place)
 }
 
 async fn game(state: &AppState, id: &str) -> Result<crate::game::actor::GameHandle, ApiError> {

@@ -375,3 +375,43 @@ async fn games_against_the_computer_are_bounded_and_the_level_checked() {
     server.create(&kato, body).await;
     server.stop().await;
 }
+
+/// Requests of one session at once are counted together: each creation holds its place
+/// from its check until its game is listed, so the ones that await the store at the same
+/// moment cannot all pass a check made before any was listed. Sixteen at once with a
+/// limit of 2 against the computer and of 3 open games: exactly 2 and 3 are created.
+#[tokio::test]
+async fn creations_at_once_are_counted_against_the_limits_together() {
+    let db = DbFile::new();
+    let mut config = ServeConfig::for_tests(&db.url());
+    config.limits.bot_games_per_session = 2;
+    config.limits.open_games_per_session = 3;
+    let server = TestServer::start_with(config).await;
+    let (kato, _) = server.session("Kato").await;
+    for (body, limit, wording) in [
+        (
+            json!({"opponent":{"computer":{"level":1}}}),
+            2,
+            "unfinished games against the computer",
+        ),
+        (json!({}), 3, "games nobody has started yet"),
+    ] {
+        let answers = futures_util::future::join_all(
+            (0..16).map(|_| server.post("/api/games", &kato, body.clone())),
+        )
+        .await;
+        let created = answers.iter().filter(|(status, _)| *status == 201).count();
+        assert_eq!(created, limit, "{answers:?}");
+        for (status, refused) in answers.iter().filter(|(status, _)| *status != 201) {
+            assert_eq!(*status, 429, "{refused}");
+            assert!(
+                refused["error"]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains(wording),
+                "{refused}"
+            );
+        }
+    }
+    server.stop().await;
+}

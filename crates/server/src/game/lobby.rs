@@ -61,14 +61,155 @@ impl GameSummary {
 /// summary in or out, never across an `.await`.
 #[derive(Clone, Debug, Default)]
 pub struct Lobby {
-    games: Arc<Mutex<HashMap<Uuid, GameSummary>>>,
+    inner: Arc<Mutex<Listed>>,
     changes: Arc<LobbyChanges>,
+}
+
+/// Under one lock, so that a creation's check of the limits and its place among the
+/// games being created are one step ([`Lobby::reserve`]).
+#[derive(Debug, Default)]
+struct Listed {
+    games: HashMap<Uuid, GameSummary>,
+    /// Games being created (checked, not yet in `games`): by creator, and whether
+    /// against the computer.
+    creating: HashMap<(Uuid, bool), usize>,
+}
+
+impl Listed {
+    fn creating(&self, creator: Uuid, computer: bool) -> usize {
+        self.creating
+            .get(&(creator, computer))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    fn creating_in_all(&self, computer: bool) -> usize {
+        self.creating
+            .iter()
+            .filter(|((_, c), _)| *c == computer)
+            .map(|(_, n)| n)
+            .sum()
+    }
+
+    /// Unfinished games against the computer, in all and by `creator`, counting those
+    /// being created.
+    fn bot_games(&self, creator: Uuid) -> (usize, usize) {
+        let unfinished = self
+            .games
+            .values()
+            .filter(|g| g.computer.is_some() && !g.status.is_over());
+        let (all, mine) = unfinished.fold((0, 0), |(all, mine), g| {
+            (all + 1, mine + usize::from(g.creator == creator))
+        });
+        (
+            all + self.creating_in_all(true),
+            mine + self.creating(creator, true),
+        )
+    }
+
+    /// Games not started, in all and by `creator`, counting those being created (a game
+    /// against the computer starts as it is created, so it is not one of them).
+    fn unstarted(&self, creator: Uuid) -> (usize, usize) {
+        let unstarted = self.games.values().filter(|g| g.status == Status::Setup);
+        let (all, mine) = unstarted.fold((0, 0), |(all, mine), g| {
+            (all + 1, mine + usize::from(g.creator == creator))
+        });
+        (
+            all + self.creating_in_all(false),
+            mine + self.creating(creator, false),
+        )
+    }
+}
+
+/// The limits a new game is checked against ([`Lobby::reserve`]).
+#[derive(Clone, Copy, Debug)]
+pub struct CreationLimits {
+    pub open_games_per_session: usize,
+    pub open_games: usize,
+    pub bot_games_per_session: usize,
+    pub bot_games: usize,
+}
+
+/// The limit a new game would pass, with the creator's own count where it is theirs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OverLimit {
+    BotGamesPerSession(usize),
+    BotGames,
+    OpenGamesPerSession(usize),
+    OpenGames,
+}
+
+/// A game's place among the games being created, from its check of the limits until its
+/// summary is listed (or its creation fails): dropping it gives the place back. Without
+/// it, two requests of one session at once would both pass a check made before either
+/// game was listed (the creation awaits the store in between).
+#[derive(Debug)]
+#[must_use = "the place is given back when this is dropped"]
+pub struct Reservation {
+    lobby: Lobby,
+    key: (Uuid, bool),
+}
+
+impl Drop for Reservation {
+    fn drop(&mut self) {
+        let mut listed = self.lobby.lock();
+        if let Some(count) = listed.creating.get_mut(&self.key) {
+            *count = count.saturating_sub(1);
+            if *count == 0 {
+                listed.creating.remove(&self.key);
+            }
+        }
+    }
 }
 
 /// The most games one lobby list shows.
 pub const LIST_MAX: usize = 50;
 
 impl Lobby {
+    /// The lock. Every change under it is one insert, removal or count, so a panic
+    /// elsewhere while it was held cannot have left it half changed: a poisoned lock is
+    /// taken as it is rather than emptying the lobby from then on.
+    fn lock(&self) -> std::sync::MutexGuard<'_, Listed> {
+        self.inner
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Checks a new game by `creator` against the limits, counting the games being
+    /// created as well as those listed, and if it passes holds its place until the
+    /// [`Reservation`] is dropped: drop it once the game is listed (the game's task lists
+    /// it as it is spawned) or its creation has failed.
+    pub fn reserve(
+        &self,
+        creator: Uuid,
+        computer: bool,
+        limits: CreationLimits,
+    ) -> Result<Reservation, OverLimit> {
+        let mut listed = self.lock();
+        if computer {
+            let (all, mine) = listed.bot_games(creator);
+            if mine >= limits.bot_games_per_session {
+                return Err(OverLimit::BotGamesPerSession(mine));
+            }
+            if all >= limits.bot_games {
+                return Err(OverLimit::BotGames);
+            }
+        } else {
+            let (all, mine) = listed.unstarted(creator);
+            if mine >= limits.open_games_per_session {
+                return Err(OverLimit::OpenGamesPerSession(mine));
+            }
+            if all >= limits.open_games {
+                return Err(OverLimit::OpenGames);
+            }
+        }
+        *listed.creating.entry((creator, computer)).or_insert(0) += 1;
+        Ok(Reservation {
+            lobby: self.clone(),
+            key: (creator, computer),
+        })
+    }
+
     /// Where the changes are marked (shared with the tournaments, read by the feed).
     #[must_use]
     pub fn changes(&self) -> &Arc<LobbyChanges> {
@@ -76,21 +217,20 @@ impl Lobby {
     }
 
     pub fn update(&self, summary: GameSummary) {
-        let changed = match self.games.lock() {
-            Ok(mut games) => match games.get_mut(&summary.game_id) {
-                // The crowd's batch writes the summary again whether or not it changed.
-                Some(known) if *known == summary => false,
-                Some(known) => {
-                    *known = summary;
-                    true
-                }
-                None => {
-                    games.insert(summary.game_id, summary);
-                    true
-                }
-            },
-            Err(_) => false,
+        let mut listed = self.lock();
+        let changed = match listed.games.get_mut(&summary.game_id) {
+            // The crowd's batch writes the summary again whether or not it changed.
+            Some(known) if *known == summary => false,
+            Some(known) => {
+                *known = summary;
+                true
+            }
+            None => {
+                listed.games.insert(summary.game_id, summary);
+                true
+            }
         };
+        drop(listed);
         if changed {
             self.changes.games_changed();
         }
@@ -101,18 +241,13 @@ impl Lobby {
     /// whole frame four times a second; the feed reads the counts again every
     /// [`crate::lobby_feed::MOVE_COUNTS_EVERY`] instead.
     pub fn set_moves(&self, id: Uuid, moves: usize) {
-        if let Ok(mut games) = self.games.lock() {
-            if let Some(game) = games.get_mut(&id) {
-                game.moves = moves;
-            }
+        if let Some(game) = self.lock().games.get_mut(&id) {
+            game.moves = moves;
         }
     }
 
     pub fn remove(&self, id: Uuid) {
-        let removed = match self.games.lock() {
-            Ok(mut games) => games.remove(&id).is_some(),
-            Err(_) => false,
-        };
+        let removed = self.lock().games.remove(&id).is_some();
         if removed {
             self.changes.games_changed();
         }
@@ -121,10 +256,9 @@ impl Lobby {
     /// The newest [`LIST_MAX`] games waiting for a player (`open`) or being played.
     #[must_use]
     pub fn list(&self, open: bool) -> Vec<GameSummary> {
-        let Ok(games) = self.games.lock() else {
-            return Vec::new();
-        };
+        let games = self.lock();
         let mut listed: Vec<GameSummary> = games
+            .games
             .values()
             .filter(|g| {
                 if open {
@@ -141,30 +275,17 @@ impl Lobby {
         listed
     }
 
-    /// Unfinished games against the computer: in all, and created by `creator`.
+    /// Unfinished games against the computer, in all and created by `creator`, with
+    /// those being created.
     #[must_use]
     pub fn bot_games(&self, creator: Uuid) -> (usize, usize) {
-        let Ok(games) = self.games.lock() else {
-            return (0, 0);
-        };
-        let unfinished = games
-            .values()
-            .filter(|g| g.computer.is_some() && !g.status.is_over());
-        unfinished.fold((0, 0), |(all, mine), g| {
-            (all + 1, mine + usize::from(g.creator == creator))
-        })
+        self.lock().bot_games(creator)
     }
 
-    /// Games not yet started: in all, and created by `creator`.
+    /// Games not yet started, in all and created by `creator`, with those being created.
     #[must_use]
     pub fn unstarted(&self, creator: Uuid) -> (usize, usize) {
-        let Ok(games) = self.games.lock() else {
-            return (0, 0);
-        };
-        let unstarted = games.values().filter(|g| g.status == Status::Setup);
-        unstarted.fold((0, 0), |(all, mine), g| {
-            (all + 1, mine + usize::from(g.creator == creator))
-        })
+        self.lock().unstarted(creator)
     }
 }
 
@@ -238,5 +359,49 @@ mod tests {
         lobby.remove(game.game_id);
         lobby.set_moves(game.game_id, 2);
         assert_eq!(lobby.changes().take(), Changed::default());
+    }
+
+    #[test]
+    fn a_reservation_counts_until_dropped_and_each_limit_is_named() {
+        let limits = CreationLimits {
+            open_games_per_session: 2,
+            open_games: 3,
+            bot_games_per_session: 1,
+            bot_games: 2,
+        };
+        let lobby = Lobby::default();
+        let kato = Uuid::nil();
+        let nakato = Uuid::new_v4();
+        // One open game listed; a second being created: Kato is at 2 of 2.
+        lobby.update(summary(1, Status::Setup, None));
+        let second = lobby.reserve(kato, false, limits).unwrap();
+        assert_eq!(lobby.unstarted(kato), (2, 2));
+        assert_eq!(
+            lobby.reserve(kato, false, limits).unwrap_err(),
+            OverLimit::OpenGamesPerSession(2)
+        );
+        // Nakato takes the server's third place; a fourth is over the server's limit.
+        let third = lobby.reserve(nakato, false, limits).unwrap();
+        assert_eq!(
+            lobby.reserve(Uuid::new_v4(), false, limits).unwrap_err(),
+            OverLimit::OpenGames
+        );
+        // Games against the computer are counted apart.
+        let bot = lobby.reserve(kato, true, limits).unwrap();
+        assert_eq!(lobby.bot_games(kato), (1, 1));
+        assert_eq!(
+            lobby.reserve(kato, true, limits).unwrap_err(),
+            OverLimit::BotGamesPerSession(1)
+        );
+        let other_bot = lobby.reserve(nakato, true, limits).unwrap();
+        assert_eq!(
+            lobby.reserve(Uuid::new_v4(), true, limits).unwrap_err(),
+            OverLimit::BotGames
+        );
+        // Dropped (created and listed, or failed): the places are given back.
+        drop((second, third, bot, other_bot));
+        assert_eq!(lobby.unstarted(kato), (1, 1));
+        assert_eq!(lobby.bot_games(kato), (0, 0));
+        assert!(lobby.reserve(kato, true, limits).is_ok());
     }
 }
