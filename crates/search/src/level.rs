@@ -46,17 +46,16 @@ impl Level {
     }
 }
 
-/// What a level is: how deep and how long it searches, and how it is weakened. The node
-/// budgets differ per ruleset (an Oware move is several times cheaper than a 4x8 one,
-/// whose whole moves branch at decision points): level 8 is what one core searches in
-/// about a second (docs/bots.md says how it was calibrated).
+/// What a level is: how deep and how long it searches, and how it is weakened. Each
+/// board has its own table: an Oware move is several times cheaper than a 4x8 one
+/// (whose whole moves branch at decision points), and the two games reward search
+/// differently (docs/bots.md says how each table was calibrated).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Strength {
     /// The deepest iteration, in whole moves.
     pub depth: u32,
-    /// Positions searched at most, for Omweso/Mweiso and for Oware.
-    pub nodes_4x8: u64,
-    pub nodes_oware: u64,
+    /// Positions searched at most.
+    pub nodes: u64,
     /// Softmax temperature over the root moves' exact scores, in seeds (`None`: the
     /// best move is played).
     pub temperature: Option<f64>,
@@ -64,58 +63,110 @@ pub struct Strength {
     pub noise: i32,
 }
 
-/// The eight levels, weakest first (docs/bots.md has the measured strength of each).
+/// Omweso, weakest first. Each level beats the one below in about two games of three
+/// (docs/bots.md, "The levels"). Search past a few thousand positions gains little on
+/// the 4x8 board between strong players (the side that moves first wins about four games
+/// in five), so levels 1-7 are spaced by depth and temperature, and only level 8 spends
+/// the second.
 #[rustfmt::skip]
-const STRENGTHS: [Strength; 8] = [
-    Strength { depth: 1, nodes_4x8: 2_000, nodes_oware: 2_000, temperature: Some(4.0), noise: 50 },
-    Strength { depth: 1, nodes_4x8: 2_000, nodes_oware: 2_000, temperature: Some(1.0), noise: 20 },
-    Strength { depth: 2, nodes_4x8: 2_000, nodes_oware: 5_000, temperature: Some(0.5), noise: 10 },
-    Strength { depth: 3, nodes_4x8: 2_000, nodes_oware: 5_000, temperature: None, noise: 5 },
-    Strength { depth: 64, nodes_4x8: 2_000, nodes_oware: 10_000, temperature: None, noise: 2 },
-    Strength { depth: 64, nodes_4x8: 20_000, nodes_oware: 50_000, temperature: None, noise: 2 },
-    Strength { depth: 64, nodes_4x8: 200_000, nodes_oware: 300_000, temperature: None, noise: 2 },
-    Strength { depth: 64, nodes_4x8: 2_000_000, nodes_oware: 4_000_000, temperature: None, noise: 2 },
+const OMWESO: [Strength; 8] = [
+    Strength { depth: 1, nodes: 2_000, temperature: Some(16.0), noise: 50 },
+    Strength { depth: 1, nodes: 2_000, temperature: Some(4.0), noise: 50 },
+    Strength { depth: 1, nodes: 2_000, temperature: None, noise: 5 },
+    Strength { depth: 2, nodes: 2_000, temperature: Some(2.0), noise: 20 },
+    Strength { depth: 3, nodes: 2_000, temperature: Some(0.5), noise: 10 },
+    Strength { depth: 4, nodes: 100_000, temperature: None, noise: 5 },
+    Strength { depth: 64, nodes: 2_000, temperature: None, noise: 2 },
+    Strength { depth: 64, nodes: 2_000_000, temperature: None, noise: 2 },
 ];
 
+/// Mweiso, weakest first. The first player of the main phase wins nine games in ten
+/// between any two players (a rules question, docs/bots.md), so no setting separates the
+/// levels; they rise in depth and then in nodes, and level 1 plays the best move one
+/// move ahead, which is what it takes to beat random play in three games of four.
+#[rustfmt::skip]
+const MWEISO: [Strength; 8] = [
+    Strength { depth: 1, nodes: 2_000, temperature: None, noise: 5 },
+    Strength { depth: 2, nodes: 2_000, temperature: Some(2.0), noise: 20 },
+    Strength { depth: 3, nodes: 2_000, temperature: Some(0.5), noise: 10 },
+    Strength { depth: 4, nodes: 100_000, temperature: None, noise: 5 },
+    Strength { depth: 64, nodes: 2_000, temperature: None, noise: 2 },
+    Strength { depth: 64, nodes: 20_000, temperature: None, noise: 2 },
+    Strength { depth: 64, nodes: 200_000, temperature: None, noise: 2 },
+    Strength { depth: 64, nodes: 2_000_000, temperature: None, noise: 2 },
+];
+
+/// Oware, weakest first: each level searches several times more than the one below.
+#[rustfmt::skip]
+const OWARE: [Strength; 8] = [
+    Strength { depth: 1, nodes: 2_000, temperature: Some(4.0), noise: 50 },
+    Strength { depth: 1, nodes: 2_000, temperature: Some(1.0), noise: 20 },
+    Strength { depth: 2, nodes: 5_000, temperature: Some(0.5), noise: 10 },
+    Strength { depth: 3, nodes: 5_000, temperature: None, noise: 5 },
+    Strength { depth: 64, nodes: 10_000, temperature: None, noise: 2 },
+    Strength { depth: 64, nodes: 50_000, temperature: None, noise: 2 },
+    Strength { depth: 64, nodes: 300_000, temperature: None, noise: 2 },
+    Strength { depth: 64, nodes: 4_000_000, temperature: None, noise: 2 },
+];
+
+impl Strength {
+    /// The search settings of this strength.
+    pub(crate) fn settings(&self) -> Settings {
+        Settings {
+            max_depth: self.depth,
+            nodes: self.nodes,
+            deadline: None,
+            noise: self.noise,
+            temperature: self.temperature.map(|t| t * f64::from(crate::eval::SEED)),
+            // The shallow searches see a few thousand positions: a small table is
+            // cleared faster than it would be filled.
+            table: if self.depth <= 3 {
+                1 << 12
+            } else {
+                crate::search::table_for(self.nodes)
+            },
+        }
+    }
+
+    /// What this strength does, in a few words.
+    fn describe(&self) -> String {
+        let how = match (self.depth, self.temperature) {
+            (1, _) => "looks one move ahead".to_owned(),
+            (d, Some(_)) => format!("looks {d} moves ahead"),
+            (d, None) if d < 64 => format!("searches {d} moves deep"),
+            _ => format!("searches {} positions a move", self.nodes),
+        };
+        let style = match self.temperature {
+            Some(t) if t >= 2.0 => ", playing loosely, often missing the best move",
+            Some(t) if t >= 1.0 => ", sometimes missing the best move",
+            Some(_) => ", now and then missing the best move",
+            None => "",
+        };
+        format!("{how}{style}")
+    }
+}
+
 impl Level {
-    /// What this level is.
+    /// What this level is in `ruleset`.
     #[must_use]
-    pub const fn strength(self) -> Strength {
-        STRENGTHS[(self.0 - 1) as usize]
+    pub const fn strength(self, ruleset: Ruleset) -> Strength {
+        let index = (self.0 - 1) as usize;
+        match ruleset {
+            Ruleset::Omweso => OMWESO[index],
+            Ruleset::Mweiso => MWEISO[index],
+            Ruleset::Oware => OWARE[index],
+        }
     }
 
     /// The positions this level searches at most in `ruleset`.
     #[must_use]
     pub const fn nodes(self, ruleset: Ruleset) -> u64 {
-        let s = self.strength();
-        match ruleset {
-            Ruleset::Oware => s.nodes_oware,
-            Ruleset::Omweso | Ruleset::Mweiso => s.nodes_4x8,
-        }
+        self.strength(ruleset).nodes
     }
 
     /// One line saying what the level is, for players choosing an opponent.
     #[must_use]
     pub fn describe(self) -> String {
-        let s = self.strength();
-        let how = match (s.depth, s.temperature) {
-            (1, Some(_)) => "looks one move ahead".to_owned(),
-            (d, Some(_)) => format!("looks {d} moves ahead"),
-            (d, None) if d < 64 => format!(
-                "searches up to {d} moves deep ({} positions on the 4x8 board, {} in Oware)",
-                s.nodes_4x8, s.nodes_oware
-            ),
-            _ => format!(
-                "searches {} positions a move on the 4x8 board, {} in Oware",
-                s.nodes_4x8, s.nodes_oware
-            ),
-        };
-        let style = match s.temperature {
-            Some(t) if t >= 2.0 => "; plays loosely, often missing the best move",
-            Some(t) if t >= 1.0 => "; sometimes misses the best move",
-            Some(_) => "; now and then misses the best move",
-            None => "",
-        };
         let name = match self.0 {
             1 => "Beginner",
             2 => "Novice",
@@ -126,27 +177,21 @@ impl Level {
             7 => "Master",
             _ => "Grandmaster (about a second a move)",
         };
-        format!("Level {}: {name}: {how}{style}.", self.0)
+        let [omweso, mweiso, oware] =
+            [Ruleset::Omweso, Ruleset::Mweiso, Ruleset::Oware].map(|r| self.strength(r).describe());
+        if omweso == mweiso && mweiso == oware {
+            format!("Level {}: {name}: {omweso}.", self.0)
+        } else {
+            format!(
+                "Level {}: {name}: in Omweso {omweso}; in Mweiso {mweiso}; in Oware {oware}.",
+                self.0
+            )
+        }
     }
 
     /// The search settings of this level in `ruleset`.
     pub(crate) fn settings(self, ruleset: Ruleset) -> Settings {
-        let s = self.strength();
-        let nodes = self.nodes(ruleset);
-        Settings {
-            max_depth: s.depth,
-            nodes,
-            deadline: None,
-            noise: s.noise,
-            temperature: s.temperature.map(|t| t * f64::from(crate::eval::SEED)),
-            // The shallow levels see a few thousand positions: a small table is cleared
-            // faster than it would be filled.
-            table: if s.depth <= 3 {
-                1 << 12
-            } else {
-                crate::search::table_for(nodes)
-            },
-        }
+        self.strength(ruleset).settings()
     }
 }
 

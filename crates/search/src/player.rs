@@ -11,24 +11,29 @@ use rand::{rngs::SmallRng, Rng, SeedableRng};
 
 use crate::search::check;
 use crate::tt::mix;
-use crate::{best_move, Level, Limit, Query, SearchError, MAX_MILLIS};
+use crate::{best_move, Level, Limit, Query, SearchError, Strength, MAX_MILLIS};
 
 /// Who plays, as `omweso arena` names them: `L1`..`L8`, `nodes:N`, `ms:N`, `mcts:N` (N
-/// milliseconds a move) or `random`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// milliseconds a move), a strength spelled out (`depth:D,temp:T,noise:N,nodes:N`, to
+/// calibrate the levels with) or `random`.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Player {
     Level(Level),
     Nodes(u64),
     Millis(u64),
     /// Monte Carlo tree search with this many milliseconds a move.
     Mcts(u64),
+    /// A strength that is not (yet) a level: the same search as a level's, with every
+    /// setting given.
+    Tuned(Strength),
     Random,
 }
 
 /// A player name that is none of the forms.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "{0:?} is not a player: write L1..L8, nodes:N, ms:N (at most 60000), mcts:N (ms) or random"
+    "{0:?} is not a player: write L1..L8, nodes:N, ms:N (at most 60000), mcts:N (ms), \
+     depth:D[,temp:T][,noise:N][,nodes:N] or random"
 )]
 pub struct ParsePlayerError(pub String);
 
@@ -46,6 +51,9 @@ impl FromStr for Player {
             let n = i64::try_from(number(n)?).map_err(|_| bad())?;
             return Level::new(n).map(Player::Level).map_err(|_| bad());
         }
+        if lower.starts_with("depth:") {
+            return tuned(&lower).ok_or_else(bad);
+        }
         let (kind, n) = lower.split_once(':').ok_or_else(bad)?;
         let n = number(n)?;
         match kind {
@@ -57,9 +65,43 @@ impl FromStr for Player {
     }
 }
 
+/// `depth:D[,temp:T][,noise:N][,nodes:N]`: depth 1-64, temperature in seeds (above 0;
+/// none: the best move), leaf noise in hundredths of a seed (default 2), nodes (default
+/// 2000).
+fn tuned(text: &str) -> Option<Player> {
+    let mut strength = Strength {
+        depth: 0,
+        nodes: 2_000,
+        temperature: None,
+        noise: 2,
+    };
+    for part in text.split(',') {
+        let (key, value) = part.split_once(':')?;
+        match key {
+            "depth" => strength.depth = value.parse().ok().filter(|d| (1..=64).contains(d))?,
+            "temp" => {
+                let t: f64 = value.parse().ok()?;
+                strength.temperature = Some(t).filter(|t| t.is_finite() && *t > 0.0);
+                strength.temperature?;
+            }
+            "noise" => strength.noise = value.parse().ok().filter(|n| (0..=10_000).contains(n))?,
+            "nodes" => strength.nodes = value.parse().ok().filter(|&n| n > 0)?,
+            _ => return None,
+        }
+    }
+    (strength.depth > 0).then_some(Player::Tuned(strength))
+}
+
 impl fmt::Display for Player {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Player::Tuned(s) => {
+                write!(f, "depth:{}", s.depth)?;
+                if let Some(t) = s.temperature {
+                    write!(f, ",temp:{t}")?;
+                }
+                write!(f, ",noise:{},nodes:{}", s.noise, s.nodes)
+            }
             Player::Level(level) => write!(f, "L{level}"),
             Player::Nodes(n) => write!(f, "nodes:{n}"),
             Player::Millis(n) => write!(f, "ms:{n}"),
@@ -73,7 +115,10 @@ impl Player {
     /// Does the same seed give the same move (no wall clock involved)?
     #[must_use]
     pub const fn is_reproducible(&self) -> bool {
-        matches!(self, Player::Level(_) | Player::Nodes(_) | Player::Random)
+        matches!(
+            self,
+            Player::Level(_) | Player::Nodes(_) | Player::Tuned(_) | Player::Random
+        )
     }
 
     /// The move this player plays for `side` in `game`, each move explored under
@@ -100,6 +145,18 @@ impl Player {
             Player::Level(level) => search(Limit::Level(level)),
             Player::Nodes(n) => search(Limit::Nodes(n)),
             Player::Millis(ms) => search(Limit::Millis(ms)),
+            Player::Tuned(strength) => {
+                check(&Query {
+                    game: *game,
+                    side,
+                    max_seeds: budget,
+                    limit: Limit::Nodes(strength.nodes),
+                    seed,
+                })?;
+                crate::alphabeta::search(game, side, budget, &strength.settings(), seed, stop)
+                    .map(|found| found.mv)
+                    .ok_or(SearchError::NoLegalMove { side })
+            }
             Player::Mcts(ms) => {
                 check(&Query {
                     game: *game,
@@ -135,15 +192,51 @@ mod tests {
 
     #[test]
     fn players_parse_and_display_back() {
-        for text in ["L1", "L8", "nodes:5000", "ms:100", "mcts:250", "random"] {
+        for text in [
+            "L1",
+            "L8",
+            "nodes:5000",
+            "ms:100",
+            "mcts:250",
+            "depth:2,temp:0.5,noise:10,nodes:2000",
+            "depth:64,noise:2,nodes:20000",
+            "random",
+        ] {
             assert_eq!(text.parse::<Player>().unwrap().to_string(), text);
         }
         assert_eq!(
             "l3".parse::<Player>(),
             Ok(Player::Level(Level::new(3).unwrap()))
         );
+        assert_eq!(
+            "depth:3".parse::<Player>(),
+            Ok(Player::Tuned(Strength {
+                depth: 3,
+                nodes: 2_000,
+                temperature: None,
+                noise: 2
+            }))
+        );
         for bad in [
-            "L0", "L9", "nodes:0", "ms:0", "ms:60001", "mcts:x", "alice", "", "L",
+            "L0",
+            "L9",
+            "nodes:0",
+            "ms:0",
+            "ms:60001",
+            "mcts:x",
+            "alice",
+            "",
+            "L",
+            "depth:0",
+            "depth:65",
+            "depth:2,temp:0",
+            "depth:2,temp:-1",
+            "depth:2,temp:nan",
+            "depth:2,nodes:0",
+            "depth:2,noise:-1",
+            "depth:2,colour:red",
+            "depth:2,",
+            "temp:1,depth:2",
         ] {
             assert_eq!(
                 bad.parse::<Player>(),
