@@ -104,8 +104,9 @@ pub async fn create_game(
         .opponent
         .map(|Opponent::Computer(computer)| computer);
     // Held until the game is listed (its task lists it as it is spawned, inside
-    // `games.create`): another request of this session at once counts this game.
-    let _place = may_create_game(&state, session.player_id, computer.is_some(), client_ip(ip))?;
+    // `games.create`) or its creation fails: another request of this session at once
+    // counts this game.
+    let place = may_create_game(&state, session.player_id, computer.is_some(), client_ip(ip))?;
     let ruleset = request.ruleset.unwrap_or(Ruleset::Omweso);
     let setup = match (ruleset, request.setup) {
         (Ruleset::Omweso, setup) => setup.unwrap_or(SetupKind::Outer),
@@ -159,20 +160,27 @@ pub async fn create_game(
             .seat_computer(computer, now)
             .map_err(|refusal| ApiError::new(refusal.code, refusal.message))?;
     }
-    state
-        .games
-        .create(
-            table,
-            Entry::Create {
-                config,
-                creator,
-                side,
-                presence_logged: true,
-                computer,
-            },
-        )
-        .await
-        .map_err(|error| ApiError::internal(&error))?;
+    let entry = Entry::Create {
+        config,
+        creator,
+        side,
+        presence_logged: true,
+        computer,
+    };
+    // On a task of its own, which holds the game's place: a request dropped while the
+    // creation awaits the store (the client gone, the time limit) must not leave a game
+    // saved but never listed, which no limit would count until the next restart loaded it.
+    let games = std::sync::Arc::clone(&state.games);
+    let creation = tokio::spawn(async move {
+        let created = games.create(table, entry).await;
+        drop(place);
+        created
+    });
+    match creation.await {
+        Ok(Ok(_handle)) => {}
+        Ok(Err(error)) => return Err(ApiError::internal(&error)),
+        Err(error) => return Err(ApiError::internal(&error)),
+    }
     Ok((
         StatusCode::CREATED,
         Json(GameCreated {

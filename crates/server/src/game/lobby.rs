@@ -107,10 +107,14 @@ impl Listed {
         )
     }
 
-    /// Games not started, in all and by `creator`, counting those being created (a game
-    /// against the computer starts as it is created, so it is not one of them).
+    /// Games not started, in all and by `creator`, counting those being created. Games
+    /// against the computer are not among them, even while their free setup is being
+    /// arranged: they have limits of their own ([`Listed::bot_games`]).
     fn unstarted(&self, creator: Uuid) -> (usize, usize) {
-        let unstarted = self.games.values().filter(|g| g.status == Status::Setup);
+        let unstarted = self
+            .games
+            .values()
+            .filter(|g| g.status == Status::Setup && g.computer.is_none());
         let (all, mine) = unstarted.fold((0, 0), |(all, mine), g| {
             (all + 1, mine + usize::from(g.creator == creator))
         });
@@ -402,6 +406,20 @@ mod tests {
         drop((second, third, bot, other_bot));
         assert_eq!(lobby.unstarted(kato), (1, 1));
         assert_eq!(lobby.bot_games(kato), (0, 0));
-        assert!(lobby.reserve(kato, true, limits).is_ok());
+        // A game against the computer whose free setup is being arranged is not started,
+        // but counts against the computer's limits only.
+        let mut arranging = summary(2, Status::Setup, Some("Computer (level 1)"));
+        arranging.computer = Some(ComputerSeat {
+            seat: omweso_rules::Side::North,
+            level: omweso_search::Level::MIN,
+        });
+        lobby.update(arranging);
+        assert_eq!(lobby.unstarted(kato), (1, 1));
+        assert_eq!(lobby.bot_games(kato), (1, 1));
+        assert_eq!(
+            lobby.reserve(kato, true, limits).unwrap_err(),
+            OverLimit::BotGamesPerSession(1)
+        );
+        assert!(lobby.reserve(kato, false, limits).is_ok());
     }
 }
