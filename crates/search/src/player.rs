@@ -65,9 +65,13 @@ impl FromStr for Player {
     }
 }
 
-/// `depth:D[,temp:T][,noise:N][,nodes:N]`: depth 1-64, temperature in seeds (above 0;
-/// none: the best move), leaf noise in hundredths of a seed (default 2), nodes (default
-/// 2000).
+/// The highest softmax temperature a tuned player takes, in seeds: far past it every
+/// move is as likely as any other.
+const MAX_TEMPERATURE: f64 = 1_000.0;
+
+/// `depth:D[,temp:T][,noise:N][,nodes:N]`, each key at most once: depth 1-64,
+/// temperature in seeds (above 0, at most [`MAX_TEMPERATURE`]; none: the best move),
+/// leaf noise in hundredths of a seed (0-10000, default 2), nodes (default 2000).
 fn tuned(text: &str) -> Option<Player> {
     let mut strength = Strength {
         depth: 0,
@@ -75,13 +79,18 @@ fn tuned(text: &str) -> Option<Player> {
         temperature: None,
         noise: 2,
     };
+    let mut seen: Vec<&str> = Vec::new();
     for part in text.split(',') {
         let (key, value) = part.split_once(':')?;
+        if seen.contains(&key) {
+            return None;
+        }
+        seen.push(key);
         match key {
             "depth" => strength.depth = value.parse().ok().filter(|d| (1..=64).contains(d))?,
             "temp" => {
                 let t: f64 = value.parse().ok()?;
-                strength.temperature = Some(t).filter(|t| t.is_finite() && *t > 0.0);
+                strength.temperature = Some(t).filter(|t| *t > 0.0 && *t <= MAX_TEMPERATURE);
                 strength.temperature?;
             }
             "noise" => strength.noise = value.parse().ok().filter(|n| (0..=10_000).contains(n))?,
@@ -208,6 +217,21 @@ mod tests {
             "l3".parse::<Player>(),
             Ok(Player::Level(Level::new(3).unwrap()))
         );
+        // Values, not only texts, come back: the shortest decimal of a temperature reads
+        // back as the same number, and the defaults are written out.
+        for (text, written) in [
+            ("depth:3", "depth:3,noise:2,nodes:2000"),
+            ("depth:2,temp:0.1", "depth:2,temp:0.1,noise:2,nodes:2000"),
+            ("depth:2,temp:1e-3", "depth:2,temp:0.001,noise:2,nodes:2000"),
+            (
+                "depth:4,nodes:100000,noise:5",
+                "depth:4,noise:5,nodes:100000",
+            ),
+        ] {
+            let player = text.parse::<Player>().unwrap();
+            assert_eq!(player.to_string(), written);
+            assert_eq!(written.parse::<Player>(), Ok(player));
+        }
         assert_eq!(
             "depth:3".parse::<Player>(),
             Ok(Player::Tuned(Strength {
@@ -237,6 +261,10 @@ mod tests {
             "depth:2,colour:red",
             "depth:2,",
             "temp:1,depth:2",
+            "depth:2,depth:9",
+            "depth:2,temp:1,temp:2",
+            "depth:2,temp:1001",
+            "depth:2,temp:inf",
         ] {
             assert_eq!(
                 bad.parse::<Player>(),

@@ -226,8 +226,9 @@ fn level_budgets_rise_with_the_level() {
     );
     assert_eq!(
         level(6),
-        "Level 6: Expert: in Omweso searches 4 moves deep; in Mweiso searches 20000 \
-         positions a move; in Oware searches 50000 positions a move."
+        "Level 6: Expert: in Omweso looks 3 moves ahead, now and then missing the best \
+         move; in Mweiso searches 20000 positions a move; in Oware searches 50000 \
+         positions a move."
     );
     assert_eq!(
         level(8),
