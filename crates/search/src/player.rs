@@ -140,40 +140,28 @@ impl Player {
         seed: u64,
         stop: &AtomicBool,
     ) -> Result<GameMove, SearchError> {
-        let search = |limit| {
-            let query = Query {
-                game: *game,
-                side,
-                max_seeds: budget,
-                limit,
-                seed,
-            };
-            best_move(&query, stop).map(|found| found.mv)
+        let query = |limit| Query {
+            game: *game,
+            side,
+            max_seeds: budget,
+            limit,
+            seed,
         };
+        let search = |limit| best_move(&query(limit), stop).map(|found| found.mv);
+        // The players that do not go through `best_move` refuse the same queries.
+        let checked = |limit| check(&query(limit));
         match *self {
             Player::Level(level) => search(Limit::Level(level)),
             Player::Nodes(n) => search(Limit::Nodes(n)),
             Player::Millis(ms) => search(Limit::Millis(ms)),
             Player::Tuned(strength) => {
-                check(&Query {
-                    game: *game,
-                    side,
-                    max_seeds: budget,
-                    limit: Limit::Nodes(strength.nodes),
-                    seed,
-                })?;
+                checked(Limit::Nodes(strength.nodes))?;
                 crate::alphabeta::search(game, side, budget, &strength.settings(), seed, stop)
                     .map(|found| found.mv)
                     .ok_or(SearchError::NoLegalMove { side })
             }
             Player::Mcts(ms) => {
-                check(&Query {
-                    game: *game,
-                    side,
-                    max_seeds: budget,
-                    limit: Limit::Millis(ms),
-                    seed,
-                })?;
+                checked(Limit::Millis(ms))?;
                 let deadline = Instant::now() + Duration::from_millis(ms);
                 crate::mcts::mcts(game, side, budget, deadline, seed, stop)
                     .map(|found| found.mv)

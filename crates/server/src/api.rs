@@ -176,11 +176,10 @@ pub async fn create_game(
         drop(place);
         created
     });
-    match creation.await {
-        Ok(Ok(_handle)) => {}
-        Ok(Err(error)) => return Err(ApiError::internal(&error)),
-        Err(error) => return Err(ApiError::internal(&error)),
-    }
+    creation
+        .await
+        .map_err(|error| ApiError::internal(&error))?
+        .map_err(|error| ApiError::internal(&error))?;
     Ok((
         StatusCode::CREATED,
         Json(GameCreated {
@@ -201,11 +200,11 @@ pub fn game_id(text: &str) -> Result<Uuid, ApiError> {
     }
 }
 
-/// The limits on creating games, checked with [`crate::game::lobby::Lobby::reserve`] so that requests at
-/// once are counted together: unstarted games per session and in all (each one is a task
-/// and a row until it starts or expires), or, against the computer (each costing up to a
-/// second of a core a move), unfinished ones per session and in all; then the creations
-/// per session and per address a minute.
+/// The limits on creating games, checked with [`crate::game::lobby::Lobby::reserve`] so
+/// that requests at once are counted together: unstarted games per session and in all
+/// (each one is a task and a row until it starts or expires), or, against the computer
+/// (each costing up to a second of a core a move), unfinished ones per session and in all;
+/// then the creations per session and per address a minute.
 fn may_create_game(
     state: &AppState,
     player: Uuid,
