@@ -68,7 +68,8 @@ export class Clocks {
     }
     for (const el of this.root.querySelectorAll('[data-referee-countdown]')) {
       if (referee == null) {
-        el.textContent = '';
+        el.textContent = countWaits(snap) ? 'The referee count starts once both players are at the table.' : '';
+        el.classList.remove('low');
         continue;
       }
       const mine = snap.to_move === snap.you;
@@ -84,4 +85,16 @@ export class Clocks {
       el.textContent = left > 0 ? ` (If nobody moves within ${formatRemaining(left)}, ${snap.seats[snap.to_move || 's']?.name || 'the player'} loses by abandonment.)` : '';
     }
   }
+}
+
+/**
+ * The turn is open, under a referee count, but its count has not started: the server waits
+ * for both players to be at the table (the game's first turn, or after a restart).
+ * @param {Snapshot} snap
+ */
+export function countWaits(snap) {
+  const mover = snap.to_move ? snap.seats[snap.to_move] : null;
+  return snap.status === 'playing' && snap.time_control.referee_seconds != null && !!mover && !mover.computer
+    && snap.clock.referee_deadline == null && !snap.clock.steal_open && !snap.pending_move && !snap.pending
+    && snap.opening.length === 0;
 }

@@ -56,8 +56,9 @@ import { ownerOf } from './notation.js';
  * @typedef {{t: 'joined', v: number, d: {seat: Side, name: string}}
  *   | {t: 'started', v: number, d: {to_move: Side|null, position: string, clock: Clock, legal: Legal}}
  *   | {t: 'arranged', v: number, d: {by: Side, pits: number[]}}
- *   | {t: 'played', v: number, d: {by: Side, move: string, stolen: boolean, laps: Lap[], laps_omitted?: LapsOmitted, position: string, outcome: Outcome|null, pending: boolean, clock?: Clock, legal: Legal}}
+ *   | {t: 'played', v: number, d: {by: Side, move: string, stolen: boolean, laps: Lap[], laps_omitted?: LapsOmitted, position: string, outcome: Outcome|null, pending: boolean, display_ms?: number, clock?: Clock, legal: Legal}}
  *   | {t: 'decision', v: number, d: {by: Side, options: string[], results: OptionResult[], clock?: Clock}}
+ *   | {t: 'count', v: number, d: {clock: Clock}}
  *   | {t: 'steal', v: number, d: {victim: Side, clock?: Clock, legal: Legal}}
  *   | {t: 'end', v: number, d: {outcome: Outcome}}} GameEvent
  */
@@ -156,6 +157,10 @@ export function applyEvent(snap, ev) {
       next.pending_results = ev.d.results || null;
       next.to_move = ev.d.by;
       if (ev.d.clock) next.clock = ev.d.clock;
+      break;
+    case 'count':
+      // The first turn's count starts: both players are at the table.
+      next.clock = ev.d.clock;
       break;
     case 'steal':
       next.clock = ev.d.clock || { ...snap.clock, steal_open: true, referee_deadline: null };

@@ -9,7 +9,11 @@ import { SPEEDS } from './ui.js';
 /** @typedef {import('./game.js').Snapshot} Snapshot */
 /** @typedef {import('./game.js').GameEvent} GameEvent */
 /** @typedef {import('./notation.js').Lap} Lap */
-/** @typedef {{ev: GameEvent, before: Snapshot, after: Snapshot, live: boolean}} QueueItem */
+/**
+ * An event waiting to be drawn; `receivedAt` (`performance.now()`) is stamped when it is
+ * queued, so that a turn shown late still finishes within its display time.
+ * @typedef {{ev: GameEvent, before: Snapshot, after: Snapshot, live: boolean, receivedAt?: number}} QueueItem
+ */
 /**
  * What the queue needs of the page.
  * @typedef {{board: () => import('./board.js').Board | null, speed: () => import('./ui.js').Speed,
@@ -53,6 +57,39 @@ export async function animateLaps(board, start, laps, msPerSeed) {
   await board.animate(start, laps, msPerSeed);
 }
 
+/** Below this many milliseconds a seed is a blur: the turn is shown at once instead. */
+const FASTEST_MS_PER_SEED = 8;
+
+/**
+ * How long is left to show a turn whose display time (`played.display_ms`, the server's:
+ * the next player's referee count starts when it is over) began when it was received.
+ * @param {number} displayMs @param {number} receivedAt @param {number} now
+ */
+export function displayLeft(displayMs, receivedAt, now) {
+  return Math.max(0, receivedAt + displayMs - now);
+}
+
+/**
+ * The pace (milliseconds a seed) that shows `laps` within `budget` milliseconds: the
+ * player's own pace when it fits, else faster; 0 when even the fastest readable pace
+ * would not fit (the turn is then shown at once). Follows the board's timing
+ * (`Board.animate`): a lift per lap and a drop per seed at the pace, and a capture's
+ * flight of at least 4 seeds' time (220 ms when the pace is fast) plus its take-off.
+ * @param {number} preferred the player's pace @param {Lap[]} laps @param {number} budget
+ */
+export function fitPace(preferred, laps, budget) {
+  const steps = laps.reduce((n, lap) => n + lap.seeds, 0) + laps.length;
+  const captures = laps.filter((lap) => lap.kind === 'capture').length;
+  // Kept a tenth short of the budget: timers in a busy page run late.
+  const target = budget * 0.9;
+  /** @param {number} d */
+  const cost = (d) => steps * d + captures * (Math.max(4 * d, 220) + Math.min(120, Math.max(4 * d, 220) / 4));
+  if (cost(FASTEST_MS_PER_SEED) > target) return 0;
+  let d = Math.max(FASTEST_MS_PER_SEED, preferred);
+  while (d > FASTEST_MS_PER_SEED && cost(d) > target) d = Math.max(FASTEST_MS_PER_SEED, Math.floor(d * 0.85));
+  return d;
+}
+
 export class Playback {
   /** @param {PlaybackHost} host */
   constructor(host) {
@@ -78,6 +115,7 @@ export class Playback {
 
   /** @param {QueueItem} item */
   push(item) {
+    item.receivedAt ??= performance.now();
     this.queue.push(item);
     if (this.queue.length > 3) this.host.board()?.skip();
     this.pump();
@@ -101,16 +139,22 @@ export class Playback {
     if (ev.t === 'played') {
       const board = this.host.board();
       const speed = this.host.speed();
-      if (board && before.position && live && speed !== 'instant' && !this.host.reviewing()
+      const ms = this.pace(item, speed);
+      if (board && before.position && live && ms > 0 && !this.host.reviewing()
         && ev.d.laps.length > 0 && !document.hidden && this.queue.length < 3) {
-        /** @type {number} */
-        let ms = SPEEDS[speed];
-        // Under a referee count the next player's seconds are running: keep it short.
-        const r = before.time_control.referee_seconds;
-        if (r != null) ms = Math.min(ms, Math.max(8, Math.floor((r * 1000 * 0.3) / 40)));
         this.host.setAnimating(true);
         try {
-          await animateLaps(board, parsePosition(before.ruleset, before.position), ev.d.laps, ms);
+          const animation = animateLaps(board, parsePosition(before.ruleset, before.position), ev.d.laps, ms);
+          if (ev.d.display_ms) {
+            // Whatever the page's pace, the turn is shown within its display time: the next
+            // player's count starts when it is over (RULES.md 4).
+            const left = displayLeft(ev.d.display_ms, item.receivedAt ?? performance.now(), performance.now());
+            let timer = 0;
+            const cut = new Promise((resolve) => { timer = window.setTimeout(resolve, left, 'cut'); });
+            if (await Promise.race([animation, cut]) === 'cut') board.skip();
+            window.clearTimeout(timer);
+          }
+          await animation;
         } finally {
           this.host.setAnimating(false);
         }
@@ -124,5 +168,23 @@ export class Playback {
       if (!ev.d.laps_omitted) checkLaps(before, ev.d.laps, ev.d.position);
     }
     this.host.show(item);
+  }
+
+  /**
+   * The pace to animate a `played` event at: the player's, made faster to fit the display
+   * time left; 0 to show it at once ("instant", or no time left).
+   * @param {QueueItem} item @param {import('./ui.js').Speed} speed
+   */
+  pace(item, speed) {
+    const { ev, before } = item;
+    if (ev.t !== 'played' || speed === 'instant') return 0;
+    const preferred = SPEEDS[speed];
+    if (ev.d.display_ms) {
+      const left = displayLeft(ev.d.display_ms, item.receivedAt ?? performance.now(), performance.now());
+      return fitPace(preferred, ev.d.laps, left);
+    }
+    // A server without display times: keep it short under a referee count.
+    const r = before.time_control.referee_seconds;
+    return r != null ? Math.min(preferred, Math.max(8, Math.floor((r * 1000 * 0.3) / 40))) : preferred;
   }
 }

@@ -165,6 +165,7 @@ pub async fn create_game(
         creator,
         side,
         presence_logged: true,
+        display_count: true,
         computer,
     };
     // On a task of its own, which holds the game's place: a request dropped while the

@@ -469,9 +469,10 @@ async fn a_forged_pong_buys_no_referee_allowance() {
     let played = south.recv_type("played").await;
     let received = now_ms();
     let to_south = played["d"]["clock"]["referee_deadline"].as_u64().unwrap();
-    // South's count: 3,000 ms from North's move, plus South's real round trip (a few ms
-    // here); the forged pongs would have made it 4,000.
-    let allowance = to_south.saturating_sub(received);
+    let display = played["d"]["display_ms"].as_u64().unwrap();
+    // South's count: 3,000 ms from the end of North's move's display time, plus South's
+    // real round trip (a few ms here); the forged pongs would have made it 4,000.
+    let allowance = to_south.saturating_sub(received + display);
     assert!(
         (2_500..3_300).contains(&allowance),
         "south's count ends {allowance} ms after its turn began"

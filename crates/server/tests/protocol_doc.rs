@@ -47,9 +47,9 @@ const DOC: &str = include_str!("../../../docs/protocol.md");
 
 /// Every server message type. [`server_type`] matches every variant without a wildcard, so
 /// a new variant does not compile until it is named there; name it here too.
-const SERVER_TYPES: [&str; 12] = [
+const SERVER_TYPES: [&str; 13] = [
     "state", "crowd", "ack", "error", "pong", "joined", "started", "arranged", "played",
-    "decision", "steal", "end",
+    "decision", "count", "steal", "end",
 ];
 
 /// Every message type of a tournament socket; [`tournament_type`] names every variant.
@@ -105,6 +105,7 @@ fn server_type(message: &ServerMessage) -> &'static str {
             Event::Arranged { .. } => "arranged",
             Event::Played(_) => "played",
             Event::Decision { .. } => "decision",
+            Event::Count { .. } => "count",
             Event::Steal { .. } => "steal",
             Event::End { .. } => "end",
         },

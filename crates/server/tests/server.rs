@@ -182,15 +182,21 @@ async fn a_turn_with_decision_points_answered_over_the_socket() {
 #[tokio::test]
 async fn the_referee_count_runs_out_and_the_opponent_steals_the_turn() {
     let server = TestServer::start("sqlite::memory:").await;
-    let (game, _, nakato) = seated(
+    let (game, kato, nakato) = seated(
         &server,
         json!({"ruleset":"omweso","time_control":{"preset":"tournament","referee_seconds":0.3}}),
     )
     .await;
+    // South comes to the table and does not move.
+    let mut south = server.socket(&game, Some(&kato), None).await;
+    south.recv_type("state").await;
     let mut north = server.socket(&game, Some(&nakato), None).await;
     let state = north.recv_type("state").await;
     assert_eq!(state["d"]["clock"]["steal_open"], false);
-    assert!(state["d"]["clock"]["referee_deadline"].as_u64().is_some());
+    // The first turn's count starts once both are at the table: with North's arrival.
+    assert_eq!(state["d"]["clock"]["referee_deadline"], Value::Null);
+    let count = north.recv_type("count").await;
+    assert!(count["d"]["clock"]["referee_deadline"].as_u64().is_some());
     // Too early: not North's turn.
     let refused = north
         .request("1", json!({"t":"move","d":{"move":"A4"}}))

@@ -34,9 +34,12 @@ fn table(ruleset: Ruleset, setup: SetupKind, tc: TimeControl) -> Table {
         stop_at_ms: None,
     };
     let mut t = Table::new(Uuid::new_v4(), config, seat("Kato"), Side::South, 0);
-    // Both players are connected when play begins.
-    assert!(t.set_present(Side::South, true, 0));
-    assert!(t.set_present(Side::North, true, 500));
+    // Both players are connected when play begins, on lines so fast that the referee's
+    // latency allowance adds nothing: the deadlines below are the rules' own.
+    assert!(t.set_present(Side::South, true, 0).is_some());
+    assert!(t.set_present(Side::North, true, 500).is_some());
+    t.set_latency(Side::South, 0);
+    t.set_latency(Side::North, 0);
     t.join(seat("Nakato"), 1_000).unwrap();
     t
 }
@@ -76,9 +79,22 @@ fn joining_starts_a_preset_game_and_versions_rise_by_one() {
         snap.legal_moves,
         ["A1", "B1", "C1", "D1", "E1", "F1", "G1", "H1"]
     );
-    // Tournament: the referee count runs out 3 s after the turn became South's.
-    assert_eq!(snap.clock.referee_deadline, Some(4_000));
+    // Nobody is at the table yet: the first turn's count waits for both players.
+    assert_eq!(snap.clock.referee_deadline, None);
+    assert!(t.tick(60_000).is_empty(), "no steal and no abandonment yet");
     assert!(t.join(seat("third"), 1_000).is_err());
+    // South comes: still waiting. North comes at 9 s: the count starts then, 3 s and the
+    // whole latency allowance (1 s, nobody's round trip measured yet).
+    assert_eq!(t.set_present(Side::South, true, 5_000), Some(vec![]));
+    let events = t.set_present(Side::North, true, 9_000).unwrap();
+    assert_eq!(kinds(&events), ["count@3"]);
+    let Event::Count { clock } = &events[0].1 else {
+        panic!("a count event: {events:?}");
+    };
+    assert_eq!(clock.referee_deadline, Some(13_000));
+    assert_eq!(t.next_deadline(), Some(13_000));
+    assert!(t.tick(12_999).is_empty());
+    assert_eq!(kinds(&t.tick(13_000)), ["steal@4"]);
 }
 
 #[test]
@@ -100,7 +116,10 @@ fn the_referee_count_opens_the_steal_and_the_first_valid_move_wins() {
     let snap = snapshot(&t, None, [true, true], 0);
     assert_eq!(snap.to_move, Some(Side::South));
     assert!(snap.history[0].stolen);
-    assert_eq!(snap.clock.referee_deadline, Some(7_200));
+    // South's count starts once North's stolen A4 (one lap of 4 seeds) has been shown on
+    // every page: 300 + 150 + 4 * 60 = 690 ms after it was played.
+    assert_eq!(json["d"]["display_ms"], 690);
+    assert_eq!(snap.clock.referee_deadline, Some(4_200 + 690 + 3_000));
 }
 
 #[test]
@@ -241,14 +260,26 @@ fn refusals_change_nothing() {
 }
 
 #[test]
-fn after_a_restart_the_referee_count_starts_again() {
+fn after_a_restart_the_referee_count_starts_again_once_both_players_are_back() {
     let mut t = table(Ruleset::Omweso, SetupKind::Outer, TimeControl::TOURNAMENT);
     t.resume(100_000);
+    // Nobody is connected after a restart: the count waits (the time the server was down
+    // counts against nobody, and nobody is stolen from before seeing the position).
     assert_eq!(
         snapshot(&t, None, [true, true], 0).clock.referee_deadline,
-        Some(103_000)
+        None
     );
     assert!(t.tick(50_000).is_empty());
+    assert!(t.tick(104_000).is_empty());
+    assert_eq!(t.set_present(Side::North, true, 101_000), Some(vec![]));
+    let events = t.set_present(Side::South, true, 102_000).unwrap();
+    assert_eq!(kinds(&events), ["count@3"]);
+    // The latencies measured before the restart still stand (0 here): 3 s from now.
+    assert_eq!(
+        snapshot(&t, None, [true, true], 0).clock.referee_deadline,
+        Some(105_000)
+    );
+    assert_eq!(kinds(&t.tick(105_000)), ["steal@4"]);
 }
 
 #[test]
@@ -407,11 +438,14 @@ fn a_player_away_longer_than_the_grace_loses() {
     let mut t = table(Ruleset::Omweso, SetupKind::Outer, TimeControl::CASUAL);
     assert_eq!(TimeControl::CASUAL.disconnect_grace_seconds, 120.0);
     assert_eq!(t.next_deadline(), None, "casual has no referee count");
-    assert!(t.set_present(Side::North, false, 10_000));
-    assert!(!t.set_present(Side::North, false, 11_000), "no change");
+    assert!(t.set_present(Side::North, false, 10_000).is_some());
+    assert!(
+        t.set_present(Side::North, false, 11_000).is_none(),
+        "no change"
+    );
     assert_eq!(t.next_deadline(), Some(130_000));
     // Back in time: nothing happens.
-    assert!(t.set_present(Side::North, true, 129_999));
+    assert!(t.set_present(Side::North, true, 129_999).is_some());
     assert_eq!(t.next_deadline(), None);
     assert!(t.tick(130_000).is_empty());
     // Away again, for good.
@@ -427,7 +461,7 @@ fn a_player_away_longer_than_the_grace_loses() {
         })
     );
     // Nobody's presence matters once the game is over.
-    assert!(!t.set_present(Side::North, true, 270_000));
+    assert!(t.set_present(Side::North, true, 270_000).is_none());
 
     // Not here when play begins: the grace runs from the start.
     let config = GameConfig {

@@ -920,3 +920,42 @@ async fn every_forbidden_action_is_refused_saying_why() {
     assert_eq!(r["tournaments"][0]["players"], 4);
     server.stop().await;
 }
+
+/// RULES.md 4: a round's games start together, but no count runs against a player who is
+/// not at the table yet; a player who never comes loses by abandonment, never by a steal.
+/// (On the event day every table showed "steal!" about 2 s after the round started.)
+#[tokio::test]
+async fn no_steal_opens_at_a_rounds_start_before_both_players_are_at_the_table() {
+    let server = TestServer::start("sqlite::memory:").await;
+    let mut event = Event::create(&server, json!({"name":"Club night","rounds":1})).await;
+    let a = event.join("Kato").await;
+    let b = event.join("Nakato").await;
+    event.pair().await;
+    let r = event.start(1).await;
+    let game = game_of(&r, 1);
+    // Longer than the 3 s count and its 1 s allowance: nobody has come to the table.
+    tokio::time::sleep(Duration::from_millis(4_500)).await;
+    let snap = server.snapshot(&event.tokens[&a], &game).await;
+    assert_eq!(snap["status"], "playing", "{snap}");
+    assert_eq!(snap["clock"]["steal_open"], false, "{snap}");
+    assert_eq!(snap["clock"]["referee_deadline"], Value::Null, "{snap}");
+    // Both players open the game: the count starts with the second, and says so.
+    let mut first = server.socket(&game, Some(&event.tokens[&a]), None).await;
+    first.recv_type("state").await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let arrived = omweso::clock::now_ms();
+    let mut second = server.socket(&game, Some(&event.tokens[&b]), None).await;
+    second.recv_type("state").await;
+    let count = first.recv_type("count").await;
+    let deadline = count["d"]["clock"]["referee_deadline"].as_u64().unwrap();
+    // 3 s from the second player's arrival, with the allowance for a round trip not yet
+    // measured (at most 1 s): never earlier.
+    assert!(
+        (arrived + 3_000..=arrived + 4_000 + 500).contains(&deadline),
+        "the count ends {} ms after the second player arrived",
+        deadline.saturating_sub(arrived)
+    );
+    let steal = first.recv_type("steal").await;
+    assert!(omweso::clock::now_ms() >= deadline, "{steal}");
+    server.stop().await;
+}

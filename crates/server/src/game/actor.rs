@@ -466,7 +466,7 @@ impl Actor {
     /// Watchers (a tournament showing who is here) hear of each change saved.
     async fn sync_presence(&mut self) {
         let connected = self.connected();
-        let told = self.table.present();
+        let mut told = self.table.present();
         for side in Side::ALL {
             let here = connected[side.index()];
             // This runs after every command: the savepoint is taken only for a change.
@@ -475,20 +475,15 @@ impl Actor {
             }
             let now = now_ms();
             let before = self.table.savepoint();
-            self.table.set_present(side, here, now);
+            // The second player arriving may start the first turn's count (a `count`).
+            let events = self.table.set_present(side, here, now).unwrap_or_default();
+            let published = !events.is_empty();
             let entry = Entry::Presence { side, here };
-            match persist(
-                &self.services,
-                &self.table,
-                self.next_seq,
-                entry,
-                now,
-                false,
-            )
-            .await
-            {
-                Ok(()) => self.next_seq += 1,
-                Err(_) => self.table.rollback(before),
+            if self.commit(entry, now, events, None).await.is_err() {
+                self.table.rollback(before);
+            } else if published {
+                // The watchers heard of it with the event.
+                told = self.table.present();
             }
         }
         if self.table.present() != told && !self.watchers.is_empty() {
@@ -752,6 +747,10 @@ impl Actor {
     }
 
     fn publish(&mut self, events: Vec<(u64, Event)>) {
+        if events.is_empty() {
+            // A change nobody sees (a presence entry saved alone): no news.
+            return;
+        }
         // A move changes only the lobby's move count: set in place, without rebuilding
         // the summary (this runs for every move of every game).
         let reseated = events.iter().any(|(_, e)| {

@@ -60,6 +60,19 @@ pub struct LapRecord {
     pub omitted: Option<OmittedLaps>,
 }
 
+impl LapRecord {
+    /// The laps and the seeds sown in them, the omitted ones included.
+    #[must_use]
+    pub fn totals(&self) -> (u64, u64) {
+        let shown_seeds: u64 = self.shown.iter().map(|lap| u64::from(lap.seeds)).sum();
+        let omitted = self.omitted.unwrap_or_default();
+        (
+            self.shown.len() as u64 + omitted.laps,
+            shown_seeds + omitted.seeds,
+        )
+    }
+}
+
 impl GameLapObserver for LapRecord {
     fn lap(&mut self, lap: GameLap) {
         if self.shown.len() < MAX_EVENT_LAPS {

@@ -23,6 +23,11 @@ pub enum Entry {
         /// without it.
         #[serde(default)]
         presence_logged: bool,
+        /// The referee count waits for each turn's display time and, on the first turn,
+        /// for both players (RULES.md 4); `false` in logs written before, whose ticks were
+        /// decided by the old count.
+        #[serde(default)]
+        display_count: bool,
         /// The other seat is the computer's, seated with the creation (a game against
         /// the computer); absent otherwise.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -93,6 +98,7 @@ pub fn replay(
             creator,
             side,
             presence_logged,
+            display_count,
             computer,
         },
     )) = entries.next()
@@ -110,6 +116,9 @@ pub fn replay(
     }
     if !presence_logged {
         table.pause_grace();
+    }
+    if !display_count {
+        table.keep_old_count();
     }
     for (seq, at, entry) in entries {
         let refused = |message: String| ReplayError::Refused { seq, message };

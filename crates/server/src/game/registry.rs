@@ -160,6 +160,7 @@ impl Registry {
                 creator: game.first.clone(),
                 side: Side::South,
                 presence_logged: true,
+                display_count: true,
                 computer: None,
             };
             let mut table = Table::new(id, game.config, game.first, Side::South, now);

@@ -142,6 +142,10 @@ pub struct Played {
     /// The turn waits at a decision point (a `decision` follows).
     #[serde(default)]
     pub pending: bool,
+    /// How long every page takes to show these laps being sown, in milliseconds: the next
+    /// turn's referee count starts when it is over (addition; RULES.md 4).
+    #[serde(default)]
+    pub display_ms: u64,
     #[serde(default)]
     pub clock: ClockView,
     /// Who may start the next turn (addition; empty while `pending` or when it ends the game).
@@ -180,6 +184,12 @@ pub enum Event {
         /// What each option would do, in the order of `options` (addition).
         #[serde(default)]
         results: Vec<OptionResult>,
+        #[serde(default)]
+        clock: ClockView,
+    },
+    /// The referee count of the turn now open starts (addition): the game's first turn,
+    /// or the turn a restart left open, once both players are at the table (RULES.md 4).
+    Count {
         #[serde(default)]
         clock: ClockView,
     },

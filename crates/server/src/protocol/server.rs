@@ -50,6 +50,9 @@ pub enum Reply {
 }
 
 /// Any message the server sends.
+// Most messages are events, the large variant: boxing it would cost every decoded frame
+// an allocation to save the few replies some bytes.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum ServerMessage {

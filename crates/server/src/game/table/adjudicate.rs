@@ -93,6 +93,7 @@ mod tests {
             creator: seat("Kato"),
             side: Side::South,
             presence_logged: true,
+            display_count: true,
             computer: None,
         };
         let mut t = Table::new(uuid::Uuid::nil(), config, seat("Kato"), Side::South, 0);

@@ -165,17 +165,24 @@ mod tests {
         // Kato is not connected: their grace (60 s) is the only deadline.
         assert_eq!(table.next_deadline(), Some(61_000));
         table.set_present(Side::North, true, 1_500);
+        // Kato's connection measured a 200 ms round trip: the count allows for it.
+        table.set_latency(Side::North, 200);
         assert_eq!(table.next_deadline(), None);
         assert!(table.tick(100_000).is_empty());
-        // After the computer's move, Kato's count (3 s) runs.
+        // After the computer's move, shown for its display time (E1: one lap of 4 seeds,
+        // 300 + 150 + 4 * 60 = 690 ms), Kato's count (3 s) runs.
         let play = Action::Move {
             notation: "E1".into(),
         };
         table.act(Side::South, &play, 2_000).unwrap();
-        assert_eq!(table.clock().referee_deadline, Some(5_000));
+        assert_eq!(
+            table.clock().referee_deadline,
+            Some(2_000 + 690 + 3_000 + 200)
+        );
         assert_eq!(table.computer_due(), None);
         // It runs out: the computer may steal, on the board with it to move.
-        let steal = table.tick(5_000);
+        assert!(table.tick(5_889).is_empty());
+        let steal = table.tick(5_890);
         assert!(matches!(
             steal[0].1,
             Event::Steal {
@@ -188,13 +195,21 @@ mod tests {
         };
         assert_eq!(side, Side::South);
         assert_eq!(game.to_move(), Some(Side::South));
-        table
-            .act(Side::South, &first_legal(&table, Side::South), 5_500)
+        let events = table
+            .act(Side::South, &first_legal(&table, Side::South), 6_000)
             .unwrap();
-        // The turn passes back to Kato, who lost it, and his count starts again.
-        assert_eq!(table.clock().referee_deadline, Some(8_500));
+        let Event::Played(played) = &events[0].1 else {
+            panic!("the steal should be played: {events:?}");
+        };
+        // The turn passes back to Kato, who lost it, and his count starts again once the
+        // stolen turn has been shown.
+        assert!(played.display_ms >= 300);
+        assert_eq!(
+            table.clock().referee_deadline,
+            Some(6_000 + played.display_ms + 3_000 + 200)
+        );
         table
-            .act(Side::North, &first_legal(&table, Side::North), 6_000)
+            .act(Side::North, &first_legal(&table, Side::North), 7_000)
             .unwrap();
         // The computer's own turn: no count.
         assert!(matches!(

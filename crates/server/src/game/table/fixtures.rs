@@ -26,14 +26,21 @@ pub(super) fn config(ruleset: Ruleset, setup: SetupKind) -> GameConfig {
 
 /// A game with South seated at 0 and North at 1000, with its log so far.
 pub(super) fn seated(ruleset: Ruleset, setup: SetupKind) -> (Table, Vec<(i64, u64, Entry)>) {
+    seated_timed(ruleset, setup, TimeControl::CASUAL)
+}
+
+/// [`seated`] under the time control `time_control`.
+pub(super) fn seated_timed(
+    ruleset: Ruleset,
+    setup: SetupKind,
+    time_control: TimeControl,
+) -> (Table, Vec<(i64, u64, Entry)>) {
+    let timed = GameConfig {
+        time_control,
+        ..config(ruleset, setup)
+    };
     let (south, north) = (seat("Kato"), seat("Nakato"));
-    let mut table = Table::new(
-        Uuid::new_v4(),
-        config(ruleset, setup),
-        south.clone(),
-        Side::South,
-        0,
-    );
+    let mut table = Table::new(Uuid::new_v4(), timed.clone(), south.clone(), Side::South, 0);
     table
         .join(north.clone(), 1_000)
         .expect("the second seat is free");
@@ -42,10 +49,11 @@ pub(super) fn seated(ruleset: Ruleset, setup: SetupKind) -> (Table, Vec<(i64, u6
             0,
             0,
             Entry::Create {
-                config: config(ruleset, setup),
+                config: timed,
                 creator: south,
                 side: Side::South,
                 presence_logged: true,
+                display_count: true,
                 computer: None,
             },
         ),

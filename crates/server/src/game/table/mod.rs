@@ -74,6 +74,7 @@ pub struct LegalQuery {
 
 mod adjudicate;
 mod computer;
+mod display;
 mod facts;
 #[cfg(test)]
 mod fixtures;
@@ -83,6 +84,7 @@ mod snapshot;
 mod turn;
 
 pub use computer::ComputerDue;
+pub use display::{display_ms, DISPLAY_MAX_MS};
 pub use facts::GameFacts;
 use facts::Tally;
 use referee::Clock;

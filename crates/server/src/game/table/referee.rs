@@ -16,8 +16,9 @@ pub(super) struct Clock {
     pub(super) steal_open: bool,
     pub(super) steal_since_ms: Option<u64>,
     pub(super) move_deadline_ms: Option<u64>,
-    /// Each seat's measured round trip, for the referee's latency allowance.
-    pub(super) latency_ms: [u64; 2],
+    /// Each seat's measured round trip, for the referee's latency allowance; `None` until
+    /// the first ping of the seat's connection is answered.
+    pub(super) latency_ms: [Option<u64>; 2],
     /// Whether each seat's player has a connection open.
     pub(super) here: [bool; 2],
     /// Since when each seat's player, seated in a game being played, has had none: away
@@ -26,25 +27,69 @@ pub(super) struct Clock {
     /// The grace is not kept: replaying a log written before presence was logged (its
     /// ticks were decided without it). [`Table::resume`] takes it up again.
     pub(super) grace_paused: bool,
+    /// The count waits for both players to be at the table: the game's first turn, and
+    /// the turn a restart left open (RULES.md 4: nobody is stolen from before they could
+    /// have seen the position). It starts in [`Table::set_present`].
+    pub(super) count_waits: bool,
+    /// The log was written before the count waited for the display time and for both
+    /// players: its ticks were decided by the old count, and replaying it keeps that count
+    /// ([`Table::keep_old_count`]) so that every logged steal happens again.
+    pub(super) old_count: bool,
 }
 
 /// The most the referee count is extended to make up for a player's latency.
 const MAX_LATENCY_ALLOWANCE_MS: u64 = 1000;
 
 impl Table {
-    /// The turn passes: the referee count starts for the player to move.
-    pub(super) fn new_turn(&mut self, now: u64) {
-        let mover = self.board.and_then(|b| b.to_move());
+    /// The turn passes: the referee count for the player to move starts at `shown_at`,
+    /// when every page has finished showing the turn that made the position (its display
+    /// time, [`super::display::display_ms`]), unless it waits for both players.
+    pub(super) fn new_turn(&mut self, shown_at: u64) {
         self.clock.steal_open = false;
         self.clock.steal_since_ms = None;
         self.clock.move_deadline_ms = None;
-        // The computer answers at once: no count runs on its turns, so none is stolen.
-        self.clock.referee_deadline_ms = match (self.config.time_control.referee_seconds, mover) {
-            (Some(r), Some(mover)) if !self.is_computer(mover) => Some(
-                now + ms(r) + self.clock.latency_ms[mover.index()].min(MAX_LATENCY_ALLOWANCE_MS),
-            ),
-            _ => None,
+        self.clock.referee_deadline_ms = if self.clock.count_waits {
+            None
+        } else {
+            self.count_from(shown_at, 0)
         };
+    }
+
+    /// When the referee count of the turn now open runs out, if it starts at `from`; a
+    /// player whose round trip is not measured yet is allowed `unmeasured` for it.
+    fn count_from(&self, from: u64, unmeasured: u64) -> Option<u64> {
+        let mover = self.board.and_then(|b| b.to_move())?;
+        let r = self.config.time_control.referee_seconds?;
+        // The computer answers at once: no count runs on its turns, so none is stolen.
+        if self.is_computer(mover) {
+            return None;
+        }
+        let allowance = self.clock.latency_ms[mover.index()]
+            .unwrap_or(unmeasured)
+            .min(MAX_LATENCY_ALLOWANCE_MS);
+        Some(from + ms(r) + allowance)
+    }
+
+    /// Both seats' players are at the table (the computer always is).
+    fn both_at_table(&self) -> bool {
+        Side::ALL
+            .into_iter()
+            .all(|side| self.clock.here[side.index()] || self.is_computer(side))
+    }
+
+    /// Play begins at `now`: the first turn's count waits for both players.
+    pub(super) fn first_turn(&mut self, now: u64) {
+        self.clock.count_waits = !self.clock.old_count && !self.both_at_table();
+        self.new_turn(now);
+    }
+
+    /// Replaying a log written before the count waited for the display time and for both
+    /// players: its ticks were decided by the old count (from the move's time, with no
+    /// wait), which the replay keeps so that every logged steal happens again. New games
+    /// never use it.
+    pub fn keep_old_count(&mut self) {
+        self.clock.old_count = true;
+        self.clock.count_waits = false;
     }
 
     pub(super) fn clock_view(&self) -> ClockView {
@@ -57,7 +102,7 @@ impl Table {
 
     /// Records a seat's measured round trip (the referee allows up to 1 s of it).
     pub fn set_latency(&mut self, side: Side, round_trip_ms: u64) {
-        self.clock.latency_ms[side.index()] = round_trip_ms;
+        self.clock.latency_ms[side.index()] = Some(round_trip_ms);
     }
 
     /// When a turn waiting at a decision runs out of its move-completion limit: the limit
@@ -69,15 +114,19 @@ impl Table {
         Some(pending.decision_since_ms + limit.saturating_sub(pending.waited_ms + sowing_ms))
     }
 
+    /// A turn ended at `now` and is shown on every page for `display_ms`: the game ends,
+    /// or the next turn's count starts once the turn has been shown.
     pub(super) fn after_turn(
         &mut self,
         now: u64,
+        display_ms: u64,
         outcome: Option<Outcome>,
         events: &mut Vec<Event>,
     ) {
         match outcome {
             Some(outcome) => events.extend(self.finish(outcome, now)),
-            None => self.new_turn(now),
+            None if self.clock.old_count => self.new_turn(now),
+            None => self.new_turn(now + display_ms),
         }
     }
 
@@ -94,6 +143,7 @@ impl Table {
             latency_ms: self.clock.latency_ms,
             here: self.clock.here,
             grace_paused: self.clock.grace_paused,
+            old_count: self.clock.old_count,
             ..Clock::default()
         };
         vec![Event::End { outcome }]
@@ -172,14 +222,41 @@ impl Table {
     /// A seat's player came (`here`: a first connection opened) or went (their last one
     /// closed) at `now`. Returns whether anything changed: the caller logs exactly those
     /// changes, so that the grace's deadlines are rebuilt with the table after a restart.
-    pub fn set_present(&mut self, side: Side, here: bool, now: u64) -> bool {
+    ///
+    /// `None` when nothing changed; else the events the change made: when it brings the
+    /// second player to a table whose count was waiting for both (the first turn, or the
+    /// turn a restart left open), the count starts now and a `count` event carries its
+    /// deadline.
+    pub fn set_present(&mut self, side: Side, here: bool, now: u64) -> Option<Vec<(u64, Event)>> {
         if !self.presence_changes(side, here) {
-            return false;
+            return None;
         }
         let i = side.index();
         self.clock.here[i] = here;
         self.clock.away_since_ms[i] = (!here && self.status == Status::Playing).then_some(now);
-        true
+        Some(self.start_waiting_count(now))
+    }
+
+    /// The count that waited for both players starts at `now` if both are here.
+    fn start_waiting_count(&mut self, now: u64) -> Vec<(u64, Event)> {
+        if !(self.clock.count_waits && self.status == Status::Playing && self.both_at_table()) {
+            return Vec::new();
+        }
+        self.clock.count_waits = false;
+        if self.pending.is_some() || self.clock.steal_open {
+            // A restart left a decision or an open steal: neither waits for a count.
+            return Vec::new();
+        }
+        self.new_turn(now);
+        // The player who just arrived has no round trip measured yet (their first ping is
+        // one away): the whole allowance rather than none for a player on a slow line.
+        // Only here: a client that never answers a ping gains nothing on later turns.
+        self.clock.referee_deadline_ms = self.count_from(now, MAX_LATENCY_ALLOWANCE_MS);
+        if self.clock.referee_deadline_ms.is_none() {
+            return Vec::new();
+        }
+        let clock = self.clock_view();
+        self.emit(vec![Event::Count { clock }])
     }
 
     /// Whether each seat's player has a connection open, as the table was last told
@@ -286,7 +363,77 @@ impl Table {
         } else if self.clock.steal_open {
             self.clock.steal_since_ms = Some(now);
         } else {
+            // Nobody is connected yet: the count waits for both players to come back.
+            self.clock.count_waits = !self.clock.old_count;
             self.new_turn(now);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use omweso_rules::{Ruleset, Side};
+
+    use super::super::fixtures::{act, mv, seated_timed};
+    use crate::game::config::{SetupKind, TimeControl};
+    use crate::game::log::{replay, Entry};
+    use crate::protocol::Event;
+
+    /// A log with the display count replays to the same deadlines: the first count starts
+    /// when the second player arrives, each later one after the turn's display time, and a
+    /// steal logged at that deadline happens again.
+    #[test]
+    fn the_display_count_replays_from_the_log() {
+        let (mut t, mut log) =
+            seated_timed(Ruleset::Omweso, SetupKind::Outer, TimeControl::TOURNAMENT);
+        assert_eq!(t.clock.referee_deadline_ms, None, "nobody is here yet");
+        for (side, at) in [(Side::South, 2_000), (Side::North, 5_000)] {
+            let events = t.set_present(side, true, at).unwrap();
+            let seq = i64::try_from(log.len()).unwrap();
+            log.push((seq, at, Entry::Presence { side, here: true }));
+            if side == Side::North {
+                assert!(matches!(events.as_slice(), [(3, Event::Count { .. })]));
+            }
+        }
+        // Nobody's round trip is measured: the whole allowance (1 s).
+        assert_eq!(t.clock.referee_deadline_ms, Some(5_000 + 3_000 + 1_000));
+        act(&mut t, &mut log, Side::South, mv("E1"), 6_000);
+        // E1 is shown for 690 ms; North's count runs from then (North's round trip is
+        // still not measured: no allowance past the arrival's).
+        assert_eq!(t.clock.referee_deadline_ms, Some(6_000 + 690 + 3_000));
+        assert!(t.tick(9_689).is_empty());
+        assert_eq!(t.tick(9_690).len(), 1);
+        log.push((5, 9_690, Entry::Tick));
+        act(&mut t, &mut log, Side::South, mv("A1"), 11_000);
+        let replayed = replay(t.id(), log).unwrap();
+        assert_eq!(replayed.version(), t.version());
+        assert_eq!(replayed.clock_view(), t.clock_view());
+        assert_eq!(replayed.history, t.history);
+        assert!(replayed.history[1].stolen);
+    }
+
+    /// A log written before the display count replays by the count it was decided by:
+    /// a steal 3 s after a move, with nobody's presence logged, still happens, so the
+    /// stolen move after it is played again rather than refused.
+    #[test]
+    fn an_older_log_replays_by_the_old_count() {
+        let (mut t, mut log) =
+            seated_timed(Ruleset::Omweso, SetupKind::Outer, TimeControl::TOURNAMENT);
+        let Entry::Create { display_count, .. } = &mut log[0].2 else {
+            panic!("the log starts with its creation");
+        };
+        *display_count = false;
+        // The old count, as the old server ran it: 3 s from each turn, no wait.
+        t.keep_old_count();
+        t.first_turn(1_000);
+        assert_eq!(t.clock.referee_deadline_ms, Some(4_000));
+        assert_eq!(t.tick(4_000).len(), 1);
+        log.push((2, 4_000, Entry::Tick));
+        act(&mut t, &mut log, Side::North, mv("A4"), 4_100);
+        assert_eq!(t.clock.referee_deadline_ms, Some(7_100));
+        let replayed = replay(t.id(), log).unwrap();
+        assert_eq!(replayed.version(), t.version());
+        assert_eq!(replayed.clock_view(), t.clock_view());
+        assert!(replayed.history[0].stolen);
     }
 }

@@ -50,7 +50,7 @@ impl Table {
         self.board = Some(board);
         self.status = Status::Playing;
         self.tally.started_at_ms = Some(now);
-        self.new_turn(now);
+        self.first_turn(now);
         self.start_grace(now);
         events.push(Event::Started {
             to_move: board.to_move(),

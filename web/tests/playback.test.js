@@ -1,0 +1,41 @@
+// The pacing of a turn's animation against its display time (playback.js), without a
+// browser: the server's count for the next player starts when the display time is over,
+// so every page must have finished showing the turn by then, whatever its own pace.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { displayLeft, fitPace } from '../playback.js';
+
+/** @param {number} seeds @param {'capture'|'relay'|'end'} kind */
+const lap = (seeds, kind) => ({ from: 'E1', dir: /** @type {'a'} */ ('a'), seeds, to: 'H2', kind, captured: kind === 'capture' ? 6 : 0 });
+
+test('the display time left runs from the moment the turn was received', () => {
+  assert.equal(displayLeft(690, 1000, 1000), 690);
+  assert.equal(displayLeft(690, 1000, 1500), 190);
+  // Shown late (the page was behind): nothing left, the turn is drawn at once.
+  assert.equal(displayLeft(690, 1000, 2000), 0);
+});
+
+test('a short turn keeps the player\'s own pace when it fits', () => {
+  // One lap of 4 seeds, shown for 690 ms: 5 steps of 120 ms = 600 ms <= 621 ms.
+  assert.equal(fitPace(120, [lap(4, 'end')], 690), 120);
+  // The slow pace (260 ms a seed) does not fit in 621 ms: made faster a step at a time,
+  // 260, 221, 187, 158, 134 (5 * 134 = 670, too long), 113 (565: fits).
+  assert.equal(fitPace(260, [lap(4, 'end')], 690), 113);
+});
+
+test('a long turn is played faster to fit, and a capture\'s flight is counted', () => {
+  // 14 laps, 74 seeds, two captures, in the 4 s bound (3.6 s kept): 88 steps and two
+  // flights of 220 + 55 ms. At 37 ms a seed that is 3,256 + 550 = 3,806 ms, too long;
+  // at 31, the next step, 2,728 + 550 = 3,278 ms.
+  const laps = [lap(10, 'capture'), ...Array.from({ length: 12 }, () => lap(5, 'relay')), lap(4, 'end')];
+  laps[5] = lap(5, 'capture');
+  assert.equal(laps.reduce((n, l) => n + l.seeds, 0), 74);
+  assert.equal(fitPace(120, laps, 4000), 31);
+});
+
+test('no time left, or not even the fastest readable pace fits: shown at once', () => {
+  assert.equal(fitPace(120, [lap(4, 'end')], 0), 0);
+  // 300 seeds at 8 ms a seed is 2.4 s: more than 1 s.
+  assert.equal(fitPace(120, [lap(300, 'end')], 1000), 0);
+});
