@@ -236,7 +236,7 @@ async fn serve_with(
     if let Some(addr) = config_metrics {
         let metrics = TcpListener::bind(addr)
             .await
-            .map_err(|e| ServeError::Config(format!("cannot serve metrics on {addr}: {e}")))?;
+            .map_err(|e| ServeError::Config(ServeConfig::metrics_bind_error(addr, &e)))?;
         ready.1.send_replace(metrics.local_addr().ok());
         let games = state.clone();
         let routes = Router::new().route(
