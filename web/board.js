@@ -572,8 +572,11 @@ export class Board {
         const slot = seedSlot(cell, i);
         const el = s('ellipse', {
           class: 'seed flying', rx: 7, ry: 6, cx: 0, cy: 0, fill: `url(#seed${slot.tone})`,
-          style: `transform: translate(${from.x + slot.x}px, ${from.y + slot.y}px); transition-duration: ${Math.round(ms * 0.8)}ms`,
         });
+        // Through the CSSOM, not a `style` attribute: the page's Content-Security-Policy
+        // (`style-src 'self'`) refuses inline style attributes but not the CSSOM.
+        el.style.setProperty('transform', `translate(${from.x + slot.x}px, ${from.y + slot.y}px)`);
+        el.style.setProperty('transition-duration', `${Math.round(ms * 0.8)}ms`);
         flying.push(el);
         this.fxLayer?.append(el);
       }
@@ -588,7 +591,7 @@ export class Board {
     flying.forEach((el, i) => {
       const jx = (hash(i, 3) - 0.5) * 20;
       const jy = (hash(3, i) - 0.5) * 20;
-      el.style.transform = `translate(${target.x + jx}px, ${target.y + jy}px)`;
+      el.style.setProperty('transform', `translate(${target.x + jx}px, ${target.y + jy}px)`);
     });
     await sleep(ms);
     flying.forEach((el) => el.remove());

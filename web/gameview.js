@@ -102,6 +102,8 @@ class GameView {
       },
       render,
     });
+    /** Under the board: the hover line and the skip button. */
+    this.toolbar = h('div', { class: 'board-toolbar' }, this.hover.el, this.boardView.skipButton);
     /** The page's one level-one heading, for screen readers: the game and its players. */
     this.heading = h('h1', { class: 'sr-only', id: 'game-title' }, 'Omweso game');
     this.buildLayout();
@@ -177,7 +179,7 @@ class GameView {
         h('div', { class: 'game-main' },
           players.topCard,
           h('div', { class: 'board-area' }, boardView.wrap, boardView.badge, this.history.bar,
-            h('div', { class: 'board-toolbar' }, this.hover.el, boardView.skipButton)),
+            this.toolbar),
           players.bottomCard,
           players.outcomeBox,
           this.prompt.el),
@@ -222,6 +224,8 @@ class GameView {
     const heading = this.headingText(snap);
     if (this.heading.textContent !== heading) this.heading.textContent = heading;
     this.renderBoard(snap);
+    // Only a game being played animates turns: its toolbar keeps room for the skip button.
+    this.toolbar.classList.toggle('live', snap.status === 'playing');
     this.players.renderCards(snap, this.boardView.viewSide(snap));
     const last = this.lastLaps[this.lastLaps.length - 1];
     this.prompt.render(snap, { reviewing: this.history.review !== null, hand: last || null });
