@@ -174,7 +174,9 @@ function createCard() {
     title: 'New game',
     intro: 'You get a link to send to your opponent.',
     submit: 'Create game',
-    time: [['casual', 'Casual: no referee count'], ['tournament', 'Tournament: 3 s referee count, steals, akakyala']],
+    time: [
+      ['casual', 'Casual: no referee count', 'Take your time: no count, no steals.'],
+      ['tournament', 'Tournament: 3 s count', 'A 3 s referee count: when it runs out, your opponent may steal the turn. Akakyala on.']],
     seat: [['first', 'South — you move first'], ['second', 'North — you move second'], ['random', 'Random']],
     seatLabel: 'Your seat',
   }, 'create-game');
