@@ -3,6 +3,7 @@
 // choice remembered for the next visit, and POST /api/games on submit.
 
 import { api } from './api.js';
+import { ensureSession } from './session.js';
 import { h, safeStorage } from './ui.js';
 
 /**
@@ -67,6 +68,14 @@ export function gameForm(spec, submitId) {
     onsubmit: async (/** @type {SubmitEvent} */ ev) => {
       ev.preventDefault();
       error.textContent = '';
+      try {
+        // The name is asked here, when the visitor acts: reading the lobby needs none.
+        // Asked before the button is disabled, so that focus can come back to it.
+        await ensureSession('Choose the name your opponent sees. No account needed.', true);
+      } catch (e) {
+        if (!(e instanceof Error && e.message === 'cancelled')) error.textContent = e instanceof Error ? e.message : String(e);
+        return;
+      }
       button.disabled = true;
       const body = {
         ruleset: ruleset.el.value,

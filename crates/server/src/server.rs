@@ -43,6 +43,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/analysis/play", post(analysis::play))
         .route("/api/analysis/search", post(analysis::search))
         .route("/analysis", get(assets::page))
+        .route("/howto/{game}", get(assets::page))
         .route("/api/games", get(api::list_games).post(api::create_game))
         .route(
             "/api/tournaments",
