@@ -90,6 +90,8 @@ export class Board {
     this.svg = /** @type {SVGSVGElement} */ (s('svg', {
       class: `board board-${ruleset}`, viewBox: `0 0 ${this.width} ${this.height}`,
       role: 'group', 'aria-label': `${ruleset} board`, 'data-board': ruleset,
+      // Focusable from script only: focus comes here when the pit it was on is sown.
+      tabindex: -1,
     }));
     this.build();
   }
@@ -390,6 +392,21 @@ export class Board {
       this.label(cell);
     }
     this.drawControls();
+    this.keepFocus();
+  }
+
+  /**
+   * Focus on a pit that can no longer be played (just sown, or no longer the player's
+   * turn) moves to the first pit that can, else to the board itself: not left on a dead
+   * pit, nor dropped to the page's start.
+   */
+  keepFocus() {
+    const active = document.activeElement;
+    if (!(active instanceof SVGElement) || active === this.svg || !this.svg.contains(active)) return;
+    if (active.isConnected && active.getAttribute('tabindex') === '0') return;
+    const next = this.svg.querySelector('[tabindex="0"]');
+    if (next instanceof SVGElement) next.focus();
+    else this.svg.focus();
   }
 
   drawControls() {
