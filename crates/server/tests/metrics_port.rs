@@ -23,7 +23,9 @@ fn serve(metrics: &str) -> Command {
 
 #[test]
 fn a_second_server_on_a_taken_metrics_port_names_the_flag_to_change() {
-    let mut first = serve("127.0.0.1:0").spawn().expect("the first server starts");
+    let mut first = serve("127.0.0.1:0")
+        .spawn()
+        .expect("the first server starts");
     let mut lines = BufReader::new(first.stdout.take().expect("stdout")).lines();
     let listening = lines.next().expect("a line").expect("text");
     assert!(listening.starts_with("listening on "), "{listening}");
@@ -68,6 +70,12 @@ fn a_second_server_on_a_taken_metrics_port_names_the_flag_to_change() {
         "{line}"
     );
     assert!(line.contains("--metrics-addr"), "the flag is named: {line}");
-    assert!(line.contains("OMWESO_METRICS_ADDR"), "the variable is named: {line}");
-    assert!(line.contains("--metrics-addr off"), "turning it off is offered: {line}");
+    assert!(
+        line.contains("OMWESO_METRICS_ADDR"),
+        "the variable is named: {line}"
+    );
+    assert!(
+        line.contains("--metrics-addr off"),
+        "turning it off is offered: {line}"
+    );
 }
