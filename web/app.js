@@ -19,6 +19,9 @@ async function main() {
       await mountGame(root, decodeURIComponent(game[1]));
     } else if (tournament) {
       await mountTournament(root, decodeURIComponent(tournament[1]));
+    } else if (/^\/howto(\/|$)/.test(location.pathname)) {
+      const { mountHowto } = await import('./howto.js');
+      await mountHowto(root, location.pathname);
     } else if (/^\/analysis\/?$/.test(location.pathname)) {
       await mountAnalysis(root, new URLSearchParams(location.search));
     } else {

@@ -90,6 +90,8 @@ export class Board {
     this.svg = /** @type {SVGSVGElement} */ (s('svg', {
       class: `board board-${ruleset}`, viewBox: `0 0 ${this.width} ${this.height}`,
       role: 'group', 'aria-label': `${ruleset} board`, 'data-board': ruleset,
+      // Focusable from script only: focus comes here when the pit it was on is sown.
+      tabindex: -1,
     }));
     this.build();
   }
@@ -390,6 +392,21 @@ export class Board {
       this.label(cell);
     }
     this.drawControls();
+    this.keepFocus();
+  }
+
+  /**
+   * Focus on a pit that can no longer be played (just sown, or no longer the player's
+   * turn) moves to the first pit that can, else to the board itself: not left on a dead
+   * pit, nor dropped to the page's start.
+   */
+  keepFocus() {
+    const active = document.activeElement;
+    if (!(active instanceof SVGElement) || active === this.svg || !this.svg.contains(active)) return;
+    if (active.isConnected && active.getAttribute('tabindex') === '0') return;
+    const next = this.svg.querySelector('[tabindex="0"]');
+    if (next instanceof SVGElement) next.focus();
+    else this.svg.focus();
   }
 
   drawControls() {
@@ -572,8 +589,11 @@ export class Board {
         const slot = seedSlot(cell, i);
         const el = s('ellipse', {
           class: 'seed flying', rx: 7, ry: 6, cx: 0, cy: 0, fill: `url(#seed${slot.tone})`,
-          style: `transform: translate(${from.x + slot.x}px, ${from.y + slot.y}px); transition-duration: ${Math.round(ms * 0.8)}ms`,
         });
+        // Through the CSSOM, not a `style` attribute: the page's Content-Security-Policy
+        // (`style-src 'self'`) refuses inline style attributes but not the CSSOM.
+        el.style.setProperty('transform', `translate(${from.x + slot.x}px, ${from.y + slot.y}px)`);
+        el.style.setProperty('transition-duration', `${Math.round(ms * 0.8)}ms`);
         flying.push(el);
         this.fxLayer?.append(el);
       }
@@ -588,7 +608,7 @@ export class Board {
     flying.forEach((el, i) => {
       const jx = (hash(i, 3) - 0.5) * 20;
       const jy = (hash(3, i) - 0.5) * 20;
-      el.style.transform = `translate(${target.x + jx}px, ${target.y + jy}px)`;
+      el.style.setProperty('transform', `translate(${target.x + jx}px, ${target.y + jy}px)`);
     });
     await sleep(ms);
     flying.forEach((el) => el.remove());

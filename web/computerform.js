@@ -13,7 +13,7 @@ export const LEVELS = /** @type {[number, string][]} */ ([
   [5, 'Strong club player'],
   [6, 'Expert'],
   [7, 'Master'],
-  [8, 'Strongest: about a second of thought a move'],
+  [8, 'Strongest (1 s a move)'],
 ]);
 
 /** The computer's card in the lobby. */
@@ -25,7 +25,9 @@ export function computerCard() {
     submit: 'Play the computer',
     extra: { name: 'level', label: 'Level', options: LEVELS.map(([n, words]) => [String(n), `${n} — ${words}`]), fallback: '2' },
     body: (level) => ({ opponent: { computer: { level: Number(level) } } }),
-    time: [['casual', 'Casual: no referee count'], ['tournament', 'Tournament: your 3 s referee count (the computer steals), akakyala']],
+    time: [
+      ['casual', 'Casual: no referee count', 'Take your time: no count, no steals.'],
+      ['tournament', 'Tournament: 3 s count', 'Your 3 s referee count: when it runs out, the computer steals the turn. Akakyala on.']],
     seat: [['first', 'South — you move first'], ['second', 'North — the computer moves first'], ['random', 'Random']],
     seatLabel: 'Your side',
   }, 'play-computer');

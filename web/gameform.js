@@ -3,9 +3,14 @@
 // choice remembered for the next visit, and POST /api/games on submit.
 
 import { api } from './api.js';
+import { ensureSession } from './session.js';
 import { h, safeStorage } from './ui.js';
 
-/** @typedef {[string, string][]} Options value and words, the default first */
+/**
+ * @typedef {([string, string] | [string, string, string])[]} Options value, words (short
+ *   enough for a select on a 390 px phone) and, optionally, what the choice means in full
+ *   (shown under the select while chosen); the default first
+ */
 
 /**
  * @param {{
@@ -29,14 +34,21 @@ export function gameForm(spec, submitId) {
   /** @param {string} name @param {string} label @param {Options} options @param {string} [fallback] */
   const select = (name, label, options, fallback = options[0][0]) => {
     const id = `${spec.key}-${name}`;
-    const el = h('select', { id, name },
+    const hinted = options.some((o) => o.length > 2);
+    const hint = hinted ? h('p', { class: 'small muted field-hint', id: `${id}-hint` }) : null;
+    const el = h('select', { id, name, 'aria-describedby': hint ? `${id}-hint` : null },
       options.map(([value, text]) => h('option', { value, selected: saved(name, fallback) === value }, text)));
-    return { name, el, field: h('div', { class: 'field' }, h('label', { for: id }, label), el) };
+    if (hint) {
+      const explain = () => { hint.textContent = options.find((o) => o[0] === el.value)?.[2] || ''; };
+      el.addEventListener('change', explain);
+      explain();
+    }
+    return { name, el, field: h('div', { class: 'field' }, h('label', { for: id }, label), el, hint) };
   };
   const ruleset = select('ruleset', 'Game', [
     ['omweso', 'Omweso (4×8, Uganda)'], ['mweiso', 'Mweiso (4×8, Kagera)'], ['oware', 'Oware Abapa (2×6)']]);
   const setup = select('setup', 'Start', [
-    ['outer', 'Outer row: 4 seeds in each outer pit'], ['even', 'Even: 2 seeds in every pit'], ['free', 'Free: each player arranges 32 seeds']]);
+    ['outer', 'Outer row: 4 in each outer pit'], ['even', 'Even: 2 in every pit'], ['free', 'Free: arrange your 32 seeds']]);
   const extra = spec.extra ? select(spec.extra.name, spec.extra.label, spec.extra.options, spec.extra.fallback) : null;
   const time = select('time', 'Time control', spec.time);
   const seat = select('seat', spec.seatLabel, spec.seat);
@@ -56,6 +68,14 @@ export function gameForm(spec, submitId) {
     onsubmit: async (/** @type {SubmitEvent} */ ev) => {
       ev.preventDefault();
       error.textContent = '';
+      try {
+        // The name is asked here, when the visitor acts: reading the lobby needs none.
+        // Asked before the button is disabled, so that focus can come back to it.
+        await ensureSession('Choose the name your opponent sees. No account needed.', true);
+      } catch (e) {
+        if (!(e instanceof Error && e.message === 'cancelled')) error.textContent = e instanceof Error ? e.message : String(e);
+        return;
+      }
       button.disabled = true;
       const body = {
         ruleset: ruleset.el.value,

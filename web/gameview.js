@@ -46,6 +46,8 @@ class GameView {
     this.shown = null;
     /** A move is on its way to the server. */
     this.moving = false;
+    /** The turn "Your turn" was last said for ('' when it is not the player's). */
+    this.turnSaid = '';
     /** @type {Lap[]} the laps of the last played event (the hand while a turn waits) */
     this.lastLaps = [];
     this.session = new GameSession(gameId, {
@@ -102,6 +104,10 @@ class GameView {
       },
       render,
     });
+    /** How to play this game (its ruleset is known with the first snapshot). */
+    this.howtoLink = h('a', { href: '/howto/omweso', 'data-howto-link': true }, 'How to play');
+    /** Under the board: the hover line and the skip button. */
+    this.toolbar = h('div', { class: 'board-toolbar' }, this.hover.el, this.boardView.skipButton);
     /** The page's one level-one heading, for screen readers: the game and its players. */
     this.heading = h('h1', { class: 'sr-only', id: 'game-title' }, 'Omweso game');
     this.buildLayout();
@@ -177,14 +183,15 @@ class GameView {
         h('div', { class: 'game-main' },
           players.topCard,
           h('div', { class: 'board-area' }, boardView.wrap, boardView.badge, this.history.bar,
-            h('div', { class: 'board-toolbar' }, this.hover.el, boardView.skipButton)),
+            this.toolbar),
           players.bottomCard,
           players.outcomeBox,
           this.prompt.el),
         h('aside', { class: 'game-side' },
           h('section', { class: 'panel' }, players.infoBox,
             h('div', { class: 'settings' },
-              h('label', { for: 'anim-speed' }, 'Sowing animation '), boardView.speedSelect, ' ', boardView.flipButton)),
+              h('label', { for: 'anim-speed' }, 'Sowing animation '), boardView.speedSelect, ' ', boardView.flipButton),
+            h('p', { class: 'game-links small' }, this.howtoLink, h('a', { href: '/' }, 'Lobby'))),
           this.history.panel,
           h('section', { class: 'panel' }, players.resignBox,
             h('details', { class: 'announce-details' }, h('summary', {}, 'Commentary'),
@@ -219,17 +226,40 @@ class GameView {
     const snap = this.shown;
     if (!snap) return;
     document.title = this.title(snap);
+    const rules = RULESET_NAMES[snap.ruleset] || 'Omweso';
+    if (this.howtoLink.textContent !== `How to play ${rules}`) {
+      this.howtoLink.textContent = `How to play ${rules}`;
+      this.howtoLink.setAttribute('href', `/howto/${snap.ruleset}`);
+    }
     const heading = this.headingText(snap);
     if (this.heading.textContent !== heading) this.heading.textContent = heading;
     this.renderBoard(snap);
+    // Only a game being played animates turns: its toolbar keeps room for the skip button.
+    this.toolbar.classList.toggle('live', snap.status === 'playing');
     this.players.renderCards(snap, this.boardView.viewSide(snap));
     const last = this.lastLaps[this.lastLaps.length - 1];
     this.prompt.render(snap, { reviewing: this.history.review !== null, hand: last || null });
     this.players.renderOutcome(snap);
+    this.announceTurn(snap);
     this.history.renderList(snap);
     this.players.renderInfo(snap);
     this.players.renderResign(snap);
     this.clocks.update(snap);
+  }
+
+  /**
+   * Says "Your turn" (with the referee's count, when there is one) once each time a turn
+   * becomes the player's, once it is drawn - not on every redraw.
+   * @param {Snapshot} snap
+   */
+  announceTurn(snap) {
+    const mine = snap.status === 'playing' && snap.to_move === snap.you && myTurn(snap);
+    const key = mine ? `${snap.history.length}:${snap.to_move}` : '';
+    if (key === this.turnSaid) return;
+    this.turnSaid = key;
+    if (!mine) return;
+    const r = snap.time_control.referee_seconds;
+    announce(r == null ? 'Your turn.' : `Your turn: ${r} s referee count.`);
   }
 
   /** @param {Snapshot} snap */

@@ -3,7 +3,7 @@
 // socket (`/ws/lobby`): a new game or tournament appears as soon as it exists.
 
 import { api, ApiError } from './api.js';
-import { ensureSession } from './session.js';
+import { ensureSession, readerSession } from './session.js';
 import { h, replace, toast } from './ui.js';
 import { LiveSocket } from './livesocket.js';
 import { computerCard } from './computerform.js';
@@ -56,9 +56,15 @@ export async function mountLobby(root) {
   replace(root,
     h('section', { class: 'hero' },
       h('h1', {}, 'Omweso'),
-      h('p', { class: 'lede' }, 'The Ugandan four-row mancala, played online — with Mweiso from Kagera and Oware (Abapa). Create a game, send the link to a friend, or watch a game being played.')),
+      h('p', { class: 'lede' }, 'The Ugandan four-row mancala, played online — with Mweiso from Kagera and Oware (Abapa). Create a game, send the link to a friend, or watch a game being played.'),
+      h('nav', { class: 'lobby-links', 'aria-label': 'Learn the games' },
+        h('a', { href: '/howto/omweso', class: 'button secondary small', 'data-howto': 'omweso' }, 'How to play Omweso'),
+        h('a', { href: '/howto/mweiso', class: 'button secondary small', 'data-howto': 'mweiso' }, 'Mweiso'),
+        h('a', { href: '/howto/oware', class: 'button secondary small', 'data-howto': 'oware' }, 'Oware'),
+        h('a', { href: `/analysis${location.search}`, class: 'button secondary small', 'data-analysis-link': true }, 'Analysis board'))),
   );
-  await ensureSession();
+  // A visitor reads the lobby without a name; the name is asked when they act.
+  await readerSession();
 
   const openList = h('ul', { class: 'game-list', id: 'open-games', 'aria-busy': 'true' }, h('li', { class: 'muted' }, 'Loading…'));
   const liveList = h('ul', { class: 'game-list', id: 'live-games', 'aria-busy': 'true' }, h('li', { class: 'muted' }, 'Loading…'));
@@ -174,7 +180,9 @@ function createCard() {
     title: 'New game',
     intro: 'You get a link to send to your opponent.',
     submit: 'Create game',
-    time: [['casual', 'Casual: no referee count'], ['tournament', 'Tournament: 3 s referee count, steals, akakyala']],
+    time: [
+      ['casual', 'Casual: no referee count', 'Take your time: no count, no steals.'],
+      ['tournament', 'Tournament: 3 s count', 'A 3 s referee count: when it runs out, your opponent may steal the turn. Akakyala on.']],
     seat: [['first', 'South — you move first'], ['second', 'North — you move second'], ['random', 'Random']],
     seatLabel: 'Your seat',
   }, 'create-game');
@@ -208,9 +216,14 @@ function renderOpen(list, games) {
           const b = /** @type {HTMLButtonElement} */ (ev.currentTarget);
           b.disabled = true;
           try {
+            await ensureSession('Choose the name your opponent sees.', true);
             await api('POST', `/api/games/${g.game_id}/join`);
             location.assign(`/g/${g.game_id}${location.search}`);
           } catch (e) {
+            if (e instanceof Error && e.message === 'cancelled') {
+              b.disabled = false;
+              return;
+            }
             toast(e instanceof ApiError && e.status === 409 ? 'Someone else took that seat.' : `Could not join: ${e instanceof Error ? e.message : e}`, 'error');
             b.disabled = false;
           }

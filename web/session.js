@@ -3,27 +3,42 @@
 import { me as fetchMe, startSession, ApiError } from './api.js';
 import { h, replace, safeStorage, forget } from './ui.js';
 
-/** Set in localStorage once this browser holds a session cookie. */
+/**
+ * Set in localStorage once this browser holds a session cookie: `1` for a session under a
+ * name the visitor chose, `guest` for the nameless one made silently so that a visitor
+ * can read the lobby and the tournaments (whose lists and snapshots need a session)
+ * before choosing a name. One per browser, kept: not one per page view, since the server
+ * limits the sessions an address makes a minute.
+ */
 const SESSION_FLAG = 'omweso.session';
+const GUEST = 'guest';
 
 /** @typedef {import('./api.js').Me} Me */
 
-/** The session's player, once known (null: none yet). */
+/** The session's player under a chosen name, once known (null: none yet). */
 /** @type {Me | null} */
 let current = null;
+
+/** Asks for a name from the header, for a visitor who has not chosen one. */
+function chooseNameButton() {
+  return h('button', {
+    type: 'button', class: 'link-button', 'data-choose-name': true,
+    onclick: () => { askName(undefined, true).catch(() => {}); },
+  }, 'Choose a name');
+}
 
 /** @param {Me | null} who */
 export function renderHeader(who) {
   const slot = document.getElementById('whoami');
   if (!slot) return;
   if (!who) {
-    replace(slot);
+    replace(slot, chooseNameButton());
     return;
   }
   replace(slot,
     h('span', { class: 'whoami-name', 'data-me': who.name }, h('span', { class: 'muted' }, 'Playing as '), h('strong', {}, who.name)),
     h('button', {
-      type: 'button', class: 'link-button', 'data-change-name': true,
+      type: 'button', class: 'link-button', 'data-change-name': true, 'aria-label': `Change your name (${who.name})`,
       onclick: () => {
         askName('Choose a new name. This starts a new guest session: games you are seated in stay with the old one.', true)
           .then(() => location.reload())
@@ -47,7 +62,14 @@ export function askName(why, cancellable = false) {
       value: safeStorage('omweso.name') || '', placeholder: 'e.g. Kato',
     });
     const error = h('p', { class: 'form-error', role: 'alert' });
-    const close = () => overlay.remove();
+    // Focus goes back to what the visitor was doing (the button that asked), else to
+    // the page's main content: not to <body>.
+    const before = document.activeElement;
+    const close = () => {
+      overlay.remove();
+      const back = before instanceof HTMLElement && before !== document.body && before.isConnected ? before : document.getElementById('app');
+      back?.focus();
+    };
     const form = h('form', {
       class: 'card name-card', 'aria-labelledby': 'name-title',
       onsubmit: async (/** @type {SubmitEvent} */ ev) => {
@@ -85,6 +107,12 @@ export function askName(why, cancellable = false) {
     // The dialog is named by its heading and described by why the name is asked.
     const overlay = h('div', {
       class: 'overlay', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'name-title', 'aria-describedby': 'name-why',
+      onkeydown: (/** @type {KeyboardEvent} */ ev) => {
+        if (ev.key === 'Escape' && cancellable) {
+          close();
+          reject(new Error('cancelled'));
+        }
+      },
     }, form);
     document.body.append(overlay);
     input.focus();
@@ -94,40 +122,78 @@ export function askName(why, cancellable = false) {
 /**
  * Asks the server who the session is, but only when this browser made a session before:
  * without one `/api/me` answers 401, which the browser logs as an error in the console.
- * @returns {Promise<Me | null>}
+ * @returns {Promise<{who: Me, named: boolean} | null>}
  */
 async function lookUp() {
-  if (!safeStorage(SESSION_FLAG)) return null;
+  const flag = safeStorage(SESSION_FLAG);
+  if (!flag) return null;
   let who = null;
   try {
     who = await fetchMe();
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
   }
-  if (!who) forget(SESSION_FLAG);
-  return who;
+  if (!who) {
+    forget(SESSION_FLAG);
+    return null;
+  }
+  return { who, named: flag !== GUEST };
 }
 
 /**
- * The session's player, asking for a name first if there is no session.
+ * The session's player under a chosen name; the name is asked first if there is none (a
+ * visitor reading as a nameless guest is asked too: the name is for acting).
  * @param {string} [why]
+ * @param {boolean} [cancellable] the visitor may decline (the promise then rejects with
+ *   an Error "cancelled")
  * @returns {Promise<Me>}
  */
-export async function ensureSession(why) {
+export async function ensureSession(why, cancellable = false) {
   if (current) return current;
-  const who = await lookUp();
-  if (who) {
-    current = who;
-    renderHeader(who);
-    return who;
+  const found = await lookUp();
+  if (found?.named) {
+    current = found.who;
+    renderHeader(current);
+    return current;
   }
-  return askName(why);
+  return askName(why, cancellable);
 }
 
-/** The session's player if there is one, without asking. @returns {Promise<Me | null>} */
+/**
+ * The session's player under a chosen name if there is one, without asking (null for a
+ * visitor, with or without a nameless session).
+ * @returns {Promise<Me | null>}
+ */
 export async function currentSession() {
   if (current) return current;
-  current = await lookUp();
+  const found = await lookUp();
+  current = found?.named ? found.who : null;
   renderHeader(current);
   return current;
+}
+
+/**
+ * For the pages a visitor reads without a name (the lobby, a tournament), whose reads
+ * need a session: the named player if there is one; else null, after making sure this
+ * browser holds a nameless guest session (made once, silently - the server allows a
+ * session without a name). Never asks; a refusal (too many sessions from this address)
+ * leaves the page to say that it cannot read.
+ * @returns {Promise<Me | null>}
+ */
+export async function readerSession() {
+  if (current) return current;
+  const found = await lookUp();
+  if (found) {
+    current = found.named ? found.who : null;
+    renderHeader(current);
+    return current;
+  }
+  renderHeader(null);
+  try {
+    await startSession('');
+    safeStorage(SESSION_FLAG, GUEST);
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+  }
+  return null;
 }

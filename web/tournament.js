@@ -4,7 +4,7 @@
 // tournament socket feeds it all (tournamentstore.js). `/t/new` is the creation form.
 
 import { ApiError } from './api.js';
-import { ensureSession } from './session.js';
+import { ensureSession, readerSession } from './session.js';
 import { h, replace, announce, formatRemaining } from './ui.js';
 import { TournamentStore } from './tournamentstore.js';
 import { TablesView } from './tables.js';
@@ -26,7 +26,8 @@ export async function mountTournament(root, id) {
     await mountNewTournament(root);
     return;
   }
-  const me = await ensureSession('Choose the name other players see, to watch or to play in this tournament. No account needed.');
+  // Watching needs no name (joining asks for one, in the player panel).
+  const me = await readerSession();
   let store;
   try {
     store = await TournamentStore.open(id, me);

@@ -49,6 +49,7 @@ async function myTurnOrEnd(page) {
 test('a whole game against the computer (level 1), from the lobby, by clicking', async () => {
   const { context, page, problems } = await openPage(browser, 'player');
   await page.goto(`${server.url}/?anim=0`);
+  await page.click('[data-choose-name]');
   await page.fill('#name-input', 'Kato');
   await page.click('#name-submit');
   await page.waitForSelector('[data-me="Kato"]');

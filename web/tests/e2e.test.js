@@ -50,6 +50,8 @@ async function closeAll() {
 /** Signs up on the lobby under `name`. @param {import('playwright-core').Page} page @param {string} name */
 async function signUp(page, name) {
   await page.goto(`${server.url}/?anim=0`);
+  // The lobby is read without a name: the header offers to choose one.
+  await page.click('[data-choose-name]');
   await page.fill('#name-input', name);
   await page.click('#name-submit');
   await page.waitForSelector(`[data-me="${name}"]`);

@@ -243,10 +243,11 @@ test('a Swiss of six over two rounds: created, joined, played, sheets confirmed,
   const players = [];
   for (const [i, name] of names.entries()) {
     const p = await open(name, i === 1 ? PHONE : undefined);
+    // Read without a name; joining asks for one.
     await p.page.goto(`${tUrl}?anim=0`);
-    await giveName(p.page, name);
     if (i === 1) await p.page.tap('#join-tournament');
     else await p.page.click('#join-tournament');
+    await giveName(p.page, name);
     await p.page.waitForSelector('[data-your-points]');
     players.push({ ...p, name, tap: i === 1 });
   }
@@ -266,7 +267,6 @@ test('a Swiss of six over two rounds: created, joined, played, sheets confirmed,
   // A spectator follows from the link.
   const spectator = await open('spectator');
   await spectator.page.goto(`${tUrl}?anim=0`);
-  await giveName(spectator.page, 'Watcher');
   await spectator.page.waitForFunction(() => document.querySelectorAll('#standings tbody tr[data-player-id]').length === 6);
   const watcher = await session(server.url, 'Recorder');
 

@@ -221,6 +221,18 @@ impl ServeConfig {
         }
     }
 
+    /// Why the metrics address could not be bound, naming the setting that moves it: a
+    /// second server on the same machine meets the first one's default port, and the
+    /// operator needs to know which flag to give it, not only that the port is taken.
+    #[must_use]
+    pub fn metrics_bind_error(addr: SocketAddr, error: &std::io::Error) -> String {
+        format!(
+            "cannot serve metrics on {addr}: {error}; choose another address with \
+             --metrics-addr (or OMWESO_METRICS_ADDR), e.g. --metrics-addr 127.0.0.1:9092, \
+             or --metrics-addr off to serve none"
+        )
+    }
+
     /// Settings for tests and embedding: port 0 on loopback, an in-memory database.
     #[must_use]
     pub fn for_tests(database_url: &str) -> ServeConfig {

@@ -43,6 +43,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/analysis/play", post(analysis::play))
         .route("/api/analysis/search", post(analysis::search))
         .route("/analysis", get(assets::page))
+        .route("/howto/{game}", get(assets::page))
         .route("/api/games", get(api::list_games).post(api::create_game))
         .route(
             "/api/tournaments",
@@ -236,7 +237,7 @@ async fn serve_with(
     if let Some(addr) = config_metrics {
         let metrics = TcpListener::bind(addr)
             .await
-            .map_err(|e| ServeError::Config(format!("cannot serve metrics on {addr}: {e}")))?;
+            .map_err(|e| ServeError::Config(ServeConfig::metrics_bind_error(addr, &e)))?;
         ready.1.send_replace(metrics.local_addr().ok());
         let games = state.clone();
         let routes = Router::new().route(

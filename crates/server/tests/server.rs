@@ -580,8 +580,13 @@ async fn lobby_me_preview_and_the_page() {
         "4,4,4,4,4,5/4,4,0,5,5,5 n 0 0"
     );
 
-    // The page itself, for / and /g/{id}.
-    for path in ["/".to_owned(), format!("/g/{open}")] {
+    // The page itself, for /, /g/{id} and the how-to-play pages.
+    for path in [
+        "/".to_owned(),
+        format!("/g/{open}"),
+        "/howto/omweso".to_owned(),
+        "/howto/oware".to_owned(),
+    ] {
         let page = server.http.get(server.url(&path)).send().await.unwrap();
         assert_eq!(page.status(), 200);
         assert!(page.headers()["content-type"]

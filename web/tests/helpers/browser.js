@@ -47,3 +47,6 @@ export async function openPage(browser, label, options = {}) {
   page.setDefaultTimeout(15000);
   return { context, page, problems, label };
 }
+
+/** A phone's context options (the width the event-day findings were made at). */
+export const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
