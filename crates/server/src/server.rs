@@ -254,6 +254,7 @@ async fn serve_with(
     let tournaments = state.tournaments.restore_unfinished().await?;
     tracing::info!(tournaments, "tournaments restored");
     let app = router(state.clone());
+    assets::warm();
     if let Some(addr) = config_metrics {
         let metrics = TcpListener::bind(addr)
             .await

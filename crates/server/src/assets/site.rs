@@ -3,12 +3,15 @@
 //! and the static imports of each module (the page's preload hints).
 //!
 //! A release build embeds the files, so its version is fixed: it is computed once. A debug
-//! build reads them from disk on every request; there the version is computed again on
-//! each page request (a few milliseconds for ~50 files), so an edit needs only a reload.
+//! build reads them from disk on every request; there a page request computes the version
+//! again when the last was computed over a second ago (listing the folder walks
+//! `node_modules` too, ~0.1 s: the browser tests load many pages), so an edit needs only a
+//! reload.
 
 use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
 use rust_embed::RustEmbed;
@@ -47,6 +50,11 @@ pub fn file(path: &str) -> Option<File> {
     })
 }
 
+/// The paths of every served file.
+pub fn paths() -> impl Iterator<Item = Cow<'static, str>> {
+    Web::iter()
+}
+
 /// The files' version and module graph.
 #[derive(Debug)]
 pub struct Site {
@@ -56,26 +64,31 @@ pub struct Site {
     imports: HashMap<String, Vec<String>>,
 }
 
-static CURRENT: RwLock<Option<Arc<Site>>> = RwLock::new(None);
+/// The site as last computed, and when.
+static CURRENT: RwLock<Option<(Arc<Site>, Instant)>> = RwLock::new(None);
+
+/// How long a debug build trusts the version it computed.
+const DEBUG_FRESH: Duration = Duration::from_secs(1);
 
 /// The site as last computed (computed now if never). `refresh`: compute it again in a
-/// debug build (a page request: the files may have changed); a release build never does.
+/// debug build if older than [`DEBUG_FRESH`] (a page request: the files may have changed);
+/// a release build never does.
 #[must_use]
 pub fn current(refresh: bool) -> Arc<Site> {
     let refresh = refresh && cfg!(debug_assertions);
-    if !refresh {
-        if let Some(site) = CURRENT
-            .read()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .as_ref()
-        {
+    if let Some((site, at)) = CURRENT
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .as_ref()
+    {
+        if !refresh || at.elapsed() < DEBUG_FRESH {
             return site.clone();
         }
     }
     let site = Arc::new(Site::compute());
     *CURRENT
         .write()
-        .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(site.clone());
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = Some((site.clone(), Instant::now()));
     site
 }
 
