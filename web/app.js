@@ -1,31 +1,70 @@
 // The page's entry point: one HTML page for every route. `/` is the lobby, `/g/<id>` a
 // game (played or watched), `/t/<id>` a tournament (`/t/new` creates one), `/analysis`
-// the analysis board; the server serves this page for all of them.
+// the analysis board, `/howto/<game>` how to play; the server serves this page for all of them, its files under a
+// versioned prefix (`/static/v/<version>/`) that the relative imports below inherit.
 
 import { toast, safeStorage, h } from './ui.js';
-import { mountLobby } from './lobby.js';
-import { mountGame } from './gameview.js';
-import { mountTournament } from './tournament.js';
-import { mountAnalysis } from './analysis.js';
+
+/**
+ * The routes, first match wins: each page's module is loaded only on its route
+ * (`import()`), so the lobby does not download the game, the tournament pages or the
+ * analysis board. The server's preload hints for each route mirror this table
+ * (`ROUTES` in crates/server/src/assets/page.rs): a route added here and not there works,
+ * one round trip per import level slower. Keep each page's `mount*` export.
+ * @type {{path: RegExp, mount: (root: HTMLElement, match: RegExpExecArray) => Promise<void>}[]}
+ */
+const ROUTES = [
+  {
+    path: /^\/g\/([^/]+)\/?$/,
+    mount: async (root, match) => {
+      const id = decodeURIComponent(match[1]);
+      linkBackToTournament(id);
+      const { mountGame } = await import('./gameview.js');
+      await mountGame(root, id);
+    },
+  },
+  {
+    path: /^\/t\/([^/]+)\/?$/,
+    mount: async (root, match) => {
+      const id = decodeURIComponent(match[1]);
+      const { mountTournament } = await import('./tournament.js');
+      await mountTournament(root, id);
+    },
+  },
+  {
+    path: /^\/howto(\/|$)/,
+    mount: async (root) => {
+      const { mountHowto } = await import('./howto.js');
+      await mountHowto(root, location.pathname);
+    },
+  },
+  {
+    path: /^\/analysis\/?$/,
+    mount: async (root) => {
+      const { mountAnalysis } = await import('./analysis.js');
+      await mountAnalysis(root, new URLSearchParams(location.search));
+    },
+  },
+  {
+    // The lobby, for `/` and any path no other route takes.
+    path: /^/,
+    mount: async (root) => {
+      const { mountLobby } = await import('./lobby.js');
+      await mountLobby(root);
+    },
+  },
+];
 
 async function main() {
   const root = document.getElementById('app');
   if (!root) return;
-  const game = /^\/g\/([^/]+)\/?$/.exec(location.pathname);
-  const tournament = /^\/t\/([^/]+)\/?$/.exec(location.pathname);
   try {
-    if (game) {
-      linkBackToTournament(decodeURIComponent(game[1]));
-      await mountGame(root, decodeURIComponent(game[1]));
-    } else if (tournament) {
-      await mountTournament(root, decodeURIComponent(tournament[1]));
-    } else if (/^\/howto(\/|$)/.test(location.pathname)) {
-      const { mountHowto } = await import('./howto.js');
-      await mountHowto(root, location.pathname);
-    } else if (/^\/analysis\/?$/.test(location.pathname)) {
-      await mountAnalysis(root, new URLSearchParams(location.search));
-    } else {
-      await mountLobby(root);
+    for (const route of ROUTES) {
+      const match = route.path.exec(location.pathname);
+      if (match) {
+        await route.mount(root, match);
+        return;
+      }
     }
   } catch (e) {
     console.warn(e);

@@ -4,10 +4,13 @@
 use std::future::Future;
 use std::time::Duration;
 
+use axum::http::{header, Extensions, HeaderMap, StatusCode, Version};
 use axum::routing::{get, post};
 use axum::Router;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
+use tower_http::compression::predicate::{Predicate, SizeAbove};
+use tower_http::compression::CompressionLayer;
 
 use crate::accept::{self, AcceptLimits};
 use crate::config::ServeConfig;
@@ -93,7 +96,25 @@ pub fn router(state: AppState) -> Router {
             state.clone(),
             edge::finish_response,
         ))
+        .layer(compress_api_answers())
         .with_state(state)
+}
+
+/// The API's JSON (and its CSV and text exports) compressed as the client accepts, once
+/// big enough to gain. The web files come compressed already (src/assets), and a WebSocket
+/// upgrade has no body: neither is touched.
+fn compress_api_answers() -> CompressionLayer<impl Predicate> {
+    let api_text = |_: StatusCode, _: Version, headers: &HeaderMap, _: &Extensions| {
+        headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|value| value.to_str().ok())
+            .is_some_and(|value| {
+                ["application/json", "text/csv", "text/plain"]
+                    .iter()
+                    .any(|t| value.starts_with(t))
+            })
+    };
+    CompressionLayer::new().compress_when(SizeAbove::new(256).and(api_text))
 }
 
 /// Tells whoever waits that the server is ready (database open, games restored), or that
@@ -234,6 +255,7 @@ async fn serve_with(
     let tournaments = state.tournaments.restore_unfinished().await?;
     tracing::info!(tournaments, "tournaments restored");
     let app = router(state.clone());
+    assets::warm();
     if let Some(addr) = config_metrics {
         let metrics = TcpListener::bind(addr)
             .await

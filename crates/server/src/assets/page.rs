@@ -1,0 +1,173 @@
+//! The one HTML page (`web/index.html`), as sent for each kind of route: its `/static/` URLs
+//! pointed at the current version (`/static/v/<version>/…`), and hints for what that route
+//! needs, so that the browser fetches them all at once instead of one import level per
+//! round trip: `<link rel="modulepreload">` for every module the route's page loads before
+//! it runs, and the style sheets only that route uses.
+//!
+//! The routes' modules mirror `ROUTES` in `web/app.js`; a route missing here (a new one)
+//! still works, preloading only the shared modules.
+
+use super::site::Site;
+
+/// A kind of page: the paths it serves, the module `web/app.js` mounts it from and the
+/// style sheets only it needs (besides the ones `index.html` links for every page).
+struct Route {
+    matches: fn(&str) -> bool,
+    module: &'static str,
+    styles: &'static [&'static str],
+}
+
+const ROUTES: &[Route] = &[
+    Route {
+        matches: |path| path == "/",
+        module: "lobby.js",
+        styles: &[],
+    },
+    Route {
+        matches: |path| path.starts_with("/g/"),
+        module: "gameview.js",
+        styles: &[],
+    },
+    Route {
+        matches: |path| path.starts_with("/t/"),
+        module: "tournament.js",
+        // The console and the creation form: only a tournament's page shows them.
+        styles: &["director.css"],
+    },
+    Route {
+        matches: |path| path == "/howto" || path.starts_with("/howto/"),
+        module: "howto.js",
+        styles: &[],
+    },
+    Route {
+        matches: |path| path == "/analysis" || path == "/analysis/",
+        module: "analysis.js",
+        styles: &[],
+    },
+];
+
+/// The page's entry module: it is in `index.html` already, and imports the shared modules.
+const ENTRY: &str = "app.js";
+
+/// The page for the request path `path`, from the template `index.html`.
+#[must_use]
+pub fn render(template: &str, site: &Site, path: &str) -> String {
+    let prefix = format!("/static/v/{}/", site.version);
+    let route = ROUTES.iter().find(|route| (route.matches)(path));
+    let mut hints = String::new();
+    for style in route.map_or(&[][..], |route| route.styles) {
+        hints.push_str(&format!(
+            "  <link rel=\"stylesheet\" href=\"{prefix}{}\">\n",
+            attribute(style)
+        ));
+    }
+    let mut entries = vec![ENTRY];
+    entries.extend(route.map(|route| route.module));
+    for module in site.closure(&entries).iter().filter(|&m| m != ENTRY) {
+        hints.push_str(&format!(
+            "  <link rel=\"modulepreload\" href=\"{prefix}{}\">\n",
+            attribute(module)
+        ));
+    }
+    let html = template
+        .replace("\"/static/", &format!("\"{prefix}"))
+        .replace("'/static/", &format!("'{prefix}"));
+    match html.find("</head>") {
+        Some(at) => format!("{}{hints}{}", &html[..at], &html[at..]),
+        None => html,
+    }
+}
+
+/// `text` safe inside a double-quoted HTML attribute.
+fn attribute(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEMPLATE: &str = "<head>\n  <link rel=\"stylesheet\" href=\"/static/style.css\">\n  \
+        <script type=\"module\" src=\"/static/app.js\"></script>\n</head>\n<body></body>";
+
+    fn site() -> Site {
+        Site::for_tests(&[
+            ("app.js", &["ui.js"]),
+            ("ui.js", &[]),
+            ("lobby.js", &["api.js", "ui.js"]),
+            ("api.js", &[]),
+            ("gameview.js", &["board.js", "ui.js"]),
+            ("board.js", &[]),
+            ("tournament.js", &["api.js", "director.js"]),
+            ("director.js", &[]),
+            ("analysis.js", &["board.js"]),
+        ])
+    }
+
+    #[test]
+    fn each_route_preloads_its_modules_at_the_version() {
+        let v = "/static/v/0123456789abcdef";
+        let expect = |hints: &str| {
+            format!(
+                "<head>\n  <link rel=\"stylesheet\" href=\"{v}/style.css\">\n  \
+                 <script type=\"module\" src=\"{v}/app.js\"></script>\n{hints}</head>\n<body></body>"
+            )
+        };
+        let preload = |m: &str| format!("  <link rel=\"modulepreload\" href=\"{v}/{m}\">\n");
+        assert_eq!(
+            render(TEMPLATE, &site(), "/"),
+            expect(&[preload("lobby.js"), preload("ui.js"), preload("api.js")].concat())
+        );
+        assert_eq!(
+            render(TEMPLATE, &site(), "/g/01a2"),
+            expect(
+                &[
+                    preload("gameview.js"),
+                    preload("ui.js"),
+                    preload("board.js")
+                ]
+                .concat()
+            )
+        );
+        assert_eq!(
+            render(TEMPLATE, &site(), "/t/new"),
+            expect(
+                &[
+                    format!("  <link rel=\"stylesheet\" href=\"{v}/director.css\">\n"),
+                    preload("tournament.js"),
+                    preload("ui.js"),
+                    preload("api.js"),
+                    preload("director.js"),
+                ]
+                .concat()
+            )
+        );
+        assert_eq!(
+            render(TEMPLATE, &site(), "/analysis"),
+            expect(
+                &[
+                    preload("analysis.js"),
+                    preload("ui.js"),
+                    preload("board.js")
+                ]
+                .concat()
+            )
+        );
+        // A route this table does not know: the shared modules only.
+        assert_eq!(
+            render(TEMPLATE, &site(), "/howto"),
+            expect(&preload("ui.js"))
+        );
+    }
+
+    #[test]
+    fn a_template_without_a_head_is_only_repointed() {
+        assert_eq!(
+            render("<img src=\"/static/icon.svg\">", &site(), "/"),
+            "<img src=\"/static/v/0123456789abcdef/icon.svg\">"
+        );
+        assert_eq!(attribute("a\"<&"), "a&quot;&lt;&amp;");
+    }
+}
