@@ -131,7 +131,7 @@ function buildForm() {
   const rounds = number('t-rounds', 5, { min: 1, max: 30, step: '1' });
   const roundsField = field('t-rounds', 'Rounds', rounds, 'From 1 to 30.');
   const roundsNote = h('p', { class: 'muted small tform-hint', id: 't-rounds-note', role: 'note' });
-  const roundMinutes = number('t-round-minutes', 15, { min: 0.1, max: 1440 });
+  const roundMinutes = number('t-round-minutes', 15, { min: 5, max: 1440 });
   const balance = checkbox('t-balance', 'Balance the first move', true,
     'Nobody moves first (or second) three rounds running, and everyone moves first about as often as second.');
 
@@ -289,7 +289,7 @@ function buildForm() {
       systemHint,
       roundsField,
       roundsNote,
-      field('t-round-minutes', 'Round time limit (minutes)', roundMinutes, 'From 0.1 to 1440. When it runs out, unfinished games are adjudicated on the seeds (Oware: on the captures).'),
+      field('t-round-minutes', 'Round time limit (minutes)', roundMinutes, 'From 5 to 1440 (a round must hold a 3-minute turn and a no-show’s abandonment). When it runs out, unfinished games are adjudicated on the seeds (Oware: on the captures).'),
       balance.wrap),
     h('fieldset', { class: 'card tform-set tform-points' },
       h('legend', {}, 'Points'),

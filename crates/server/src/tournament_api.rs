@@ -55,7 +55,7 @@ pub async fn create(
 ) -> Result<Response, ApiError> {
     let session = session(&state, &headers).await?;
     let request: NewTournament = body(&bytes)?;
-    let settings = Settings::from_request(request)
+    let settings = Settings::from_request(request, state.config.limits.min_round_minutes)
         .map_err(|message| ApiError::bad_request(ErrorCode::BadSettings, message))?;
     let handle = state
         .tournaments

@@ -920,3 +920,37 @@ async fn every_forbidden_action_is_refused_saying_why() {
     assert_eq!(r["tournaments"][0]["players"], 4);
     server.stop().await;
 }
+
+/// A round of 0.1 minute was accepted on an event day (a game was adjudicated after one
+/// stolen move): a server as deployed refuses a round shorter than 5 minutes, saying why,
+/// and takes 5.
+#[tokio::test]
+async fn a_round_shorter_than_five_minutes_is_refused() {
+    let mut config = omweso::config::ServeConfig::for_tests("sqlite::memory:");
+    config.limits.min_round_minutes = omweso::config::Limits::defaults().min_round_minutes;
+    let server = TestServer::start_with(config).await;
+    let (director, _) = server.session("TD").await;
+    let (status, r) = server
+        .post(
+            "/api/tournaments",
+            &director,
+            json!({"name":"Blitz","round_minutes":0.1}),
+        )
+        .await;
+    assert_eq!(status, 400, "{r}");
+    assert_eq!(r["error"]["code"], "bad_settings");
+    assert_eq!(
+        r["error"]["message"],
+        "round_minutes must be from 5 to 1440: a round of 0.1 min cannot hold a game \
+         (one turn may take 3 minutes, and a player who never comes loses only after 2)"
+    );
+    let (status, r) = server
+        .post(
+            "/api/tournaments",
+            &director,
+            json!({"name":"Rapid","round_minutes":5}),
+        )
+        .await;
+    assert_eq!(status, 201, "{r}");
+    server.stop().await;
+}

@@ -10,12 +10,15 @@ use crate::protocol::tournament::{NewTournament, PlayerResult};
 const MINUTE: u64 = 60_000;
 
 fn settings(system: System) -> Settings {
-    Settings::from_request(NewTournament {
-        name: Some("Test".into()),
-        system: Some(system),
-        rounds: Some(3),
-        ..NewTournament::default()
-    })
+    Settings::from_request(
+        NewTournament {
+            name: Some("Test".into()),
+            system: Some(system),
+            rounds: Some(3),
+            ..NewTournament::default()
+        },
+        crate::tournament::settings::MIN_ROUND_MINUTES,
+    )
     .expect("valid settings")
 }
 
