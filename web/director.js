@@ -13,6 +13,8 @@
 import { ApiError, api } from './api.js';
 import { h, replace, announce, errorText, formatRemaining } from './ui.js';
 import { RESULT_WORDS, formatPoints } from './standings.js';
+import { VICTORY_NAMES, victoryLabel } from './notation.js';
+import { plural } from './plural.js';
 
 /** @typedef {import('./tournamentstore.js').TournamentStore} TournamentStore */
 /** @typedef {import('./tournamentstore.js').TournamentSnapshot} TournamentSnapshot */
@@ -53,32 +55,10 @@ const VICTORIES = /** @type {Record<string, string[]>} */ ({
   mweiso: ['no-move', 'emitwe-ebiri', 'resigned', 'abandoned', 'adjudicated'],
   oware: ['captures', 'resigned', 'abandoned', 'adjudicated'],
 });
-const VICTORY_LABELS = /** @type {Record<string, string>} */ ({
-  'no-move': 'no move (the opponent has no pit with two seeds)',
-  'emitwe-ebiri': 'emitwe-ebiri (both end columns in one turn)',
-  akawumbi: 'akawumbi (all eight columns in one turn)',
-  akakyala: 'akakyala (captured twice before the opponent)',
-  captures: 'captures (more than half the seeds)',
-  resigned: 'resignation',
-  abandoned: 'abandonment',
-  adjudicated: 'adjudication (decided on the seeds)',
-  'never-ending': 'a never-ending turn',
-  budget: 'a turn over the move limit',
-});
 const ANNUL_REASONS = ['never-ending', 'budget'];
-/** A victory in a sheet's line. */
-const VICTORY_SHORT = /** @type {Record<string, string>} */ ({
-  'no-move': 'no move', resigned: 'resignation', abandoned: 'abandonment', 'never-ending': 'a never-ending turn', budget: 'over the move limit',
-});
-
 const STATUS_WORDS = /** @type {Record<string, string>} */ ({
   pending: 'pending', confirmed: 'confirmed', disputed: 'disputed', corrected: 'corrected', playing: 'being played',
 });
-
-/** @param {number} n @param {string} one @param {string} [many] */
-function plural(n, one, many) {
-  return `${n} ${n === 1 ? one : many || `${one}s`}`;
-}
 
 /** @param {DraftTable[] | {first: string, second: string | null}[]} tables */
 function pairingKey(tables) {
@@ -870,12 +850,12 @@ class DirectorConsole {
     const second = sheet.second_result;
     // The victory, unless the result says it already (adjudicated-won, forfeit-won).
     const said = sheet.victory && [first, second].some((r) => r && r.startsWith(`${sheet.victory}-`));
-    const victory = sheet.victory && !said ? ` (${VICTORY_SHORT[sheet.victory] || sheet.victory})` : '';
+    const victory = sheet.victory && !said ? ` (${VICTORY_NAMES[sheet.victory] || sheet.victory})` : '';
     let text;
     if (first === 'bye') text = `${name(p.first)}: bye`;
     else if (/won$/.test(first)) text = `${name(p.first)} ${RESULT_WORDS[first] || first}${victory}`;
     else if (second && /won$/.test(second)) text = `${name(p.second)} ${RESULT_WORDS[second] || second}${victory}`;
-    else if (first === 'annulled') text = `annulled${victory}, ½ each`;
+    else if (first === 'annulled') text = `annulled${victory}`;
     else text = `${RESULT_WORDS[first] || first}${victory}`.replace(/^drew/, 'draw');
     if (withPoints && 'points' in sheet) {
       text += p.second === null ? ` · ${formatPoints(sheet.points.first)}` : ` · ${formatPoints(sheet.points.first)}–${formatPoints(sheet.points.second)}`;
@@ -982,7 +962,7 @@ class DirectorConsole {
     },
     c.result === 'draw'
       ? h('option', { value: '' }, 'none: a draw')
-      : victories.map((v) => h('option', { value: v, selected: v === c.victory }, `${VICTORY_LABELS[v] || v}${worth(v)}`)));
+      : victories.map((v) => h('option', { value: v, selected: v === c.victory }, `${victoryLabel(v)}${worth(v)}`)));
     const reason = h('textarea', {
       id: 'correct-reason', 'data-key': 'correct-reason', rows: 2, maxlength: 500, required: true,
       'aria-describedby': 'correct-reason-hint',

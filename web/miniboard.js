@@ -4,9 +4,8 @@
 // the game is over. Built once per game; each `board` changes only the counts that moved,
 // so fifty tables updating several times a second stay cheap.
 
-import { dims, cellAt, cellOf, parsePosition, pitName, isOware, describeOutcome } from './notation.js';
+import { dims, cellAt, cellOf, parsePosition, pitName, isOware, describeOutcome, VICTORY_NAMES } from './notation.js';
 import { h, formatRemaining } from './ui.js';
-import { VICTORY_SHORT } from './standings.js';
 
 /** @typedef {import('./tournamentstore.js').BoardView} BoardView */
 /** @typedef {import('./tournamentstore.js').PairingView} PairingView */
@@ -156,7 +155,7 @@ export class MiniBoard {
     const seat = (/** @type {Side} */ side) => (side === 's' ? names.first : names.second);
     if (board.outcome) {
       const title = describeOutcome(board.outcome, seat, this.ruleset).title;
-      return board.outcome.result === 'win' ? `${title} · ${VICTORY_SHORT[board.outcome.victory] || board.outcome.victory}` : title;
+      return board.outcome.result === 'win' ? `${title} · ${VICTORY_NAMES[board.outcome.victory] || board.outcome.victory}` : title;
     }
     if (board.status === 'setup') return 'Waiting for the players';
     const last = board.last_move ? `last: ${board.last_move}` : 'no move yet';
