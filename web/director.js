@@ -60,6 +60,14 @@ const STATUS_WORDS = /** @type {Record<string, string>} */ ({
   pending: 'pending', confirmed: 'confirmed', disputed: 'disputed', corrected: 'corrected', playing: 'being played',
 });
 
+/**
+ * Why a round is closing: the director ended it, or its time ran out.
+ * @param {import('./tournamentstore.js').RoundView} round
+ */
+function roundEnding(round) {
+  return round.ended_by_director ? `You ended round ${round.number}` : `Round ${round.number}'s time is up`;
+}
+
 /** @param {DraftTable[] | {first: string, second: string | null}[]} tables */
 function pairingKey(tables) {
   return JSON.stringify(tables.map((t) => [t.first, t.second || '']));
@@ -288,7 +296,7 @@ class DirectorConsole {
       return [`Round ${round.number} is paired (${plural(round.pairings.length, 'table')}). Check the tables below and change them if you need to, then start round ${round.number}: its games and clocks start at once.`];
     }
     if (round.status === 'playing') {
-      if (round.closing) return [`Round ${round.number}'s time is up: its unfinished games are being adjudicated on the seeds.`];
+      if (round.closing) return [`${roundEnding(round)}: its unfinished games are being adjudicated on the seeds.`];
       const done = games.filter((p) => p.sheet).length;
       const ends = round.deadline ? [' It ends in ', this.countdown(round.deadline), '; you may end it sooner.'] : [];
       return [`Round ${round.number} is being played: ${done} of ${plural(games.length, 'table')} finished.`, ...ends, disputes];
@@ -456,7 +464,7 @@ class DirectorConsole {
     return { after: [], body: [
       h('p', {}, `Round ${round.number}${of} is being played: ${done} of ${plural(games.length, 'table')} finished.`),
       round.closing
-        ? h('p', { class: 'director-closing' }, 'The time is up: the unfinished games are being adjudicated.')
+        ? h('p', { class: 'director-closing' }, `${roundEnding(round)}: the unfinished games are being adjudicated.`)
         : round.deadline ? h('p', {}, 'Time left: ', h('strong', { class: 'director-deadline' }, this.countdown(round.deadline))) : null,
       h('div', { class: 'button-row' },
         this.button('end', {

@@ -392,6 +392,9 @@ pub struct RoundView {
     /// The time is up (or the director ended it): unfinished games are being adjudicated.
     #[serde(default)]
     pub closing: bool,
+    /// The director ended the round before its time ("End round now").
+    #[serde(default)]
+    pub ended_by_director: bool,
 }
 
 /// A line of the standings.

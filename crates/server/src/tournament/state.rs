@@ -101,6 +101,9 @@ pub struct Round {
     pub deadline_ms: Option<u64>,
     /// The time ran out or the director ended it: unfinished games are adjudicated.
     pub closing: bool,
+    /// The director ended it before its time ("End round now"), so the pages do not say
+    /// its time ran out.
+    pub ended_by_director: bool,
 }
 
 impl Round {
@@ -900,6 +903,7 @@ impl Tournament {
             started_at_ms: None,
             deadline_ms: None,
             closing: false,
+            ended_by_director: false,
         };
         if replaces {
             if let Some(last) = self.rounds.last_mut() {
@@ -1178,6 +1182,7 @@ impl Tournament {
             );
         }
         self.rounds[r].closing = true;
+        self.rounds[r].ended_by_director = true;
         Ok(vec![TournamentEvent::Round(self.round_view(r))])
     }
 
@@ -1295,6 +1300,7 @@ impl Tournament {
             breaches: round.breaches.clone(),
             started_at: round.started_at_ms,
             closing: round.closing,
+            ended_by_director: round.ended_by_director,
         }
     }
 

@@ -279,6 +279,10 @@ fn time_confirms_sheets_and_closes_the_round() {
     assert!(t.games_to_adjudicate().is_empty());
     t.apply(&Entry::Tick, 15 * MINUTE).expect("tick");
     assert!(t.rounds()[0].closing);
+    assert!(
+        !t.snapshot(None).rounds[0].ended_by_director,
+        "its time ran out"
+    );
     assert_eq!(t.games_to_adjudicate(), vec![g[1].unwrap()]);
     assert_eq!(t.next_deadline(), None);
     // A disputed sheet never confirms itself.
@@ -910,4 +914,32 @@ fn the_exports_add_up_and_say_their_times_in_iso_8601() {
         "{sheets}"
     );
     assert!(!sheets.contains("1795635816170"), "{sheets}");
+}
+
+/// "End round now": the round closes as when its time runs out, and says the director
+/// ended it (the page said it "ran out of time"); a round whose time ran out does not.
+#[test]
+fn a_round_ended_by_the_director_says_so() {
+    let mut t = new(System::Swiss, 4);
+    pair(&mut t, 1, &[(0, Some(1)), (2, Some(3))]);
+    let g = start(&mut t, 1, 0);
+    let events = t
+        .apply(
+            &Entry::EndRound {
+                round: 1,
+                by: id(1),
+            },
+            5 * MINUTE,
+        )
+        .expect("ended");
+    let [(_, TournamentEvent::Round(view))] = events.as_slice() else {
+        panic!("one round event, not {events:?}");
+    };
+    assert!(view.closing);
+    assert!(view.ended_by_director);
+    assert_eq!(t.games_to_adjudicate(), vec![g[0].unwrap(), g[1].unwrap()]);
+    // The flag is part of the snapshot, and of the JSON the pages read.
+    let json = serde_json::to_value(&t.snapshot(None).rounds[0]).expect("JSON");
+    assert_eq!(json["ended_by_director"], true);
+    assert_eq!(json["closing"], true);
 }
