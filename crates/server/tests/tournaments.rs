@@ -954,3 +954,103 @@ async fn a_round_shorter_than_five_minutes_is_refused() {
     assert_eq!(status, 201, "{r}");
     server.stop().await;
 }
+
+/// Forbidden pairs chosen once the players have joined (they were typed as ids at
+/// creation, when nobody had joined yet): the director replaces the list, refusals say what
+/// is wrong, and the next pairing keeps the pairs apart, also after a restart.
+#[tokio::test]
+async fn the_director_sets_forbidden_pairs_among_the_players() {
+    let path = std::env::temp_dir().join(format!("omweso-forbidden-{}.db", uuid::Uuid::new_v4()));
+    let url = format!("sqlite://{}", path.display());
+    let server = TestServer::start(&url).await;
+    let mut event = Event::create(&server, json!({"name":"Family Cup","rounds":1})).await;
+    let a = event.join("A").await;
+    let b = event.join("B").await;
+    let c = event.join("C").await;
+    let d = event.join("D").await;
+    let put = |token: String, body: Value| {
+        let path = event.path("/forbidden-pairs");
+        let server = &server;
+        async move { server.put(&path, &token, body).await }
+    };
+    // Only the director.
+    let (status, r) = put(
+        event.tokens[&a].clone(),
+        json!({"forbidden_pairs":[[a, b]]}),
+    )
+    .await;
+    assert_eq!(
+        (status, r["error"]["code"].as_str()),
+        (403, Some("not_director")),
+        "{r}"
+    );
+    // Someone with themselves; someone not in the tournament; a malformed body.
+    let (status, r) = put(event.director.clone(), json!({"forbidden_pairs":[[a, a]]})).await;
+    assert_eq!(status, 400, "{r}");
+    assert_eq!(
+        r["error"]["message"],
+        format!("a player cannot be kept apart from themselves ({a})")
+    );
+    let stranger = "01a20815-0000-7000-8000-000000000000";
+    let (status, r) = put(
+        event.director.clone(),
+        json!({"forbidden_pairs":[[a, stranger]]}),
+    )
+    .await;
+    assert_eq!(
+        (status, r["error"]["code"].as_str()),
+        (409, Some("not_in_tournament")),
+        "{r}"
+    );
+    assert_eq!(
+        r["error"]["message"],
+        format!("{stranger} is not a player of this tournament")
+    );
+    let (status, r) = put(event.director.clone(), json!({"pairs":[]})).await;
+    assert_eq!(
+        (status, r["error"]["code"].as_str()),
+        (400, Some("bad_body")),
+        "{r}"
+    );
+    // A and B are family, C and D club mates (given twice, either way round: kept once).
+    let (status, r) = put(
+        event.director.clone(),
+        json!({"forbidden_pairs":[[a, b], [c, d], [d, c]]}),
+    )
+    .await;
+    assert_eq!(status, 200, "{r}");
+    assert_eq!(r, json!({"forbidden_pairs":[[a, b], [c, d]]}));
+    let snap = event.snapshot().await;
+    assert_eq!(snap["settings"]["forbidden_pairs"], json!([[a, b], [c, d]]));
+    // After a restart the list is as set (the log replays it), and the pairing keeps it.
+    let (director, tokens, id) = (
+        event.director.clone(),
+        event.tokens.clone(),
+        event.id.clone(),
+    );
+    server.stop().await;
+    let server = TestServer::start(&url).await;
+    let event = Event {
+        server: &server,
+        id,
+        director,
+        tokens,
+        names: HashMap::new(),
+    };
+    assert_eq!(
+        event.snapshot().await["settings"]["forbidden_pairs"],
+        json!([[a, b], [c, d]])
+    );
+    let round = event.pair().await;
+    for (first, second) in pairings(&round) {
+        let pair = [first.clone(), second.clone().unwrap_or_default()];
+        assert!(
+            !(pair.contains(&a) && pair.contains(&b)) && !(pair.contains(&c) && pair.contains(&d)),
+            "{first} met {second:?}: {round}"
+        );
+    }
+    server.stop().await;
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+}

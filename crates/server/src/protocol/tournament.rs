@@ -192,6 +192,14 @@ pub struct WithdrawRequest {
     pub player_id: Option<Uuid>,
 }
 
+/// `PUT /api/tournaments/{id}/forbidden-pairs` takes, and answers, the whole list: pairs
+/// of player ids who must never be paired (RULES.md 5.4 rule 2) from the next pairing on.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ForbiddenPairs {
+    pub forbidden_pairs: Vec<[Uuid; 2]>,
+}
+
 /// One pairing of `PUT /api/tournaments/{id}/rounds/{n}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
