@@ -104,6 +104,8 @@ class DirectorConsole {
     this.sheetRound = null;
     /** @type {Set<string>} the sheets whose history of corrections is unfolded */
     this.unfolded = new Set();
+    /** @type {{a: string, b: string}} the two players chosen to keep apart, not yet added */
+    this.forbidPick = { a: '', b: '' };
 
     const section = (/** @type {Part} */ part, /** @type {string} */ title) => {
       const body = h('div', { class: 'director-part-body' });
@@ -346,7 +348,81 @@ class DirectorConsole {
             h('th', { scope: 'col' }, 'Notes'), h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'Actions')))),
           h('tbody', {}, rows))),
       snap.status === 'open' ? this.shareLink() : null,
+      this.drawForbidden(),
     ];
+  }
+
+  /**
+   * The pairs who must never meet (RULES.md 5.4 rule 2), chosen from the players' names:
+   * the list, each with a button to let them meet again, and two selects to add a pair.
+   */
+  drawForbidden() {
+    const snap = this.snap;
+    const pairs = snap.settings.forbidden_pairs || [];
+    const open = snap.status !== 'finished';
+    const nameOf = (/** @type {string} */ id) => snap.players.find((p) => p.player_id === id)?.name || 'a player who has not joined';
+    const list = pairs.length
+      ? h('ul', { class: 'director-forbidden-list' }, pairs.map(([a, b], i) => h('li', { 'data-forbidden-pair': `${a} ${b}` },
+        h('span', {}, `${nameOf(a)} and ${nameOf(b)}`),
+        open ? this.button('forbid', {
+          'data-forbidden-remove': i, 'data-key': `forbid-remove-${a}-${b}`, 'aria-label': `Let ${nameOf(a)} and ${nameOf(b)} meet`,
+          onclick: () => this.saveForbidden(pairs.filter((_, j) => j !== i), `${nameOf(a)} and ${nameOf(b)} may meet again.`),
+        }, 'Remove') : null)))
+      : h('p', { class: 'muted small', 'data-forbidden-none': true }, 'None: anyone may meet anyone.');
+    const heading = h('h4', { id: 'director-forbidden-title' }, 'Pairs who must never meet');
+    const active = snap.players.filter((p) => !p.withdrawn);
+    if (!open || active.length < 2) return h('div', { class: 'director-forbidden', 'aria-labelledby': heading.id, role: 'group' }, heading, list);
+    const select = (/** @type {'a' | 'b'} */ key, /** @type {string} */ label) => [
+      h('label', { for: `forbid-${key}` }, label),
+      h('select', {
+        id: `forbid-${key}`, 'data-key': `forbid-${key}`, 'data-forbid-pick': key,
+        onchange: (/** @type {Event} */ ev) => { this.forbidPick[key] = /** @type {HTMLSelectElement} */ (ev.target).value; },
+      },
+      h('option', { value: '' }, 'Choose a player'),
+      active.map((p) => h('option', { value: p.player_id, selected: p.player_id === this.forbidPick[key] }, p.name))),
+    ];
+    return h('div', { class: 'director-forbidden', 'aria-labelledby': heading.id, role: 'group' },
+      heading,
+      h('p', { class: 'muted small' }, 'Family, club mates: the pairing keeps them apart from the next round paired on.'),
+      list,
+      h('div', { class: 'director-forbid-add' },
+        h('span', { class: 'field inline' }, ...select('a', 'Keep')),
+        h('span', { class: 'field inline' }, ...select('b', 'apart from')),
+        this.button('forbid', { 'data-forbid-add': true, onclick: () => this.addForbidden() }, 'Add the pair')));
+  }
+
+  /** Adds the pair chosen in the two selects. */
+  addForbidden() {
+    const { a, b } = this.forbidPick;
+    if (!a || !b) {
+      this.alert('players', 'Choose the two players to keep apart.');
+      return;
+    }
+    if (a === b) {
+      this.alert('players', 'Choose two different players: a player is never paired with themselves.');
+      return;
+    }
+    const pairs = this.snap.settings.forbidden_pairs || [];
+    if (pairs.some((p) => p.includes(a) && p.includes(b))) {
+      this.alert('players', 'Those two are kept apart already.');
+      return;
+    }
+    const name = (/** @type {string} */ id) => this.store.name(id);
+    this.saveForbidden([...pairs, [a, b]], `${name(a)} and ${name(b)} will never be paired.`).then((ok) => {
+      if (ok) this.forbidPick = { a: '', b: '' };
+      this.redraw(['players']);
+    });
+  }
+
+  /**
+   * Sends the whole new list of forbidden pairs.
+   * @param {[string, string][]} pairs @param {string} said
+   */
+  saveForbidden(pairs, said) {
+    return this.act('forbid', 'players',
+      () => api('PUT', `/api/tournaments/${this.store.id}/forbidden-pairs`, { forbidden_pairs: pairs }),
+      () => said,
+      (e) => `The pairs who must never meet were not saved: ${errorText(e)}`);
   }
 
   /** The link to send to the players, with a copy button. */

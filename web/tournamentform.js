@@ -32,8 +32,6 @@ const SYSTEMS = [
   ['double-round-robin', 'Double round-robin', 'Everyone plays everyone twice, the second time with the first move swapped.'],
 ];
 
-/** A player id as the server writes it (forbidden pairs). */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** @param {HTMLElement} root */
 export async function mountNewTournament(root) {
@@ -140,9 +138,6 @@ function buildForm() {
   const pointFields = pointInputs.map((p) => ({ ...p, wrap: field(`t-points-${p.key}`, p.label, p.input, p.hint || undefined) }));
   const pointsNote = h('p', { class: 'muted small tform-hint', id: 't-points-note', role: 'note' });
 
-  // ---- forbidden pairs ----
-  const forbidden = h('textarea', { id: 't-forbidden', name: 't-forbidden', rows: 3, spellcheck: 'false', autocomplete: 'off', placeholder: 'player-id player-id', 'aria-describedby': 't-forbidden-hint' });
-
   const error = h('p', { class: 'form-error', role: 'alert', id: 't-error', 'data-form-error': true });
   const submit = h('button', { type: 'submit', class: 'button primary big', id: 'create-tournament' }, 'Create the tournament');
 
@@ -209,16 +204,6 @@ function buildForm() {
       if (p.input.disabled) continue;
       points[p.key] = /** @type {number} */ (read(p.input, `Points for ${p.label.toLowerCase()}`));
     }
-    /** @type {string[][]} */
-    const pairs = [];
-    forbidden.value.split('\n').forEach((line, i) => {
-      const ids = line.trim().toLowerCase().split(/[\s,;]+/).filter(Boolean);
-      if (!ids.length) return;
-      if (ids.length !== 2 || !ids.every((id) => UUID.test(id))) {
-        throw new FormError(`Forbidden pairs, line ${i + 1}: write two player ids (like 8f3af9b1-da18-467a-877d-31e7aa4df1a2) separated by a space.`, forbidden);
-      }
-      pairs.push(ids);
-    });
     return {
       name: nameText,
       ruleset: game,
@@ -238,7 +223,6 @@ function buildForm() {
       round_minutes: read(roundMinutes, 'Round time limit'),
       balance_first_move: balance.box.checked,
       points,
-      forbidden_pairs: pairs,
     };
   };
 
@@ -296,13 +280,10 @@ function buildForm() {
       h('p', { class: 'muted small' }, 'From 0 to 100, up to three decimals. Standings count every score sheet as it stands.'),
       pointsNote,
       h('div', { class: 'tform-points-grid' }, pointFields.map((p) => p.wrap))),
-    h('fieldset', { class: 'card tform-set tform-forbidden' },
-      h('legend', {}, 'Pairs who must never meet (optional)'),
-      h('label', { for: 't-forbidden' }, 'Forbidden pairs'),
-      forbidden,
-      h('p', { class: 'muted small tform-hint', id: 't-forbidden-hint' },
-        'One pair per line: two player ids separated by a space (family, club mates). A player\'s id exists once they have a session on this site, and the list is fixed once the tournament is created. ',
-        'If you do not know their ids yet, leave this empty: once they have joined, you can keep them apart by editing a round\'s pairing before you start it.'))),
+    h('div', { class: 'card tform-set tform-forbidden' },
+      h('h3', {}, 'Pairs who must never meet'),
+      h('p', { class: 'muted small tform-hint', 'data-forbidden-note': true },
+        'Family, club mates: once the players have joined, choose them by name on your director\'s console ("Pairs who must never meet"). The pairing keeps them apart from the next round paired.'))),
   error,
   h('div', { class: 'form-actions tform-actions' }, submit));
   return form;
