@@ -100,6 +100,7 @@ function number(id, value, opts = {}) {
 
 function buildForm() {
   const name = h('input', { type: 'text', id: 't-name', name: 't-name', required: true, maxlength: 80, autocomplete: 'off', placeholder: 'e.g. Kampala Open' });
+  const federation = h('input', { type: 'text', id: 't-federation', name: 't-federation', maxlength: 3, autocomplete: 'off', spellcheck: 'false', placeholder: 'e.g. UGA', class: 'tform-number' });
 
   // ---- the game ----
   const ruleset = h('select', { id: 't-ruleset', name: 't-ruleset' },
@@ -197,6 +198,8 @@ function buildForm() {
   const body = () => {
     const nameText = name.value.trim();
     if (!nameText) throw new FormError('Give the tournament a name.', name);
+    const fed = federation.value.trim().toUpperCase();
+    if (fed && !/^[A-Z]{3}$/.test(fed)) throw new FormError('Federation: three letters, a FIDE code like UGA, or nothing.', federation);
     const game = ruleset.value;
     /** @type {Record<string, number>} */
     const points = {};
@@ -223,6 +226,7 @@ function buildForm() {
       round_minutes: read(roundMinutes, 'Round time limit'),
       balance_first_move: balance.box.checked,
       points,
+      ...(fed ? { federation: fed } : {}),
     };
   };
 
@@ -257,7 +261,8 @@ function buildForm() {
       h('legend', {}, 'Name and game'),
       field('t-name', 'Tournament name', name, 'Required. Up to 80 characters; players see it on the tournament page.'),
       field('t-ruleset', 'Game', ruleset),
-      setupField),
+      setupField,
+      field('t-federation', 'Federation (optional)', federation, 'The FIDE code the tournament report (TRF) names, like UGA. Empty: it names none.')),
     h('fieldset', { class: 'card tform-set' },
       h('legend', {}, 'Time control'),
       h('p', { class: 'muted small' }, 'The tournament preset: a 3-second referee count, a 3-minute move limit, akakyala on.'),

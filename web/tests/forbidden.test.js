@@ -75,6 +75,20 @@ test('the director keeps two players apart by choosing their names, and lets the
   await page.goto(`${server.url}/t/new?anim=0`);
   await page.waitForSelector('[data-forbidden-note]');
   assert.equal(await page.locator('#t-forbidden').count(), 0);
+  // It names a federation for the TRF only when one is given: three letters.
+  await page.fill('#t-name', 'Kampala Open');
+  await page.fill('#t-round-minutes', '10');
+  await page.fill('#t-federation', 'U1');
+  await page.click('#create-tournament');
+  assert.equal(await page.locator('[data-form-error]').textContent(), 'Federation: three letters, a FIDE code like UGA, or nothing.');
+  await page.fill('#t-federation', 'uga');
+  await page.click('#create-tournament');
+  await page.waitForURL(/\/t\/[0-9a-f-]{36}/);
+  const created = String(page.url().match(/\/t\/([0-9a-f-]{36})/)?.[1]);
+  const made = await snapshot(server.url, created, t.director.token);
+  assert.equal(made.settings.federation, 'UGA');
+  const trf = await call(server.url, t.director.token, 'GET', `/api/tournaments/${created}/tournament.trf`);
+  assert.match(String(trf), /^012 Kampala Open\n022 online \(omweso\)\n032 UGA\n/);
 
   await context.close();
   assert.deepEqual(problems, [], `the page logged problems:\n${problems.join('\n')}`);

@@ -113,6 +113,10 @@ pub struct NewTournament {
     pub points: Option<PointsRequest>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forbidden_pairs: Option<Vec<[Uuid; 2]>>,
+    /// The federation the TRF export names (its `032` line), a FIDE code of three letters;
+    /// none when absent (an addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub federation: Option<String>,
 }
 
 /// A tournament's settings as created, every default filled in (the snapshot's
@@ -130,6 +134,9 @@ pub struct SettingsView {
     pub balance_first_move: bool,
     pub points: PointsView,
     pub forbidden_pairs: Vec<[Uuid; 2]>,
+    /// The federation, when one was set (an addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub federation: Option<String>,
 }
 
 /// `POST /api/tournaments` answers (201).

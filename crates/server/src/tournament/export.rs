@@ -268,8 +268,11 @@ fn trf(t: &Tournament) -> String {
     let settings = t.settings();
     let _ = writeln!(out, "012 {}", settings.name);
     let _ = writeln!(out, "022 online (omweso)");
-    // No 032 line: the tournament has no federation of its own (its players come from
-    // anywhere; an event day's file once claimed "UGA" for every tournament).
+    // The federation only when the director set one (an event day's file once claimed
+    // "UGA" for every tournament).
+    if let Some(federation) = &settings.federation {
+        let _ = writeln!(out, "032 {federation}");
+    }
     let first_day = day(t.created_at_ms());
     let _ = writeln!(out, "042 {first_day}");
     let last = t

@@ -41,6 +41,9 @@ pub struct Settings {
     pub balance_first_move: bool,
     pub points: PointsTable,
     pub forbidden_pairs: Vec<[Uuid; 2]>,
+    /// The federation the TRF names (three capital letters), if the director set one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub federation: Option<String>,
 }
 
 impl Settings {
@@ -107,6 +110,7 @@ impl Settings {
         if let Some([a, _]) = forbidden_pairs.iter().find(|[a, b]| a == b) {
             return Err(format!("forbidden pair of {a} with itself"));
         }
+        let federation = request.federation.as_deref().map(federation).transpose()?;
         Ok(Settings {
             name,
             game: GameConfig {
@@ -121,6 +125,7 @@ impl Settings {
             balance_first_move: request.balance_first_move.unwrap_or(true),
             points,
             forbidden_pairs,
+            federation,
         })
     }
 
@@ -200,7 +205,20 @@ impl Settings {
                 forfeit_loss: points(p.forfeit_loss),
             },
             forbidden_pairs: self.forbidden_pairs.clone(),
+            federation: self.federation.clone(),
         }
+    }
+}
+
+/// A federation as TRF writes it: a FIDE code of three letters ("uga" reads as "UGA").
+fn federation(text: &str) -> Result<String, String> {
+    let code = text.trim().to_ascii_uppercase();
+    if code.len() == 3 && code.bytes().all(|b| b.is_ascii_uppercase()) {
+        Ok(code)
+    } else {
+        Err(format!(
+            "federation must be a FIDE code of three letters (like UGA), not {text:?}"
+        ))
     }
 }
 
@@ -370,6 +388,30 @@ mod tests {
             let message =
                 Settings::from_request(request.clone(), MIN_ROUND_MINUTES).expect_err("refused");
             assert!(message.contains(expected), "{request:?}: {message}");
+        }
+    }
+
+    /// The federation is optional (none by default: the TRF names none), three letters.
+    #[test]
+    fn a_federation_is_three_letters_or_none() {
+        assert_eq!(
+            Settings::from_request(named("x"), MIN_ROUND_MINUTES)
+                .expect("valid")
+                .federation,
+            None
+        );
+        let with = |code: &str| NewTournament {
+            federation: Some(code.into()),
+            ..named("x")
+        };
+        let set = Settings::from_request(with(" uga "), MIN_ROUND_MINUTES).expect("valid");
+        assert_eq!(set.federation.as_deref(), Some("UGA"));
+        assert_eq!(set.view(5).federation.as_deref(), Some("UGA"));
+        for bad in ["", "UG", "UGAN", "U1A", "ÜGA"] {
+            assert_eq!(
+                Settings::from_request(with(bad), MIN_ROUND_MINUTES).expect_err(bad),
+                format!("federation must be a FIDE code of three letters (like UGA), not {bad:?}")
+            );
         }
     }
 

@@ -914,6 +914,21 @@ fn the_exports_add_up_and_say_their_times_in_iso_8601() {
         "{sheets}"
     );
     assert!(!sheets.contains("1795635816170"), "{sheets}");
+
+    // A federation set by the director is named, after the place line.
+    let mut with = settings(System::Swiss);
+    with.federation = Some("UGA".into());
+    let create = Entry::Create {
+        settings: Box::new(with),
+        director: id(1),
+        director_name: "TD".into(),
+    };
+    let named = Tournament::create(id(9), &create, 0).expect("created");
+    let trf = render(&named, Kind::Trf);
+    assert!(
+        trf.starts_with("012 Test\n022 online (omweso)\n032 UGA\n042 1970/01/01\n"),
+        "{trf}"
+    );
 }
 
 /// "End round now": the round closes as when its time runs out, and says the director
