@@ -12,7 +12,7 @@ import { BoardView } from './boardview.js';
 import { DecisionPanel } from './decision.js';
 import { EnginePanel } from './enginepanel.js';
 import { describeStart } from './hoverline.js';
-import { Line, rootNode, nodeOfAnswer, lineOfGame, budgetOf } from './analysisline.js';
+import { Line, rootNode, nodeOfAnswer, lineOfGame, budgetOf, endedView } from './analysisline.js';
 import { RULESET_NAMES } from './lobby.js';
 import { cellOf, parsePosition, sideName, describeOutcome, summarizeLaps, other } from './notation.js';
 import { animateLaps, checkLaps } from './playback.js';
@@ -101,6 +101,8 @@ class AnalysisView {
       onclick: () => this.step(1),
     }, 'Forward ▶');
     this.form = this.buildForm();
+    /** The position last written into the form's field: it follows the position shown. */
+    this.formShows = '';
     this.buildLayout();
     /** @type {any} */ (window).__omwesoAnalysis = {
       view: this,
@@ -293,7 +295,7 @@ class AnalysisView {
     try {
       /** @type {PositionView} */
       const view = await api('POST', '/api/analysis/legal', this.ask(this.ruleset, node.position, node.akakyala));
-      this.line.nodes[i] = { ...node, view };
+      this.line.nodes[i] = { ...node, view: endedView(view, node.over) };
     } catch (e) {
       this.say(`The server could not read this position: ${errorText(e)}`);
     } finally {
@@ -324,7 +326,7 @@ class AnalysisView {
       try {
         /** @type {PlayAnswer} */
         const answer = await api('POST', '/api/analysis/play', this.ask(this.ruleset, before.position, before.akakyala, { move: node.move }));
-        node = { ...node, laps: answer.laps, lapsOmitted: Boolean(answer.laps_omitted), view: answer.pending ? node.view : answer.after };
+        node = { ...node, laps: answer.laps, lapsOmitted: Boolean(answer.laps_omitted), view: answer.pending ? node.view : endedView(answer.after, node.over) };
         this.line.nodes[to] = node;
       } catch (e) {
         this.say(`The server could not play ${node.move}: ${errorText(e)}`);
@@ -611,6 +613,19 @@ class AnalysisView {
     this.back.disabled = this.busy || Boolean(this.pending) || !this.line.canBack;
     this.forward.disabled = this.busy || Boolean(this.pending) || !this.line.canForward;
     this.engine.render(node.position, this.pending ? null : node.view, this.busy || Boolean(this.pending));
+    this.syncForm();
+  }
+
+  /**
+   * The form's field holds the position shown, at every move of the line (to copy, or to
+   * edit and analyse); written only when the position shown changes, so typing is kept.
+   */
+  syncForm() {
+    const position = this.pending ? this.pending.answer.after.position : this.line.current.position;
+    if (position === this.formShows) return;
+    this.formShows = position;
+    this.form.input.value = position;
+    this.form.ruleset.value = this.ruleset;
   }
 
   renderPrompt() {
@@ -650,8 +665,10 @@ class AnalysisView {
 function describeToMove(view, ruleset) {
   if (!view) return 'Reading the position…';
   if (view.outcome) {
-    const { title, detail } = describeOutcome(view.outcome, sideName, ruleset);
-    return `${title}. ${detail}`;
+    // Nobody moves in a finished position: its result, never "North to move".
+    const { title, detail } = describeOutcome(view.outcome, sideName, ruleset, view.position);
+    const head = /^(A|The) /.test(title) ? title[0].toLowerCase() + title.slice(1) : title;
+    return `Game over: ${head}. ${detail}`;
   }
   if (view.to_move === null && view.opening.length === 2) return 'Mweiso’s opening: both players may sow their opening turn.';
   if (view.to_move) return `${sideName(view.to_move)} to move.`;

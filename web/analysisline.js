@@ -28,9 +28,12 @@ import { parsePosition, ring, formatPosition, isOware, emptyPosition } from './n
 /**
  * One position of the line: the one analysed from (`move` null), or the one after a move.
  * `view` is the server's answer about it and `laps` the move's laps, each once known;
- * `akakyala` its capture history when the rule is on.
+ * `akakyala` its capture history when the rule is on; `over` the game's result when this
+ * is a finished game's last position (a position cannot say it: a win by emitwe-ebiri or
+ * a resignation leaves a board where the rules would let the other side move on).
  * @typedef {{move: string|null, by: Side|null, position: string, view: PositionView|null,
- *   laps: Lap[]|null, lapsOmitted: boolean, akakyala: CaptureHistory|null, stolen: boolean}} LineNode
+ *   laps: Lap[]|null, lapsOmitted: boolean, akakyala: CaptureHistory|null, stolen: boolean,
+ *   over?: Outcome|null}} LineNode
  */
 
 /**
@@ -177,6 +180,7 @@ export function lineOfGame(snap, ply) {
   const movers = [null, ...played.map((entry) => entry.by)];
   const histories = snap.ruleset === 'omweso' && snap.time_control.akakyala
     ? captureHistories(snap.ruleset, positions, movers) : null;
+  const over = (snap.status === 'finished' || snap.status === 'annulled') && snap.outcome ? snap.outcome : null;
   const nodes = positions.map((position, i) => {
     const entry = i > 0 ? played[i - 1] : null;
     return {
@@ -184,9 +188,20 @@ export function lineOfGame(snap, ply) {
       move: entry ? entry.move : null,
       by: entry ? entry.by : null,
       stolen: Boolean(entry?.stolen),
+      over: i === positions.length - 1 ? over : null,
     };
   });
   return new Line(nodes, ply);
+}
+
+/**
+ * What the server said of a node's position, with the game's end when the node is a
+ * finished game's last position: its result, and nobody to move (no legal starts).
+ * @param {PositionView} view @param {Outcome | null | undefined} over
+ * @returns {PositionView}
+ */
+export function endedView(view, over) {
+  return over ? { ...view, outcome: over, legal: {} } : view;
 }
 
 /**

@@ -34,7 +34,7 @@ export function announceEvent(ev, after) {
       announce(after.you === other(ev.d.victim) ? `${name(ev.d.victim)}'s count ran out: you may steal the turn now.` : `${name(ev.d.victim)}'s referee count ran out: ${name(other(ev.d.victim))} may steal the turn.`);
       break;
     case 'end': {
-      const { title, detail } = describeOutcome(ev.d.outcome, name, after.ruleset);
+      const { title, detail } = describeOutcome(ev.d.outcome, name, after.ruleset, after.position);
       announce(`Game over. ${title}. ${detail}`);
       break;
     }

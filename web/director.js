@@ -13,6 +13,8 @@
 import { ApiError, api } from './api.js';
 import { h, replace, announce, errorText, formatRemaining } from './ui.js';
 import { RESULT_WORDS, formatPoints } from './standings.js';
+import { VICTORY_NAMES, victoryLabel } from './notation.js';
+import { plural } from './plural.js';
 
 /** @typedef {import('./tournamentstore.js').TournamentStore} TournamentStore */
 /** @typedef {import('./tournamentstore.js').TournamentSnapshot} TournamentSnapshot */
@@ -53,31 +55,17 @@ const VICTORIES = /** @type {Record<string, string[]>} */ ({
   mweiso: ['no-move', 'emitwe-ebiri', 'resigned', 'abandoned', 'adjudicated'],
   oware: ['captures', 'resigned', 'abandoned', 'adjudicated'],
 });
-const VICTORY_LABELS = /** @type {Record<string, string>} */ ({
-  'no-move': 'no move (the opponent has no pit with two seeds)',
-  'emitwe-ebiri': 'emitwe-ebiri (both end columns in one turn)',
-  akawumbi: 'akawumbi (all eight columns in one turn)',
-  akakyala: 'akakyala (captured twice before the opponent)',
-  captures: 'captures (more than half the seeds)',
-  resigned: 'resignation',
-  abandoned: 'abandonment',
-  adjudicated: 'adjudication (decided on the seeds)',
-  'never-ending': 'a never-ending turn',
-  budget: 'a turn over the move limit',
-});
 const ANNUL_REASONS = ['never-ending', 'budget'];
-/** A victory in a sheet's line. */
-const VICTORY_SHORT = /** @type {Record<string, string>} */ ({
-  'no-move': 'no move', resigned: 'resignation', abandoned: 'abandonment', 'never-ending': 'a never-ending turn', budget: 'over the move limit',
-});
-
 const STATUS_WORDS = /** @type {Record<string, string>} */ ({
   pending: 'pending', confirmed: 'confirmed', disputed: 'disputed', corrected: 'corrected', playing: 'being played',
 });
 
-/** @param {number} n @param {string} one @param {string} [many] */
-function plural(n, one, many) {
-  return `${n} ${n === 1 ? one : many || `${one}s`}`;
+/**
+ * Why a round is closing: the director ended it, or its time ran out.
+ * @param {import('./tournamentstore.js').RoundView} round
+ */
+function roundEnding(round) {
+  return round.ended_by_director ? `You ended round ${round.number}` : `Round ${round.number}'s time is up`;
 }
 
 /** @param {DraftTable[] | {first: string, second: string | null}[]} tables */
@@ -116,6 +104,8 @@ class DirectorConsole {
     this.sheetRound = null;
     /** @type {Set<string>} the sheets whose history of corrections is unfolded */
     this.unfolded = new Set();
+    /** @type {{a: string, b: string}} the two players chosen to keep apart, not yet added */
+    this.forbidPick = { a: '', b: '' };
 
     const section = (/** @type {Part} */ part, /** @type {string} */ title) => {
       const body = h('div', { class: 'director-part-body' });
@@ -308,7 +298,7 @@ class DirectorConsole {
       return [`Round ${round.number} is paired (${plural(round.pairings.length, 'table')}). Check the tables below and change them if you need to, then start round ${round.number}: its games and clocks start at once.`];
     }
     if (round.status === 'playing') {
-      if (round.closing) return [`Round ${round.number}'s time is up: its unfinished games are being adjudicated on the seeds.`];
+      if (round.closing) return [`${roundEnding(round)}: its unfinished games are being adjudicated on the seeds.`];
       const done = games.filter((p) => p.sheet).length;
       const ends = round.deadline ? [' It ends in ', this.countdown(round.deadline), '; you may end it sooner.'] : [];
       return [`Round ${round.number} is being played: ${done} of ${plural(games.length, 'table')} finished.`, ...ends, disputes];
@@ -358,7 +348,81 @@ class DirectorConsole {
             h('th', { scope: 'col' }, 'Notes'), h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'Actions')))),
           h('tbody', {}, rows))),
       snap.status === 'open' ? this.shareLink() : null,
+      this.drawForbidden(),
     ];
+  }
+
+  /**
+   * The pairs who must never meet (RULES.md 5.4 rule 2), chosen from the players' names:
+   * the list, each with a button to let them meet again, and two selects to add a pair.
+   */
+  drawForbidden() {
+    const snap = this.snap;
+    const pairs = snap.settings.forbidden_pairs || [];
+    const open = snap.status !== 'finished';
+    const nameOf = (/** @type {string} */ id) => snap.players.find((p) => p.player_id === id)?.name || 'a player who has not joined';
+    const list = pairs.length
+      ? h('ul', { class: 'director-forbidden-list' }, pairs.map(([a, b], i) => h('li', { 'data-forbidden-pair': `${a} ${b}` },
+        h('span', {}, `${nameOf(a)} and ${nameOf(b)}`),
+        open ? this.button('forbid', {
+          'data-forbidden-remove': i, 'data-key': `forbid-remove-${a}-${b}`, 'aria-label': `Let ${nameOf(a)} and ${nameOf(b)} meet`,
+          onclick: () => this.saveForbidden(pairs.filter((_, j) => j !== i), `${nameOf(a)} and ${nameOf(b)} may meet again.`),
+        }, 'Remove') : null)))
+      : h('p', { class: 'muted small', 'data-forbidden-none': true }, 'None: anyone may meet anyone.');
+    const heading = h('h4', { id: 'director-forbidden-title' }, 'Pairs who must never meet');
+    const active = snap.players.filter((p) => !p.withdrawn);
+    if (!open || active.length < 2) return h('div', { class: 'director-forbidden', 'aria-labelledby': heading.id, role: 'group' }, heading, list);
+    const select = (/** @type {'a' | 'b'} */ key, /** @type {string} */ label) => [
+      h('label', { for: `forbid-${key}` }, label),
+      h('select', {
+        id: `forbid-${key}`, 'data-key': `forbid-${key}`, 'data-forbid-pick': key,
+        onchange: (/** @type {Event} */ ev) => { this.forbidPick[key] = /** @type {HTMLSelectElement} */ (ev.target).value; },
+      },
+      h('option', { value: '' }, 'Choose a player'),
+      active.map((p) => h('option', { value: p.player_id, selected: p.player_id === this.forbidPick[key] }, p.name))),
+    ];
+    return h('div', { class: 'director-forbidden', 'aria-labelledby': heading.id, role: 'group' },
+      heading,
+      h('p', { class: 'muted small' }, 'Family, club mates: the pairing keeps them apart from the next round paired on.'),
+      list,
+      h('div', { class: 'director-forbid-add' },
+        h('span', { class: 'field inline' }, ...select('a', 'Keep')),
+        h('span', { class: 'field inline' }, ...select('b', 'apart from')),
+        this.button('forbid', { 'data-forbid-add': true, onclick: () => this.addForbidden() }, 'Add the pair')));
+  }
+
+  /** Adds the pair chosen in the two selects. */
+  addForbidden() {
+    const { a, b } = this.forbidPick;
+    if (!a || !b) {
+      this.alert('players', 'Choose the two players to keep apart.');
+      return;
+    }
+    if (a === b) {
+      this.alert('players', 'Choose two different players: a player is never paired with themselves.');
+      return;
+    }
+    const pairs = this.snap.settings.forbidden_pairs || [];
+    if (pairs.some((p) => p.includes(a) && p.includes(b))) {
+      this.alert('players', 'Those two are kept apart already.');
+      return;
+    }
+    const name = (/** @type {string} */ id) => this.store.name(id);
+    this.saveForbidden([...pairs, [a, b]], `${name(a)} and ${name(b)} will never be paired.`).then((ok) => {
+      if (ok) this.forbidPick = { a: '', b: '' };
+      this.redraw(['players']);
+    });
+  }
+
+  /**
+   * Sends the whole new list of forbidden pairs.
+   * @param {[string, string][]} pairs @param {string} said
+   */
+  saveForbidden(pairs, said) {
+    return this.act('forbid', 'players',
+      () => api('PUT', `/api/tournaments/${this.store.id}/forbidden-pairs`, { forbidden_pairs: pairs }),
+      () => said,
+      (e) => `The pairs who must never meet were not saved: ${errorText(e)}`);
   }
 
   /** The link to send to the players, with a copy button. */
@@ -476,7 +540,7 @@ class DirectorConsole {
     return { after: [], body: [
       h('p', {}, `Round ${round.number}${of} is being played: ${done} of ${plural(games.length, 'table')} finished.`),
       round.closing
-        ? h('p', { class: 'director-closing' }, 'The time is up: the unfinished games are being adjudicated.')
+        ? h('p', { class: 'director-closing' }, `${roundEnding(round)}: the unfinished games are being adjudicated.`)
         : round.deadline ? h('p', {}, 'Time left: ', h('strong', { class: 'director-deadline' }, this.countdown(round.deadline))) : null,
       h('div', { class: 'button-row' },
         this.button('end', {
@@ -870,12 +934,12 @@ class DirectorConsole {
     const second = sheet.second_result;
     // The victory, unless the result says it already (adjudicated-won, forfeit-won).
     const said = sheet.victory && [first, second].some((r) => r && r.startsWith(`${sheet.victory}-`));
-    const victory = sheet.victory && !said ? ` (${VICTORY_SHORT[sheet.victory] || sheet.victory})` : '';
+    const victory = sheet.victory && !said ? ` (${VICTORY_NAMES[sheet.victory] || sheet.victory})` : '';
     let text;
     if (first === 'bye') text = `${name(p.first)}: bye`;
     else if (/won$/.test(first)) text = `${name(p.first)} ${RESULT_WORDS[first] || first}${victory}`;
     else if (second && /won$/.test(second)) text = `${name(p.second)} ${RESULT_WORDS[second] || second}${victory}`;
-    else if (first === 'annulled') text = `annulled${victory}, ½ each`;
+    else if (first === 'annulled') text = `annulled${victory}`;
     else text = `${RESULT_WORDS[first] || first}${victory}`.replace(/^drew/, 'draw');
     if (withPoints && 'points' in sheet) {
       text += p.second === null ? ` · ${formatPoints(sheet.points.first)}` : ` · ${formatPoints(sheet.points.first)}–${formatPoints(sheet.points.second)}`;
@@ -982,7 +1046,7 @@ class DirectorConsole {
     },
     c.result === 'draw'
       ? h('option', { value: '' }, 'none: a draw')
-      : victories.map((v) => h('option', { value: v, selected: v === c.victory }, `${VICTORY_LABELS[v] || v}${worth(v)}`)));
+      : victories.map((v) => h('option', { value: v, selected: v === c.victory }, `${victoryLabel(v)}${worth(v)}`)));
     const reason = h('textarea', {
       id: 'correct-reason', 'data-key': 'correct-reason', rows: 2, maxlength: 500, required: true,
       'aria-describedby': 'correct-reason-hint',

@@ -4,9 +4,8 @@
 // the game is over. Built once per game; each `board` changes only the counts that moved,
 // so fifty tables updating several times a second stay cheap.
 
-import { dims, cellAt, cellOf, parsePosition, pitName, isOware, describeOutcome } from './notation.js';
+import { dims, cellAt, cellOf, parsePosition, pitName, isOware, describeOutcome, VICTORY_NAMES } from './notation.js';
 import { h, formatRemaining } from './ui.js';
-import { VICTORY_SHORT } from './standings.js';
 
 /** @typedef {import('./tournamentstore.js').BoardView} BoardView */
 /** @typedef {import('./tournamentstore.js').PairingView} PairingView */
@@ -59,7 +58,13 @@ export class MiniBoard {
       this.caption, columns, h('thead', {}, headRow), h('tbody', {}, bodyRows));
     this.north = h('div', { class: 'mini-player north' });
     this.south = h('div', { class: 'mini-player south' });
-    this.status = h('div', { class: 'mini-status small' });
+    this.status = h('div', { class: 'mini-status small', 'data-mini-status': true });
+    /**
+     * The result as the score sheet has it, once there is one: it wins over the game's own
+     * end, since the director may have corrected it.
+     * @type {string | null}
+     */
+    this.sheetResult = null;
     this.clock = h('span', { class: 'mini-clock' });
     const label = `Table ${table.pairing.table}`;
     this.link = table.href
@@ -154,9 +159,10 @@ export class MiniBoard {
   describe(board) {
     const names = /** @type {{first: string, second: string}} */ (this.names);
     const seat = (/** @type {Side} */ side) => (side === 's' ? names.first : names.second);
+    if (this.sheetResult) return this.sheetResult;
     if (board.outcome) {
       const title = describeOutcome(board.outcome, seat, this.ruleset).title;
-      return board.outcome.result === 'win' ? `${title} · ${VICTORY_SHORT[board.outcome.victory] || board.outcome.victory}` : title;
+      return board.outcome.result === 'win' ? `${title} · ${VICTORY_NAMES[board.outcome.victory] || board.outcome.victory}` : title;
     }
     if (board.status === 'setup') return 'Waiting for the players';
     const last = board.last_move ? `last: ${board.last_move}` : 'no move yet';
@@ -178,9 +184,13 @@ export class MiniBoard {
     if (this.clock.textContent !== text) this.clock.textContent = text;
   }
 
-  /** A finished game's result as the sheet has it (when no board came, e.g. after a reload). @param {string} text */
+  /**
+   * A finished game's result as its score sheet has it, corrections included: shown
+   * instead of the game's own end (a corrected result must be the one shown).
+   * @param {string} text
+   */
   showResult(text) {
-    if (this.board?.outcome) return;
+    this.sheetResult = text;
     if (this.status.textContent !== text) this.status.textContent = text;
     this.el.classList.add('finished');
   }

@@ -283,16 +283,37 @@ export function replay(pos, laps) {
  *   | {result: 'annulled', reason: string}} Outcome
  */
 
-/** Words for each victory type (RULES.md 1.5, 2, 3, 4). */
+/**
+ * The one display vocabulary of victory types (RULES.md 1.5, 2, 3, 4, 5.3) and of the
+ * reasons a game is annulled: `VICTORY_NAMES` names each (a sheet's line, a select, a
+ * mini-board), `VICTORY_WORDS` says what it means (never repeating the name), so a text
+ * that shows both shows each once.
+ */
+export const VICTORY_NAMES = /** @type {Record<string, string>} */ ({
+  'no-move': 'no move',
+  'emitwe-ebiri': 'emitwe-ebiri',
+  akawumbi: 'akawumbi',
+  akakyala: 'akakyala',
+  captures: 'captures',
+  resigned: 'resignation',
+  abandoned: 'abandonment',
+  adjudicated: 'adjudication',
+  forfeit: 'forfeit',
+  'never-ending': 'a never-ending turn',
+  budget: 'a turn over the move limit',
+});
+
+/** What each victory type means. */
 export const VICTORY_WORDS = /** @type {Record<string, string>} */ ({
   'no-move': 'the opponent has no pit with two seeds left',
-  'emitwe-ebiri': 'emitwe-ebiri: captured at both ends, columns A and H, in one turn',
-  akawumbi: 'akawumbi: captured in all eight columns in one turn',
-  akakyala: 'akakyala: captured twice before the opponent captured at all',
+  'emitwe-ebiri': 'captured at both ends, columns A and H, in one turn',
+  akawumbi: 'captured in all eight columns in one turn',
+  akakyala: 'captured twice before the opponent captured at all',
   captures: 'captured more than half the seeds',
   resigned: 'the opponent resigned',
   abandoned: 'the opponent abandoned the game (did not move, or stayed away)',
-  adjudicated: 'the tournament round ran out of time and the game was decided on the seeds',
+  adjudicated: 'the tournament round ended before the game, and it was decided on the seeds on each side of the board',
+  forfeit: 'the opponent never came',
 });
 
 /** Words for each reason a game is annulled. */
@@ -302,20 +323,59 @@ export const ANNUL_WORDS = /** @type {Record<string, string>} */ ({
 });
 
 /**
- * The result in words: a headline and an explanation.
+ * A victory type's name and meaning, each once: "emitwe-ebiri (captured at both ends,
+ * columns A and H, in one turn)".
+ * @param {string} victory
+ */
+export function victoryLabel(victory) {
+  const name = VICTORY_NAMES[victory] || victory;
+  const words = VICTORY_WORDS[victory];
+  return words ? `${name} (${words})` : name;
+}
+
+/**
+ * The result in words: a headline and an explanation. A draw is explained by what it was
+ * decided on: Oware's captures (24 each at the game's end, or equal when a round's time
+ * stopped it), Omweso's and Mweiso's seeds on each side (they draw only on adjudication);
+ * with `position`, the counts are said, so a round stopped before anyone captured does
+ * not read "captured half the seeds".
  * @param {Outcome} outcome
  * @param {(side: Side) => string} name the player's name for a side
  * @param {string} [ruleset]
+ * @param {string | null} [position] the final position, when known
  * @returns {{title: string, detail: string}}
  */
-export function describeOutcome(outcome, name, ruleset) {
+export function describeOutcome(outcome, name, ruleset, position = null) {
   if (outcome.result === 'win') {
     let why = VICTORY_WORDS[outcome.victory] || outcome.victory;
     if (outcome.victory === 'no-move' && ruleset === 'oware') why = 'the opponent cannot move';
-    return { title: `${name(outcome.winner)} wins`, detail: `${capitalize(outcome.victory.replace(/-/g, ' '))} — ${why}.` };
+    if (outcome.victory === 'adjudicated' && ruleset === 'oware') why = 'the tournament round ended before the game, and it was decided on the seeds captured';
+    return { title: `${name(outcome.winner)} wins`, detail: `${capitalize(VICTORY_NAMES[outcome.victory] || outcome.victory)}: ${why}.` };
   }
-  if (outcome.result === 'draw') return { title: 'A draw', detail: 'Each player captured exactly half the seeds.' };
+  if (outcome.result === 'draw') return { title: 'A draw', detail: drawDetail(ruleset, position) };
   return { title: 'The game is annulled', detail: `${capitalize(ANNUL_WORDS[outcome.reason] || outcome.reason)}.` };
+}
+
+/**
+ * Why a game was drawn. @param {string | undefined} ruleset @param {string | null} position
+ */
+function drawDetail(ruleset, position) {
+  let pos = null;
+  try {
+    pos = position && ruleset ? parsePosition(/** @type {Ruleset} */ (ruleset), position) : null;
+  } catch {
+    pos = null;
+  }
+  if (ruleset === 'oware') {
+    if (!pos) return 'Both players captured the same number of seeds.';
+    const [s, n] = pos.captures;
+    if (s !== n) return 'Both players captured the same number of seeds.';
+    if (s === 0) return 'Neither player captured a seed before the round ended: the captures were level, 0 each.';
+    return `Each player captured ${s} seed${s === 1 ? '' : 's'}.`;
+  }
+  if (!pos) return 'The round ended before the game, with the same number of seeds on each side of the board.';
+  const south = ring(/** @type {Ruleset} */ (ruleset), 's').reduce((a, cell) => a + pos.cells[cell], 0);
+  return `The round ended before the game, with ${south} seeds on each side of the board.`;
 }
 
 /** @param {string} s */

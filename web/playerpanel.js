@@ -4,7 +4,9 @@
 
 import { api, ApiError } from './api.js';
 import { h, replace, announce, toast, errorText, safeStorage } from './ui.js';
-import { RESULT_WORDS, VICTORY_SHORT, formatPoints, playerResult, southOf } from './standings.js';
+import { RESULT_WORDS, formatPoints, pointsText, playerResult, southOf } from './standings.js';
+import { VICTORY_NAMES } from './notation.js';
+import { plural } from './plural.js';
 
 /** @typedef {import('./tournamentstore.js').TournamentStore} TournamentStore */
 /** @typedef {import('./tournamentstore.js').PairingView} PairingView */
@@ -119,7 +121,7 @@ export class PlayerPanel {
     /** @type {HTMLElement[]} */
     const parts = [title];
     parts.push(h('p', { 'data-your-points': standing ? standing.points : 0 },
-      standing ? `Rank ${standing.rank} of ${snap.standings.length} · ${formatPoints(standing.points)} point${standing.points === 1 ? '' : 's'}` : 'No points yet.',
+      standing ? `Rank ${standing.rank} of ${snap.standings.length} · ${pointsText(standing.points)}` : 'No points yet.',
       joined.withdrawn ? h('strong', {}, ' · You have withdrawn.') : null));
     const round = this.store.currentRound();
     const pairing = round ? this.mine(round) : null;
@@ -169,7 +171,7 @@ export class PlayerPanel {
         : `You are not paired in round ${round.number} (you joined after it was paired).`);
     }
     if (!pairing.second) {
-      return h('p', { class: 'notice', 'data-bye': round.number }, `Round ${round.number}: you have the bye (${formatPoints(store.snapshot.settings.points.bye)} point${store.snapshot.settings.points.bye === 1 ? '' : 's'}, no game).`);
+      return h('p', { class: 'notice', 'data-bye': round.number }, `Round ${round.number}: you have the bye (${pointsText(store.snapshot.settings.points.bye)}, no game).`);
     }
     const me = this.me();
     const first = southOf(pairing) === me;
@@ -214,13 +216,13 @@ export class PlayerPanel {
       corrected: 'Corrected by the director.',
     };
     const victory = sheet.victory && !res?.result.startsWith('forfeit') && !res?.result.startsWith('adjudicated')
-      ? ` by ${VICTORY_SHORT[sheet.victory] || sheet.victory}` : '';
+      ? ` by ${VICTORY_NAMES[sheet.victory] || sheet.victory}` : '';
     /** @type {HTMLElement[]} */
     const rows = [
       h('h3', { id: 'sheet-title' }, `Score sheet, round ${round.number}, table ${pairing.table}`),
       h('p', { 'data-sheet-result': res?.result || '' },
-        `You ${RESULT_WORDS[res?.result || ''] || res?.result}${victory}: ${formatPoints(res?.points ?? 0)} point${res?.points === 1 ? '' : 's'}. `,
-        `Seeds captured: you ${pairing.first === me ? sheet.seeds.first : sheet.seeds.second}, opponent ${pairing.first === me ? sheet.seeds.second : sheet.seeds.first}; ${sheet.turns} turns.`),
+        `You ${RESULT_WORDS[res?.result || ''] || res?.result}${victory}: ${pointsText(res?.points ?? 0)}. `,
+        `Seeds captured: you ${pairing.first === me ? sheet.seeds.first : sheet.seeds.second}, opponent ${pairing.first === me ? sheet.seeds.second : sheet.seeds.first}; ${plural(sheet.turns, 'turn')}.`),
       h('p', { 'data-sheet-status': sheet.status }, h('strong', {}, statusWords[sheet.status] || sheet.status), ' ',
         sheet.status === 'pending' && sheet.confirms_at ? this.countdown : null),
     ];

@@ -5,6 +5,7 @@ import { describeTimeControl, RULESET_NAMES } from './lobby.js';
 import { cardClock } from './clocks.js';
 import { parsePosition, isOware, other, sideName, describeOutcome } from './notation.js';
 import { h, replace, toast, formatRemaining, errorText } from './ui.js';
+import { plural } from './plural.js';
 
 /** @typedef {import('./game.js').Snapshot} Snapshot */
 /** @typedef {import('./notation.js').Side} Side */
@@ -99,7 +100,7 @@ export class Players {
       return;
     }
     const name = (/** @type {Side} */ side) => `${snap.seats[side]?.name || sideName(side)} (${sideName(side)})`;
-    const { title, detail } = describeOutcome(outcome, name, snap.ruleset);
+    const { title, detail } = describeOutcome(outcome, name, snap.ruleset, snap.position);
     const mine = outcome.result === 'win' && snap.you ? (outcome.winner === snap.you ? 'won' : 'lost') : '';
     this.outcomeBox.hidden = false;
     replace(this.outcomeBox,
@@ -110,7 +111,7 @@ export class Players {
       },
       h('h2', {}, mine === 'won' ? `You win! ${title}` : mine === 'lost' ? `You lose. ${title}` : title),
       h('p', {}, detail),
-      h('p', { class: 'muted small' }, `${snap.history.length} moves.`),
+      h('p', { class: 'muted small' }, `${plural(snap.history.length, 'move')}.`),
       h('a', { class: 'button primary', href: `/${location.search}` }, 'Back to the lobby')));
   }
 

@@ -4,6 +4,7 @@
 // the parts a club prints and pins on the wall.
 
 import { h } from './ui.js';
+import { pointsPhrase } from './plural.js';
 
 /** @typedef {import('./tournamentstore.js').TournamentSnapshot} TournamentSnapshot */
 /** @typedef {import('./tournamentstore.js').PairingView} PairingView */
@@ -14,28 +15,13 @@ export const RESULT_WORDS = /** @type {Record<string, string>} */ ({
   won: 'won',
   drawn: 'drew',
   lost: 'lost',
-  annulled: 'annulled (½ each)',
+  annulled: 'annulled',
   bye: 'bye',
   'forfeit-won': 'won by forfeit',
   'forfeit-lost': 'lost by forfeit',
   'adjudicated-won': 'won on adjudication',
   'adjudicated-drawn': 'drew on adjudication',
   'adjudicated-lost': 'lost on adjudication',
-});
-
-/** How a game was won (or annulled), in a few words: a sheet's `victory`. */
-export const VICTORY_SHORT = /** @type {Record<string, string>} */ ({
-  'no-move': 'no move left',
-  'emitwe-ebiri': 'emitwe-ebiri',
-  akawumbi: 'akawumbi',
-  akakyala: 'akakyala',
-  captures: 'more than half the seeds',
-  resigned: 'resignation',
-  abandoned: 'abandonment',
-  adjudicated: 'adjudication',
-  forfeit: 'forfeit',
-  'never-ending': 'a never-ending turn',
-  budget: 'a turn over the move limit',
 });
 
 /** Short marks for the crosstable. */
@@ -51,6 +37,11 @@ export function formatPoints(points) {
   if (rest === 0.5) return whole ? `${whole}½` : '½';
   if (rest === 0) return String(whole);
   return String(Math.round(points * 1000) / 1000);
+}
+
+/** Points and their noun: "½ point", "1 point", "1½ points". @param {number} points */
+export function pointsText(points) {
+  return pointsPhrase(points, formatPoints(points));
 }
 
 /** A tiebreak to two decimals at most. @param {number} x */

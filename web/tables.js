@@ -157,7 +157,7 @@ export class TablesView {
     }
   }
 
-  /** A table's result from its sheet, for a game whose last board this page did not see. */
+  /** Each table's result from its sheet (corrections included), once the sheet exists. */
   showResults() {
     const round = this.round();
     if (!round) return;
@@ -168,7 +168,8 @@ export class TablesView {
       if (pairing.sheet) {
         // A sheet names the pairing's first player, whoever moved first.
         const words = RESULT_WORDS[pairing.sheet.first_result] || pairing.sheet.first_result;
-        mini.showResult(`${this.store.name(pairing.first)} ${words}: ${formatPoints(pairing.sheet.points.first)}–${formatPoints(pairing.sheet.points.second)}`);
+        const corrected = pairing.sheet.status === 'corrected' ? ' (corrected by the director)' : '';
+        mini.showResult(`${this.store.name(pairing.first)} ${words}: ${formatPoints(pairing.sheet.points.first)}–${formatPoints(pairing.sheet.points.second)}${corrected}`);
       }
     }
   }

@@ -183,7 +183,8 @@ class TournamentPage {
     const round = this.store.currentRound();
     let text = '';
     if (round?.status === 'playing') {
-      text = round.closing ? `Round ${round.number}: time is up, the last games are being decided` : round.deadline ? `Round ${round.number} ends in ${formatRemaining(round.deadline - now)}` : '';
+      const ending = round.ended_by_director ? 'ended by the director' : 'time is up';
+      text = round.closing ? `Round ${round.number}: ${ending}, the last games are being decided` : round.deadline ? `Round ${round.number} ends in ${formatRemaining(round.deadline - now)}` : '';
     } else if (round?.status === 'paired') {
       text = `Round ${round.number} is paired and starts when the director says so`;
     } else if (this.store.snapshot.status === 'finished') {

@@ -32,8 +32,6 @@ const SYSTEMS = [
   ['double-round-robin', 'Double round-robin', 'Everyone plays everyone twice, the second time with the first move swapped.'],
 ];
 
-/** A player id as the server writes it (forbidden pairs). */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** @param {HTMLElement} root */
 export async function mountNewTournament(root) {
@@ -102,6 +100,7 @@ function number(id, value, opts = {}) {
 
 function buildForm() {
   const name = h('input', { type: 'text', id: 't-name', name: 't-name', required: true, maxlength: 80, autocomplete: 'off', placeholder: 'e.g. Kampala Open' });
+  const federation = h('input', { type: 'text', id: 't-federation', name: 't-federation', maxlength: 3, autocomplete: 'off', spellcheck: 'false', placeholder: 'e.g. UGA', class: 'tform-number' });
 
   // ---- the game ----
   const ruleset = h('select', { id: 't-ruleset', name: 't-ruleset' },
@@ -131,7 +130,7 @@ function buildForm() {
   const rounds = number('t-rounds', 5, { min: 1, max: 30, step: '1' });
   const roundsField = field('t-rounds', 'Rounds', rounds, 'From 1 to 30.');
   const roundsNote = h('p', { class: 'muted small tform-hint', id: 't-rounds-note', role: 'note' });
-  const roundMinutes = number('t-round-minutes', 15, { min: 0.1, max: 1440 });
+  const roundMinutes = number('t-round-minutes', 15, { min: 5, max: 1440 });
   const balance = checkbox('t-balance', 'Balance the first move', true,
     'Nobody moves first (or second) three rounds running, and everyone moves first about as often as second.');
 
@@ -139,9 +138,6 @@ function buildForm() {
   const pointInputs = POINTS.map((p) => ({ ...p, input: number(`t-points-${p.key}`, p.value, { min: 0, max: 100 }) }));
   const pointFields = pointInputs.map((p) => ({ ...p, wrap: field(`t-points-${p.key}`, p.label, p.input, p.hint || undefined) }));
   const pointsNote = h('p', { class: 'muted small tform-hint', id: 't-points-note', role: 'note' });
-
-  // ---- forbidden pairs ----
-  const forbidden = h('textarea', { id: 't-forbidden', name: 't-forbidden', rows: 3, spellcheck: 'false', autocomplete: 'off', placeholder: 'player-id player-id', 'aria-describedby': 't-forbidden-hint' });
 
   const error = h('p', { class: 'form-error', role: 'alert', id: 't-error', 'data-form-error': true });
   const submit = h('button', { type: 'submit', class: 'button primary big', id: 'create-tournament' }, 'Create the tournament');
@@ -202,6 +198,8 @@ function buildForm() {
   const body = () => {
     const nameText = name.value.trim();
     if (!nameText) throw new FormError('Give the tournament a name.', name);
+    const fed = federation.value.trim().toUpperCase();
+    if (fed && !/^[A-Z]{3}$/.test(fed)) throw new FormError('Federation: three letters, a FIDE code like UGA, or nothing.', federation);
     const game = ruleset.value;
     /** @type {Record<string, number>} */
     const points = {};
@@ -209,16 +207,6 @@ function buildForm() {
       if (p.input.disabled) continue;
       points[p.key] = /** @type {number} */ (read(p.input, `Points for ${p.label.toLowerCase()}`));
     }
-    /** @type {string[][]} */
-    const pairs = [];
-    forbidden.value.split('\n').forEach((line, i) => {
-      const ids = line.trim().toLowerCase().split(/[\s,;]+/).filter(Boolean);
-      if (!ids.length) return;
-      if (ids.length !== 2 || !ids.every((id) => UUID.test(id))) {
-        throw new FormError(`Forbidden pairs, line ${i + 1}: write two player ids (like 8f3af9b1-da18-467a-877d-31e7aa4df1a2) separated by a space.`, forbidden);
-      }
-      pairs.push(ids);
-    });
     return {
       name: nameText,
       ruleset: game,
@@ -238,7 +226,7 @@ function buildForm() {
       round_minutes: read(roundMinutes, 'Round time limit'),
       balance_first_move: balance.box.checked,
       points,
-      forbidden_pairs: pairs,
+      ...(fed ? { federation: fed } : {}),
     };
   };
 
@@ -273,7 +261,8 @@ function buildForm() {
       h('legend', {}, 'Name and game'),
       field('t-name', 'Tournament name', name, 'Required. Up to 80 characters; players see it on the tournament page.'),
       field('t-ruleset', 'Game', ruleset),
-      setupField),
+      setupField,
+      field('t-federation', 'Federation (optional)', federation, 'The FIDE code the tournament report (TRF) names, like UGA. Empty: it names none.')),
     h('fieldset', { class: 'card tform-set' },
       h('legend', {}, 'Time control'),
       h('p', { class: 'muted small' }, 'The tournament preset: a 3-second referee count, a 3-minute move limit, akakyala on.'),
@@ -289,20 +278,17 @@ function buildForm() {
       systemHint,
       roundsField,
       roundsNote,
-      field('t-round-minutes', 'Round time limit (minutes)', roundMinutes, 'From 0.1 to 1440. When it runs out, unfinished games are adjudicated on the seeds (Oware: on the captures).'),
+      field('t-round-minutes', 'Round time limit (minutes)', roundMinutes, 'From 5 to 1440 (a round must hold a 3-minute turn and a no-show’s abandonment). When it runs out, unfinished games are adjudicated on the seeds (Oware: on the captures).'),
       balance.wrap),
     h('fieldset', { class: 'card tform-set tform-points' },
       h('legend', {}, 'Points'),
       h('p', { class: 'muted small' }, 'From 0 to 100, up to three decimals. Standings count every score sheet as it stands.'),
       pointsNote,
       h('div', { class: 'tform-points-grid' }, pointFields.map((p) => p.wrap))),
-    h('fieldset', { class: 'card tform-set tform-forbidden' },
-      h('legend', {}, 'Pairs who must never meet (optional)'),
-      h('label', { for: 't-forbidden' }, 'Forbidden pairs'),
-      forbidden,
-      h('p', { class: 'muted small tform-hint', id: 't-forbidden-hint' },
-        'One pair per line: two player ids separated by a space (family, club mates). A player\'s id exists once they have a session on this site, and the list is fixed once the tournament is created. ',
-        'If you do not know their ids yet, leave this empty: once they have joined, you can keep them apart by editing a round\'s pairing before you start it.'))),
+    h('div', { class: 'card tform-set tform-forbidden' },
+      h('h3', {}, 'Pairs who must never meet'),
+      h('p', { class: 'muted small tform-hint', 'data-forbidden-note': true },
+        'Family, club mates: once the players have joined, choose them by name on your director\'s console ("Pairs who must never meet"). The pairing keeps them apart from the next round paired.'))),
   error,
   h('div', { class: 'form-actions tform-actions' }, submit));
   return form;

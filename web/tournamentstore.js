@@ -27,7 +27,7 @@ import { ApiError } from './api.js';
 /**
  * @typedef {{number: number, status: 'paired'|'playing'|'finished', deadline: number|null,
  *   pairings: PairingView[], manual: boolean, breaches: string[], started_at: number|null,
- *   closing: boolean}} RoundView
+ *   closing: boolean, ended_by_director?: boolean}} RoundView
  */
 /**
  * @typedef {{rank: number, player_id: string, name: string, points: number, buchholz: number,

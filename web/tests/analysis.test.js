@@ -182,6 +182,64 @@ test('analysing a running game at a move, playing, asking the engine, typing a p
   assert.equal(problems.length - unexpected.length <= 2, true, problems.join('\n'));
 });
 
+test('a finished game: its last position says "Game over", the engine is not asked, the field follows the position', async () => {
+  // Four turns, then North resigns: the board after the last move would let North move on.
+  const kato = await session(server.url, 'Kato');
+  const nakato = await session(server.url, 'Nakato');
+  const { game_id: gameId } = await call(server.url, kato.token, 'POST', '/api/games', { ruleset: 'omweso' });
+  await call(server.url, nakato.token, 'POST', `/api/games/${gameId}/join`, {});
+  const movers = [
+    new RandomMover({ baseUrl: server.url, gameId, token: kato.token, seed: 3, thinkMs: [5, 20], maxMoves: 2 }),
+    new RandomMover({ baseUrl: server.url, gameId, token: nakato.token, seed: 4, thinkMs: [5, 20], maxMoves: 2 }),
+  ];
+  movers.forEach((m) => m.start());
+  await waitFor(async () => {
+    const g = await call(server.url, kato.token, 'GET', `/api/games/${gameId}`);
+    return g.history.length >= 4 && !g.pending ? g : null;
+  }, 'four turns played');
+  const north = movers.find((m) => m.you === 'n') || movers[1];
+  await north.resign();
+  movers.forEach((m) => m.stop());
+  const snap = await call(server.url, kato.token, 'GET', `/api/games/${gameId}`);
+  assert.equal(snap.status, 'finished');
+  assert.deepEqual(snap.outcome, { result: 'win', winner: 's', victory: 'resigned' });
+  const plies = snap.history.length;
+  const last = snap.history[plies - 1].position;
+
+  const watcher = await session(server.url, 'Okello');
+  const { context, page, problems } = await openPage(browser, 'analyst-finished');
+  await signInContext(context, server.url, watcher);
+  await page.goto(`${server.url}/analysis?game=${gameId}&ply=${plies}&anim=0`);
+  let s = await settled(page, (x) => x.cursor === plies);
+  assert.equal(s.position, last);
+  assert.deepEqual(s.legal, [], 'nobody moves in a finished position');
+  assert.equal(await page.locator('[data-analysis-status]').textContent(),
+    'Game over: South wins. Resignation: the opponent resigned.');
+  assert.equal(await page.locator('[data-ask-engine]').isDisabled(), true);
+  assert.equal(await page.locator('#engine-answer').textContent(), 'The game is over in this position.');
+  assert.equal(await page.locator('[data-engine-move]').count(), 0);
+  assert.equal(await page.inputValue('#position-input'), last, 'the field holds the position shown, not the start');
+
+  // One move back the game goes on: its side to move, and the field follows.
+  await page.click('[data-line-back]');
+  s = await settled(page, (x) => x.cursor === plies - 1);
+  assert.equal(await page.inputValue('#position-input'), snap.history[plies - 2].position);
+  const status = String(await page.locator('[data-analysis-status]').textContent());
+  assert.match(status, /^(South|North) to move\.$/);
+  assert.equal(await page.locator('[data-ask-engine]').isDisabled(), false);
+  // Forward again, the move sown: over again.
+  await page.click('[data-line-forward]');
+  s = await settled(page, (x) => x.cursor === plies);
+  assert.match(String(await page.locator('[data-analysis-status]').textContent()), /^Game over: South wins\./);
+  assert.equal(await page.inputValue('#position-input'), last);
+  await page.click('[data-line-index="1"]');
+  s = await settled(page, (x) => x.cursor === 1);
+  assert.equal(await page.inputValue('#position-input'), snap.history[0].position);
+
+  await context.close();
+  assert.deepEqual(problems, [], `the page logged problems:\n${problems.join('\n')}`);
+});
+
 test('a Mweiso opening: a clockwise start, its decision answered with previews, on a phone', async () => {
   const analyst = await session(server.url, 'Apio');
   const { context, page, problems } = await openPage(browser, 'phone', {

@@ -55,3 +55,24 @@ test('a game as a line: its start from the preset, its positions, the akakyala h
   const free = { ...snap, setup: 'free', arrangements: { s: [8, 0, 0, 0, 0, 0, 0, 0, 8, 8, 8, 0, 0, 0, 0, 0], n: [2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2] } };
   assert.equal(startOf(free), '2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/0,0,0,0,0,8,8,8/8,0,0,0,0,0,0,0 s');
 });
+
+test('a finished game: its last position carries the result, and nobody moves there', async () => {
+  const { endedView } = await import('../analysisline.js');
+  const won = /** @type {const} */ ({ result: 'win', winner: 's', victory: 'emitwe-ebiri' });
+  const last = '4,4,4,4,4,4,4,4/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,1/4,4,4,4,0,5,5,5 n';
+  const snap = /** @type {any} */ ({
+    ruleset: 'omweso', setup: 'outer', status: 'finished', to_move: null, time_control: TIME, outcome: won,
+    arrangements: { s: null, n: null },
+    history: [{ by: 's', move: 'E1', stolen: false, position: last }],
+  });
+  const line = lineOfGame(snap, 1);
+  assert.ok(line);
+  assert.deepEqual(line.nodes.map((n) => n.over), [null, won], 'only the last position is over');
+  // The server, asked about the position alone, lets North move on: the game's end wins.
+  const asked = /** @type {any} */ ({ position: last, to_move: 'n', opening: [], legal: { n: { moves: ['A4'], starts_only: false, starts: [] } }, outcome: null });
+  assert.deepEqual(endedView(asked, won), { ...asked, outcome: won, legal: {} });
+  assert.equal(endedView(asked, null), asked);
+  // A game still being played: no position is over.
+  const playing = lineOfGame({ ...snap, status: 'playing', outcome: null }, 1);
+  assert.deepEqual(playing?.nodes.map((n) => n.over), [null, null]);
+});

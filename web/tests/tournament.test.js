@@ -449,6 +449,15 @@ test('a Swiss of six over two rounds: created, joined, played, sheets confirmed,
   assert.equal(corrected.corrections[0].before.first_result, before1.first_result, 'the original result is kept');
   assert.match(corrected[`${side}_result`], hadWon ? /drawn$/ : /won$/, 'the sheet now has the director\'s result');
   await standingsMatch(spectator.page, id, directorToken, 'after the correction');
+  // The tables view shows the corrected result, not the game's own end.
+  const firstName = (await snapshot(server.url, id, directorToken)).players.find((/** @type {any} */ p) => p.player_id === disputer.pairing.first).name;
+  const shownResult = spectator.page.locator(`[data-mini][data-game-id="${disputedGame}"] [data-mini-status]`);
+  await spectator.page.waitForFunction((g) => /corrected by the director/.test(document.querySelector(`[data-mini][data-game-id="${g}"] [data-mini-status]`)?.textContent || ''), disputedGame);
+  const resultWords = /** @type {Record<string, string>} */ ({ won: 'won', drawn: 'drew', lost: 'lost', 'adjudicated-won': 'won on adjudication', 'adjudicated-drawn': 'drew on adjudication', 'adjudicated-lost': 'lost on adjudication' });
+  const pts = (/** @type {number} */ x) => (x === 0.5 ? '½' : x === 1.5 ? '1½' : String(x));
+  assert.equal(await shownResult.textContent(),
+    `${firstName} ${resultWords[corrected.first_result]}: ${pts(corrected.points.first)}–${pts(corrected.points.second)} (corrected by the director)`,
+    'the mini-board shows the sheet as corrected');
   assert.equal(round1.pairings.filter((/** @type {any} */ p) => p.game_id).length, 3, 'round 1 has three tables');
 
   // ---- round 2, shorter ---------------------------------------------------------------------

@@ -138,6 +138,11 @@ pub struct Limits {
     /// database).
     #[arg(long, env = "OMWESO_SESSION_CACHE", default_value_t = 100_000)]
     pub session_cache: usize,
+    /// The shortest round time a tournament may be created with, in minutes (5: a round
+    /// must hold a whole 3-minute turn and a no-show's abandonment; docs/tournaments.md).
+    /// Lower it only for tests and demonstrations.
+    #[arg(long, env = "OMWESO_MIN_ROUND_MINUTES", default_value_t = crate::tournament::settings::MIN_ROUND_MINUTES)]
+    pub min_round_minutes: f64,
     /// Proxies (IP addresses) whose `X-Forwarded-For` names the client: a request from one
     /// of them is counted against the address it forwards for. Repeat or separate with
     /// commas.
@@ -173,6 +178,7 @@ impl Limits {
             request_seconds: 15.0,
             socket_write_seconds: 10.0,
             ping_seconds: 5.0,
+            min_round_minutes: crate::tournament::settings::MIN_ROUND_MINUTES,
             session_cache: 100_000,
             trusted_proxy: Vec::new(),
         }
@@ -260,6 +266,8 @@ impl ServeConfig {
                 bot_games_per_session: 10_000,
                 // Tests play whole games against the computer: no pause for a watcher.
                 computer_delay_ms: 0,
+                // Tests play rounds of a few seconds to see them end on time.
+                min_round_minutes: 0.1,
                 ..Limits::defaults()
             },
         }

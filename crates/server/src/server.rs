@@ -75,6 +75,10 @@ pub fn router(state: AppState) -> Router {
             "/api/tournaments/{id}/sheets/{game_id}",
             post(tournament_api::sheet),
         )
+        .route(
+            "/api/tournaments/{id}/forbidden-pairs",
+            axum::routing::put(tournament_api::forbidden_pairs),
+        )
         .route("/api/tournaments/{id}/{file}", get(tournament_api::export))
         .route("/ws/tournaments/{id}", get(tournament_ws::upgrade))
         .route("/ws/lobby", get(lobby_ws::upgrade))

@@ -12,8 +12,8 @@ use uuid::Uuid;
 use crate::api::{body, session};
 use crate::error::ApiError;
 use crate::protocol::tournament::{
-    EditRound, NewTournament, SheetRequest, TournamentCreated, TournamentJoined, TournamentList,
-    TournamentStatus, WithdrawRequest,
+    EditRound, ForbiddenPairs, NewTournament, SheetRequest, TournamentCreated, TournamentJoined,
+    TournamentList, TournamentStatus, WithdrawRequest,
 };
 use crate::protocol::ErrorCode;
 use crate::state::AppState;
@@ -55,7 +55,7 @@ pub async fn create(
 ) -> Result<Response, ApiError> {
     let session = session(&state, &headers).await?;
     let request: NewTournament = body(&bytes)?;
-    let settings = Settings::from_request(request)
+    let settings = Settings::from_request(request, state.config.limits.min_round_minutes)
         .map_err(|message| ApiError::bad_request(ErrorCode::BadSettings, message))?;
     let handle = state
         .tournaments
@@ -268,6 +268,28 @@ pub async fn sheet(
         .map_err(gone)?
         .map_err(refused)?;
     Ok(Json(sheet).into_response())
+}
+
+/// `PUT /api/tournaments/{id}/forbidden-pairs`: the director replaces the list.
+pub async fn forbidden_pairs(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    bytes: axum::body::Bytes,
+) -> Result<Json<ForbiddenPairs>, ApiError> {
+    let session = session(&state, &headers).await?;
+    let request: ForbiddenPairs = body(&bytes)?;
+    let handle = tournament(&state, &id).await?;
+    let by = session.player_id;
+    let pairs = request.forbidden_pairs;
+    let kept = handle
+        .ask(|reply| Command::ForbiddenPairs { by, pairs, reply })
+        .await
+        .map_err(gone)?
+        .map_err(refused)?;
+    Ok(Json(ForbiddenPairs {
+        forbidden_pairs: kept,
+    }))
 }
 
 /// `standings.csv`, `sheets.csv` or `tournament.trf`.

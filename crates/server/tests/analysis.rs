@@ -433,3 +433,49 @@ async fn a_spectator_analysing_a_running_game_leaves_it_as_it_was() {
     }
     server.stop().await;
 }
+
+/// A finished position has nobody to move: `legal` gives its result and no starts, and the
+/// engine is refused in words rather than answering a move (the analysis board once said
+/// "Best move: B3 for North" at the end of a game).
+#[tokio::test]
+async fn a_finished_position_has_a_result_and_no_best_move() {
+    let server = TestServer::start("sqlite::memory:").await;
+    let (token, _) = server.session("Apio").await;
+    // North has no pit of two seeds: South, who moved last, has won.
+    let over = "1,0,0,0,0,0,0,0/0,0,0,0,0,0,0,1/4,4,4,4,4,4,4,4/4,4,4,4,4,4,3,3 n";
+    let (status, legal) = server
+        .post(
+            "/api/analysis/legal",
+            &token,
+            json!({"ruleset":"omweso","position":over}),
+        )
+        .await;
+    assert_eq!(status, 200, "{legal}");
+    assert_eq!(
+        legal,
+        json!({"position":over,"to_move":"n","opening":[],"legal":{},
+               "outcome":{"result":"win","winner":"s","victory":"no-move"}})
+    );
+    let (status, search) = server
+        .post(
+            "/api/analysis/search",
+            &token,
+            json!({"ruleset":"omweso","position":over,"millis":100}),
+        )
+        .await;
+    assert_eq!(status, 409, "{search}");
+    assert_eq!(
+        search,
+        json!({"error":{"code":"game_over","message":"the game is over in this position"}})
+    );
+    let (status, play) = server
+        .post(
+            "/api/analysis/play",
+            &token,
+            json!({"ruleset":"omweso","position":over,"move":"H3"}),
+        )
+        .await;
+    assert_eq!(status, 409, "{play}");
+    assert_eq!(play["error"]["code"], "game_over");
+    server.stop().await;
+}

@@ -31,9 +31,9 @@ use omweso::protocol::http::{
 };
 use omweso::protocol::lobby::LobbyFrame;
 use omweso::protocol::tournament::{
-    EditRound, NewTournament, SheetRequest, SheetView, TournamentCreated, TournamentFrame,
-    TournamentJoined, TournamentList, TournamentMessage, TournamentReply, TournamentSnapshot,
-    WithdrawRequest,
+    EditRound, ForbiddenPairs, NewTournament, SheetRequest, SheetView, TournamentCreated,
+    TournamentFrame, TournamentJoined, TournamentList, TournamentMessage, TournamentReply,
+    TournamentSnapshot, WithdrawRequest,
 };
 use omweso::protocol::{
     decode, ClientMessage, ErrorCode, Event, Frame, LegalSide, OptionResult, Reply, Request,
@@ -394,6 +394,7 @@ fn check_typed(report: &mut Report, tag: &str, line: usize, value: &Value) -> bo
         "TournamentJoined" => round_trip::<TournamentJoined>(value, false).map(drop),
         "WithdrawRequest" => round_trip::<WithdrawRequest>(value, false).map(drop),
         "EditRound" => round_trip::<EditRound>(value, false).map(drop),
+        "ForbiddenPairs" => round_trip::<ForbiddenPairs>(value, false).map(drop),
         "SheetRequest" => round_trip::<SheetRequest>(value, false).map(drop),
         "SheetView" => round_trip::<SheetView>(value, false).map(drop),
         "PositionQuery" => round_trip::<PositionQuery>(value, true).map(drop),

@@ -11,6 +11,8 @@ use serde_json::Value;
 fn sim(args: &[&str]) -> (String, Value) {
     let output = Command::new(env!("CARGO_BIN_EXE_omweso"))
         .args(["tournament-sim", "--spawn-server", "--json"])
+        // The spawned server inherits this: rounds of a few seconds, to see them end.
+        .env("OMWESO_MIN_ROUND_MINUTES", "0.1")
         .args(args)
         .output()
         .expect("the omweso binary runs");

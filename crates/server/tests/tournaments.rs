@@ -959,3 +959,137 @@ async fn no_steal_opens_at_a_rounds_start_before_both_players_are_at_the_table()
     assert!(omweso::clock::now_ms() >= deadline, "{steal}");
     server.stop().await;
 }
+
+/// A round of 0.1 minute was accepted on an event day (a game was adjudicated after one
+/// stolen move): a server as deployed refuses a round shorter than 5 minutes, saying why,
+/// and takes 5.
+#[tokio::test]
+async fn a_round_shorter_than_five_minutes_is_refused() {
+    let mut config = omweso::config::ServeConfig::for_tests("sqlite::memory:");
+    config.limits.min_round_minutes = omweso::config::Limits::defaults().min_round_minutes;
+    let server = TestServer::start_with(config).await;
+    let (director, _) = server.session("TD").await;
+    let (status, r) = server
+        .post(
+            "/api/tournaments",
+            &director,
+            json!({"name":"Blitz","round_minutes":0.1}),
+        )
+        .await;
+    assert_eq!(status, 400, "{r}");
+    assert_eq!(r["error"]["code"], "bad_settings");
+    assert_eq!(
+        r["error"]["message"],
+        "round_minutes must be from 5 to 1440: a round of 0.1 min cannot hold a game \
+         (one turn may take 3 minutes, and a player who never comes loses only after 2)"
+    );
+    let (status, r) = server
+        .post(
+            "/api/tournaments",
+            &director,
+            json!({"name":"Rapid","round_minutes":5}),
+        )
+        .await;
+    assert_eq!(status, 201, "{r}");
+    server.stop().await;
+}
+
+/// Forbidden pairs chosen once the players have joined (they were typed as ids at
+/// creation, when nobody had joined yet): the director replaces the list, refusals say what
+/// is wrong, and the next pairing keeps the pairs apart, also after a restart.
+#[tokio::test]
+async fn the_director_sets_forbidden_pairs_among_the_players() {
+    let path = std::env::temp_dir().join(format!("omweso-forbidden-{}.db", uuid::Uuid::new_v4()));
+    let url = format!("sqlite://{}", path.display());
+    let server = TestServer::start(&url).await;
+    let mut event = Event::create(&server, json!({"name":"Family Cup","rounds":1})).await;
+    let a = event.join("A").await;
+    let b = event.join("B").await;
+    let c = event.join("C").await;
+    let d = event.join("D").await;
+    let put = |token: String, body: Value| {
+        let path = event.path("/forbidden-pairs");
+        let server = &server;
+        async move { server.put(&path, &token, body).await }
+    };
+    // Only the director.
+    let (status, r) = put(
+        event.tokens[&a].clone(),
+        json!({"forbidden_pairs":[[a, b]]}),
+    )
+    .await;
+    assert_eq!(
+        (status, r["error"]["code"].as_str()),
+        (403, Some("not_director")),
+        "{r}"
+    );
+    // Someone with themselves; someone not in the tournament; a malformed body.
+    let (status, r) = put(event.director.clone(), json!({"forbidden_pairs":[[a, a]]})).await;
+    assert_eq!(status, 400, "{r}");
+    assert_eq!(
+        r["error"]["message"],
+        format!("a player cannot be kept apart from themselves ({a})")
+    );
+    let stranger = "01a20815-0000-7000-8000-000000000000";
+    let (status, r) = put(
+        event.director.clone(),
+        json!({"forbidden_pairs":[[a, stranger]]}),
+    )
+    .await;
+    assert_eq!(
+        (status, r["error"]["code"].as_str()),
+        (409, Some("not_in_tournament")),
+        "{r}"
+    );
+    assert_eq!(
+        r["error"]["message"],
+        format!("{stranger} is not a player of this tournament")
+    );
+    let (status, r) = put(event.director.clone(), json!({"pairs":[]})).await;
+    assert_eq!(
+        (status, r["error"]["code"].as_str()),
+        (400, Some("bad_body")),
+        "{r}"
+    );
+    // A and B are family, C and D club mates (given twice, either way round: kept once).
+    let (status, r) = put(
+        event.director.clone(),
+        json!({"forbidden_pairs":[[a, b], [c, d], [d, c]]}),
+    )
+    .await;
+    assert_eq!(status, 200, "{r}");
+    assert_eq!(r, json!({"forbidden_pairs":[[a, b], [c, d]]}));
+    let snap = event.snapshot().await;
+    assert_eq!(snap["settings"]["forbidden_pairs"], json!([[a, b], [c, d]]));
+    // After a restart the list is as set (the log replays it), and the pairing keeps it.
+    let (director, tokens, id) = (
+        event.director.clone(),
+        event.tokens.clone(),
+        event.id.clone(),
+    );
+    server.stop().await;
+    let server = TestServer::start(&url).await;
+    let event = Event {
+        server: &server,
+        id,
+        director,
+        tokens,
+        names: HashMap::new(),
+    };
+    assert_eq!(
+        event.snapshot().await["settings"]["forbidden_pairs"],
+        json!([[a, b], [c, d]])
+    );
+    let round = event.pair().await;
+    for (first, second) in pairings(&round) {
+        let pair = [first.clone(), second.clone().unwrap_or_default()];
+        assert!(
+            !(pair.contains(&a) && pair.contains(&b) || pair.contains(&c) && pair.contains(&d)),
+            "{first} met {second:?}: {round}"
+        );
+    }
+    server.stop().await;
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+}

@@ -113,6 +113,10 @@ pub struct NewTournament {
     pub points: Option<PointsRequest>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forbidden_pairs: Option<Vec<[Uuid; 2]>>,
+    /// The federation the TRF export names (its `032` line), a FIDE code of three letters;
+    /// none when absent (an addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub federation: Option<String>,
 }
 
 /// A tournament's settings as created, every default filled in (the snapshot's
@@ -130,6 +134,9 @@ pub struct SettingsView {
     pub balance_first_move: bool,
     pub points: PointsView,
     pub forbidden_pairs: Vec<[Uuid; 2]>,
+    /// The federation, when one was set (an addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub federation: Option<String>,
 }
 
 /// `POST /api/tournaments` answers (201).
@@ -190,6 +197,14 @@ pub struct TournamentJoined {
 pub struct WithdrawRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub player_id: Option<Uuid>,
+}
+
+/// `PUT /api/tournaments/{id}/forbidden-pairs` takes, and answers, the whole list: pairs
+/// of player ids who must never be paired (RULES.md 5.4 rule 2) from the next pairing on.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ForbiddenPairs {
+    pub forbidden_pairs: Vec<[Uuid; 2]>,
 }
 
 /// One pairing of `PUT /api/tournaments/{id}/rounds/{n}`.
@@ -392,6 +407,9 @@ pub struct RoundView {
     /// The time is up (or the director ended it): unfinished games are being adjudicated.
     #[serde(default)]
     pub closing: bool,
+    /// The director ended the round before its time ("End round now").
+    #[serde(default)]
+    pub ended_by_director: bool,
 }
 
 /// A line of the standings.

@@ -97,6 +97,12 @@ pub enum Command {
         round: u32,
         reply: oneshot::Sender<Result<RoundView, Refusal>>,
     },
+    /// The director's new list of forbidden pairs; answers the list as kept.
+    ForbiddenPairs {
+        by: Uuid,
+        pairs: Vec<[Uuid; 2]>,
+        reply: oneshot::Sender<Result<Vec<[Uuid; 2]>, Refusal>>,
+    },
     Sheet {
         by: Uuid,
         game_id: Uuid,
@@ -416,6 +422,13 @@ impl Actor {
                     .commit(Entry::EndRound { round, by }, Vec::new())
                     .await
                     .and_then(|_| self.round_view(round));
+                let _ = reply.send(result);
+            }
+            Command::ForbiddenPairs { by, pairs, reply } => {
+                let result = self
+                    .commit(Entry::ForbiddenPairs { pairs, by }, Vec::new())
+                    .await
+                    .map(|_| self.t.settings().forbidden_pairs.clone());
                 let _ = reply.send(result);
             }
             Command::Sheet {

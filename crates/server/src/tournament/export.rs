@@ -1,10 +1,20 @@
 //! The tournament's records (RULES.md 5.6): the standings and every score sheet with its
 //! corrections as CSV, and the whole tournament in FIDE's tournament report format (TRF,
 //! the 2016 layout pairing programs read), the first move counting as white.
+//!
+//! TRF gives a result one code (`1`, `=`, `0`, `+`, `-`, `U`, `Z`) and a point system one
+//! value per code (the `BBW`..`BBU` lines of the TRF(bx) extension that bbpPairings reads,
+//! and checks every player's total against); nothing can say that an emitwe-ebiri win is
+//! worth 2 and a plain win 1. So the TRF's points column is its own codes added up under
+//! the tournament's values for a win, a draw, a loss, a bye and a forfeit (it always adds
+//! up), while the rank column is the tournament's; the tournament's points, victory weights
+//! and all, are the standings CSV's (docs/tournaments.md, "Exports").
 
 use std::fmt::Write as _;
 
+use super::settings::points;
 use super::sheet::Verdict;
+use super::standings::{Milli, PointsTable};
 use super::state::{Table, TableGame, Tournament};
 use crate::protocol::tournament::{PlayerResult, SheetStatus, SheetView};
 
@@ -187,7 +197,7 @@ fn sheets_csv(t: &Tournament) -> String {
                             .map(|c| {
                                 format!(
                                     "{} by {} ({}): {}/{} {} -> {}/{} {}",
-                                    c.at_ms,
+                                    iso_utc(c.at_ms),
                                     c.by_name,
                                     c.reason,
                                     c.before.first_result.name(),
@@ -258,7 +268,11 @@ fn trf(t: &Tournament) -> String {
     let settings = t.settings();
     let _ = writeln!(out, "012 {}", settings.name);
     let _ = writeln!(out, "022 online (omweso)");
-    let _ = writeln!(out, "032 UGA");
+    // The federation only when the director set one (an event day's file once claimed
+    // "UGA" for every tournament).
+    if let Some(federation) = &settings.federation {
+        let _ = writeln!(out, "032 {federation}");
+    }
     let first_day = day(t.created_at_ms());
     let _ = writeln!(out, "042 {first_day}");
     let last = t
@@ -283,11 +297,43 @@ fn trf(t: &Tournament) -> String {
     let _ = writeln!(out, "122 {} min per round", settings.round_minutes);
     // The number of rounds, as pairing programs (JaVaFo, bbpPairings) expect it.
     let _ = writeln!(out, "XXR {}", t.rounds_planned());
+    // The point system the codes are added up with (TRF(bx): win, draw, loss, zero-point
+    // bye (a round not paired), forfeit loss, pairing-allocated bye).
+    let table = &settings.points;
+    for (code, milli) in [
+        ("BBW", table.win),
+        ("BBD", table.draw),
+        ("BBL", table.loss),
+        ("BBZ", 0),
+        ("BBF", table.forfeit_loss),
+        ("BBU", table.bye),
+    ] {
+        let _ = writeln!(out, "{code} {:>4}", trf_points(points(milli)));
+    }
     let standings = t.standings();
     for (i, player) in t.players().iter().enumerate() {
         let line = standings.iter().find(|s| s.player_id == player.id);
-        let points = line.map_or(0.0, |s| s.points);
         let rank = line.map_or(0, |s| s.rank);
+        let mut games = String::new();
+        let mut total: Milli = 0;
+        for round in t.rounds().iter().filter(|r| r.started_at_ms.is_some()) {
+            let table = round
+                .tables
+                .iter()
+                .find(|table| table.first == i || table.second == Some(i));
+            let (opponent, colour, code) = match table {
+                Some(table) => trf_round(table, i),
+                // Not paired (joined later, or withdrawn): no game, no points.
+                None => (0, '-', 'Z'),
+            };
+            total += code_points(code, &settings.points);
+            let opponent = if opponent == 0 {
+                "0000".to_owned()
+            } else {
+                format!("{opponent:>4}")
+            };
+            let _ = write!(games, "  {opponent} {colour} {code}");
+        }
         // TRF columns count bytes: the name is cut at 33 bytes (on a character boundary)
         // and padded in bytes, so that a name with accents does not shift the columns.
         let name = pad_bytes(&player.name, 33);
@@ -303,29 +349,28 @@ fn trf(t: &Tournament) -> String {
             "",
             "",
             "",
-            trf_points(points),
+            trf_points(points(total)),
             rank
         );
-        for round in t.rounds().iter().filter(|r| r.started_at_ms.is_some()) {
-            let table = round
-                .tables
-                .iter()
-                .find(|table| table.first == i || table.second == Some(i));
-            let (opponent, colour, code) = match table {
-                Some(table) => trf_round(table, i),
-                // Not paired (joined later, or withdrawn): no game, no points.
-                None => (0, '-', 'Z'),
-            };
-            let opponent = if opponent == 0 {
-                "0000".to_owned()
-            } else {
-                format!("{opponent:>4}")
-            };
-            let _ = write!(text, "  {opponent} {colour} {code}");
-        }
+        text.push_str(&games);
         let _ = writeln!(out, "{}", text.trim_end());
     }
     out
+}
+
+/// What a TRF result code is worth under the tournament's values, as the file's `BB*` lines
+/// declare them: a win (played or by forfeit) the win, a draw (or an annulment) the draw,
+/// a loss the loss, a forfeit loss its value, the pairing bye its value; a round not
+/// paired, or a game not yet decided, nothing.
+fn code_points(code: char, table: &PointsTable) -> Milli {
+    match code {
+        '1' | '+' => table.win,
+        '=' => table.draw,
+        '0' => table.loss,
+        '-' => table.forfeit_loss,
+        'U' => table.bye,
+        _ => 0,
+    }
 }
 
 /// `text` cut to at most `width` bytes on a character boundary, then padded with spaces
@@ -351,6 +396,25 @@ fn trf_points(points: f64) -> String {
 
 /// A day as TRF writes it: YYYY/MM/DD (UTC).
 fn day(ms: u64) -> String {
+    let (y, m, d) = civil(ms);
+    format!("{y:04}/{m:02}/{d:02}")
+}
+
+/// A time as ISO 8601 writes it in UTC, to the second: 2026-11-23T14:05:09Z (a
+/// spreadsheet reads it; a raw count of milliseconds means nothing to a person).
+fn iso_utc(ms: u64) -> String {
+    let (y, m, d) = civil(ms);
+    let seconds = (ms / 1000) % 86_400;
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        seconds / 3600,
+        seconds / 60 % 60,
+        seconds % 60
+    )
+}
+
+/// The civil date (UTC) of a time in milliseconds since the epoch.
+fn civil(ms: u64) -> (i64, i64, i64) {
     // Days since the epoch to a civil date (Howard Hinnant's algorithm).
     let days = (ms / 86_400_000) as i64;
     let z = days + 719_468;
@@ -362,7 +426,7 @@ fn day(ms: u64) -> String {
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}/{m:02}/{d:02}")
+    (y, m, d)
 }
 
 #[cfg(test)]
@@ -375,6 +439,14 @@ mod tests {
         // 2026-11-23 00:00 UTC.
         assert_eq!(day(1_795_392_000_000), "2026/11/23");
         assert_eq!(day(951_782_400_000), "2000/02/29");
+    }
+
+    #[test]
+    fn times_are_iso_8601_utc() {
+        // The correction time an event day's sheets.csv wrote as "1795635816170".
+        assert_eq!(iso_utc(1_795_635_816_170), "2026-11-25T19:43:36Z");
+        assert_eq!(iso_utc(0), "1970-01-01T00:00:00Z");
+        assert_eq!(iso_utc(951_868_799_999), "2000-02-29T23:59:59Z");
     }
 
     #[test]

@@ -92,6 +92,12 @@ pub enum Entry {
         round: u32,
         by: Uuid,
     },
+    /// The director replaced the forbidden pairs (RULES.md 5.4 rule 2): they keep apart
+    /// the rounds paired from then on.
+    ForbiddenPairs {
+        pairs: Vec<[Uuid; 2]>,
+        by: Uuid,
+    },
     /// Time passed: sheets confirm themselves, a round's time runs out.
     Tick,
 }
@@ -108,6 +114,7 @@ impl Entry {
             Entry::GameEnd { .. } => "game_end",
             Entry::Sheet { .. } => "sheet",
             Entry::EndRound { .. } => "end_round",
+            Entry::ForbiddenPairs { .. } => "forbidden_pairs",
             Entry::Tick => "tick",
         }
     }

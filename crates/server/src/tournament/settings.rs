@@ -15,6 +15,15 @@ pub const MAX_NAME_CHARS: usize = 80;
 pub const MAX_ROUNDS: u32 = 30;
 /// The default round time limit (RULES.md 5).
 pub const DEFAULT_ROUND_MINUTES: f64 = 15.0;
+/// The shortest round time, in minutes (RULES.md 4, 5.3). A round must fit a game's
+/// worst legal moments: one turn may take the whole 3-minute move limit, and a player who
+/// never comes loses by abandonment only after the 60 s disconnect grace and the 60 s
+/// abandonment wait; 3 + 1 + 1 = 5 minutes, below which a round can end on material
+/// before a single slow turn or a no-show could be decided. A server may lower it for
+/// tests and demonstrations (`OMWESO_MIN_ROUND_MINUTES`).
+pub const MIN_ROUND_MINUTES: f64 = 5.0;
+/// The longest round time, in minutes (a day).
+pub const MAX_ROUND_MINUTES: f64 = 24.0 * 60.0;
 /// The default number of Swiss rounds.
 pub const DEFAULT_ROUNDS: u32 = 5;
 /// The most forbidden pairs.
@@ -32,12 +41,19 @@ pub struct Settings {
     pub balance_first_move: bool,
     pub points: PointsTable,
     pub forbidden_pairs: Vec<[Uuid; 2]>,
+    /// The federation the TRF names (three capital letters), if the director set one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub federation: Option<String>,
 }
 
 impl Settings {
     /// The settings a creation request asks for, defaults filled in, checked; the refusal
-    /// says what is wrong.
-    pub fn from_request(request: NewTournament) -> Result<Settings, String> {
+    /// says what is wrong. `min_round_minutes`: the server's shortest round
+    /// ([`MIN_ROUND_MINUTES`] unless lowered for tests).
+    pub fn from_request(
+        request: NewTournament,
+        min_round_minutes: f64,
+    ) -> Result<Settings, String> {
         let Some(name) = request
             .name
             .as_deref()
@@ -81,10 +97,7 @@ impl Settings {
             return Err(format!("rounds must be from 1 to {MAX_ROUNDS}"));
         }
         let round_minutes = request.round_minutes.unwrap_or(DEFAULT_ROUND_MINUTES);
-        // Down to six seconds: short rounds are for tests and demonstrations.
-        if !(round_minutes.is_finite() && (0.1..=24.0 * 60.0).contains(&round_minutes)) {
-            return Err("round_minutes must be from 0.1 to 1440".into());
-        }
+        check_round_minutes(round_minutes, min_round_minutes)?;
         let points = match request.points {
             Some(asked) => points_table(asked)?,
             None => PointsTable::default(),
@@ -97,6 +110,7 @@ impl Settings {
         if let Some([a, _]) = forbidden_pairs.iter().find(|[a, b]| a == b) {
             return Err(format!("forbidden pair of {a} with itself"));
         }
+        let federation = request.federation.as_deref().map(federation).transpose()?;
         Ok(Settings {
             name,
             game: GameConfig {
@@ -111,6 +125,7 @@ impl Settings {
             balance_first_move: request.balance_first_move.unwrap_or(true),
             points,
             forbidden_pairs,
+            federation,
         })
     }
 
@@ -190,8 +205,50 @@ impl Settings {
                 forfeit_loss: points(p.forfeit_loss),
             },
             forbidden_pairs: self.forbidden_pairs.clone(),
+            federation: self.federation.clone(),
         }
     }
+}
+
+/// A federation as TRF writes it: a FIDE code of three letters ("uga" reads as "UGA").
+fn federation(text: &str) -> Result<String, String> {
+    let code = text.trim().to_ascii_uppercase();
+    if code.len() == 3 && code.bytes().all(|b| b.is_ascii_uppercase()) {
+        Ok(code)
+    } else {
+        Err(format!(
+            "federation must be a FIDE code of three letters (like UGA), not {text:?}"
+        ))
+    }
+}
+
+/// Refuses a round time out of `min..=`[`MAX_ROUND_MINUTES`], saying why.
+fn check_round_minutes(minutes: f64, min: f64) -> Result<(), String> {
+    let bounds = format!(
+        "round_minutes must be from {} to {}",
+        minutes_text(min),
+        minutes_text(MAX_ROUND_MINUTES)
+    );
+    if !minutes.is_finite() {
+        return Err(bounds);
+    }
+    if minutes < min {
+        return Err(format!(
+            "{bounds}: a round of {} min cannot hold a game (one turn may take 3 minutes, \
+             and a player who never comes loses only after 2)",
+            minutes_text(minutes)
+        ));
+    }
+    if minutes > MAX_ROUND_MINUTES {
+        return Err(format!("{bounds}: a round lasts at most a day"));
+    }
+    Ok(())
+}
+
+/// Minutes as a person writes them: 5, 0.1, 2.5.
+fn minutes_text(minutes: f64) -> String {
+    let text = format!("{minutes:.3}");
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
 /// Thousandths as points.
@@ -244,7 +301,7 @@ mod tests {
 
     #[test]
     fn defaults_are_the_contracts() {
-        let s = Settings::from_request(named(" Kampala Open ")).expect("valid");
+        let s = Settings::from_request(named(" Kampala Open "), MIN_ROUND_MINUTES).expect("valid");
         assert_eq!(s.name, "Kampala Open");
         assert_eq!(s.game.ruleset, Ruleset::Omweso);
         assert_eq!(s.game.setup, SetupKind::Outer);
@@ -265,7 +322,7 @@ mod tests {
             draw: Some(1.25),
             ..PointsRequest::default()
         });
-        let s = Settings::from_request(request).expect("valid");
+        let s = Settings::from_request(request, MIN_ROUND_MINUTES).expect("valid");
         assert_eq!(s.points.win, 3000);
         assert_eq!(s.points.draw, 1250);
         assert_eq!(s.points.akawumbi, 6000);
@@ -289,7 +346,7 @@ mod tests {
                     round_minutes: Some(0.05),
                     ..named("x")
                 },
-                "round_minutes",
+                "round_minutes must be from 5 to 1440",
             ),
             (
                 NewTournament {
@@ -328,8 +385,66 @@ mod tests {
             ),
         ];
         for (request, expected) in cases {
-            let message = Settings::from_request(request.clone()).expect_err("refused");
+            let message =
+                Settings::from_request(request.clone(), MIN_ROUND_MINUTES).expect_err("refused");
             assert!(message.contains(expected), "{request:?}: {message}");
         }
+    }
+
+    /// The federation is optional (none by default: the TRF names none), three letters.
+    #[test]
+    fn a_federation_is_three_letters_or_none() {
+        assert_eq!(
+            Settings::from_request(named("x"), MIN_ROUND_MINUTES)
+                .expect("valid")
+                .federation,
+            None
+        );
+        let with = |code: &str| NewTournament {
+            federation: Some(code.into()),
+            ..named("x")
+        };
+        let set = Settings::from_request(with(" uga "), MIN_ROUND_MINUTES).expect("valid");
+        assert_eq!(set.federation.as_deref(), Some("UGA"));
+        assert_eq!(set.view(5).federation.as_deref(), Some("UGA"));
+        for bad in ["", "UG", "UGAN", "U1A", "ÜGA"] {
+            assert_eq!(
+                Settings::from_request(with(bad), MIN_ROUND_MINUTES).expect_err(bad),
+                format!("federation must be a FIDE code of three letters (like UGA), not {bad:?}")
+            );
+        }
+    }
+
+    /// A round of 0.1 minute was accepted on an event day: a game was adjudicated after
+    /// one stolen move. The floor is 5 minutes, exactly, and the refusal says why.
+    #[test]
+    fn a_round_must_fit_a_game() {
+        let with = |minutes: f64| NewTournament {
+            round_minutes: Some(minutes),
+            ..named("x")
+        };
+        assert_eq!(
+            Settings::from_request(with(0.1), MIN_ROUND_MINUTES).expect_err("refused"),
+            "round_minutes must be from 5 to 1440: a round of 0.1 min cannot hold a game \
+             (one turn may take 3 minutes, and a player who never comes loses only after 2)"
+        );
+        assert!(Settings::from_request(with(4.999), MIN_ROUND_MINUTES).is_err());
+        let five = Settings::from_request(with(5.0), MIN_ROUND_MINUTES).expect("5 minutes");
+        assert_eq!(five.round_ms(), 300_000);
+        assert_eq!(
+            Settings::from_request(with(1441.0), MIN_ROUND_MINUTES).expect_err("refused"),
+            "round_minutes must be from 5 to 1440: a round lasts at most a day"
+        );
+        assert_eq!(
+            Settings::from_request(with(f64::NAN), MIN_ROUND_MINUTES).expect_err("refused"),
+            "round_minutes must be from 5 to 1440"
+        );
+        // A test server's lowered floor.
+        assert_eq!(
+            Settings::from_request(with(0.1), 0.1)
+                .expect("a test round")
+                .round_ms(),
+            6_000
+        );
     }
 }

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use uuid::Uuid;
 
 use super::log::{Entry, LoggedPairing, SheetAction};
-use super::settings::{points, Settings};
+use super::settings::{points, Settings, MAX_FORBIDDEN_PAIRS};
 use super::sheet::{
     sheet_without_game, Correction, Dispute, GameFigures, Sheet, Verdict, MAX_REASON_CHARS,
 };
@@ -101,6 +101,9 @@ pub struct Round {
     pub deadline_ms: Option<u64>,
     /// The time ran out or the director ended it: unfinished games are adjudicated.
     pub closing: bool,
+    /// The director ended it before its time ("End round now"), so the pages do not say
+    /// its time ran out.
+    pub ended_by_director: bool,
 }
 
 impl Round {
@@ -785,6 +788,7 @@ impl Tournament {
                 action,
             } => self.sheet(*game_id, *by, action, at)?,
             Entry::EndRound { round, by } => self.end_round(*round, *by)?,
+            Entry::ForbiddenPairs { pairs, by } => self.set_forbidden_pairs(pairs, *by)?,
             Entry::Tick => self.tick(at),
         };
         let status = self.status();
@@ -900,6 +904,7 @@ impl Tournament {
             started_at_ms: None,
             deadline_ms: None,
             closing: false,
+            ended_by_director: false,
         };
         if replaces {
             if let Some(last) = self.rounds.last_mut() {
@@ -1153,6 +1158,58 @@ impl Tournament {
         Ok(events)
     }
 
+    /// The director's new list of forbidden pairs, for the rounds paired from now on. Each
+    /// id is a player of the tournament, or one the list already named (a pair set at
+    /// creation, before its players joined); a pair of someone with themselves, or more
+    /// than [`MAX_FORBIDDEN_PAIRS`], is refused; a pair given twice (either way round) is
+    /// kept once. No event: the list is part of the snapshot's settings, and the call
+    /// answers it.
+    fn set_forbidden_pairs(
+        &mut self,
+        pairs: &[[Uuid; 2]],
+        by: Uuid,
+    ) -> Result<Vec<TournamentEvent>, Refusal> {
+        if by != self.director {
+            return refuse(
+                ErrorCode::NotDirector,
+                "only the director may set the forbidden pairs",
+            );
+        }
+        if self.status() == TournamentStatus::Finished {
+            return refuse(ErrorCode::TournamentClosed, "the tournament is over");
+        }
+        if pairs.len() > MAX_FORBIDDEN_PAIRS {
+            return refuse(
+                ErrorCode::BadRequest,
+                format!("at most {MAX_FORBIDDEN_PAIRS} forbidden pairs"),
+            );
+        }
+        let known = |id: &Uuid| {
+            self.by_id.contains_key(id)
+                || self.settings.forbidden_pairs.iter().any(|p| p.contains(id))
+        };
+        let mut kept: Vec<[Uuid; 2]> = Vec::with_capacity(pairs.len());
+        for &[a, b] in pairs {
+            if a == b {
+                return refuse(
+                    ErrorCode::BadRequest,
+                    format!("a player cannot be kept apart from themselves ({a})"),
+                );
+            }
+            if let Some(unknown) = [a, b].into_iter().find(|id| !known(id)) {
+                return refuse(
+                    ErrorCode::NotInTournament,
+                    format!("{unknown} is not a player of this tournament"),
+                );
+            }
+            if !kept.iter().any(|p| p.contains(&a) && p.contains(&b)) {
+                kept.push([a, b]);
+            }
+        }
+        self.settings.forbidden_pairs = kept;
+        Ok(Vec::new())
+    }
+
     fn end_round(&mut self, number: u32, by: Uuid) -> Result<Vec<TournamentEvent>, Refusal> {
         if by != self.director {
             return refuse(ErrorCode::NotDirector, "only the director may end a round");
@@ -1178,6 +1235,7 @@ impl Tournament {
             );
         }
         self.rounds[r].closing = true;
+        self.rounds[r].ended_by_director = true;
         Ok(vec![TournamentEvent::Round(self.round_view(r))])
     }
 
@@ -1295,6 +1353,7 @@ impl Tournament {
             breaches: round.breaches.clone(),
             started_at: round.started_at_ms,
             closing: round.closing,
+            ended_by_director: round.ended_by_director,
         }
     }
 

@@ -250,6 +250,7 @@ mod tests {
             breaches: Vec::new(),
             started_at: None,
             closing: false,
+            ended_by_director: false,
         };
         let text = TournamentFrame::event(41, TournamentEvent::Round(round)).to_text();
         assert_eq!(
