@@ -180,6 +180,10 @@ impl Position {
 
     /// As [`Position::from_setup`], but allowing fewer than 64 seeds: for studies and
     /// hand-made test positions. Every rule works the same on them.
+    ///
+    /// In Mweiso's opening a player with no opening turn skips it (RULES.md 2): `os`/`on`
+    /// whose owing player has none is the main phase, the other to move; `o` where neither
+    /// has one is refused ([`PositionError::NoOpeningTurn`]: nobody would move first).
     pub fn from_setup_partial(setup: Setup, rules: Rules) -> Result<Position, PositionError> {
         let found = setup.board.total(Side::South) + setup.board.total(Side::North);
         if found > SEEDS {
