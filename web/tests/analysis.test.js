@@ -240,7 +240,7 @@ test('a finished game: its last position says "Game over", the engine is not ask
   assert.deepEqual(problems, [], `the page logged problems:\n${problems.join('\n')}`);
 });
 
-test('a Mweiso opening: a clockwise start, its decision answered with previews, on a phone', async () => {
+test('a Mweiso opening (never clockwise), then a clockwise start, its decision answered with previews, on a phone', async () => {
   const analyst = await session(server.url, 'Apio');
   const { context, page, problems } = await openPage(browser, 'phone', {
     viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2,
@@ -248,7 +248,15 @@ test('a Mweiso opening: a clockwise start, its decision answered with previews, 
   await signInContext(context, server.url, analyst);
   await page.goto(`${server.url}/analysis?ruleset=mweiso&anim=0`);
   let s = await settled(page, (x) => x.ruleset === 'mweiso' && x.legal.length > 0);
-  assert.ok(s.legal.includes("A1'") && s.legal.includes("H4'"), `${s.legal}`);
+  // RULES.md 2: no opening turn starts clockwise.
+  assert.ok(s.legal.includes('A1') && s.legal.includes('H4'), `${s.legal}`);
+  assert.ok(!s.legal.includes("A1'") && !s.legal.includes("H4'"), `${s.legal}`);
+  // South opens C1, North H4; South, first in the main phase, then has A1', whose
+  // clockwise chain asks a, c or l.
+  await page.locator('svg[data-board] [data-pit="C1"]').tap();
+  s = await settled(page, (x) => x.cursor === 1 && x.legal.includes('H4'));
+  await page.locator('svg[data-board] [data-pit="H4"]').tap();
+  s = await settled(page, (x) => x.cursor === 2 && x.legal.includes("A1'"));
   await page.locator('svg[data-board] [data-pit="A1\'"]').tap();
   s = await settled(page, (x) => x.pending);
   assert.deepEqual(s.pending, ['a', 'c', 'l']);
@@ -259,9 +267,9 @@ test('a Mweiso opening: a clockwise start, its decision answered with previews, 
   await page.screenshot({ path: path.join(ARTIFACTS, 'analysis-decision-phone.png'), fullPage: true });
   await page.locator('[data-choice="a"]').tap();
   s = await answerDecisions(page);
-  assert.equal(s.cursor, 1);
-  assert.equal(s.moves[0], "A1'/a");
-  assert.match(s.position, / on$/, 'North still owes its opening');
+  assert.equal(s.cursor, 3);
+  assert.deepEqual(s.moves, ['C1', 'H4', "A1'/a"]);
+  assert.match(s.position, / n$/, 'North moves next in the main phase');
   await context.close();
   assert.deepEqual(problems, []);
 });

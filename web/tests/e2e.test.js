@@ -282,6 +282,16 @@ test('a decision point is answered by clicking, with both options previewed (Mwe
   // Both players have their opening pits; D1/E1 (4th and 5th from the left) are not among them.
   await north.page.waitForSelector('[data-pit="H4"][data-legal]');
   assert.equal(await south.page.locator('[data-pit="D1"][data-legal]').count(), 0);
+  // No opening turn starts clockwise (RULES.md 2).
+  assert.equal(await south.page.locator('[data-pit="A1\'"][data-legal]').count(), 0);
+  // South opens C1, North H4; South, first in the main phase, then has A1', whose
+  // clockwise chain asks a, c or l.
+  await south.page.click('[data-pit="C1"]');
+  [state] = await allSettled(pages, state.version + 1);
+  await north.page.click('[data-pit="H4"]');
+  [state] = await allSettled(pages, state.version + 1);
+  assert.deepEqual(state.opening, []);
+  await south.page.waitForSelector('[data-pit="A1\'"][data-legal]');
 
   await south.page.click('[data-pit="A1\'"]');
   await south.page.waitForSelector('[data-choice="a"]');
@@ -319,15 +329,14 @@ test('a decision point is answered by clicking, with both options previewed (Mwe
     await south.page.locator('[data-choice]').first().click();
     await south.page.mouse.move(1, 1);
   }
-  const first = await south.page.locator('[data-history-index="0"] .move-text').innerText();
-  assert.match(first, /^A1'\/c/, `the move played was ${first}`);
-  // North plays their opening now (with the keyboard: focus a pit, Enter).
+  const third = await south.page.locator('[data-history-index="2"] .move-text').innerText();
+  assert.match(third, /^A1'\/c/, `the move played was ${third}`);
+  // North plays its turn now (with the keyboard: focus a pit, Enter).
   if (state.status === 'playing') {
     await north.page.focus('[data-pit][data-legal]:not([data-pit$="\'"])');
     await north.page.keyboard.press('Enter');
     [state] = await allSettled(pages, state.version + 1);
-    assert.equal(state.history, 2);
-    assert.deepEqual(state.opening, []);
+    assert.equal(state.history, 4);
   }
   await closeAll();
 });

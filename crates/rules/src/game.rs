@@ -22,7 +22,7 @@ use crate::oware::{self, House};
 use crate::{
     Answer, AnswerError, Arrangement, Decision, Direction, IllegalMove, Lap, LapKind, LapObserver,
     Move, Options, Outcome, ParseMoveError, ParsePositionError, Pit, Position, Preset, Progress,
-    Rules, Ruleset, Setup, Side, ToMove, Turn, TurnEnd, TurnResult, TurnSummary, Variant,
+    Rules, Ruleset, Setup, Side, Turn, TurnEnd, TurnResult, TurnSummary, Variant,
 };
 
 /// A hole of either board, as notation names it: a 4x8 [`Pit`] or an Oware [`House`].
@@ -521,12 +521,13 @@ impl Game {
     }
 
     /// Who still owes their Mweiso opening turn, South first (empty outside the opening).
+    /// A player with no legal opening turn skips it (RULES.md 2), so owes none.
     #[must_use]
     pub fn opening_owed(&self) -> Vec<Side> {
-        match self.board().map(Position::to_move) {
-            Some(to_move @ ToMove::Opening(_)) => Side::ALL
+        match self.board() {
+            Some(p) if p.to_move().is_opening() => Side::ALL
                 .into_iter()
-                .filter(|&side| to_move.may_move(side))
+                .filter(|&side| p.to_move().may_move(side) && p.can_move(side))
                 .collect(),
             _ => Vec::new(),
         }

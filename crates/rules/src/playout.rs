@@ -56,8 +56,13 @@ impl Playouts {
         let mut playout = Playout::default();
         while playout.plies < MAX_PLIES {
             let side = match position.to_move() {
-                // Mweiso's simultaneous opening: either player's turn may arrive first.
-                ToMove::Opening(Owing::Both) => Side::ALL[choose(2)],
+                // Mweiso's simultaneous opening: either player's turn may arrive first,
+                // unless one of them has no opening turn and skips it (RULES.md 2).
+                ToMove::Opening(Owing::Both) => match Side::ALL.map(|s| position.can_move(s)) {
+                    [true, true] => Side::ALL[choose(2)],
+                    [true, false] => Side::South,
+                    _ => Side::North,
+                },
                 to_move => to_move.single().expect("one side to move"),
             };
             // Reservoir sampling: the i-th move enumerated replaces the pick with

@@ -95,6 +95,8 @@ pub enum PositionError {
     TooManySeeds { found: u32 },
     #[error("only Mweiso has an opening phase (o, os, on); an Omweso position says s or n")]
     OpeningOutsideMweiso,
+    #[error("neither player has an opening turn (an outer pit of two seeds or more other than the 4th and 5th from their left), so nobody would move first")]
+    NoOpeningTurn,
 }
 
 /// Why a string is not a position.
@@ -178,6 +180,10 @@ impl Position {
 
     /// As [`Position::from_setup`], but allowing fewer than 64 seeds: for studies and
     /// hand-made test positions. Every rule works the same on them.
+    ///
+    /// In Mweiso's opening a player with no opening turn skips it (RULES.md 2): `os`/`on`
+    /// whose owing player has none is the main phase, the other to move; `o` where neither
+    /// has one is refused ([`PositionError::NoOpeningTurn`]: nobody would move first).
     pub fn from_setup_partial(setup: Setup, rules: Rules) -> Result<Position, PositionError> {
         let found = setup.board.total(Side::South) + setup.board.total(Side::North);
         if found > SEEDS {
@@ -186,12 +192,26 @@ impl Position {
         if setup.to_move.is_opening() && rules.variant != Variant::Mweiso {
             return Err(PositionError::OpeningOutsideMweiso);
         }
-        Ok(Position {
+        let position = Position {
             board: setup.board,
             to_move: setup.to_move,
             rules,
             has_captured: [false; 2],
-        })
+        };
+        match setup.to_move {
+            // RULES.md 2: a player with no legal opening turn skips it, and the other (who
+            // has played theirs) moves first in the main phase.
+            ToMove::Opening(Owing::Only(owing)) if !position.can_move(owing) => {
+                Ok(position.with_side_to_move(owing.other()))
+            }
+            // Nobody could open, and the rules do not say who would then move first.
+            ToMove::Opening(Owing::Both)
+                if !position.can_move(Side::South) && !position.can_move(Side::North) =>
+            {
+                Err(PositionError::NoOpeningTurn)
+            }
+            _ => Ok(position),
+        }
     }
 
     /// Parses a position string under `rules`.
@@ -293,19 +313,17 @@ impl Position {
     }
 
     /// The game's result in this position when it is already over: a player to move who
-    /// cannot move has lost (RULES.md 1.5.5, 2). While both players owe Mweiso's opening,
-    /// South is looked at first.
+    /// cannot move has lost (RULES.md 1.5.5, 2). Mweiso's opening decides nothing: a
+    /// player with no opening turn skips it (RULES.md 2), so an opening position is never
+    /// over.
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
-        let loses = |side: Side| {
-            (!self.can_move(side)).then_some(Outcome::Win {
+        match self.to_move {
+            ToMove::Side(side) => (!self.can_move(side)).then_some(Outcome::Win {
                 winner: side.other(),
                 victory: Victory::NoMove,
-            })
-        };
-        match self.to_move.single() {
-            Some(side) => loses(side),
-            None => loses(Side::South).or_else(|| loses(Side::North)),
+            }),
+            ToMove::Opening(_) => None,
         }
     }
 
@@ -330,7 +348,13 @@ impl Position {
             0
         };
         let mut clockwise = 0;
-        let mut reverse = anticlockwise & self.rules.reverse_pits();
+        // RULES.md 2: no capture is made from a back-row hole in the opening, so an opening
+        // turn never starts clockwise (a clockwise start exists only to capture).
+        let mut reverse = if self.to_move.is_opening() {
+            0
+        } else {
+            anticlockwise & self.rules.reverse_pits()
+        };
         while reverse != 0 {
             let i = reverse.trailing_zeros() as u8;
             reverse &= reverse - 1;
@@ -373,6 +397,9 @@ impl Position {
             return Err(IllegalMove::TooFewSeeds { pit, seeds });
         }
         if direction == Direction::Clockwise {
+            if self.to_move.is_opening() {
+                return Err(IllegalMove::ClockwiseOpening { pit });
+            }
             if !self.rules.is_reverse_pit(index) {
                 return Err(IllegalMove::NotAReversePit {
                     pit,
@@ -540,6 +567,8 @@ pub enum IllegalMove {
     NotAReversePit { pit: Pit, variant: Variant },
     #[error("a clockwise lap from {pit} would not capture directly, so it is not allowed")]
     ClockwiseWithoutCapture { pit: Pit },
+    #[error("Mweiso's opening turn never starts clockwise: no capture is made from a back-row hole in the opening ({pit}')")]
+    ClockwiseOpening { pit: Pit },
     #[error(
         "the move stops before a decision point: after {laps} laps the turn asks for {}",
         list(options)

@@ -511,8 +511,13 @@ impl Turn {
         if self.captured > 0 {
             has_captured[self.mover.index()] = true;
         }
-        let position =
+        let mut position =
             Position::from_parts(Board::from_bits(sides), to_move, self.rules, has_captured);
+        // RULES.md 2: an opponent left with no legal opening turn skips it, and the mover,
+        // whose opening is then the only one, moves first in the main phase.
+        if to_move.is_opening() && !position.can_move(other) {
+            position = position.with_side_to_move(self.mover);
+        }
         let summary = TurnSummary {
             captured: self.captured,
             capture_columns: self.columns,
@@ -538,6 +543,21 @@ impl Turn {
             })
         };
         let other = self.mover.other();
+        if self.to_move_before.is_opening() {
+            // RULES.md 2: an opening turn's captures decide nothing (the main phase's end
+            // conditions are first checked at its first turn: the position after the
+            // opening says whether the player to move can move); a never-ending turn
+            // annuls the game, as in the main phase.
+            return match end {
+                TurnEnd::Ended => after.outcome(),
+                TurnEnd::NeverEnding => Some(Outcome::Annulled {
+                    reason: crate::AnnulReason::NeverEnding,
+                }),
+                TurnEnd::Budget => Some(Outcome::Annulled {
+                    reason: crate::AnnulReason::Budget,
+                }),
+            };
+        }
         if self.rules.variant == Variant::Omweso && self.columns == 0xFF {
             return win(Victory::Akawumbi);
         }

@@ -22,33 +22,7 @@ fn the_start_has_two_seeds_everywhere_and_both_owe_their_opening() {
     assert_eq!(start.to_move(), ToMove::Opening(Owing::Both));
 }
 
-#[test]
-fn opening_turns_start_from_outer_pits_but_not_the_4th_and_5th() {
-    let start = Position::start(Rules::MWEISO, Preset::Even, Side::South);
-    let firsts = |side| {
-        let mut starts: Vec<String> = common::moves_of(&start, side)
-            .iter()
-            .map(|m| m.split('/').next().unwrap().to_owned())
-            .collect();
-        starts.dedup();
-        starts
-    };
-    // A1' captures directly: A2, B2, and B2 (3) faces B3, B4.
-    assert_eq!(
-        firsts(Side::South),
-        ["A1", "A1'", "B1", "C1", "F1", "G1", "H1"]
-    );
-    assert_eq!(
-        firsts(Side::North),
-        ["H4", "H4'", "G4", "F4", "C4", "B4", "A4"]
-    );
-    let forbidden = "Mweiso's opening turn starts from an outer pit other than the 4th and 5th from the player's left";
-    assert_eq!(refusal(&start, "D1"), format!("{forbidden}; D1 is not one"));
-    assert_eq!(refusal(&start, "E1"), format!("{forbidden}; E1 is not one"));
-    assert_eq!(refusal(&start, "E4"), format!("{forbidden}; E4 is not one"));
-    assert_eq!(refusal(&start, "D4"), format!("{forbidden}; D4 is not one"));
-    assert_eq!(refusal(&start, "H2"), format!("{forbidden}; H2 is not one"));
-}
+// The opening's own rules (no clockwise start, no win, skipping): mweiso_opening.rs.
 
 #[test]
 fn the_first_opening_turn_received_moves_first_in_the_main_phase() {
@@ -239,29 +213,4 @@ fn the_player_who_cannot_move_loses() {
             victory: Victory::NoMove
         })
     );
-}
-
-#[test]
-fn a_player_owing_an_opening_turn_without_an_opening_move_has_lost() {
-    // North still owes its opening but has no outer pit of 2 other than D4 and E4.
-    let pos = mweiso("0,0,0,2,2,0,1,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,2,0 os");
-    let north = pos.to_string().replace(" os", " on");
-    let owing_north = mweiso(&north);
-    assert_eq!(
-        owing_north.outcome(),
-        Some(Outcome::Win {
-            winner: Side::South,
-            victory: Victory::NoMove
-        })
-    );
-    // While both still owe their opening, a player with no opening move has lost too.
-    let both = mweiso(&pos.to_string().replace(" os", " o"));
-    assert_eq!(
-        both.outcome(),
-        Some(Outcome::Win {
-            winner: Side::South,
-            victory: Victory::NoMove
-        })
-    );
-    assert!(both.legal_moves(Side::South, None).is_empty());
 }

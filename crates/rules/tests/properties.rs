@@ -5,8 +5,8 @@ mod common;
 
 use common::reference;
 use omweso_rules::{
-    Answer, Board, Direction, Lap, LapKind, Move, Position, Preset, Progress, Rules, Setup, Side,
-    ToMove, TurnEnd,
+    Answer, Board, Direction, Lap, LapKind, Move, Outcome, Owing, Position, Preset, Progress,
+    Rules, Setup, Side, ToMove, TurnEnd,
 };
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
@@ -78,6 +78,23 @@ fn any_position() -> impl Strategy<Value = Position> {
         (any::<u64>(), 0u32..80).prop_map(|(s, n)| played(Rules::MWEISO, s, n)),
         (any::<u64>(), 0u32..6).prop_map(|(s, n)| played(Rules::MWEISO, s, n)),
     ]
+}
+
+/// A dealt Mweiso board in the opening: both owing, or one of them (`None` when nobody
+/// could open, which no position allows; the main phase when the one owing could not).
+fn dealt_opening() -> impl Strategy<Value = Option<Position>> {
+    (dealt(Rules::MWEISO), 0u8..3).prop_map(|(pos, owing)| {
+        let to_move = match owing {
+            0 => ToMove::Opening(Owing::Both),
+            1 => ToMove::Opening(Owing::Only(Side::South)),
+            _ => ToMove::Opening(Owing::Only(Side::North)),
+        };
+        let setup = Setup {
+            board: *pos.board(),
+            to_move,
+        };
+        Position::from_setup(setup, Rules::MWEISO).ok()
+    })
 }
 
 fn sides_of(pos: &Position) -> Vec<Side> {
@@ -263,6 +280,59 @@ proptest! {
                 }
             }
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// RULES.md 2: an opening turn never starts clockwise and decides nothing: its result
+    /// is no outcome, an annulment, or - once the opening is over - the main phase's
+    /// no-move loss of the player who would make its first turn.
+    #[test]
+    fn no_game_ends_during_the_opening(pos in dealt_opening()) {
+        // A player owing the last opening turn without one skips it: the main phase.
+        let Some(pos) = pos.filter(|p| p.to_move().is_opening()) else { return Ok(()) };
+        prop_assert_eq!(pos.outcome(), None);
+        let mut any = false;
+        for side in sides_of(&pos) {
+            pos.for_each_move(side, Some(BUDGET), |mv, result| {
+                any = true;
+                assert_eq!(mv.direction, Direction::Anticlockwise, "{pos} {mv}");
+                assert!(mv.answers.is_empty(), "{pos} {mv}");
+                match (result.outcome, result.position.to_move()) {
+                    (None | Some(Outcome::Annulled { .. }), _) => {}
+                    (Some(outcome), ToMove::Side(first)) => {
+                        assert_eq!(
+                            outcome,
+                            Outcome::Win { winner: first.other(), victory: omweso_rules::Victory::NoMove },
+                            "{pos} {mv}"
+                        );
+                        assert_eq!(result.position.outcome(), Some(outcome));
+                    }
+                    (Some(outcome), to_move) => panic!("{pos} {mv}: {outcome} with {to_move} to move"),
+                }
+            });
+        }
+        prop_assert!(any, "{} has an opening position with no opening turn", pos);
+    }
+
+    /// Random games from the start: the opening (two turns from the start position) never
+    /// ends the game, and the player who played first moves first in the main phase.
+    #[test]
+    fn random_games_never_end_in_the_opening(seed in any::<u64>()) {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut pos = Position::start(Rules::MWEISO, Preset::Even, Side::South);
+        let first = mover(&pos, &mut rng);
+        let mut side = first;
+        while pos.to_move().is_opening() {
+            let moves = pos.legal_moves(side, Some(720));
+            let result = pos.play(&moves[rng.random_range(0..moves.len())], Some(720)).unwrap();
+            prop_assert_eq!(result.outcome, None);
+            pos = result.position;
+            side = side.other();
+        }
+        prop_assert_eq!(pos.to_move(), ToMove::Side(first));
     }
 }
 

@@ -59,7 +59,15 @@ pub fn play(
                 moves,
             });
         }
-        let side = game.to_move().unwrap_or(first);
+        // Both owing their opening: `first` opens first, unless it has no opening turn
+        // and skips it (RULES.md 2).
+        let side = game.to_move().unwrap_or_else(|| {
+            if game.opening_owed().contains(&first) {
+                first
+            } else {
+                first.other()
+            }
+        });
         let player = if ply < random_plies {
             Player::Random
         } else {

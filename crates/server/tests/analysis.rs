@@ -92,16 +92,32 @@ async fn a_decision_answered_stepwise_and_both_openings_of_mweiso() {
         .await;
     assert_eq!(legal["to_move"], Value::Null);
     assert_eq!(legal["opening"], json!(["s", "n"]));
+    // RULES.md 2: no opening turn starts clockwise.
     assert_eq!(
         starts(&legal["legal"]["s"]),
-        ["A1", "A1'", "B1", "C1", "F1", "G1", "H1"]
+        ["A1", "B1", "C1", "F1", "G1", "H1"]
     );
     assert_eq!(
         starts(&legal["legal"]["n"]),
-        ["H4", "H4'", "G4", "F4", "C4", "B4", "A4"]
+        ["H4", "G4", "F4", "C4", "B4", "A4"]
+    );
+    let (status, refused) = server
+        .post(
+            "/api/analysis/play",
+            &token,
+            json!({"ruleset":"mweiso","position":MWEISO_START,"move":"A1'"}),
+        )
+        .await;
+    assert_eq!(status, 422, "{refused}");
+    assert_eq!(refused["error"]["code"], "illegal_move");
+    assert_eq!(
+        refused["error"]["message"],
+        "A1': Mweiso's opening turn never starts clockwise: no capture is made from a back-row hole in the opening (A1')"
     );
 
-    let ask = |mv: &str| json!({"ruleset":"mweiso","position":MWEISO_START,"move":mv});
+    // The same board in the main phase: A1' captures at B2, and the chain asks.
+    let main = MWEISO_START.replace(" o", " s");
+    let ask = |mv: &str| json!({"ruleset":"mweiso","position":main,"move":mv});
     let (status, first) = server.post("/api/analysis/play", &token, ask("A1'")).await;
     assert_eq!(status, 200, "{first}");
     assert_eq!(first["pending"], true);
@@ -116,7 +132,7 @@ async fn a_decision_answered_stepwise_and_both_openings_of_mweiso() {
     // back at the origin, A1, while the turn waits.
     assert_eq!(
         first["after"]["position"],
-        "2,0,2,2,2,2,2,2/2,0,2,2,2,2,2,2/3,3,2,2,2,2,2,2/4,2,2,2,2,2,2,2 o"
+        "2,0,2,2,2,2,2,2/2,0,2,2,2,2,2,2/3,3,2,2,2,2,2,2/4,2,2,2,2,2,2,2 s"
     );
     let results = first["decision"]["results"].as_array().unwrap();
     assert_eq!(results.len(), 3);

@@ -201,6 +201,44 @@ fn mweiso_opening_needs_a_side_while_both_owe_it() {
     );
 }
 
+/// RULES.md 2: the opening never starts clockwise, its six turns from the start decide
+/// nothing, and a position where nobody has an opening turn is refused.
+#[test]
+fn mweiso_opening_turns_are_never_clockwise_and_decide_nothing() {
+    let start = "2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 o";
+    // North's D4 and E4 are the 4th and 5th from its left; South's D1, E1 likewise: 64
+    // seeds, and neither player has an opening pit of two.
+    let nobody = "0,0,0,8,8,0,0,0/4,4,4,4,0,0,0,0/0,0,0,0,4,4,4,4/0,0,0,8,8,0,0,0 o";
+    let lines = engine(&[
+        &format!(r#"{{"op":"moves","ruleset":"mweiso","position":"{start}","side":"s"}}"#),
+        &format!(
+            r#"{{"op":"play","ruleset":"mweiso","position":"{start}","side":"s","move":"A1'"}}"#
+        ),
+        &format!(
+            r#"{{"op":"play","ruleset":"mweiso","position":"{start}","side":"s","move":"F1"}}"#
+        ),
+        &format!(r#"{{"op":"moves","ruleset":"mweiso","position":"{nobody}","side":"s"}}"#),
+    ]);
+    assert_eq!(
+        lines[0],
+        r#"{"moves":["A1","B1","C1","F1","G1","H1"],"outcome":null}"#
+    );
+    assert_eq!(
+        lines[1],
+        r#"{"error":"illegal move A1': Mweiso's opening turn never starts clockwise: no capture is made from a back-row hole in the opening (A1')"}"#
+    );
+    let played: serde_json::Value = serde_json::from_str(&lines[2]).unwrap();
+    assert_eq!(played["captured"], 16, "{played}");
+    assert_eq!(played["capture_columns"], "AEFH", "{played}");
+    assert_eq!(played["outcome"], serde_json::Value::Null, "{played}");
+    assert!(lines[3].starts_with(r#"{"error":"#), "{}", lines[3]);
+    assert!(
+        lines[3].contains("neither player has an opening turn"),
+        "{}",
+        lines[3]
+    );
+}
+
 #[test]
 fn oware_moves_and_play() {
     let lines = engine(&[

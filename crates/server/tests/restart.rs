@@ -12,6 +12,7 @@ async fn restart_keeps_the_game(database_url: &str) {
     let (nakato, _) = server.session("Nakato").await;
     let game = server.create(&kato, json!({"ruleset":"mweiso"})).await;
     server.join(&nakato, &game).await;
+    server.play_mweiso_opening(&game, &kato, &nakato).await;
     let mut south = server.socket(&game, Some(&kato), None).await;
     south
         .send(json!({"t":"move","d":{"move":"A1'"},"id":"1"}))
@@ -37,7 +38,8 @@ async fn restart_keeps_the_game(database_url: &str) {
     let answer = south.recv_type("ack").await;
     assert_eq!(answer["d"]["id"], "2");
     let snap = server.snapshot(&kato, &game).await;
-    assert_eq!(snap["opening"], json!(["n"]));
+    assert_eq!(snap["history"][2]["move"], "A1'/a");
+    assert_eq!(snap["to_move"], "n");
     server.stop().await;
 }
 

@@ -120,10 +120,11 @@ async fn a_whole_omweso_game_with_a_spectator_seeing_every_event_in_order() {
 #[tokio::test]
 async fn a_turn_with_decision_points_answered_over_the_socket() {
     let server = TestServer::start("sqlite::memory:").await;
-    let (game, kato, _) = seated(&server, json!({"ruleset": "mweiso"})).await;
+    let (game, kato, nakato) = seated(&server, json!({"ruleset": "mweiso"})).await;
+    server.play_mweiso_opening(&game, &kato, &nakato).await;
     let mut south = server.socket(&game, Some(&kato), None).await;
     south.recv_type("state").await;
-    // Mweiso's opening: A1' captures directly, then the chain asks a, c or l.
+    // After Mweiso's opening: A1' captures directly, then the chain asks a, c or l.
     let ack = south
         .request("1", json!({"t":"move","d":{"move":"A1'"}}))
         .await;
@@ -150,8 +151,10 @@ async fn a_turn_with_decision_points_answered_over_the_socket() {
         .map(|r| &r["choice"])
         .collect();
     assert_eq!(choices, [&json!("a"), &json!("c"), &json!("l")]);
-    // "l" leaves the captured seeds and goes on from B2, to the next decision.
-    assert_eq!(results[2]["decision"], json!(["a", "c", "l"]));
+    // "l" leaves the captured seeds and goes on from B2 (5 seeds clockwise to G2, taking
+    // G3 and G4), to the next decision; those 5 sown clockwise again would end at G2, its
+    // column now empty, so no "c".
+    assert_eq!(results[2]["decision"], json!(["a", "l"]));
     assert_eq!(results[2]["laps"][0]["from"], "B2");
     assert!(decision["d"]["clock"]["move_deadline"].as_u64().is_some());
     let snap = server.snapshot(&kato, &game).await;
@@ -225,9 +228,12 @@ async fn the_referee_count_runs_out_and_the_opponent_steals_the_turn() {
 #[tokio::test]
 async fn a_decision_left_too_long_annuls_the_game_under_the_move_limit() {
     let server = TestServer::start("sqlite::memory:").await;
+    // Omweso from `even` (2 seeds everywhere): A1' captures at B2, its seeds sown
+    // clockwise again would capture at D2, so the turn waits for `a` or `c`. (Mweiso's
+    // opening never starts clockwise, and its turns sow more than a second's 4 seeds.)
     let (game, kato, _) = seated(
         &server,
-        json!({"ruleset":"mweiso","time_control":{"move_limit_seconds":1.0}}),
+        json!({"ruleset":"omweso","setup":"even","time_control":{"move_limit_seconds":1.0}}),
     )
     .await;
     let mut south = server.socket(&game, Some(&kato), None).await;

@@ -50,6 +50,17 @@ fn mv(notation: &str) -> Action {
     }
 }
 
+/// A Mweiso table after both opening turns (South `C1` at 1.5 s, North `H4` at 1.8 s),
+/// South first in the main phase: the opening never starts clockwise (RULES.md 2), and
+/// here South's `A1'` (3 seeds to A2, B2, C2, facing C3 and C4) captures directly, so its
+/// clockwise chain asks `a`, `c` or `l`. The opening's two turns are versions 3 and 4.
+fn opened(tc: TimeControl) -> Table {
+    let mut t = table(Ruleset::Mweiso, SetupKind::Even, tc);
+    t.act(Side::South, &mv("C1"), 1_500).unwrap();
+    t.act(Side::North, &mv("H4"), 1_800).unwrap();
+    t
+}
+
 fn kinds(events: &[(u64, Event)]) -> Vec<String> {
     events
         .iter()
@@ -152,18 +163,18 @@ fn abandonment_after_the_steal_opens() {
 }
 
 /// The RULES.md 1.6 worked example is not reachable from a preset, so decision points are
-/// reached by the clockwise chain of Mweiso, which opens with A1' from the start.
+/// reached by the clockwise chain of Mweiso, from A1' after the opening.
 #[test]
 fn a_turn_waits_at_its_decision_point_and_the_answer_resumes_it() {
-    let mut t = table(Ruleset::Mweiso, SetupKind::Even, TimeControl::CASUAL);
+    let mut t = opened(TimeControl::CASUAL);
     let events = t.act(Side::South, &mv("A1'"), 2_000).unwrap();
-    assert_eq!(kinds(&events), ["played@3", "decision@4"]);
+    assert_eq!(kinds(&events), ["played@5", "decision@6"]);
     let json: serde_json::Value = serde_json::from_str(&text(&events[1])).unwrap();
     assert_eq!(json["d"]["options"], serde_json::json!(["a", "c", "l"]));
-    // The move limit keeps running while South decides: 180 s less 2 seeds' sowing.
+    // The move limit keeps running while South decides: 180 s less 3 seeds' sowing.
     assert_eq!(
         snapshot(&t, None, [true, true], 0).clock.move_deadline,
-        Some(181_500)
+        Some(181_250)
     );
     let refused = t
         .act(Side::North, &Action::Decide { choice: "a".into() }, 2_100)
@@ -185,13 +196,13 @@ fn a_turn_waits_at_its_decision_point_and_the_answer_resumes_it() {
 fn the_move_limit_annuls_a_turn_whose_decision_takes_too_long() {
     let mut tc = TimeControl::CASUAL;
     tc.move_limit_seconds = Some(10.0);
-    let mut t = table(Ruleset::Mweiso, SetupKind::Even, tc);
+    let mut t = opened(tc);
     t.act(Side::South, &mv("A1'"), 2_000).unwrap();
-    // 10 s less half a second of sowing (2 seeds at 4 a second).
-    assert_eq!(t.next_deadline(), Some(11_500));
-    assert!(t.tick(11_499).is_empty());
-    let events = t.tick(11_500);
-    assert_eq!(kinds(&events), ["end@5"]);
+    // 10 s less 0.75 s of sowing (3 seeds at 4 a second).
+    assert_eq!(t.next_deadline(), Some(11_250));
+    assert!(t.tick(11_249).is_empty());
+    let events = t.tick(11_250);
+    assert_eq!(kinds(&events), ["end@7"]);
     assert_eq!(t.status(), Status::Annulled);
 }
 
@@ -387,10 +398,11 @@ fn in_mweisos_opening_both_sides_are_listed() {
     let legal = legal::list(&t.legal_query());
     let s = legal.s.expect("South owes its opening");
     let n = legal.n.expect("North owes its opening");
-    assert!(s.starts.iter().any(|x| x.start == "A1'"));
-    assert!(n.starts.iter().any(|x| x.start == "H4'"));
+    // RULES.md 2: the opening never starts clockwise.
+    assert_eq!(s.moves, ["A1", "B1", "C1", "F1", "G1", "H1"]);
+    assert_eq!(n.moves, ["H4", "G4", "F4", "C4", "B4", "A4"]);
     // A turn waiting at a decision lists nobody: the decision's options are what is open.
-    let mut t = t;
+    let mut t = opened(TimeControl::CASUAL);
     t.act(Side::South, &mv("A1'"), 2_000).unwrap();
     assert!(legal::list(&t.legal_query()).is_empty());
 }
@@ -399,7 +411,7 @@ fn in_mweisos_opening_both_sides_are_listed() {
 #[test]
 fn each_options_result_is_what_answering_it_does() {
     for choice in ["a", "c", "l"] {
-        let mut t = table(Ruleset::Mweiso, SetupKind::Even, TimeControl::CASUAL);
+        let mut t = opened(TimeControl::CASUAL);
         let events = t.act(Side::South, &mv("A1'"), 2_000).unwrap();
         let Event::Decision {
             options, results, ..

@@ -233,8 +233,9 @@ async fn swiss_played_to_the_end(database_url: &str) {
     tally.add(pairs[1].1.as_ref().unwrap(), 1.0);
     event.resign(&game_of(&r1, 3), &pairs[2].0).await;
     tally.add(pairs[2].1.as_ref().unwrap(), 1.0);
-    // Table 4: the first player starts a turn and leaves its decision unanswered past
-    // the 2 s move limit: the game is annulled, and replayed with the first move swapped.
+    // Table 4: the first player's opening turn, C1, sows 32 seeds, past what the 2 s move
+    // limit allows (8 at 4 a second): the game is annulled, and replayed with the first
+    // move swapped.
     let annulled = game_of(&r1, 4);
     let (t4_first, t4_second) = (pairs[3].0.clone(), pairs[3].1.clone().unwrap());
     let mut south = server
@@ -242,7 +243,7 @@ async fn swiss_played_to_the_end(database_url: &str) {
         .await;
     south.recv_type("state").await;
     south
-        .send(json!({"t":"move","d":{"move":"A1'"},"id":"m"}))
+        .send(json!({"t":"move","d":{"move":"C1"},"id":"m"}))
         .await;
     south.expect_ack("m").await;
     // The move reaches the watcher as the table's board.

@@ -119,7 +119,10 @@ mod tests {
             .moves
             .iter()
             .any(|m| m.starts_with("D4") || m.starts_with("E4")));
-        assert!(south.starts.iter().any(|s| s.start == "A1'"));
+        // RULES.md 2: an opening turn never starts clockwise.
+        assert_eq!(south.moves, ["A1", "B1", "C1", "F1", "G1", "H1"]);
+        assert_eq!(north.moves, ["H4", "G4", "F4", "C4", "B4", "A4"]);
+        assert!(!south.starts.iter().any(|s| s.start.ends_with('\'')));
     }
 
     #[test]

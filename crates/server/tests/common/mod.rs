@@ -177,6 +177,19 @@ impl TestServer {
         r
     }
 
+    /// Plays both Mweiso opening turns of `game` from the start: South (`south`'s token)
+    /// `C1`, then North `H4`. South then moves first in the main phase, where `A1'`
+    /// captures directly and its clockwise chain asks `a`, `c` or `l` (the opening itself
+    /// never starts clockwise, RULES.md 2).
+    pub async fn play_mweiso_opening(&self, game: &str, south: &str, north: &str) {
+        for (token, mv) in [(south, "C1"), (north, "H4")] {
+            let mut ws = self.socket(game, Some(token), None).await;
+            ws.send(json!({"t":"move","d":{"move":mv},"id":"opening"}))
+                .await;
+            ws.expect_ack("opening").await;
+        }
+    }
+
     pub async fn socket(&self, game: &str, token: Option<&str>, v: Option<u64>) -> Client {
         let mut url = format!("ws://{}/ws/games/{game}?", self.addr);
         if let Some(token) = token {

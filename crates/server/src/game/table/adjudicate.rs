@@ -177,8 +177,12 @@ mod tests {
         assert_eq!(t.facts().seeds_on_side, [30, 34]);
         assert_eq!(adjudicated(&mut t), won_by(Side::North));
 
-        // The opening turn waits at its decision: the start's 32-32 decides.
-        let (mut t, _) = seated(Ruleset::Mweiso, SetupKind::Outer);
+        // A turn waits at its decision (the start's board in the main phase: A1' captures
+        // at B2): the board before it, 32-32, decides.
+        let mut t = on_board(
+            Ruleset::Mweiso,
+            "2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 s",
+        );
         t.act(Side::South, &mv("A1'"), 2_000).unwrap();
         assert!(t.pending.is_some());
         assert_eq!(adjudicated(&mut t), Outcome::Draw);
@@ -243,23 +247,18 @@ mod tests {
 
     #[test]
     fn the_log_replays_the_adjudication() {
-        // Mweiso's opening: South's turn is answered, North's waits at its decision.
+        // Mweiso: both opening turns (South's C1 captures 12: 44-20; North's H4 none), then
+        // South's main-phase A1' captures at C2, its `c` at D2, and it waits at the chain's
+        // next decision. The opening never starts clockwise (RULES.md 2).
         let (mut t, mut log) = seated(Ruleset::Mweiso, SetupKind::Outer);
+        act(&mut t, &mut log, Side::South, mv("C1"), 1_500);
+        act(&mut t, &mut log, Side::North, mv("H4"), 1_800);
         act(&mut t, &mut log, Side::South, mv("A1'"), 2_000);
-        let decide = Action::Decide { choice: "a".into() };
+        let decide = Action::Decide { choice: "c".into() };
         act(&mut t, &mut log, Side::South, decide, 3_000);
-        let query = t.legal_query();
-        let (_, board) = query.sides[0];
-        let with_decision = board
-            .legal_moves(Side::North, Some(query.budget))
-            .into_iter()
-            .find(|m| !m.answers().is_empty())
-            .unwrap();
-        let start = with_decision.start().to_string();
-        act(&mut t, &mut log, Side::North, mv(&start), 4_000);
         assert!(t.pending.is_some());
         let end = t.adjudicate(5_000).unwrap();
-        log.push((5, 5_000, Entry::Adjudicate));
+        log.push((6, 5_000, Entry::Adjudicate));
         let stored: Vec<_> = log
             .into_iter()
             .map(|(seq, at, entry)| {
@@ -279,13 +278,13 @@ mod tests {
             r#"{"kind":"adjudicate"}"#
         );
         let (v, event) = end.into_iter().next().unwrap();
-        // South's opening turn captured 16 (48-16); North's, unanswered, does not count.
-        assert_eq!(t.facts().seeds_on_side, [48, 16]);
-        assert_eq!(t.facts().turns, [1, 0]);
+        // The two opening turns count (44-20); South's turn, unanswered, does not.
+        assert_eq!(t.facts().seeds_on_side, [44, 20]);
+        assert_eq!(t.facts().turns, [1, 1]);
         assert_eq!(t.outcome(), Some(won_by(Side::South)));
         assert_eq!(
             Frame::event(v, event).to_text(),
-            r#"{"t":"end","d":{"outcome":{"result":"win","winner":"s","victory":"adjudicated"}},"v":8}"#
+            r#"{"t":"end","d":{"outcome":{"result":"win","winner":"s","victory":"adjudicated"}},"v":9}"#
         );
     }
 }
