@@ -13,10 +13,10 @@ import { DecisionPanel } from './decision.js';
 import { EnginePanel } from './enginepanel.js';
 import { describeStart } from './hoverline.js';
 import { Line, rootNode, nodeOfAnswer, lineOfGame, budgetOf, endedView } from './analysisline.js';
-import { RULESET_NAMES } from './lobby.js';
+import { RULESET_NAMES } from './gamewords.js';
 import { cellOf, parsePosition, sideName, describeOutcome, summarizeLaps, other } from './notation.js';
 import { animateLaps, checkLaps } from './playback.js';
-import { ensureSession } from './session.js';
+import { readerSession } from './session.js';
 import { h, replace, announce, errorText, SPEEDS } from './ui.js';
 
 /** @typedef {import('./notation.js').Side} Side */
@@ -126,7 +126,8 @@ class AnalysisView {
   async start(params) {
     document.title = 'Omweso — analysis';
     this.render();
-    await ensureSession('to analyse positions');
+    // The analysis calls need a session, not a name: a visitor analyses as a nameless guest.
+    await readerSession();
     const gameId = params.get('game');
     if (gameId) {
       await this.openGame(gameId, Number(params.get('ply') ?? 'NaN'));

@@ -14,7 +14,7 @@ import { DecisionPanel } from './decision.js';
 import { GameSession, mergeSeats } from './game.js';
 import { History } from './history.js';
 import { HoverLine } from './hoverline.js';
-import { RULESET_NAMES } from './lobby.js';
+import { RULESET_NAMES } from './gamewords.js';
 import { cellOf } from './notation.js';
 import { Playback } from './playback.js';
 import { Players } from './players.js';
@@ -146,7 +146,11 @@ class GameView {
       this.notFound();
       return;
     }
-    // A session is not needed to watch; it is looked up (without asking) to know the name.
+    // The socket first: on a slow line each round trip before it is a third of a second
+    // more before the board (the socket's own refusal says when there is no game).
+    this.session.connect();
+    // A session is not needed to watch; it is looked up (without asking) to know the name,
+    // and the game probed for a server clock far off ours, beside the socket.
     if (await currentSession()) {
       const { missing, skew } = await probeGame(this.gameId);
       if (missing) {
@@ -155,7 +159,6 @@ class GameView {
       }
       if (Math.abs(skew) > 2000) this.session.clockOffset = skew;
     }
-    this.session.connect();
   }
 
   /** Sockets keep being refused: if the server answers, there is no such game. */

@@ -3,6 +3,8 @@
 // socket (`/ws/lobby`): a new game or tournament appears as soon as it exists.
 
 import { api, ApiError } from './api.js';
+import { RULESET_NAMES, SYSTEM_WORDS, describeTimeControl } from './gamewords.js';
+import { plural } from './plural.js';
 import { ensureSession, readerSession } from './session.js';
 import { h, replace, toast } from './ui.js';
 import { LiveSocket } from './livesocket.js';
@@ -30,24 +32,10 @@ import { gameForm } from './gameform.js';
  *   tournaments: {open: ListedTournament[], running: ListedTournament[], finished: ListedTournament[]}}} LobbyLists
  */
 
-export const RULESET_NAMES = /** @type {Record<string, string>} */ ({
-  omweso: 'Omweso', mweiso: 'Mweiso', oware: 'Oware',
-});
 const SETUP_NAMES = /** @type {Record<string, string>} */ ({
   outer: 'outer row (4 in each outer pit)', even: 'even (2 in every pit)', free: 'free arrangement',
 });
 
-/**
- * The time control in words.
- * @param {TimeControl} tc
- */
-export function describeTimeControl(tc) {
-  const parts = [];
-  parts.push(tc.referee_seconds == null ? 'no referee count' : `${tc.referee_seconds} s referee count`);
-  parts.push(tc.move_limit_seconds == null ? 'no move limit' : `${Math.round(tc.move_limit_seconds / 60 * 10) / 10} min move limit`);
-  if (tc.akakyala) parts.push('akakyala on');
-  return parts.join(', ');
-}
 
 /** @param {HTMLElement} root */
 export async function mountLobby(root) {
@@ -148,10 +136,6 @@ export async function mountLobby(root) {
   socket.connect();
 }
 
-export const SYSTEM_WORDS = /** @type {Record<string, string>} */ ({
-  swiss: 'Swiss', 'round-robin': 'round-robin', 'double-round-robin': 'double round-robin',
-});
-
 /**
  * @param {HTMLElement} list @param {ListedTournament[]} tournaments
  * @param {'open'|'running'|'finished'} kind
@@ -239,7 +223,7 @@ function renderLive(list, games) {
     replace(list, h('li', { class: 'muted empty' }, 'No games being played right now.'));
     return;
   }
-  const detail = (/** @type {Listed} */ g) => `${g.moves ?? 0} moves · ${g.spectators} watching · ${describeTimeControl(g.time_control)}`;
+  const detail = (/** @type {Listed} */ g) => `${plural(g.moves ?? 0, 'move')} · ${g.spectators} watching · ${describeTimeControl(g.time_control)}`;
   // The same games in the same order (moves were played): only their counts change.
   const rows = /** @type {HTMLElement[]} */ ([...list.children]);
   if (rows.length === games.length && games.every((g, i) => rows[i].dataset.gameId === g.game_id)) {

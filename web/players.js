@@ -1,7 +1,7 @@
 // The people and the result: a card for each player (name, side, connection, Oware's
 // captures, the referee clock), the game's rules and watchers, the result, and resigning.
 
-import { describeTimeControl, RULESET_NAMES } from './lobby.js';
+import { describeTimeControl, RULESET_NAMES } from './gamewords.js';
 import { cardClock } from './clocks.js';
 import { parsePosition, isOware, other, sideName, describeOutcome } from './notation.js';
 import { h, replace, toast, formatRemaining, errorText } from './ui.js';

@@ -11,7 +11,7 @@ import { TablesView } from './tables.js';
 import { PlayerPanel } from './playerpanel.js';
 import { standingsTable, crosstable, pairingsTable, finishedRounds } from './standings.js';
 import { ConnectionBanner } from './connection.js';
-import { RULESET_NAMES, SYSTEM_WORDS } from './lobby.js';
+import { RULESET_NAMES, SYSTEM_WORDS } from './gamewords.js';
 
 /** Events closer together than this are drawn once. */
 const RENDER_COALESCE_MS = 150;
