@@ -74,20 +74,34 @@ export function displayLeft(displayMs, receivedAt, now) {
  * player's own pace when it fits, else faster; 0 when even the fastest readable pace
  * would not fit (the turn is then shown at once). Follows the board's timing
  * (`Board.animate`): a lift per lap and a drop per seed at the pace, and a capture's
- * flight of at least 4 seeds' time (220 ms when the pace is fast) plus its take-off.
+ * flight of at least 4 seeds' time (220 ms when the pace is fast) plus its take-off, and
+ * room for the cut's one step early.
  * @param {number} preferred the player's pace @param {Lap[]} laps @param {number} budget
  */
 export function fitPace(preferred, laps, budget) {
   const steps = laps.reduce((n, lap) => n + lap.seeds, 0) + laps.length;
   const captures = laps.filter((lap) => lap.kind === 'capture').length;
-  // Kept a tenth short of the budget: timers in a busy page run late.
-  const target = budget * 0.9;
+  // A twentieth short of the budget (timers in a busy page run late), and one step more:
+  // the cut comes a step early (`longestStep`), and a turn that fits is never cut.
+  const target = budget * 0.95;
   /** @param {number} d */
-  const cost = (d) => steps * d + captures * (Math.max(4 * d, 220) + Math.min(120, Math.max(4 * d, 220) / 4));
+  const cost = (d) => steps * d + captures * (Math.max(4 * d, 220) + Math.min(120, Math.max(4 * d, 220) / 4))
+    + longestStep(d, laps);
   if (cost(FASTEST_MS_PER_SEED) > target) return 0;
   let d = Math.max(FASTEST_MS_PER_SEED, preferred);
   while (d > FASTEST_MS_PER_SEED && cost(d) > target) d = Math.max(FASTEST_MS_PER_SEED, Math.floor(d * 0.85));
   return d;
+}
+
+/**
+ * The longest single step of `Board.animate` at `d` milliseconds a seed: a capture's
+ * flight and take-off when the laps capture, else one seed.
+ * @param {number} d @param {Lap[]} laps
+ */
+export function longestStep(d, laps) {
+  if (!laps.some((lap) => lap.kind === 'capture')) return d;
+  const flight = Math.max(4 * d, 220);
+  return Math.max(d, flight + Math.min(120, flight / 4));
 }
 
 export class Playback {
@@ -147,10 +161,11 @@ export class Playback {
           const animation = animateLaps(board, parsePosition(before.ruleset, before.position), ev.d.laps, ms);
           if (ev.d.display_ms) {
             // Whatever the page's pace, the turn is shown within its display time: the next
-            // player's count starts when it is over (RULES.md 4).
+            // player's count starts when it is over (RULES.md 4). A skip takes effect at the
+            // next step, so the cut comes one step (the longest: a capture's flight) early.
             const left = displayLeft(ev.d.display_ms, item.receivedAt ?? performance.now(), performance.now());
             let timer = 0;
-            const cut = new Promise((resolve) => { timer = window.setTimeout(resolve, left, 'cut'); });
+            const cut = new Promise((resolve) => { timer = window.setTimeout(resolve, Math.max(0, left - longestStep(ms, ev.d.laps)), 'cut'); });
             if (await Promise.race([animation, cut]) === 'cut') board.skip();
             window.clearTimeout(timer);
           }

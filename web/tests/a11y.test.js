@@ -127,9 +127,9 @@ for (const [on, device] of /** @type {[string, any][]} */ ([['', undefined], [' 
   test(`the analysis board: a position, the engine's answer, a decision${on}`, async () => {
     const analyst = await open('analyst', device);
     await analyst.page.goto(`${server.url}/analysis?ruleset=mweiso&anim=0`);
-    await analyst.page.waitForSelector('#name-input');
-    await giveName(analyst.page, 'Apio');
+    // A visitor analyses without giving a name.
     await analyst.page.waitForSelector('svg[data-board] [data-legal]');
+    assert.equal(await analyst.page.locator('#name-input').count(), 0, 'no name is asked to analyse');
     await check(analyst.page, 'the analysis board');
     await analyst.page.selectOption('#engine-millis', '500');
     await analyst.page.click('[data-ask-engine]');

@@ -169,6 +169,7 @@ test('over a whole game at 300 ms round trip, every count starts after the turn 
       margins.push(m.deadline - m.at);
     }
   }
+  assert.ok(margins.length >= shared.turns / 2, `only ${margins.length} playable moments recorded for ${shared.turns} turns`);
   const least = Math.min(...margins);
   console.log(`fair count: ${shared.turns} turns, ${played.length} played events, longest display ${longest} ms, `
     + `count left when playable: min ${least} ms, median ${margins.sort((a, b) => a - b)[Math.floor(margins.length / 2)]} ms`);

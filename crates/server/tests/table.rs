@@ -285,12 +285,14 @@ fn after_a_restart_the_referee_count_starts_again_once_both_players_are_back() {
     assert_eq!(t.set_present(Side::North, true, 101_000), Some(vec![]));
     let events = t.set_present(Side::South, true, 102_000).unwrap();
     assert_eq!(kinds(&events), ["count@3"]);
-    // The latencies measured before the restart still stand (0 here): 3 s from now.
+    // The count starts with the second arrival, with the whole allowance (whatever was
+    // measured: a replay knows no round trip): 3 s and 1 s from now.
     assert_eq!(
         snapshot(&t, None, [true, true], 0).clock.referee_deadline,
-        Some(105_000)
+        Some(106_000)
     );
-    assert_eq!(kinds(&t.tick(105_000)), ["steal@4"]);
+    assert!(t.tick(105_999).is_empty());
+    assert_eq!(kinds(&t.tick(106_000)), ["steal@4"]);
 }
 
 #[test]

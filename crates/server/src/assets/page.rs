@@ -157,7 +157,7 @@ mod tests {
         );
         // A route this table does not know: the shared modules only.
         assert_eq!(
-            render(TEMPLATE, &site(), "/howto"),
+            render(TEMPLATE, &site(), "/nowhere"),
             expect(&preload("ui.js"))
         );
     }

@@ -198,8 +198,9 @@ pub struct Services {
     pub computer: ComputerServices,
 }
 
-/// Spawns the task owning `table`, whose log already holds `next_seq` entries.
-pub fn spawn(table: Table, next_seq: i64, services: Services) -> GameHandle {
+/// Spawns the task owning `table`, whose log already holds `next_seq` entries; a table
+/// rebuilt from its log (`resumed`) is taken up again first ([`Table::resume`]).
+pub fn spawn(table: Table, next_seq: i64, services: Services, resumed: bool) -> GameHandle {
     let (tx, rx) = mpsc::channel(COMMAND_QUEUE);
     let id = table.id();
     let shutdown = services.shutdown.clone();
@@ -221,7 +222,7 @@ pub fn spawn(table: Table, next_seq: i64, services: Services) -> GameHandle {
         computer: ComputerPlayer::default(),
     };
     actor.services.lobby.update(actor.table.summary(0));
-    tokio::spawn(actor.run(shutdown));
+    tokio::spawn(actor.run(shutdown, resumed));
     GameHandle { id, tx }
 }
 
@@ -252,9 +253,12 @@ struct Actor {
 }
 
 impl Actor {
-    async fn run(mut self, mut shutdown: watch::Receiver<bool>) {
+    async fn run(mut self, mut shutdown: watch::Receiver<bool>, resumed: bool) {
         let id = self.table.id();
         tracing::debug!(game = %id, "game loaded");
+        if resumed {
+            self.resume().await;
+        }
         loop {
             self.computer_turn().await;
             let wake = self.next_wake();
@@ -296,6 +300,34 @@ impl Actor {
             let due = self.table.created_at_ms() + self.services.open_game_ttl_ms;
             due.max(self.expiry_retry_at)
         })
+    }
+
+    /// After a restart: the game goes on from its log with the time the server was down
+    /// counting against nobody ([`Table::resume`]). A game being played logs it, so that
+    /// the next replay rebuilds the same deadlines and event versions; if the store
+    /// refuses, the game goes on and only a later replay would differ (logged).
+    async fn resume(&mut self) {
+        let now = now_ms();
+        self.table.resume(now);
+        if self.table.status() != Status::Playing {
+            return;
+        }
+        let saved = persist(
+            &self.services,
+            &self.table,
+            self.next_seq,
+            Entry::Resume,
+            now,
+            false,
+        )
+        .await;
+        match saved {
+            Ok(()) => self.next_seq += 1,
+            Err(_) => tracing::error!(
+                game = %self.table.id(),
+                "could not log the game's resumption: a later replay may differ from this run"
+            ),
+        }
     }
 
     /// Removes a game nobody started in time: its row and log, and its sockets.

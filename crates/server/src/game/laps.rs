@@ -61,12 +61,13 @@ pub struct LapRecord {
 }
 
 impl LapRecord {
-    /// The laps and the seeds sown in them, the omitted ones included.
+    /// How long every page takes to show these laps (the omitted ones included), the
+    /// `played` event's `display_ms`.
     #[must_use]
-    pub fn totals(&self) -> (u64, u64) {
+    pub fn display_ms(&self) -> u64 {
         let shown_seeds: u64 = self.shown.iter().map(|lap| u64::from(lap.seeds)).sum();
         let omitted = self.omitted.unwrap_or_default();
-        (
+        super::table::display_ms(
             self.shown.len() as u64 + omitted.laps,
             shown_seeds + omitted.seeds,
         )

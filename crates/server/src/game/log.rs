@@ -56,6 +56,11 @@ pub enum Entry {
     /// The game was stopped at its tournament round's deadline and decided on material
     /// (RULES.md 5.3).
     Adjudicate,
+    /// The server restarted and took the game up again from its log
+    /// ([`Table::resume`]): the time it was down counts against nobody, nobody is at the
+    /// table, and the count waits for both players. Logged so that the next replay
+    /// rebuilds the same state and event versions.
+    Resume,
 }
 
 impl Entry {
@@ -69,6 +74,7 @@ impl Entry {
             Entry::Abandon { .. } => "abandon",
             Entry::Presence { .. } => "presence",
             Entry::Adjudicate => "adjudicate",
+            Entry::Resume => "resume",
         }
     }
 }
@@ -106,6 +112,14 @@ pub fn replay(
         return Err(ReplayError::NoCreate);
     };
     let mut table = Table::new(id, config, creator, side, created);
+    // Before the computer is seated: seating it starts the game, whose first count must
+    // be the one the log was written under.
+    if !presence_logged {
+        table.pause_grace();
+    }
+    if !display_count {
+        table.keep_old_count();
+    }
     if let Some(computer) = computer {
         table
             .seat_computer(computer, created)
@@ -113,12 +127,6 @@ pub fn replay(
                 seq: 0,
                 message: r.message,
             })?;
-    }
-    if !presence_logged {
-        table.pause_grace();
-    }
-    if !display_count {
-        table.keep_old_count();
     }
     for (seq, at, entry) in entries {
         let refused = |message: String| ReplayError::Refused { seq, message };
@@ -144,6 +152,7 @@ pub fn replay(
             Entry::Adjudicate => {
                 table.adjudicate(at).map_err(|r| refused(r.message))?;
             }
+            Entry::Resume => table.resume(at),
         }
     }
     Ok(table)

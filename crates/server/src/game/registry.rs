@@ -111,13 +111,15 @@ impl Registry {
     /// The game's task: the one already running, or a new one owning `table`. Decided
     /// and spawned under the map's lock, so that two loads of the same game at once
     /// never give it two tasks (the loser's table is dropped unplayed).
-    fn spawn_once(&self, table: Table, next_seq: i64) -> GameHandle {
+    /// `resumed`: the table was rebuilt from its log, and its task takes it up again
+    /// ([`Table::resume`]) before anything else.
+    fn spawn_once(&self, table: Table, next_seq: i64, resumed: bool) -> GameHandle {
         let mut games = self.handles();
         if let Some(running) = games.get(&table.id()).filter(|h| !h.is_closed()) {
             return running.clone();
         }
         games.retain(|_, h| !h.is_closed());
-        let handle = actor::spawn(table, next_seq, self.services.clone());
+        let handle = actor::spawn(table, next_seq, self.services.clone(), resumed);
         games.insert(handle.id(), handle.clone());
         handle
     }
@@ -136,7 +138,7 @@ impl Registry {
             .write(vec![Write::InsertGame(row), Write::AppendAction(first)])
             .await?;
         crate::metrics::count(&crate::metrics::METRICS.games_created);
-        Ok(self.spawn_once(table, 1))
+        Ok(self.spawn_once(table, 1, false))
     }
 
     /// Creates games with both players seated, and play begun where the setup is a preset
@@ -185,7 +187,7 @@ impl Registry {
             .into_iter()
             .map(|table| {
                 crate::metrics::count(&crate::metrics::METRICS.games_created);
-                self.spawn_once(table, 2)
+                self.spawn_once(table, 2, false)
             })
             .collect())
     }
@@ -199,7 +201,7 @@ impl Registry {
             return Ok(None);
         };
         let (table, next_seq) = table;
-        Ok(Some(self.spawn_once(table, next_seq)))
+        Ok(Some(self.spawn_once(table, next_seq, true)))
     }
 
     async fn load(&self, id: Uuid) -> Result<Option<(Table, i64)>, LoadError> {
@@ -227,11 +229,10 @@ impl Registry {
                 id,
                 error: e.to_string(),
             })?;
-        let mut table = replayed.map_err(|e| LoadError::Replay {
+        let table = replayed.map_err(|e| LoadError::Replay {
             id,
             error: e.to_string(),
         })?;
-        table.resume(now_ms());
         Ok(Some((table, next_seq)))
     }
 

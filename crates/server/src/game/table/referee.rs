@@ -40,6 +40,15 @@ pub(super) struct Clock {
 /// The most the referee count is extended to make up for a player's latency.
 const MAX_LATENCY_ALLOWANCE_MS: u64 = 1000;
 
+/// The latency allowance a count starts with.
+#[derive(Clone, Copy, Debug)]
+enum Allowance {
+    /// The mover's measured round trip (none until measured), at most a second.
+    Measured,
+    /// The whole second: the count that starts as the second player arrives.
+    Whole,
+}
+
 impl Table {
     /// The turn passes: the referee count for the player to move starts at `shown_at`,
     /// when every page has finished showing the turn that made the position (its display
@@ -51,23 +60,26 @@ impl Table {
         self.clock.referee_deadline_ms = if self.clock.count_waits {
             None
         } else {
-            self.count_from(shown_at, 0)
+            self.count_from(shown_at, Allowance::Measured)
         };
     }
 
-    /// When the referee count of the turn now open runs out, if it starts at `from`; a
-    /// player whose round trip is not measured yet is allowed `unmeasured` for it.
-    fn count_from(&self, from: u64, unmeasured: u64) -> Option<u64> {
+    /// When the referee count of the turn now open runs out, if it starts at `from`.
+    fn count_from(&self, from: u64, allowance: Allowance) -> Option<u64> {
         let mover = self.board.and_then(|b| b.to_move())?;
         let r = self.config.time_control.referee_seconds?;
         // The computer answers at once: no count runs on its turns, so none is stolen.
         if self.is_computer(mover) {
             return None;
         }
-        let allowance = self.clock.latency_ms[mover.index()]
-            .unwrap_or(unmeasured)
-            .min(MAX_LATENCY_ALLOWANCE_MS);
-        Some(from + ms(r) + allowance)
+        let allowance = match allowance {
+            // Not measured yet counts as none (a client that never answers a ping gains
+            // nothing). Round trips are not logged, so a replay counts none and fires no
+            // later than the server did: never a logged steal missed.
+            Allowance::Measured => self.clock.latency_ms[mover.index()].unwrap_or(0),
+            Allowance::Whole => MAX_LATENCY_ALLOWANCE_MS,
+        };
+        Some(from + ms(r) + allowance.min(MAX_LATENCY_ALLOWANCE_MS))
     }
 
     /// Both seats' players are at the table (the computer always is).
@@ -249,9 +261,10 @@ impl Table {
         }
         self.new_turn(now);
         // The player who just arrived has no round trip measured yet (their first ping is
-        // one away): the whole allowance rather than none for a player on a slow line.
-        // Only here: a client that never answers a ping gains nothing on later turns.
-        self.clock.referee_deadline_ms = self.count_from(now, MAX_LATENCY_ALLOWANCE_MS);
+        // one away): the whole allowance rather than none for a player on a slow line,
+        // whatever was measured, so that a replay (which knows no round trip) gives the
+        // same deadline.
+        self.clock.referee_deadline_ms = self.count_from(now, Allowance::Whole);
         if self.clock.referee_deadline_ms.is_none() {
             return Vec::new();
         }
@@ -387,6 +400,9 @@ mod tests {
         let (mut t, mut log) =
             seated_timed(Ruleset::Omweso, SetupKind::Outer, TimeControl::TOURNAMENT);
         assert_eq!(t.clock.referee_deadline_ms, None, "nobody is here yet");
+        // South's round trip is measured while South waits (not logged: a replay knows
+        // none), so the arrival's count must not depend on it.
+        t.set_latency(Side::South, 80);
         for (side, at) in [(Side::South, 2_000), (Side::North, 5_000)] {
             let events = t.set_present(side, true, at).unwrap();
             let seq = i64::try_from(log.len()).unwrap();
@@ -395,7 +411,7 @@ mod tests {
                 assert!(matches!(events.as_slice(), [(3, Event::Count { .. })]));
             }
         }
-        // Nobody's round trip is measured: the whole allowance (1 s).
+        // The count that starts with an arrival gets the whole allowance (1 s).
         assert_eq!(t.clock.referee_deadline_ms, Some(5_000 + 3_000 + 1_000));
         act(&mut t, &mut log, Side::South, mv("E1"), 6_000);
         // E1 is shown for 690 ms; North's count runs from then (North's round trip is
@@ -410,6 +426,38 @@ mod tests {
         assert_eq!(replayed.clock_view(), t.clock_view());
         assert_eq!(replayed.history, t.history);
         assert!(replayed.history[1].stolen);
+    }
+
+    /// A restart is logged (`Resume`): the count it left waiting starts when both players
+    /// are back, and the replay after the next restart gives the same event versions and
+    /// deadlines, the `count` event included.
+    #[test]
+    fn a_resumption_replays_from_the_log() {
+        let (mut t, mut log) =
+            seated_timed(Ruleset::Omweso, SetupKind::Outer, TimeControl::TOURNAMENT);
+        let mut at_table =
+            |t: &mut super::Table, log: &mut Vec<(i64, u64, Entry)>, side, here, at| {
+                let events = t.set_present(side, here, at).unwrap();
+                let seq = i64::try_from(log.len()).unwrap();
+                log.push((seq, at, Entry::Presence { side, here }));
+                events
+            };
+        at_table(&mut t, &mut log, Side::South, true, 2_000);
+        at_table(&mut t, &mut log, Side::North, true, 3_000);
+        act(&mut t, &mut log, Side::South, mv("E1"), 4_000);
+        let before_restart = t.version();
+        // The server restarts at 50 s: nobody is here, the count waits.
+        t.resume(50_000);
+        log.push((6, 50_000, Entry::Resume));
+        assert_eq!(t.clock.referee_deadline_ms, None);
+        assert!(at_table(&mut t, &mut log, Side::South, true, 51_000).is_empty());
+        let count = at_table(&mut t, &mut log, Side::North, true, 52_000);
+        assert_eq!(count.len(), 1);
+        assert_eq!(count[0].0, before_restart + 1);
+        assert_eq!(t.clock.referee_deadline_ms, Some(52_000 + 3_000 + 1_000));
+        let replayed = replay(t.id(), log).unwrap();
+        assert_eq!(replayed.version(), t.version());
+        assert_eq!(replayed.clock_view(), t.clock_view());
     }
 
     /// A log written before the display count replays by the count it was decided by:

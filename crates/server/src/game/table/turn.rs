@@ -6,7 +6,6 @@ use omweso_rules::{Answer, Game, GameMove, GameTurn, PlayResult, Progress, Side}
 
 use super::super::decision_results;
 use super::super::laps::LapRecord;
-use super::display::display_ms;
 use super::{refuse, Refusal, Table};
 use crate::protocol::{ErrorCode, Event, HistoryEntry, Legal, OptionResult, Played, Status};
 
@@ -137,7 +136,7 @@ impl Table {
             self.clock.move_deadline_ms = self.move_deadline(&pending);
             self.clock.referee_deadline_ms = None;
             let position = self.board_during(&pending.turn);
-            let (lap_count, seeds) = laps.totals();
+            let display_ms = laps.display_ms();
             pending.results = self.option_results(&pending);
             let results = pending.results.clone();
             self.pending = Some(pending);
@@ -151,7 +150,7 @@ impl Table {
                     position,
                     outcome: None,
                     pending: true,
-                    display_ms: display_ms(lap_count, seeds),
+                    display_ms,
                     clock: self.clock_view(),
                     legal: Legal::default(),
                 }),
@@ -192,8 +191,7 @@ impl Table {
             stolen,
             position: position.clone(),
         });
-        let (lap_count, seeds) = laps.totals();
-        let display_ms = display_ms(lap_count, seeds);
+        let display_ms = laps.display_ms();
         let mut events = Vec::new();
         self.after_turn(now, display_ms, outcome, &mut events);
         events.insert(
