@@ -435,13 +435,12 @@ mod tests {
     fn a_resumption_replays_from_the_log() {
         let (mut t, mut log) =
             seated_timed(Ruleset::Omweso, SetupKind::Outer, TimeControl::TOURNAMENT);
-        let mut at_table =
-            |t: &mut super::Table, log: &mut Vec<(i64, u64, Entry)>, side, here, at| {
-                let events = t.set_present(side, here, at).unwrap();
-                let seq = i64::try_from(log.len()).unwrap();
-                log.push((seq, at, Entry::Presence { side, here }));
-                events
-            };
+        let at_table = |t: &mut super::Table, log: &mut Vec<(i64, u64, Entry)>, side, here, at| {
+            let events = t.set_present(side, here, at).unwrap();
+            let seq = i64::try_from(log.len()).unwrap();
+            log.push((seq, at, Entry::Presence { side, here }));
+            events
+        };
         at_table(&mut t, &mut log, Side::South, true, 2_000);
         at_table(&mut t, &mut log, Side::North, true, 3_000);
         act(&mut t, &mut log, Side::South, mv("E1"), 4_000);
