@@ -4,13 +4,13 @@
 // line played by clicking, back and forward, a position typed in (and a bad one refused
 // in words), the game page's "Analyse" link; the game itself is never disturbed.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { serverAndBrowser } from './helpers/suite.js';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer } from './helpers/server.js';
-import { launch, openPage } from './helpers/browser.js';
+import { openPage } from './helpers/browser.js';
 import { call, session, RandomMover, waitFor } from './helpers/protocol.js';
 import { signInContext } from './helpers/tournament.js';
 
@@ -22,19 +22,7 @@ mkdirSync(ARTIFACTS, { recursive: true });
 const WORKED = '5,0,0,0,1,1,1,1/0,3,0,5,5,5,0,5/10,4,1,4,4,0,0,4/1,0,0,0,4,0,0,0 s';
 const AFTER_E1 = '5,0,0,0,1,1,1,0/0,3,0,5,5,5,0,0/10,4,1,4,4,1,1,6/1,0,0,0,0,2,2,2 n';
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  [server, browser] = await Promise.all([startServer(), launch()]);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const live = serverAndBrowser();
 
 /**
  * The analysis board once settled.
@@ -71,39 +59,39 @@ async function answerDecisions(page) {
 
 test('analysing a running game at a move, playing, asking the engine, typing a position', async () => {
   // A game being played by two protocol clients: six turns, then they wait.
-  const kato = await session(server.url, 'Kato');
-  const nakato = await session(server.url, 'Nakato');
-  const { game_id: gameId } = await call(server.url, kato.token, 'POST', '/api/games', { ruleset: 'omweso' });
-  await call(server.url, nakato.token, 'POST', `/api/games/${gameId}/join`, {});
+  const kato = await session(live.server.url, 'Kato');
+  const nakato = await session(live.server.url, 'Nakato');
+  const { game_id: gameId } = await call(live.server.url, kato.token, 'POST', '/api/games', { ruleset: 'omweso' });
+  await call(live.server.url, nakato.token, 'POST', `/api/games/${gameId}/join`, {});
   const movers = [
-    new RandomMover({ baseUrl: server.url, gameId, token: kato.token, seed: 7, thinkMs: [5, 20], maxMoves: 3 }),
-    new RandomMover({ baseUrl: server.url, gameId, token: nakato.token, seed: 8, thinkMs: [5, 20], maxMoves: 3 }),
+    new RandomMover({ baseUrl: live.server.url, gameId, token: kato.token, seed: 7, thinkMs: [5, 20], maxMoves: 3 }),
+    new RandomMover({ baseUrl: live.server.url, gameId, token: nakato.token, seed: 8, thinkMs: [5, 20], maxMoves: 3 }),
   ];
   movers.forEach((m) => m.start());
   const snap = await waitFor(async () => {
-    const s = await call(server.url, kato.token, 'GET', `/api/games/${gameId}`);
+    const s = await call(live.server.url, kato.token, 'GET', `/api/games/${gameId}`);
     return s.history.length >= 6 && !s.pending ? s : null;
   }, 'six turns played');
   movers.forEach((m) => m.stop());
   const version = snap.version;
 
-  const watcher = await session(server.url, 'Okello');
-  const { context, page, problems } = await openPage(browser, 'analyst');
-  await signInContext(context, server.url, watcher);
+  const watcher = await session(live.server.url, 'Okello');
+  const { context, page, problems } = await openPage(live.browser, 'analyst');
+  await signInContext(context, live.server.url, watcher);
 
   // The game page links each reviewed position to the analysis board.
-  await page.goto(`${server.url}/g/${gameId}?anim=0`);
+  await page.goto(`${live.server.url}/g/${gameId}?anim=0`);
   await page.click('[data-history-index="2"]');
   const link = page.locator('[data-analyse-ply="3"]');
   assert.equal(await link.getAttribute('href'), `/analysis?game=${gameId}&ply=3`);
 
-  await page.goto(`${server.url}/analysis?game=${gameId}&ply=3&anim=0`);
+  await page.goto(`${live.server.url}/analysis?game=${gameId}&ply=3&anim=0`);
   let s = await settled(page, (x) => x.cursor === 3);
   assert.equal(s.position, snap.history[2].position);
   assert.equal(s.drawn, s.position);
   assert.deepEqual(s.moves, snap.history.map((/** @type {any} */ e) => e.move));
   // The pits lit are exactly the server's legal starts for that position.
-  const legal = await call(server.url, watcher.token, 'POST', '/api/analysis/legal', { ruleset: 'omweso', position: s.position });
+  const legal = await call(live.server.url, watcher.token, 'POST', '/api/analysis/legal', { ruleset: 'omweso', position: s.position });
   const side = s.position.endsWith(' s') ? 's' : 'n';
   assert.deepEqual((await offered(page)).sort(), legal.legal[side].starts.map((/** @type {any} */ r) => r.start).sort());
 
@@ -114,7 +102,7 @@ test('analysing a running game at a move, playing, asking the engine, typing a p
   s = await answerDecisions(page);
   assert.equal(s.cursor, 4);
   assert.equal(s.moves[3].split('/')[0], pit);
-  const replayed = await call(server.url, watcher.token, 'POST', '/api/analysis/play', { ruleset: 'omweso', position: snap.history[2].position, move: s.moves[3] });
+  const replayed = await call(live.server.url, watcher.token, 'POST', '/api/analysis/play', { ruleset: 'omweso', position: snap.history[2].position, move: s.moves[3] });
   assert.equal(s.position, replayed.after.position);
   assert.equal(s.drawn, s.position);
   await page.screenshot({ path: path.join(ARTIFACTS, 'analysis.png'), fullPage: true });
@@ -124,7 +112,7 @@ test('analysing a running game at a move, playing, asking the engine, typing a p
   await page.click('[data-ask-engine]');
   await page.waitForSelector('[data-engine-move]');
   const best = String(await page.locator('[data-engine-move]').getAttribute('data-engine-move'));
-  const here = await call(server.url, watcher.token, 'POST', '/api/analysis/legal', { ruleset: 'omweso', position: s.position });
+  const here = await call(live.server.url, watcher.token, 'POST', '/api/analysis/legal', { ruleset: 'omweso', position: s.position });
   const mover = s.position.endsWith(' s') ? 's' : 'n';
   assert.ok(here.legal[mover].moves.includes(best), `${best} is one of ${here.legal[mover].moves}`);
   const score = Number(await page.locator('[data-engine-score]').getAttribute('data-engine-score'));
@@ -148,7 +136,7 @@ test('analysing a running game at a move, playing, asking the engine, typing a p
   assert.equal(s.position, snap.history[0].position);
 
   // The game was not disturbed.
-  const after = await call(server.url, kato.token, 'GET', `/api/games/${gameId}`);
+  const after = await call(live.server.url, kato.token, 'GET', `/api/games/${gameId}`);
   assert.equal(after.version, version);
   assert.equal(after.history.length, snap.history.length);
 
@@ -184,32 +172,32 @@ test('analysing a running game at a move, playing, asking the engine, typing a p
 
 test('a finished game: its last position says "Game over", the engine is not asked, the field follows the position', async () => {
   // Four turns, then North resigns: the board after the last move would let North move on.
-  const kato = await session(server.url, 'Kato');
-  const nakato = await session(server.url, 'Nakato');
-  const { game_id: gameId } = await call(server.url, kato.token, 'POST', '/api/games', { ruleset: 'omweso' });
-  await call(server.url, nakato.token, 'POST', `/api/games/${gameId}/join`, {});
+  const kato = await session(live.server.url, 'Kato');
+  const nakato = await session(live.server.url, 'Nakato');
+  const { game_id: gameId } = await call(live.server.url, kato.token, 'POST', '/api/games', { ruleset: 'omweso' });
+  await call(live.server.url, nakato.token, 'POST', `/api/games/${gameId}/join`, {});
   const movers = [
-    new RandomMover({ baseUrl: server.url, gameId, token: kato.token, seed: 3, thinkMs: [5, 20], maxMoves: 2 }),
-    new RandomMover({ baseUrl: server.url, gameId, token: nakato.token, seed: 4, thinkMs: [5, 20], maxMoves: 2 }),
+    new RandomMover({ baseUrl: live.server.url, gameId, token: kato.token, seed: 3, thinkMs: [5, 20], maxMoves: 2 }),
+    new RandomMover({ baseUrl: live.server.url, gameId, token: nakato.token, seed: 4, thinkMs: [5, 20], maxMoves: 2 }),
   ];
   movers.forEach((m) => m.start());
   await waitFor(async () => {
-    const g = await call(server.url, kato.token, 'GET', `/api/games/${gameId}`);
+    const g = await call(live.server.url, kato.token, 'GET', `/api/games/${gameId}`);
     return g.history.length >= 4 && !g.pending ? g : null;
   }, 'four turns played');
   const north = movers.find((m) => m.you === 'n') || movers[1];
   await north.resign();
   movers.forEach((m) => m.stop());
-  const snap = await call(server.url, kato.token, 'GET', `/api/games/${gameId}`);
+  const snap = await call(live.server.url, kato.token, 'GET', `/api/games/${gameId}`);
   assert.equal(snap.status, 'finished');
   assert.deepEqual(snap.outcome, { result: 'win', winner: 's', victory: 'resigned' });
   const plies = snap.history.length;
   const last = snap.history[plies - 1].position;
 
-  const watcher = await session(server.url, 'Okello');
-  const { context, page, problems } = await openPage(browser, 'analyst-finished');
-  await signInContext(context, server.url, watcher);
-  await page.goto(`${server.url}/analysis?game=${gameId}&ply=${plies}&anim=0`);
+  const watcher = await session(live.server.url, 'Okello');
+  const { context, page, problems } = await openPage(live.browser, 'analyst-finished');
+  await signInContext(context, live.server.url, watcher);
+  await page.goto(`${live.server.url}/analysis?game=${gameId}&ply=${plies}&anim=0`);
   let s = await settled(page, (x) => x.cursor === plies);
   assert.equal(s.position, last);
   assert.deepEqual(s.legal, [], 'nobody moves in a finished position');
@@ -241,12 +229,12 @@ test('a finished game: its last position says "Game over", the engine is not ask
 });
 
 test('a Mweiso opening (never clockwise), then a clockwise start, its decision answered with previews, on a phone', async () => {
-  const analyst = await session(server.url, 'Apio');
-  const { context, page, problems } = await openPage(browser, 'phone', {
+  const analyst = await session(live.server.url, 'Apio');
+  const { context, page, problems } = await openPage(live.browser, 'phone', {
     viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2,
   });
-  await signInContext(context, server.url, analyst);
-  await page.goto(`${server.url}/analysis?ruleset=mweiso&anim=0`);
+  await signInContext(context, live.server.url, analyst);
+  await page.goto(`${live.server.url}/analysis?ruleset=mweiso&anim=0`);
   let s = await settled(page, (x) => x.ruleset === 'mweiso' && x.legal.length > 0);
   // RULES.md 2: no opening turn starts clockwise.
   assert.ok(s.legal.includes('A1') && s.legal.includes('H4'), `${s.legal}`);

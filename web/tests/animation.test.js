@@ -5,26 +5,14 @@
 // console error may appear, and showing the "Skip animation" button must not move the page
 // under the board.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer } from './helpers/server.js';
-import { launch, openPage, PHONE } from './helpers/browser.js';
+import { serverAndBrowser } from './helpers/suite.js';
+import { openPage, PHONE } from './helpers/browser.js';
 import { call, session, rng, RandomMover } from './helpers/protocol.js';
 import { signInContext } from './helpers/tournament.js';
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  [server, browser] = await Promise.all([startServer(), launch()]);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const live = serverAndBrowser();
 
 /**
  * Records in the page, from its first script on: CSP violations, flying seeds, animations,
@@ -93,19 +81,19 @@ async function tapRandom(page, random) {
 }
 
 test('a whole Omweso game at the default animation speed on a phone: captures fly, no CSP violation, no layout shift', async () => {
-  const { context, page, problems } = await openPage(browser, 'phone', PHONE);
+  const { context, page, problems } = await openPage(live.browser, 'phone', PHONE);
   try {
     await watchPage(context);
-    const me = await session(server.url, 'Kato');
-    const opponent = await session(server.url, 'Nakato');
-    await signInContext(context, server.url, me);
-    const game = await call(server.url, me.token, 'POST', '/api/games', {
+    const me = await session(live.server.url, 'Kato');
+    const opponent = await session(live.server.url, 'Nakato');
+    await signInContext(context, live.server.url, me);
+    const game = await call(live.server.url, me.token, 'POST', '/api/games', {
       ruleset: 'omweso', setup: 'outer', seat: 'first', time_control: { preset: 'casual' },
     });
-    await call(server.url, opponent.token, 'POST', `/api/games/${game.game_id}/join`);
-    const mover = new RandomMover({ baseUrl: server.url, gameId: game.game_id, token: opponent.token, seed: 5, thinkMs: [100, 250] }).start();
+    await call(live.server.url, opponent.token, 'POST', `/api/games/${game.game_id}/join`);
+    const mover = new RandomMover({ baseUrl: live.server.url, gameId: game.game_id, token: opponent.token, seed: 5, thinkMs: [100, 250] }).start();
     // The default speed: no `?anim=` in the address, nothing saved.
-    await page.goto(`${server.url}/g/${game.game_id}`);
+    await page.goto(`${live.server.url}/g/${game.game_id}`);
     assert.equal(await page.locator('#anim-speed').inputValue(), 'normal');
 
     const random = rng(11);

@@ -7,10 +7,10 @@
 //   leaves the player the full 3 s less the one-way delay the lag allowance covers;
 // - the first turn's count starts only once both players are at the table.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer } from './helpers/server.js';
-import { launch, openPage } from './helpers/browser.js';
+import { serverAndBrowser } from './helpers/suite.js';
+import { openPage, PHONE } from './helpers/browser.js';
 import { call, session, rng } from './helpers/protocol.js';
 import { signInContext } from './helpers/tournament.js';
 import { startDelayProxy } from './helpers/delayproxy.js';
@@ -20,21 +20,8 @@ const REACTION_MS = 1000;
 const COUNT_MS = 3000;
 /** A whole game, but bounded: a random game that has not ended by then is resigned. */
 const MAX_TURNS = 120;
-const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  [server, browser] = await Promise.all([startServer(), launch()]);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const live = serverAndBrowser();
 
 /**
  * Records, in the page, each moment the board became playable for its player: the version,
@@ -104,21 +91,21 @@ async function play(page, random, shared) {
 }
 
 test('over a whole game at 300 ms round trip, every count starts after the turn was shown and no steal opens', async () => {
-  const proxies = await Promise.all([startDelayProxy(server.url, ONE_WAY_MS), startDelayProxy(server.url, ONE_WAY_MS)]);
-  const [south, north] = await Promise.all([session(server.url, 'Kato'), session(server.url, 'Nakato')]);
-  const created = await call(server.url, south.token, 'POST', '/api/games',
+  const proxies = await Promise.all([startDelayProxy(live.server.url, ONE_WAY_MS), startDelayProxy(live.server.url, ONE_WAY_MS)]);
+  const [south, north] = await Promise.all([session(live.server.url, 'Kato'), session(live.server.url, 'Nakato')]);
+  const created = await call(live.server.url, south.token, 'POST', '/api/games',
     // Tournament timing without akakyala, which ends most random games within ten turns.
     { ruleset: 'omweso', setup: 'outer', seat: 'first', time_control: { preset: 'tournament', akakyala: false } });
   const id = created.game_id;
-  await call(server.url, north.token, 'POST', `/api/games/${id}/join`);
+  await call(live.server.url, north.token, 'POST', `/api/games/${id}/join`);
   // The game has started: nobody is at the table yet, so no count runs.
-  const before = await call(server.url, south.token, 'GET', `/api/games/${id}`);
+  const before = await call(live.server.url, south.token, 'GET', `/api/games/${id}`);
   assert.equal(before.status, 'playing');
   assert.equal(before.clock.referee_deadline, null, 'the first count waits for both players');
 
   const pages = [];
   for (const [i, s] of [south, north].entries()) {
-    const p = await openPage(browser, s.name, PHONE);
+    const p = await openPage(live.browser, s.name, PHONE);
     await signInContext(p.context, proxies[i].url, s);
     await p.page.addInitScript(recordPlayable);
     await p.page.addInitScript(() => {
@@ -141,7 +128,7 @@ test('over a whole game at 300 ms round trip, every count starts after the turn 
   await pages[0].page.goto(`${proxies[0].url}/g/${id}`);
   await pages[0].page.waitForSelector('svg[data-board] [data-legal]');
   await pages[0].page.waitForTimeout(COUNT_MS + 1500);
-  const waiting = await call(server.url, south.token, 'GET', `/api/games/${id}`);
+  const waiting = await call(live.server.url, south.token, 'GET', `/api/games/${id}`);
   assert.equal(waiting.clock.referee_deadline, null, 'one player alone: the count waits');
   assert.equal(waiting.clock.steal_open, false);
   const northArrives = Date.now();

@@ -3,32 +3,20 @@
 // list with "Remove"; the server keeps the list and the next pairing keeps them apart. The
 // creation form no longer asks for ids. Real server, real Chromium.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer } from './helpers/server.js';
-import { launch, openPage } from './helpers/browser.js';
+import { serverAndBrowser } from './helpers/suite.js';
+import { openPage } from './helpers/browser.js';
 import { call } from './helpers/protocol.js';
 import { createTournament, joinPlayers, signInContext, snapshot } from './helpers/tournament.js';
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  [server, browser] = await Promise.all([startServer(), launch()]);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const live = serverAndBrowser();
 
 test('the director keeps two players apart by choosing their names, and lets them meet again', async () => {
-  const t = await createTournament(server.url, { name: 'Family Cup', rounds: 1 }, 'Mukasa');
-  const [kato, nakato, apio, okello] = await joinPlayers(server.url, t.id, 4, { names: ['Kato', 'Nakato', 'Apio', 'Okello'] });
-  const { context, page, problems } = await openPage(browser, 'director-forbidden');
-  await signInContext(context, server.url, t.director);
+  const t = await createTournament(live.server.url, { name: 'Family Cup', rounds: 1 }, 'Mukasa');
+  const [kato, nakato, apio, okello] = await joinPlayers(live.server.url, t.id, 4, { names: ['Kato', 'Nakato', 'Apio', 'Okello'] });
+  const { context, page, problems } = await openPage(live.browser, 'director-forbidden');
+  await signInContext(context, live.server.url, t.director);
   await page.goto(`${t.url}?anim=0`);
   await page.waitForSelector('#director-console [data-forbidden-none]');
   assert.equal(await page.locator('[data-forbidden-none]').textContent(), 'None: anyone may meet anyone.');
@@ -48,7 +36,7 @@ test('the director keeps two players apart by choosing their names, and lets the
   await page.click('[data-forbid-add]');
   await page.waitForSelector(`[data-forbidden-pair="${kato.player_id} ${nakato.player_id}"]`);
   assert.equal(await page.locator('[data-forbidden-pair] span').allTextContents().then((x) => x.join('|')), 'Kato and Nakato');
-  let snap = await snapshot(server.url, t.id, t.director.token);
+  let snap = await snapshot(live.server.url, t.id, t.director.token);
   assert.deepEqual(snap.settings.forbidden_pairs, [[kato.player_id, nakato.player_id]]);
   // The selects are cleared for the next pair.
   assert.equal(await page.inputValue('#forbid-a'), '');
@@ -58,7 +46,7 @@ test('the director keeps two players apart by choosing their names, and lets the
   await page.selectOption('#forbid-b', { label: 'Apio' });
   await page.click('[data-forbid-add]');
   await page.waitForSelector(`[data-forbidden-pair="${okello.player_id} ${apio.player_id}"]`);
-  const round = await call(server.url, t.director.token, 'POST', `/api/tournaments/${t.id}/rounds`);
+  const round = await call(live.server.url, t.director.token, 'POST', `/api/tournaments/${t.id}/rounds`);
   for (const p of round.pairings) {
     const pair = [p.first, p.second];
     assert.ok(!(pair.includes(kato.player_id) && pair.includes(nakato.player_id)), 'Kato and Nakato are kept apart');
@@ -68,11 +56,11 @@ test('the director keeps two players apart by choosing their names, and lets the
   // Removing one lets them meet again.
   await page.click(`[data-forbidden-pair="${kato.player_id} ${nakato.player_id}"] [data-forbidden-remove]`);
   await page.waitForFunction((id) => !document.querySelector(`[data-forbidden-pair^="${id}"]`), kato.player_id);
-  snap = await snapshot(server.url, t.id, t.director.token);
+  snap = await snapshot(live.server.url, t.id, t.director.token);
   assert.deepEqual(snap.settings.forbidden_pairs, [[okello.player_id, apio.player_id]]);
 
   // The creation form no longer asks for player ids.
-  await page.goto(`${server.url}/t/new?anim=0`);
+  await page.goto(`${live.server.url}/t/new?anim=0`);
   await page.waitForSelector('[data-forbidden-note]');
   assert.equal(await page.locator('#t-forbidden').count(), 0);
   // It names a federation for the TRF only when one is given: three letters.
@@ -85,9 +73,9 @@ test('the director keeps two players apart by choosing their names, and lets the
   await page.click('#create-tournament');
   await page.waitForURL(/\/t\/[0-9a-f-]{36}/);
   const created = String(page.url().match(/\/t\/([0-9a-f-]{36})/)?.[1]);
-  const made = await snapshot(server.url, created, t.director.token);
+  const made = await snapshot(live.server.url, created, t.director.token);
   assert.equal(made.settings.federation, 'UGA');
-  const trf = await call(server.url, t.director.token, 'GET', `/api/tournaments/${created}/tournament.trf`);
+  const trf = await call(live.server.url, t.director.token, 'GET', `/api/tournaments/${created}/tournament.trf`);
   assert.match(String(trf), /^012 Kampala Open\n022 online \(omweso\)\n032 UGA\n/);
 
   await context.close();

@@ -4,27 +4,15 @@
 // what they were doing when the dialog closes. "How to play" for each game, with board
 // pictures, linked from the lobby and from the game page, as is the analysis board.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer } from './helpers/server.js';
-import { launch, openPage } from './helpers/browser.js';
+import { serverAndBrowser } from './helpers/suite.js';
+import { openPage } from './helpers/browser.js';
 import { call, session } from './helpers/protocol.js';
 import { createTournament, joinPlayers } from './helpers/tournament.js';
 import { assertAccessible } from './helpers/axe.js';
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  [server, browser] = await Promise.all([startServer(), launch()]);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const live = serverAndBrowser();
 
 /** Records CSP violations in the page. @param {import('playwright-core').BrowserContext} context */
 async function watchCsp(context) {
@@ -42,21 +30,21 @@ async function sessionCookie(context) {
 
 test('a visitor reads the lobby, a tournament and a live game without a name; acting asks for one', async () => {
   // Something to read: an open game, a live game, a tournament.
-  const host = await session(server.url, 'Host');
-  const open = await call(server.url, host.token, 'POST', '/api/games', { ruleset: 'omweso', setup: 'outer', seat: 'first', time_control: { preset: 'casual' } });
-  const a = await session(server.url, 'Apio');
-  const b = await session(server.url, 'Bbosa');
-  const live = await call(server.url, a.token, 'POST', '/api/games', { ruleset: 'oware', setup: 'outer', seat: 'first', time_control: { preset: 'casual' } });
-  await call(server.url, b.token, 'POST', `/api/games/${live.game_id}/join`);
-  const t = await createTournament(server.url, { name: 'Masaka Open', ruleset: 'omweso' });
-  await joinPlayers(server.url, t.id, 2);
+  const host = await session(live.server.url, 'Host');
+  const open = await call(live.server.url, host.token, 'POST', '/api/games', { ruleset: 'omweso', setup: 'outer', seat: 'first', time_control: { preset: 'casual' } });
+  const a = await session(live.server.url, 'Apio');
+  const b = await session(live.server.url, 'Bbosa');
+  const liveGame = await call(live.server.url, a.token, 'POST', '/api/games', { ruleset: 'oware', setup: 'outer', seat: 'first', time_control: { preset: 'casual' } });
+  await call(live.server.url, b.token, 'POST', `/api/games/${liveGame.game_id}/join`);
+  const t = await createTournament(live.server.url, { name: 'Masaka Open', ruleset: 'omweso' });
+  await joinPlayers(live.server.url, t.id, 2);
 
-  const { context, page, problems } = await openPage(browser, 'visitor');
+  const { context, page, problems } = await openPage(live.browser, 'visitor');
   try {
     await watchCsp(context);
-    await page.goto(`${server.url}/?anim=0`);
+    await page.goto(`${live.server.url}/?anim=0`);
     await page.waitForSelector(`#open-games [data-game-id="${open.game_id}"]`);
-    await page.waitForSelector(`#live-games [data-game-id="${live.game_id}"]`);
+    await page.waitForSelector(`#live-games [data-game-id="${liveGame.game_id}"]`);
     await page.waitForSelector(`#open-tournaments [data-tournament-row="${t.id}"]`);
     assert.equal(await page.locator('#name-input').count(), 0, 'the lobby does not ask for a name');
     assert.equal(await page.locator('[data-choose-name]').innerText(), 'Choose a name');
@@ -71,14 +59,14 @@ test('a visitor reads the lobby, a tournament and a live game without a name; ac
     assert.equal(await page.locator('[data-analysis-link]').getAttribute('href'), '/analysis?anim=0');
 
     // The tournament page, read as the same guest.
-    await page.goto(`${server.url}/t/${t.id}?anim=0`);
+    await page.goto(`${live.server.url}/t/${t.id}?anim=0`);
     await page.waitForFunction(() => document.querySelector('#tournament-name')?.textContent === 'Masaka Open');
     await page.waitForSelector('#join-tournament');
     assert.equal(await page.locator('#name-input').count(), 0, 'the tournament page does not ask for a name');
     assert.equal(await page.locator('[data-player-id]').count() >= 2, true, 'the players are listed');
 
     // The live game, watched.
-    await page.goto(`${server.url}/g/${live.game_id}?anim=0`);
+    await page.goto(`${live.server.url}/g/${liveGame.game_id}?anim=0`);
     const watched = await (await page.waitForFunction(() => /** @type {any} */ (window).__omweso?.settled())).jsonValue();
     assert.equal(watched.you, null, 'a watcher has no seat');
     assert.equal(watched.status, 'playing');
@@ -90,7 +78,7 @@ test('a visitor reads the lobby, a tournament and a live game without a name; ac
 
     // Acting asks for the name: creating a game. Declining (Escape) brings focus back to
     // the button; then the name is given and the game is made.
-    await page.goto(`${server.url}/?anim=0`);
+    await page.goto(`${live.server.url}/?anim=0`);
     await page.waitForSelector('#create-game');
     await page.focus('#create-game');
     await page.keyboard.press('Enter');
@@ -117,9 +105,9 @@ test('a visitor reads the lobby, a tournament and a live game without a name; ac
 });
 
 test('choosing a name from the header returns focus to the main content, not to <body>', async () => {
-  const { context, page, problems } = await openPage(browser, 'visitor');
+  const { context, page, problems } = await openPage(live.browser, 'visitor');
   try {
-    await page.goto(`${server.url}/?anim=0`);
+    await page.goto(`${live.server.url}/?anim=0`);
     await page.click('[data-choose-name]');
     await page.fill('#name-input', 'Nakato');
     await page.press('#name-input', 'Enter');
@@ -133,7 +121,7 @@ test('choosing a name from the header returns focus to the main content, not to 
 });
 
 test('how to play each game: plain words, board pictures with marked pits, accessible', async () => {
-  const { context, page, problems } = await openPage(browser, 'reader');
+  const { context, page, problems } = await openPage(live.browser, 'reader');
   try {
     await watchCsp(context);
     /** @type {Record<string, {title: string, boards: number, pits: Record<string, number>, marks: Record<string, string[]>}>} */
@@ -156,7 +144,7 @@ test('how to play each game: plain words, board pictures with marked pits, acces
       },
     };
     for (const [game, want] of Object.entries(expected)) {
-      await page.goto(`${server.url}/howto/${game}`);
+      await page.goto(`${live.server.url}/howto/${game}`);
       await page.waitForSelector('.howto-page h1');
       assert.equal(await page.locator('h1').innerText(), want.title);
       assert.equal(await page.title(), `${want.title} — Omweso`);
@@ -177,7 +165,7 @@ test('how to play each game: plain words, board pictures with marked pits, acces
       await assertAccessible(page, `how to play ${game}`);
     }
     // An unknown game: a choice of the three.
-    await page.goto(`${server.url}/howto/chess`);
+    await page.goto(`${live.server.url}/howto/chess`);
     await page.waitForSelector('.howto-nav');
     assert.equal(await page.locator('.howto-nav a').count(), 3);
     assert.deepEqual(await page.evaluate(() => /** @type {any} */ (window).__csp), []);

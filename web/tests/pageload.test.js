@@ -4,26 +4,14 @@
 // second visit asks only for the page (answered 304) and the API: every file comes from the
 // browser's cache. Any console error fails.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer } from './helpers/server.js';
-import { launch, openPage } from './helpers/browser.js';
+import { serverAndBrowser } from './helpers/suite.js';
+import { openPage } from './helpers/browser.js';
 import { session } from './helpers/protocol.js';
 import { signInContext } from './helpers/tournament.js';
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  [server, browser] = await Promise.all([startServer(), launch()]);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const live = serverAndBrowser();
 
 /** Modules and styles of the other pages: the lobby must not fetch any of them. */
 const NOT_THE_LOBBYS = [
@@ -61,7 +49,7 @@ async function load(page, path, selector) {
     const headers = Object.fromEntries(Object.entries(e.response.headers).map(([k, v]) => [k.toLowerCase(), v]));
     r.encoding = headers['content-encoding'] || '';
   });
-  await page.goto(`${server.url}${path}`);
+  await page.goto(`${live.server.url}${path}`);
   await page.locator(selector).first().waitFor({ state: 'visible' });
   await page.waitForLoadState('networkidle');
   await cdp.detach();
@@ -69,8 +57,8 @@ async function load(page, path, selector) {
 }
 
 test('the lobby loads only its own modules, compressed and versioned; a second visit only revalidates the page', { timeout: 60000 }, async () => {
-  const { context, page, problems } = await openPage(browser, 'lobby');
-  await signInContext(context, server.url, await session(server.url, 'Kato'));
+  const { context, page, problems } = await openPage(live.browser, 'lobby');
+  await signInContext(context, live.server.url, await session(live.server.url, 'Kato'));
 
   const first = await load(page, '/', '#create-game');
   const files = first.filter((r) => r.path.startsWith('/static/'));
@@ -104,8 +92,8 @@ test('the lobby loads only its own modules, compressed and versioned; a second v
 });
 
 test('the other pages still mount from their modules loaded on demand', { timeout: 60000 }, async () => {
-  const { context, page, problems } = await openPage(browser, 'pages');
-  await signInContext(context, server.url, await session(server.url, 'Nakato'));
+  const { context, page, problems } = await openPage(live.browser, 'pages');
+  await signInContext(context, live.server.url, await session(live.server.url, 'Nakato'));
   const analysis = await load(page, '/analysis', 'svg[data-board] .pit');
   assert.ok(analysis.some((r) => r.path.endsWith('/analysis.js')));
   assert.ok(!analysis.some((r) => r.path.endsWith('/director.js') || r.path.endsWith('/tournament.js')));

@@ -3,25 +3,13 @@
 // tournament on one line and its "change" fully on screen; every option of the lobby's
 // selects readable in full in its select.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer } from './helpers/server.js';
-import { launch, openPage, PHONE } from './helpers/browser.js';
+import { serverAndBrowser } from './helpers/suite.js';
+import { openPage, PHONE } from './helpers/browser.js';
 import { createTournament, joinPlayers, pairAndStart, signInContext } from './helpers/tournament.js';
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  [server, browser] = await Promise.all([startServer(), launch()]);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const live = serverAndBrowser();
 
 /**
  * What sticks out of a 390 px screen: the document's width, and the elements whose right
@@ -50,21 +38,21 @@ async function assertFits(page, where) {
 }
 
 test('the lobby, a tournament game and the tournament page fit a 390 px phone', async () => {
-  const { id, director } = await createTournament(server.url, { ruleset: 'omweso', system: 'round-robin' });
-  const [first, second] = await joinPlayers(server.url, id, 2, { names: ['Bbosa Kalanzi', 'Nakato Nansubuga'] });
-  const round = await pairAndStart(server.url, id, director.token);
+  const { id, director } = await createTournament(live.server.url, { ruleset: 'omweso', system: 'round-robin' });
+  const [first, second] = await joinPlayers(live.server.url, id, 2, { names: ['Bbosa Kalanzi', 'Nakato Nansubuga'] });
+  const round = await pairAndStart(live.server.url, id, director.token);
   const gameId = round.pairings[0].game_id;
   assert.match(String(gameId), /^[0-9a-f-]{36}$/);
-  const { context, page, problems } = await openPage(browser, 'phone', PHONE);
+  const { context, page, problems } = await openPage(live.browser, 'phone', PHONE);
   try {
-    await signInContext(context, server.url, first);
+    await signInContext(context, live.server.url, first);
     // The game page was opened from the tournament page (which remembers that).
     await context.addInitScript(([game, tournament]) => {
       localStorage.setItem(`omweso.tournament-of.${game}`, tournament);
     }, [gameId, id]);
 
     // The lobby, and its forms' selects: each option's words fit in the select.
-    await page.goto(`${server.url}/?anim=0`);
+    await page.goto(`${live.server.url}/?anim=0`);
     await page.waitForSelector('#open-games[aria-busy="false"]');
     await assertFits(page, 'the lobby');
     const cut = await page.evaluate(() => {
@@ -87,7 +75,7 @@ test('the lobby, a tournament game and the tournament page fit a 390 px phone', 
     assert.deepEqual(cut, [], 'options cut off in the lobby selects');
 
     // The tournament game: the header holds the brand, the way back and the name.
-    await page.goto(`${server.url}/g/${gameId}?anim=0`);
+    await page.goto(`${live.server.url}/g/${gameId}?anim=0`);
     await page.waitForSelector('[data-back-to-tournament]');
     await page.waitForFunction(() => /** @type {any} */ (window).__omweso?.settled());
     await assertFits(page, 'the tournament game');
@@ -106,7 +94,7 @@ test('the lobby, a tournament game and the tournament page fit a 390 px phone', 
     assert.ok(header.change && header.change.right <= 390 && header.change.left >= 0, `"change" is on screen: ${JSON.stringify(header.change)}`);
 
     // The tournament page.
-    await page.goto(`${server.url}/t/${id}?anim=0`);
+    await page.goto(`${live.server.url}/t/${id}?anim=0`);
     await page.waitForSelector('#standings table');
     await assertFits(page, 'the tournament page');
     assert.deepEqual(problems, [], `the page logged problems:\n${problems.join('\n')}`);

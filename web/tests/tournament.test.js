@@ -13,7 +13,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from './helpers/server.js';
-import { launch, openPage } from './helpers/browser.js';
+import { launch, openPage, recordAnnouncements } from './helpers/browser.js';
 import { RandomMover, call, rng, session, waitFor } from './helpers/protocol.js';
 import { joinPlayers, snapshot } from './helpers/tournament.js';
 import { assertAccessible } from './helpers/axe.js';
@@ -46,20 +46,7 @@ after(async () => {
 /** A page in a context of its own that records what its live region announces. @param {string} label @param {any} [options] */
 async function open(label, options) {
   const p = await openPage(browser, label, options);
-  await p.context.addInitScript(() => {
-    const w = /** @type {any} */ (window);
-    w.__announced = [];
-    const watch = () => {
-      const region = document.getElementById('announcer');
-      if (!region) return false;
-      new MutationObserver(() => {
-        const text = (region.textContent || '').trim();
-        if (text) w.__announced.push(text);
-      }).observe(region, { childList: true, subtree: true, characterData: true });
-      return true;
-    };
-    if (!watch()) document.addEventListener('DOMContentLoaded', watch);
-  });
+  await recordAnnouncements(p.context);
   opened.push(p);
   return p;
 }

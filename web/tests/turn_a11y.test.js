@@ -3,26 +3,14 @@
 // on a pit just sown moves to the board (or a pit that can be played), not left on a dead
 // pit.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer } from './helpers/server.js';
-import { launch, openPage } from './helpers/browser.js';
+import { serverAndBrowser } from './helpers/suite.js';
+import { openPage, recordAnnouncements } from './helpers/browser.js';
 import { call, session, RandomMover } from './helpers/protocol.js';
 import { signInContext } from './helpers/tournament.js';
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  [server, browser] = await Promise.all([startServer(), launch()]);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const live = serverAndBrowser();
 
 /** What the element with focus is. @param {import('playwright-core').Page} page */
 function focused(page) {
@@ -33,32 +21,19 @@ function focused(page) {
 }
 
 test('"Your turn" with the referee count is announced once a turn; focus leaves a sown pit for the board', async () => {
-  const { context, page, problems } = await openPage(browser, 'keyboard');
+  const { context, page, problems } = await openPage(live.browser, 'keyboard');
   try {
-    await context.addInitScript(() => {
-      const w = /** @type {any} */ (window);
-      w.__announced = [];
-      const watch = () => {
-        const region = document.getElementById('announcer');
-        if (!region) return false;
-        new MutationObserver(() => {
-          const text = (region.textContent || '').trim();
-          if (text) w.__announced.push(text);
-        }).observe(region, { childList: true, subtree: true, characterData: true });
-        return true;
-      };
-      if (!watch()) document.addEventListener('DOMContentLoaded', watch);
-    });
-    const me = await session(server.url, 'Kato');
-    const opponent = await session(server.url, 'Nakato');
-    await signInContext(context, server.url, me);
+    await recordAnnouncements(context);
+    const me = await session(live.server.url, 'Kato');
+    const opponent = await session(live.server.url, 'Nakato');
+    await signInContext(context, live.server.url, me);
     // The tournament preset: a 3 s referee count.
-    const game = await call(server.url, me.token, 'POST', '/api/games', {
+    const game = await call(live.server.url, me.token, 'POST', '/api/games', {
       ruleset: 'omweso', setup: 'outer', seat: 'first', time_control: { preset: 'tournament' },
     });
-    await call(server.url, opponent.token, 'POST', `/api/games/${game.game_id}/join`);
-    const mover = new RandomMover({ baseUrl: server.url, gameId: game.game_id, token: opponent.token, seed: 3, thinkMs: [200, 400] }).start();
-    await page.goto(`${server.url}/g/${game.game_id}?anim=0`);
+    await call(live.server.url, opponent.token, 'POST', `/api/games/${game.game_id}/join`);
+    const mover = new RandomMover({ baseUrl: live.server.url, gameId: game.game_id, token: opponent.token, seed: 3, thinkMs: [200, 400] }).start();
+    await page.goto(`${live.server.url}/g/${game.game_id}?anim=0`);
 
     const said = () => page.evaluate(() => /** @type {string[]} */ (/** @type {any} */ (window).__announced));
     for (let turn = 1; turn <= 2; turn++) {

@@ -50,3 +50,25 @@ export async function openPage(browser, label, options = {}) {
 
 /** A phone's context options (the width the event-day findings were made at). */
 export const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+
+/**
+ * Records, from the page's first script on, everything its live region (`#announcer`)
+ * announces, in `window.__announced`.
+ * @param {import('playwright-core').BrowserContext} context
+ */
+export async function recordAnnouncements(context) {
+  await context.addInitScript(() => {
+    const w = /** @type {any} */ (window);
+    w.__announced = [];
+    const watch = () => {
+      const region = document.getElementById('announcer');
+      if (!region) return false;
+      new MutationObserver(() => {
+        const text = (region.textContent || '').trim();
+        if (text) w.__announced.push(text);
+      }).observe(region, { childList: true, subtree: true, characterData: true });
+      return true;
+    };
+    if (!watch()) document.addEventListener('DOMContentLoaded', watch);
+  });
+}
