@@ -99,6 +99,20 @@ pub struct Limits {
     /// Games one IP address may create per minute (bursts of as many).
     #[arg(long, env = "OMWESO_GAMES_PER_IP_PER_MINUTE", default_value_t = 60)]
     pub games_per_ip_per_minute: u32,
+    /// Tournaments one session may create per minute (bursts of as many).
+    #[arg(
+        long,
+        env = "OMWESO_TOURNAMENTS_PER_SESSION_PER_MINUTE",
+        default_value_t = 5
+    )]
+    pub tournaments_per_session_per_minute: u32,
+    /// Tournaments one IP address may create per minute (bursts of as many).
+    #[arg(
+        long,
+        env = "OMWESO_TOURNAMENTS_PER_IP_PER_MINUTE",
+        default_value_t = 20
+    )]
+    pub tournaments_per_ip_per_minute: u32,
     /// Unstarted games (waiting for a player or the free setup) one session may have.
     #[arg(long, env = "OMWESO_OPEN_GAMES_PER_SESSION", default_value_t = 5)]
     pub open_games_per_session: usize,
@@ -167,6 +181,8 @@ impl Limits {
             sessions_per_ip_per_minute: 30,
             games_per_session_per_minute: 10,
             games_per_ip_per_minute: 60,
+            tournaments_per_session_per_minute: 5,
+            tournaments_per_ip_per_minute: 20,
             open_games_per_session: 5,
             open_games: 10_000,
             open_game_hours: 24.0,
@@ -259,6 +275,8 @@ impl ServeConfig {
                 sessions_per_ip_per_minute: 100_000,
                 games_per_session_per_minute: 100_000,
                 games_per_ip_per_minute: 100_000,
+                tournaments_per_session_per_minute: 100_000,
+                tournaments_per_ip_per_minute: 100_000,
                 open_games_per_session: 10_000,
                 sockets_per_session: 10_000,
                 sockets_per_ip: 10_000,

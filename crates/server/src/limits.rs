@@ -131,6 +131,8 @@ pub struct Limiters {
     pub sessions_per_ip: Rates<std::net::IpAddr>,
     pub games_per_session: Rates<uuid::Uuid>,
     pub games_per_ip: Rates<std::net::IpAddr>,
+    pub tournaments_per_session: Rates<uuid::Uuid>,
+    pub tournaments_per_ip: Rates<std::net::IpAddr>,
     pub sockets_per_session: Holdings<uuid::Uuid>,
     pub sockets_per_ip: Holdings<std::net::IpAddr>,
 }
@@ -142,6 +144,8 @@ impl Limiters {
             sessions_per_ip: Rates::new(limits.sessions_per_ip_per_minute),
             games_per_session: Rates::new(limits.games_per_session_per_minute),
             games_per_ip: Rates::new(limits.games_per_ip_per_minute),
+            tournaments_per_session: Rates::new(limits.tournaments_per_session_per_minute),
+            tournaments_per_ip: Rates::new(limits.tournaments_per_ip_per_minute),
             sockets_per_session: Holdings::default(),
             sockets_per_ip: Holdings::default(),
         }

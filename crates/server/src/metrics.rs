@@ -119,6 +119,8 @@ pub enum Limit {
     SessionsPerIp,
     GamesPerSession,
     GamesPerIp,
+    TournamentsPerSession,
+    TournamentsPerIp,
     OpenGamesPerSession,
     OpenGames,
     SocketsPerSession,
@@ -132,10 +134,12 @@ pub enum Limit {
 }
 
 impl Limit {
-    pub const ALL: [Limit; 13] = [
+    pub const ALL: [Limit; 15] = [
         Limit::SessionsPerIp,
         Limit::GamesPerSession,
         Limit::GamesPerIp,
+        Limit::TournamentsPerSession,
+        Limit::TournamentsPerIp,
         Limit::OpenGamesPerSession,
         Limit::OpenGames,
         Limit::SocketsPerSession,
@@ -154,6 +158,8 @@ impl Limit {
             Limit::SessionsPerIp => "sessions_per_ip",
             Limit::GamesPerSession => "games_per_session",
             Limit::GamesPerIp => "games_per_ip",
+            Limit::TournamentsPerSession => "tournaments_per_session",
+            Limit::TournamentsPerIp => "tournaments_per_ip",
             Limit::OpenGamesPerSession => "open_games_per_session",
             Limit::OpenGames => "open_games",
             Limit::SocketsPerSession => "sockets_per_session",

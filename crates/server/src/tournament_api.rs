@@ -2,6 +2,7 @@
 //! handler checks who asks and hands the change to the tournament's task, which checks
 //! what is asked (who may do what, RULES.md 5) and answers once it is saved.
 
+use crate::metrics::Limit;
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -50,6 +51,7 @@ fn gone(error: crate::tournament::actor::Gone) -> ApiError {
 
 pub async fn create(
     State(state): State<AppState>,
+    ip: Option<axum::Extension<crate::accept::ClientIp>>,
     headers: HeaderMap,
     bytes: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
@@ -57,6 +59,7 @@ pub async fn create(
     let request: NewTournament = body(&bytes)?;
     let settings = Settings::from_request(request, state.config.limits.min_round_minutes)
         .map_err(|message| ApiError::bad_request(ErrorCode::BadSettings, message))?;
+    may_create_tournament(&state, session.player_id, crate::api::client_ip(ip))?;
     let handle = state
         .tournaments
         .create(settings, session.player_id, session.name)
@@ -71,6 +74,35 @@ pub async fn create(
         }),
     )
         .into_response())
+}
+
+/// The creation rates (docs/security.md): a session and an address create only so many
+/// tournaments a minute. Checked after the settings, so a mistyped form costs nothing.
+fn may_create_tournament(
+    state: &AppState,
+    player: uuid::Uuid,
+    ip: std::net::IpAddr,
+) -> Result<(), ApiError> {
+    let limits = &state.config.limits;
+    if !state.limiters.tournaments_per_session.allow(player) {
+        return Err(ApiError::limited(
+            Limit::TournamentsPerSession,
+            format!(
+                "you created {} tournaments in the last minute; wait a little",
+                limits.tournaments_per_session_per_minute
+            ),
+        ));
+    }
+    if !state.limiters.tournaments_per_ip.allow(ip) {
+        return Err(ApiError::limited(
+            Limit::TournamentsPerIp,
+            format!(
+                "this address created {} tournaments in the last minute; wait a little",
+                limits.tournaments_per_ip_per_minute
+            ),
+        ));
+    }
+    Ok(())
 }
 
 pub async fn list(
