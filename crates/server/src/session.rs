@@ -131,24 +131,31 @@ pub fn clean_name(name: Option<&str>) -> Result<String, String> {
         rand::rng().fill_bytes(&mut tag);
         return Ok(format!("Guest-{}", hex::encode(tag)));
     };
+    clean_text(name, MAX_NAME, "a name")
+}
+
+/// A name others will read (a player's, a tournament's): `text` trimmed by the caller,
+/// normalised to NFC, at most `max` characters, with nothing in it that would let one name
+/// pass for another. `noun` ("a name", "a tournament name") starts every refusal.
+pub fn clean_text(text: &str, max: usize, noun: &str) -> Result<String, String> {
     // NFC first: "e" + a combining acute and the precomposed "é" are one name, not two
     // that look alike.
-    let name: String = name.nfc().collect();
-    if name.chars().count() > MAX_NAME {
-        return Err(format!("a name is at most {MAX_NAME} characters"));
+    let text: String = text.nfc().collect();
+    if text.chars().count() > max {
+        return Err(format!("{noun} is at most {max} characters"));
     }
-    for c in name.chars() {
+    for c in text.chars() {
         if let Some(why) = refused_in_names(c) {
-            return Err(format!("a name cannot hold U+{:04X} ({why})", u32::from(c)));
+            return Err(format!("{noun} cannot hold U+{:04X} ({why})", u32::from(c)));
         }
     }
-    if name.contains("  ") {
-        return Err("a name cannot hold two spaces in a row".into());
+    if text.contains("  ") {
+        return Err(format!("{noun} cannot hold two spaces in a row"));
     }
-    if !name.chars().any(is_visible) {
-        return Err("a name needs a letter, a digit or a symbol".into());
+    if !text.chars().any(is_visible) {
+        return Err(format!("{noun} needs a letter, a digit or a symbol"));
     }
-    Ok(name)
+    Ok(text)
 }
 
 /// Why `c` cannot be in a name, if it cannot.

@@ -62,15 +62,9 @@ impl Settings {
         else {
             return Err("a tournament needs a name".into());
         };
-        let name = name.to_owned();
-        if name.chars().count() > MAX_NAME_CHARS {
-            return Err(format!(
-                "the name is longer than {MAX_NAME_CHARS} characters"
-            ));
-        }
-        if name.chars().any(char::is_control) {
-            return Err("the name has control characters".into());
-        }
+        // The name reaches every lobby, page and export: the players' name rules, so that
+        // no bidi or invisible character turns it around or makes two alike.
+        let name = crate::session::clean_text(name, MAX_NAME_CHARS, "a tournament name")?;
         let ruleset = request.ruleset.unwrap_or(Ruleset::Omweso);
         let setup = match (ruleset, request.setup) {
             // A free setup waits for both arrangements with no clock, so a player who
@@ -333,7 +327,20 @@ mod tests {
     fn bad_settings_are_refused_saying_why() {
         let cases: Vec<(NewTournament, &str)> = vec![
             (NewTournament::default(), "needs a name"),
-            (named(&"x".repeat(81)), "longer than 80"),
+            (named(&"x".repeat(81)), "a tournament name is at most 80 characters"),
+            (
+                named("Club\u{202E}night"),
+                "a tournament name cannot hold U+202E (an invisible or direction-changing character)",
+            ),
+            (
+                named("Club\u{200B}night"),
+                "a tournament name cannot hold U+200B (an invisible or direction-changing character)",
+            ),
+            (
+                named("Club\u{2028}night"),
+                "a tournament name cannot hold U+2028 (a line break)",
+            ),
+            (named("Club  night"), "a tournament name cannot hold two spaces in a row"),
             (
                 NewTournament {
                     rounds: Some(0),
@@ -389,6 +396,15 @@ mod tests {
                 Settings::from_request(request.clone(), MIN_ROUND_MINUTES).expect_err("refused");
             assert!(message.contains(expected), "{request:?}: {message}");
         }
+    }
+
+    /// A tournament's name is normalised like a player's: one spelling for what looks the
+    /// same ("e" and a combining acute become "é").
+    #[test]
+    fn a_tournament_name_is_normalised_to_nfc() {
+        let s = Settings::from_request(named("  Cafe\u{301} Open  "), MIN_ROUND_MINUTES)
+            .expect("valid");
+        assert_eq!(s.name, "Caf\u{e9} Open");
     }
 
     /// The federation is optional (none by default: the TRF names none), three letters.
