@@ -47,8 +47,8 @@ export async function mountLobby(root) {
       h('p', { class: 'lede' }, 'The Ugandan four-row mancala, played online — with Mweiso from Kagera and Oware (Abapa). Create a game, send the link to a friend, or watch a game being played.'),
       h('nav', { class: 'lobby-links', 'aria-label': 'Learn the games' },
         h('a', { href: '/howto/omweso', class: 'button secondary small', 'data-howto': 'omweso' }, 'How to play Omweso'),
-        h('a', { href: '/howto/mweiso', class: 'button secondary small', 'data-howto': 'mweiso' }, 'Mweiso'),
-        h('a', { href: '/howto/oware', class: 'button secondary small', 'data-howto': 'oware' }, 'Oware'),
+        h('a', { href: '/howto/mweiso', class: 'button secondary small', 'data-howto': 'mweiso' }, 'How to play Mweiso'),
+        h('a', { href: '/howto/oware', class: 'button secondary small', 'data-howto': 'oware' }, 'How to play Oware'),
         h('a', { href: `/analysis${location.search}`, class: 'button secondary small', 'data-analysis-link': true }, 'Analysis board'))),
   );
   // A visitor reads the lobby without a name; the name is asked when they act.

@@ -312,9 +312,21 @@ export const VICTORY_WORDS = /** @type {Record<string, string>} */ ({
   captures: 'captured more than half the seeds',
   resigned: 'the opponent resigned',
   abandoned: 'the opponent abandoned the game (did not move, or stayed away)',
-  adjudicated: 'the tournament round ended before the game, and it was decided on the seeds on each side of the board',
+  adjudicated: 'the tournament round ended before the game was finished, and it was decided on the seeds on each side of the board',
   forfeit: 'the opponent never came',
 });
+
+/**
+ * The victories whose meaning is what the loser did or could not do, said of the loser by
+ * name (a game's result); `VICTORY_WORDS` says them of "the opponent" for a legend.
+ * @type {Record<string, (loser: string) => string>}
+ */
+const LOSER_WORDS = {
+  'no-move': (loser) => `${loser} has no pit with two seeds left`,
+  resigned: (loser) => `${loser} resigned`,
+  abandoned: (loser) => `${loser} abandoned the game (did not move, or stayed away)`,
+  forfeit: (loser) => `${loser} never came`,
+};
 
 /** Words for each reason a game is annulled. */
 export const ANNUL_WORDS = /** @type {Record<string, string>} */ ({
@@ -347,9 +359,13 @@ export function victoryLabel(victory) {
  */
 export function describeOutcome(outcome, name, ruleset, position = null) {
   if (outcome.result === 'win') {
-    let why = VICTORY_WORDS[outcome.victory] || outcome.victory;
-    if (outcome.victory === 'no-move' && ruleset === 'oware') why = 'the opponent cannot move';
-    if (outcome.victory === 'adjudicated' && ruleset === 'oware') why = 'the tournament round ended before the game, and it was decided on the seeds captured';
+    // Said of the players by name: "the opponent resigned" read, on the loser's own page,
+    // as if the winner had.
+    const loser = name(outcome.winner === 's' ? 'n' : 's');
+    let why = LOSER_WORDS[outcome.victory]?.(loser) || VICTORY_WORDS[outcome.victory] || outcome.victory;
+    if (outcome.victory === 'no-move' && ruleset === 'oware') why = `${loser} cannot move`;
+    if (outcome.victory === 'akakyala') why = `captured twice before ${loser} captured at all`;
+    if (outcome.victory === 'adjudicated' && ruleset === 'oware') why = 'the tournament round ended before the game was finished, and it was decided on the seeds captured';
     return { title: `${name(outcome.winner)} wins`, detail: `${capitalize(VICTORY_NAMES[outcome.victory] || outcome.victory)}: ${why}.` };
   }
   if (outcome.result === 'draw') return { title: 'A draw', detail: drawDetail(ruleset, position) };
@@ -373,9 +389,9 @@ function drawDetail(ruleset, position) {
     if (s === 0) return 'Neither player captured a seed before the round ended: the captures were level, 0 each.';
     return `Each player captured ${s} seed${s === 1 ? '' : 's'}.`;
   }
-  if (!pos) return 'The round ended before the game, with the same number of seeds on each side of the board.';
+  if (!pos) return 'The round ended before the game was finished, with the same number of seeds on each side of the board.';
   const south = ring(/** @type {Ruleset} */ (ruleset), 's').reduce((a, cell) => a + pos.cells[cell], 0);
-  return `The round ended before the game, with ${south} seeds on each side of the board.`;
+  return `The round ended before the game was finished, with ${south} seeds on each side of the board.`;
 }
 
 /** @param {string} s */

@@ -202,7 +202,7 @@ test('a finished game: its last position says "Game over", the engine is not ask
   assert.equal(s.position, last);
   assert.deepEqual(s.legal, [], 'nobody moves in a finished position');
   assert.equal(await page.locator('[data-analysis-status]').textContent(),
-    'Game over: South wins. Resignation: the opponent resigned.');
+    'Game over: South wins. Resignation: North resigned.');
   assert.equal(await page.locator('[data-ask-engine]').isDisabled(), true);
   assert.equal(await page.locator('#engine-answer').textContent(), 'The game is over in this position.');
   assert.equal(await page.locator('[data-engine-move]').count(), 0);

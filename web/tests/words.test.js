@@ -32,9 +32,17 @@ test('a victory is named once: no "Emitwe ebiri — emitwe-ebiri"', () => {
   assert.equal(won.title, 'Nakato wins');
   assert.equal(won.detail, 'Emitwe-ebiri: captured at both ends, columns A and H, in one turn.');
   assert.equal(describeOutcome({ result: 'win', winner: 's', victory: 'no-move' }, name, 'omweso').detail,
-    'No move: the opponent has no pit with two seeds left.');
+    'No move: Nakato has no pit with two seeds left.');
+  // Said of the loser by name: on the loser's own page "the opponent resigned" read as if
+  // the winner had.
   assert.equal(describeOutcome({ result: 'win', winner: 's', victory: 'resigned' }, name, 'oware').detail,
-    'Resignation: the opponent resigned.');
+    'Resignation: Nakato resigned.');
+  assert.equal(describeOutcome({ result: 'win', winner: 'n', victory: 'abandoned' }, name, 'omweso').detail,
+    'Abandonment: Kato abandoned the game (did not move, or stayed away).');
+  assert.equal(describeOutcome({ result: 'win', winner: 'n', victory: 'akakyala' }, name, 'omweso').detail,
+    'Akakyala: captured twice before Kato captured at all.');
+  assert.equal(describeOutcome({ result: 'win', winner: 's', victory: 'no-move' }, name, 'oware').detail,
+    'No move: Nakato cannot move.');
   assert.equal(victoryLabel('akawumbi'), 'akawumbi (captured in all eight columns in one turn)');
   assert.equal(victoryLabel('budget'), 'a turn over the move limit');
   assert.equal(VICTORY_NAMES['emitwe-ebiri'], 'emitwe-ebiri');
@@ -45,10 +53,10 @@ test('a draw is explained by what it was decided on, true when nothing was captu
   // Omweso, adjudicated after one move: 32 seeds on each side, nothing captured.
   const omweso = describeOutcome(draw, name, 'omweso', '4,4,4,4,4,4,4,4/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/4,4,4,4,4,4,4,4 s');
   assert.equal(omweso.title, 'A draw');
-  assert.equal(omweso.detail, 'The round ended before the game, with 32 seeds on each side of the board.');
+  assert.equal(omweso.detail, 'The round ended before the game was finished, with 32 seeds on each side of the board.');
   assert.doesNotMatch(omweso.detail, /captured/);
   assert.equal(describeOutcome(draw, name, 'mweiso').detail,
-    'The round ended before the game, with the same number of seeds on each side of the board.');
+    'The round ended before the game was finished, with the same number of seeds on each side of the board.');
   // Oware stopped before any capture; and a game ended 24-24.
   assert.equal(describeOutcome(draw, name, 'oware', '4,4,4,4,4,4/4,4,4,4,4,4 s 0 0').detail,
     'Neither player captured a seed before the round ended: the captures were level, 0 each.');
@@ -60,7 +68,7 @@ test('a draw is explained by what it was decided on, true when nothing was captu
 test('an adjudicated win says what it was decided on', () => {
   const adjudicated = /** @type {const} */ ({ result: 'win', winner: 's', victory: 'adjudicated' });
   assert.equal(describeOutcome(adjudicated, name, 'omweso').detail,
-    'Adjudication: the tournament round ended before the game, and it was decided on the seeds on each side of the board.');
+    'Adjudication: the tournament round ended before the game was finished, and it was decided on the seeds on each side of the board.');
   assert.equal(describeOutcome(adjudicated, name, 'oware').detail,
-    'Adjudication: the tournament round ended before the game, and it was decided on the seeds captured.');
+    'Adjudication: the tournament round ended before the game was finished, and it was decided on the seeds captured.');
 });
