@@ -248,25 +248,58 @@ fn may_create_game(
                 "the server has too many games waiting for players; join one of them",
             ),
         })?;
-    if !state.limiters.games_per_session.allow(player) {
-        return Err(ApiError::limited(
+    CreationRates {
+        what: "games",
+        per_session: (
+            &state.limiters.games_per_session,
+            limits.games_per_session_per_minute,
             Limit::GamesPerSession,
-            format!(
-                "you created {} games in the last minute; wait a little",
-                limits.games_per_session_per_minute
-            ),
-        ));
-    }
-    if !state.limiters.games_per_ip.allow(ip) {
-        return Err(ApiError::limited(
+        ),
+        per_ip: (
+            &state.limiters.games_per_ip,
+            limits.games_per_ip_per_minute,
             Limit::GamesPerIp,
-            format!(
-                "this address created {} games in the last minute; wait a little",
-                limits.games_per_ip_per_minute
-            ),
-        ));
+        ),
     }
+    .take(player, ip)?;
     Ok(place)
+}
+
+/// One kind of creation's two rates (docs/security.md): what a session, and what an
+/// address, may create a minute, each with its configured rate and its refusal's label.
+pub struct CreationRates<'a> {
+    /// What is created, in the plural ("games").
+    pub what: &'static str,
+    pub per_session: (&'a crate::limits::Rates<uuid::Uuid>, u32, Limit),
+    pub per_ip: (&'a crate::limits::Rates<std::net::IpAddr>, u32, Limit),
+}
+
+impl CreationRates<'_> {
+    /// Takes one creation for `player` at `ip`, or refuses by the rate that is spent,
+    /// saying which.
+    pub fn take(&self, player: uuid::Uuid, ip: std::net::IpAddr) -> Result<(), ApiError> {
+        let (rates, per_minute, limit) = self.per_session;
+        if !rates.allow(player) {
+            return Err(ApiError::limited(
+                limit,
+                format!(
+                    "you created {per_minute} {} in the last minute; wait a little",
+                    self.what
+                ),
+            ));
+        }
+        let (rates, per_minute, limit) = self.per_ip;
+        if !rates.allow(ip) {
+            return Err(ApiError::limited(
+                limit,
+                format!(
+                    "this address created {per_minute} {} in the last minute; wait a little",
+                    self.what
+                ),
+            ));
+        }
+        Ok(())
+    }
 }
 
 async fn game(state: &AppState, id: &str) -> Result<crate::game::actor::GameHandle, ApiError> {

@@ -84,25 +84,20 @@ fn may_create_tournament(
     ip: std::net::IpAddr,
 ) -> Result<(), ApiError> {
     let limits = &state.config.limits;
-    if !state.limiters.tournaments_per_session.allow(player) {
-        return Err(ApiError::limited(
+    crate::api::CreationRates {
+        what: "tournaments",
+        per_session: (
+            &state.limiters.tournaments_per_session,
+            limits.tournaments_per_session_per_minute,
             Limit::TournamentsPerSession,
-            format!(
-                "you created {} tournaments in the last minute; wait a little",
-                limits.tournaments_per_session_per_minute
-            ),
-        ));
-    }
-    if !state.limiters.tournaments_per_ip.allow(ip) {
-        return Err(ApiError::limited(
+        ),
+        per_ip: (
+            &state.limiters.tournaments_per_ip,
+            limits.tournaments_per_ip_per_minute,
             Limit::TournamentsPerIp,
-            format!(
-                "this address created {} tournaments in the last minute; wait a little",
-                limits.tournaments_per_ip_per_minute
-            ),
-        ));
+        ),
     }
-    Ok(())
+    .take(player, ip)
 }
 
 pub async fn list(
