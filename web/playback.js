@@ -85,8 +85,7 @@ export function fitPace(preferred, laps, budget) {
   // the cut comes a step early (`longestStep`), and a turn that fits is never cut.
   const target = budget * 0.95;
   /** @param {number} d */
-  const cost = (d) => steps * d + captures * (Math.max(4 * d, 220) + Math.min(120, Math.max(4 * d, 220) / 4))
-    + longestStep(d, laps);
+  const cost = (d) => steps * d + captures * captureStep(d) + longestStep(d, laps);
   if (cost(FASTEST_MS_PER_SEED) > target) return 0;
   let d = Math.max(FASTEST_MS_PER_SEED, preferred);
   while (d > FASTEST_MS_PER_SEED && cost(d) > target) d = Math.max(FASTEST_MS_PER_SEED, Math.floor(d * 0.85));
@@ -99,9 +98,17 @@ export function fitPace(preferred, laps, budget) {
  * @param {number} d @param {Lap[]} laps
  */
 export function longestStep(d, laps) {
-  if (!laps.some((lap) => lap.kind === 'capture')) return d;
+  return laps.some((lap) => lap.kind === 'capture') ? Math.max(d, captureStep(d)) : d;
+}
+
+/**
+ * One capture of `Board.animate` at `d` milliseconds a seed: the seeds' flight (4 seeds'
+ * time, at least 220 ms) and their take-off (a quarter of it, at most 120 ms).
+ * @param {number} d
+ */
+function captureStep(d) {
   const flight = Math.max(4 * d, 220);
-  return Math.max(d, flight + Math.min(120, flight / 4));
+  return flight + Math.min(120, flight / 4);
 }
 
 export class Playback {

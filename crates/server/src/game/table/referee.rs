@@ -16,9 +16,9 @@ pub(super) struct Clock {
     pub(super) steal_open: bool,
     pub(super) steal_since_ms: Option<u64>,
     pub(super) move_deadline_ms: Option<u64>,
-    /// Each seat's measured round trip, for the referee's latency allowance; `None` until
-    /// the first ping of the seat's connection is answered.
-    pub(super) latency_ms: [Option<u64>; 2],
+    /// Each seat's measured round trip, for the referee's latency allowance (0 until the
+    /// first ping of the seat's connection is answered).
+    pub(super) latency_ms: [u64; 2],
     /// Whether each seat's player has a connection open.
     pub(super) here: [bool; 2],
     /// Since when each seat's player, seated in a game being played, has had none: away
@@ -54,13 +54,19 @@ impl Table {
     /// when every page has finished showing the turn that made the position (its display
     /// time, [`super::display::display_ms`]), unless it waits for both players.
     pub(super) fn new_turn(&mut self, shown_at: u64) {
+        self.start_count(shown_at, Allowance::Measured);
+    }
+
+    /// Opens the turn's count from `from` with `allowance` (none while it waits for both
+    /// players); no steal is open and no move limit runs.
+    fn start_count(&mut self, from: u64, allowance: Allowance) {
         self.clock.steal_open = false;
         self.clock.steal_since_ms = None;
         self.clock.move_deadline_ms = None;
         self.clock.referee_deadline_ms = if self.clock.count_waits {
             None
         } else {
-            self.count_from(shown_at, Allowance::Measured)
+            self.count_from(from, allowance)
         };
     }
 
@@ -76,7 +82,7 @@ impl Table {
             // Not measured yet counts as none (a client that never answers a ping gains
             // nothing). Round trips are not logged, so a replay counts none and fires no
             // later than the server did: never a logged steal missed.
-            Allowance::Measured => self.clock.latency_ms[mover.index()].unwrap_or(0),
+            Allowance::Measured => self.clock.latency_ms[mover.index()],
             Allowance::Whole => MAX_LATENCY_ALLOWANCE_MS,
         };
         Some(from + ms(r) + allowance.min(MAX_LATENCY_ALLOWANCE_MS))
@@ -114,7 +120,7 @@ impl Table {
 
     /// Records a seat's measured round trip (the referee allows up to 1 s of it).
     pub fn set_latency(&mut self, side: Side, round_trip_ms: u64) {
-        self.clock.latency_ms[side.index()] = Some(round_trip_ms);
+        self.clock.latency_ms[side.index()] = round_trip_ms;
     }
 
     /// When a turn waiting at a decision runs out of its move-completion limit: the limit
@@ -232,8 +238,8 @@ impl Table {
     }
 
     /// A seat's player came (`here`: a first connection opened) or went (their last one
-    /// closed) at `now`. Returns whether anything changed: the caller logs exactly those
-    /// changes, so that the grace's deadlines are rebuilt with the table after a restart.
+    /// closed) at `now`. The caller logs exactly the changes (`Some`), so that the grace's
+    /// deadlines are rebuilt with the table after a restart.
     ///
     /// `None` when nothing changed; else the events the change made: when it brings the
     /// second player to a table whose count was waiting for both (the first turn, or the
@@ -259,12 +265,11 @@ impl Table {
             // A restart left a decision or an open steal: neither waits for a count.
             return Vec::new();
         }
-        self.new_turn(now);
         // The player who just arrived has no round trip measured yet (their first ping is
         // one away): the whole allowance rather than none for a player on a slow line,
         // whatever was measured, so that a replay (which knows no round trip) gives the
         // same deadline.
-        self.clock.referee_deadline_ms = self.count_from(now, Allowance::Whole);
+        self.start_count(now, Allowance::Whole);
         if self.clock.referee_deadline_ms.is_none() {
             return Vec::new();
         }
