@@ -329,6 +329,11 @@ async fn play(
         "ruleset": config.ruleset,
         "system": config.system.name(),
     });
+    if config.ruleset == "omweso" {
+        // The simulated players play moves, not arrangements: the preset start, not the
+        // free setup an Omweso tournament has by default.
+        settings["setup"] = json!("outer");
+    }
     if let Some(rounds) = config.rounds {
         settings["rounds"] = json!(rounds);
     }

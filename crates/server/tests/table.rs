@@ -323,6 +323,7 @@ fn event_messages_carry_type_version_and_data() {
             referee_deadline: None,
             steal_open: true,
             move_deadline: Some(9),
+            arrange_deadline: None,
         },
         legal: omweso::protocol::Legal::default(),
     };

@@ -58,7 +58,11 @@ async fn the_director_and_the_players_see_who_is_here() {
     let server = TestServer::start("sqlite::memory:").await;
     let (director, director_id) = server.session("TD").await;
     let (status, created) = server
-        .post("/api/tournaments", &director, json!({"name":"Presence"}))
+        .post(
+            "/api/tournaments",
+            &director,
+            json!({"name":"Presence","setup":"outer"}),
+        )
         .await;
     assert_eq!(status, 201, "{created}");
     let id = created["tournament_id"].as_str().unwrap().to_owned();

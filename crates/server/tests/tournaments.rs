@@ -23,8 +23,14 @@ struct Event<'a> {
 }
 
 impl Event<'_> {
-    async fn create(server: &TestServer, settings: Value) -> Event<'_> {
+    /// A tournament with `settings`; an Omweso one starts from the `outer` preset unless
+    /// they say otherwise (the free setup's arranging has tests of its own).
+    async fn create(server: &TestServer, mut settings: Value) -> Event<'_> {
         let (director, _) = server.session("TD").await;
+        let omweso = settings["ruleset"].as_str().is_none_or(|r| r == "omweso");
+        if omweso && settings.get("setup").is_none() {
+            settings["setup"] = json!("outer");
+        }
         let (status, r) = server.post("/api/tournaments", &director, settings).await;
         assert_eq!(status, 201, "{r}");
         let id = r["tournament_id"].as_str().unwrap().to_owned();

@@ -295,8 +295,12 @@ impl Actor {
 
     /// When an unstarted game is removed, if it is one (or when to try again, after the
     /// store refused the removal).
+    /// A timed arrangement is ended by the grace, a tournament game by its round's end.
     fn expiry(&self) -> Option<u64> {
-        (self.table.status() == Status::Setup).then(|| {
+        let open = self.table.status() == Status::Setup
+            && !self.table.grace_runs()
+            && self.table.config().stop_at_ms.is_none();
+        open.then(|| {
             let due = self.table.created_at_ms() + self.services.open_game_ttl_ms;
             due.max(self.expiry_retry_at)
         })
@@ -309,7 +313,7 @@ impl Actor {
     async fn resume(&mut self) {
         let now = now_ms();
         self.table.resume(now);
-        if self.table.status() != Status::Playing {
+        if !self.table.grace_runs() {
             return;
         }
         let saved = persist(

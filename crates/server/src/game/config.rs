@@ -50,10 +50,16 @@ pub struct TimeControl {
     pub abandon_seconds: f64,
     /// Seconds a seated player may stay disconnected during play before losing.
     pub disconnect_grace_seconds: f64,
+    /// The arrangement limit of a free setup (RULES.md 1.1): seconds each player has to
+    /// arrange their seeds before they are given the `outer` arrangement; `None`: no limit.
+    /// Absent from configurations stored before the limit existed (none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arrange_seconds: Option<f64>,
 }
 
 impl TimeControl {
-    /// `tournament`: referee count 3 s, limit 3 min at 4 seeds a second, akakyala on.
+    /// `tournament`: referee count 3 s, limit 3 min at 4 seeds a second, akakyala on, two
+    /// minutes for each player to arrange a free setup.
     pub const TOURNAMENT: TimeControl = TimeControl {
         referee_seconds: Some(3.0),
         move_limit_seconds: Some(180.0),
@@ -61,10 +67,12 @@ impl TimeControl {
         akakyala: true,
         abandon_seconds: 60.0,
         disconnect_grace_seconds: 60.0,
+        arrange_seconds: Some(120.0),
     };
 
     /// `casual` (the default): no referee count, the 3-minute limit kept (so every turn is
-    /// computed under a 720-seed budget), akakyala off, two minutes to come back.
+    /// computed under a 720-seed budget), akakyala off, two minutes to come back, no
+    /// arrangement limit.
     pub const CASUAL: TimeControl = TimeControl {
         referee_seconds: None,
         move_limit_seconds: Some(180.0),
@@ -72,6 +80,7 @@ impl TimeControl {
         akakyala: false,
         abandon_seconds: 60.0,
         disconnect_grace_seconds: 120.0,
+        arrange_seconds: None,
     };
 
     /// The sowing budget of a turn with `used_ms` of its limit already spent deciding:
@@ -101,6 +110,9 @@ impl TimeControl {
         }
         if let Some(l) = self.move_limit_seconds {
             positive("move_limit_seconds", l, 86_400.0)?;
+        }
+        if let Some(a) = self.arrange_seconds {
+            positive("arrange_seconds", a, 3600.0)?;
         }
         positive("sowing_pace", self.sowing_pace, 1000.0)?;
         positive("abandon_seconds", self.abandon_seconds, 86_400.0)?;

@@ -47,6 +47,11 @@ pub struct ClockView {
     pub referee_deadline: Option<u64>,
     pub steal_open: bool,
     pub move_deadline: Option<u64>,
+    /// When the player now arranging a free setup runs out of their arrangement limit
+    /// (addition; RULES.md 1.1): absent when no limit runs (none set, nobody arranging,
+    /// or the arranging player not at the table yet).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arrange_deadline: Option<u64>,
 }
 
 /// What a start would do, sown up to the turn's end or its first decision point
@@ -176,6 +181,14 @@ pub enum Event {
     Arranged {
         by: Side,
         pits: [u8; 16],
+        /// The player's arrangement limit ran out and the referee gave them the `outer`
+        /// arrangement (RULES.md 1.1).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        late: bool,
+        /// The clock after it: the second player's arrangement deadline, once the first
+        /// arrangement is shown to them.
+        #[serde(default)]
+        clock: ClockView,
     },
     Played(Played),
     Decision {

@@ -62,8 +62,8 @@ pub enum Opponent {
 }
 
 /// A time control: a preset's name (`casual`, `tournament`) and fields over it (over
-/// `casual` when no preset is named). `referee_seconds` and `move_limit_seconds` may be
-/// `null` (off).
+/// `casual` when no preset is named). `referee_seconds`, `move_limit_seconds` and
+/// `arrange_seconds` may be `null` (off).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TimeControlRequest {
@@ -89,6 +89,13 @@ pub struct TimeControlRequest {
     pub abandon_seconds: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub disconnect_grace_seconds: Option<f64>,
+    /// The arrangement limit of a free setup, seconds; `null`: none (RULES.md 1.1).
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub arrange_seconds: Option<Option<f64>>,
 }
 
 impl TimeControlRequest {
@@ -108,6 +115,9 @@ impl TimeControlRequest {
         }
         if let Some(l) = self.move_limit_seconds {
             tc.move_limit_seconds = l;
+        }
+        if let Some(a) = self.arrange_seconds {
+            tc.arrange_seconds = a;
         }
         tc.sowing_pace = self.sowing_pace.unwrap_or(tc.sowing_pace);
         tc.akakyala = self.akakyala.unwrap_or(tc.akakyala);

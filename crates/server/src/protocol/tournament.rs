@@ -366,6 +366,19 @@ pub struct SheetView {
     /// When it confirms itself unless disputed (ms since the epoch; `null` once settled).
     #[serde(default)]
     pub confirms_at: Option<u64>,
+    /// A free setup's arrangements (RULES.md 1.1); absent for a preset start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arrangements: Option<ArrangementsView>,
+}
+
+/// The two arrangements of a free setup on a score sheet (addition): each player's 16
+/// counts in their side's own anticlockwise pit order (0..7 the outer row), as `arrange`
+/// takes it, and whether the referee placed it, their time being up.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ArrangementsView {
+    pub first: [u8; 16],
+    pub second: [u8; 16],
+    pub late: PerPlayer<bool>,
 }
 
 /// A game of a pairing replaced by a replay (it was annulled), with its sheet (addition).

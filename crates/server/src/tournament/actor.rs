@@ -265,7 +265,7 @@ struct Actor {
 /// What a game asked to stop answered.
 enum Adjudication {
     /// Stopped (or over already): its news, with its outcome.
-    Ended(TableNews),
+    Ended(Box<TableNews>),
     /// It could not be asked or could not save its stop: ask again later.
     Retry(Uuid),
     /// No such game in the store: adjudicated here, from its last news.
@@ -723,6 +723,11 @@ impl Actor {
                 (Some(start), Some(end)) => end.saturating_sub(start),
                 _ => 0,
             },
+            arrangements: match facts.arrangements {
+                [Some(south), Some(north)] => Some([south, north]),
+                _ => None,
+            },
+            late_arranged: facts.late_arranged,
         };
         let ended = facts.ended_at_ms.map_or(now, |end| end.min(now));
         let replay = matches!(outcome, Outcome::Annulled { .. })
@@ -789,12 +794,12 @@ impl Actor {
                 let answer = match games.get(game_id).await {
                     Ok(None) => Adjudication::Missing(game_id),
                     Ok(Some(handle)) => match handle.adjudicate().await {
-                        Ok(Ok(news)) => Adjudication::Ended(news),
+                        Ok(Ok(news)) => Adjudication::Ended(Box::new(news)),
                         // Over already: its end is recorded, or on its way, or was
                         // missed; its news says which.
                         Ok(Err(refusal)) if refusal.code == ErrorCode::GameOver => {
                             match handle.news().await {
-                                Ok(news) => Adjudication::Ended(news),
+                                Ok(news) => Adjudication::Ended(Box::new(news)),
                                 Err(_) => Adjudication::Retry(game_id),
                             }
                         }
@@ -811,7 +816,7 @@ impl Actor {
         match answer {
             Adjudication::Ended(news) => {
                 self.adjudicating.remove(&news.game_id);
-                self.on_news(news).await;
+                self.on_news(*news).await;
             }
             Adjudication::Retry(game_id) => {
                 self.adjudicating.remove(&game_id);

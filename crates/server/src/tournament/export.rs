@@ -114,6 +114,16 @@ fn result_name(result: Option<PlayerResult>) -> String {
     result.map_or(String::new(), |r| r.name().to_owned())
 }
 
+/// A free setup's arrangement on the sheet: its 16 counts in the side's own pit order
+/// joined by `-`, and ` (late)` when the referee placed it; empty for a preset start.
+fn arrangement_cell(arrangement: Option<(&[u8; 16], bool)>) -> String {
+    arrangement.map_or(String::new(), |(counts, late)| {
+        let counts: Vec<String> = counts.iter().map(u8::to_string).collect();
+        let late = if late { " (late)" } else { "" };
+        format!("{}{late}", counts.join("-"))
+    })
+}
+
 fn status_name(status: SheetStatus) -> &'static str {
     match status {
         SheetStatus::Pending => "pending",
@@ -148,6 +158,8 @@ fn sheets_csv(t: &Tournament) -> String {
         "filled_victory",
         "dispute",
         "corrections",
+        "first_arrangement",
+        "second_arrangement",
     ]
     .map(str::to_owned)
     .to_vec()];
@@ -210,6 +222,18 @@ fn sheets_csv(t: &Tournament) -> String {
                             })
                             .collect::<Vec<_>>()
                             .join("; "),
+                    ),
+                    arrangement_cell(
+                        sheet
+                            .arrangements
+                            .as_ref()
+                            .map(|a| (&a.first, a.late.first)),
+                    ),
+                    arrangement_cell(
+                        sheet
+                            .arrangements
+                            .as_ref()
+                            .map(|a| (&a.second, a.late.second)),
                     ),
                 ]);
             };

@@ -67,13 +67,9 @@ impl Settings {
         let name = crate::session::clean_text(name, MAX_NAME_CHARS, "a tournament name")?;
         let ruleset = request.ruleset.unwrap_or(Ruleset::Omweso);
         let setup = match (ruleset, request.setup) {
-            // A free setup waits for both arrangements with no clock, so a player who
-            // never comes could not be told from one still arranging (no forfeit, and an
-            // unstarted game expires): tournaments start from a preset.
-            (Ruleset::Omweso, Some(SetupKind::Free)) => {
-                return Err("tournaments start from a preset: setup must be outer or even".into())
-            }
-            (Ruleset::Omweso, setup) => setup.unwrap_or(SetupKind::Outer),
+            // Omweso as its players know it: each arranges their seeds, under the
+            // arrangement limit of the time control (RULES.md 1.1).
+            (Ruleset::Omweso, setup) => setup.unwrap_or(SetupKind::Free),
             (_, None | Some(SetupKind::Outer)) => SetupKind::Outer,
             (_, Some(_)) => {
                 return Err(format!(
@@ -85,6 +81,11 @@ impl Settings {
             Some(tc) => tc.resolve()?,
             None => TimeControl::TOURNAMENT,
         };
+        if setup == SetupKind::Free && time_control.arrange_seconds.is_none() {
+            // Without a limit a player who sits at the board and never arranges would hold
+            // the game until the round's end (RULES.md 1.1).
+            return Err("a free setup in a tournament needs an arrangement limit: set time_control.arrange_seconds (the tournament preset gives 120), or choose setup outer or even".into());
+        }
         let system = request.system.unwrap_or(System::Swiss);
         let rounds = request.rounds.unwrap_or(DEFAULT_ROUNDS);
         if system == System::Swiss && !(1..=MAX_ROUNDS).contains(&rounds) {
@@ -298,8 +299,9 @@ mod tests {
         let s = Settings::from_request(named(" Kampala Open "), MIN_ROUND_MINUTES).expect("valid");
         assert_eq!(s.name, "Kampala Open");
         assert_eq!(s.game.ruleset, Ruleset::Omweso);
-        assert_eq!(s.game.setup, SetupKind::Outer);
+        assert_eq!(s.game.setup, SetupKind::Free);
         assert_eq!(s.game.time_control, TimeControl::TOURNAMENT);
+        assert_eq!(s.game.time_control.arrange_seconds, Some(120.0));
         assert_eq!(s.system, System::Swiss);
         assert_eq!(s.rounds, 5);
         assert_eq!(s.round_ms(), 900_000);
@@ -365,10 +367,13 @@ mod tests {
             ),
             (
                 NewTournament {
-                    setup: Some(SetupKind::Free),
+                    time_control: Some(crate::protocol::http::TimeControlRequest {
+                        referee_seconds: Some(Some(3.0)),
+                        ..Default::default()
+                    }),
                     ..named("x")
                 },
-                "setup must be outer or even",
+                "a free setup in a tournament needs an arrangement limit: set time_control.arrange_seconds (the tournament preset gives 120), or choose setup outer or even",
             ),
             (
                 NewTournament {

@@ -12,7 +12,8 @@ use uuid::Uuid;
 use super::settings::points;
 use super::standings::{GameResult, Milli, PointsTable, RoundResult};
 use crate::protocol::tournament::{
-    CorrectionView, DisputeView, PerPlayer, PlayerResult, ResultView, SheetStatus, SheetView,
+    ArrangementsView, CorrectionView, DisputeView, PerPlayer, PlayerResult, ResultView,
+    SheetStatus, SheetView,
 };
 
 /// How long after its game a sheet nobody disputed confirms itself.
@@ -201,6 +202,17 @@ pub struct GameFigures {
     pub captured: [u64; 2],
     pub turns: u32,
     pub duration_ms: u64,
+    /// A free setup's arrangements, each in its side's own pit order (absent from sheets
+    /// filled before they were kept, and for a preset start).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arrangements: Option<[[u8; 16]; 2]>,
+    /// Which of them the referee placed, the player's time being up (RULES.md 1.1).
+    #[serde(default, skip_serializing_if = "is_neither")]
+    pub late_arranged: [bool; 2],
+}
+
+fn is_neither(late: &[bool; 2]) -> bool {
+    *late == [false; 2]
 }
 
 /// One game's score sheet.
@@ -341,6 +353,17 @@ impl Sheet {
                 at_ms: d.at_ms,
             }),
             confirms_at: self.confirms_at(),
+            arrangements: self
+                .figures
+                .arrangements
+                .map(|[first, second]| ArrangementsView {
+                    first,
+                    second,
+                    late: PerPlayer {
+                        first: self.figures.late_arranged[0],
+                        second: self.figures.late_arranged[1],
+                    },
+                }),
         }
     }
 }
@@ -380,6 +403,7 @@ pub fn sheet_without_game(forfeit_winner: Option<usize>, table: &PointsTable) ->
         confirmed_by: Vec::new(),
         dispute: None,
         confirms_at: None,
+        arrangements: None,
     }
 }
 
@@ -451,6 +475,7 @@ mod tests {
                 captured: [12, 9],
                 turns: 31,
                 duration_ms: 840_000,
+                ..GameFigures::default()
             },
             1_000,
         );

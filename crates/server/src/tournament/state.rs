@@ -1022,14 +1022,16 @@ impl Tournament {
             return refuse(ErrorCode::RoundNotReady, "that game is not to be replayed");
         }
         // The figures come in game seats (South moved first): in the pairing's order.
-        let mut captured = figures.captured;
+        // The game's figures are South's and North's; the sheet's, the pairing's first and
+        // second player's.
+        let mut figures = figures;
         if game.moved_first == 1 {
-            captured.swap(0, 1);
+            figures.captured.swap(0, 1);
+            if let Some(arrangements) = figures.arrangements.as_mut() {
+                arrangements.swap(0, 1);
+            }
+            figures.late_arranged.swap(0, 1);
         }
-        let figures = GameFigures {
-            captured,
-            ..figures
-        };
         game.sheet = Some(Sheet::new(verdict, figures, at));
         let ended = game.clone();
         let mut events = vec![self.sheet_event(r, t, &ended)];

@@ -100,6 +100,7 @@ fn end(t: &mut Tournament, game: Uuid, outcome: Outcome, captured: [u64; 2], at:
                 captured,
                 turns: 10,
                 duration_ms: 60_000,
+                ..GameFigures::default()
             },
             replay: None,
             ended_at_ms: None,
@@ -732,6 +733,7 @@ mod properties {
                         captured: [u64::from(a), u64::from(b)],
                         turns: 3,
                         duration_ms: 1000,
+                        ..GameFigures::default()
                     },
                     replay: replay.then(|| {
                         *next_id += 1;

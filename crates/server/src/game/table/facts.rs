@@ -28,6 +28,12 @@ pub struct GameFacts {
     /// draw too, which the outcome cannot.
     #[serde(default)]
     pub adjudicated: bool,
+    /// A free setup's arrangements (RULES.md 1.1), each in its side's own pit order, once
+    /// made; `late`: the referee placed it, the player's time being up.
+    #[serde(default)]
+    pub arrangements: [Option<[u8; 16]>; 2],
+    #[serde(default)]
+    pub late_arranged: [bool; 2],
 }
 
 /// The tallies the table keeps over the game; [`Table::facts`] adds the board's counts.
@@ -38,6 +44,8 @@ pub(super) struct Tally {
     pub(super) started_at_ms: Option<u64>,
     pub(super) ended_at_ms: Option<u64>,
     pub(super) adjudicated: bool,
+    /// Each side's arrangement was placed by the referee, their time being up.
+    pub(super) late_arranged: [bool; 2],
 }
 
 impl Tally {
@@ -72,6 +80,8 @@ impl Table {
             ended_at_ms: self.tally.ended_at_ms,
             seeds_on_side: self.seeds_on_side(),
             adjudicated: self.tally.adjudicated,
+            arrangements: self.arrangements.map(|a| a.map(|a| a.counts())),
+            late_arranged: self.tally.late_arranged,
         }
     }
 
@@ -118,6 +128,8 @@ mod tests {
             ended_at_ms: None,
             seeds_on_side: [32, 32],
             adjudicated: false,
+            arrangements: [None, None],
+            late_arranged: [false, false],
         };
         assert_eq!(t.facts(), before);
         t.act(Side::South, &mv("E1"), 2_000).unwrap();

@@ -73,6 +73,7 @@ pub struct LegalQuery {
 }
 
 mod adjudicate;
+mod arranging;
 mod computer;
 mod display;
 mod facts;
@@ -119,6 +120,9 @@ pub struct Table {
     tally: Tally,
     /// The seat the computer plays, and how strongly ([`Table::seat_computer`]).
     computer: Option<(Side, Computer)>,
+    /// When the table last changed in a way that is logged (a join, an action, a tick
+    /// that fired, a presence change): what a restart knows of when the server stopped.
+    last_change_ms: u64,
 }
 
 impl Table {
@@ -145,6 +149,7 @@ impl Table {
             created_at_ms: now,
             tally: Tally::default(),
             computer: None,
+            last_change_ms: now,
         }
     }
 
@@ -169,6 +174,7 @@ impl Table {
             created_at_ms: self.created_at_ms,
             tally: self.tally,
             computer: self.computer,
+            last_change_ms: self.last_change_ms,
         };
         Savepoint {
             table,
@@ -311,6 +317,7 @@ impl Table {
             Action::Move { notation } => self.play(side, notation, now)?,
             Action::Decide { choice } => self.decide(side, choice, now)?,
         };
+        self.last_change_ms = now;
         Ok(self.emit(events))
     }
 }

@@ -6,6 +6,7 @@
 use omweso_rules::{Outcome, Side, Victory};
 
 use super::super::config::ms;
+use super::arranging::ArrangeClock;
 use super::turn::PendingTurn;
 use super::Table;
 use crate::protocol::{ClockView, Event, Legal, Status};
@@ -35,6 +36,8 @@ pub(super) struct Clock {
     /// players: its ticks were decided by the old count, and replaying it keeps that count
     /// ([`Table::keep_old_count`]) so that every logged steal happens again.
     pub(super) old_count: bool,
+    /// The arrangement limit of a free setup, for the player now arranging.
+    pub(super) arrange: ArrangeClock,
 }
 
 /// The most the referee count is extended to make up for a player's latency.
@@ -115,6 +118,7 @@ impl Table {
             referee_deadline: self.clock.referee_deadline_ms,
             steal_open: self.clock.steal_open,
             move_deadline: self.clock.move_deadline_ms,
+            arrange_deadline: self.arrange_deadline(),
         }
     }
 
@@ -175,6 +179,12 @@ impl Table {
             return self.adjudicate(now).unwrap_or_default();
         }
         let mut events = Vec::new();
+        if self
+            .arrange_deadline()
+            .is_some_and(|deadline| now >= deadline)
+        {
+            events.extend(self.arrange_late(now));
+        }
         if self.status == Status::Playing {
             let tc = self.config.time_control;
             if self
@@ -220,7 +230,7 @@ impl Table {
                 }
             }
         }
-        if self.status == Status::Playing {
+        if self.grace_runs() {
             if let Some(absent) = Side::ALL
                 .into_iter()
                 .find(|&side| self.grace_ends(side).is_some_and(|end| now >= end))
@@ -233,6 +243,9 @@ impl Table {
                     now,
                 ));
             }
+        }
+        if !events.is_empty() {
+            self.last_change_ms = now;
         }
         self.emit(events)
     }
@@ -251,7 +264,13 @@ impl Table {
         }
         let i = side.index();
         self.clock.here[i] = here;
-        self.clock.away_since_ms[i] = (!here && self.status == Status::Playing).then_some(now);
+        self.clock.away_since_ms[i] = (!here && self.grace_runs()).then_some(now);
+        self.last_change_ms = now;
+        if self.run_arrange_clock(now) {
+            // The arranging player is here: their time starts, and the pages hear of it.
+            let clock = self.clock_view();
+            return Some(self.emit(vec![Event::Count { clock }]));
+        }
         Some(self.start_waiting_count(now))
     }
 
@@ -299,10 +318,11 @@ impl Table {
     }
 
     /// Play began at `now`: a seated player not here has the same grace as one who left.
+    /// One away since a timed arrangement keeps that time.
     pub(super) fn start_grace(&mut self, now: u64) {
         for side in Side::ALL {
             if !self.clock.here[side.index()] {
-                self.clock.away_since_ms[side.index()] = Some(now);
+                self.clock.away_since_ms[side.index()].get_or_insert(now);
             }
         }
     }
@@ -338,6 +358,12 @@ impl Table {
     #[must_use]
     pub fn next_deadline(&self) -> Option<u64> {
         let stop = self.config.stop_at_ms.filter(|_| !self.status.is_over());
+        if self.status == Status::Setup && self.clock.arrange.timed {
+            let grace = Side::ALL
+                .into_iter()
+                .filter_map(|side| self.grace_ends(side));
+            return grace.chain(self.arrange_deadline()).chain(stop).min();
+        }
         if self.status != Status::Playing {
             return stop;
         }
@@ -370,6 +396,10 @@ impl Table {
     pub fn resume(&mut self, now: u64) {
         self.clock.here = [false; 2];
         self.clock.grace_paused = false;
+        if self.status == Status::Setup && self.clock.arrange.timed {
+            self.resume_arranging(now);
+        }
+        self.last_change_ms = now;
         if self.status != Status::Playing {
             return;
         }

@@ -5,7 +5,7 @@ use omweso_rules::{Arrangement, Game, Outcome, Position, Ruleset, Side, Victory}
 
 use super::super::config::SetupKind;
 use super::{refuse, Refusal, Seat, Table};
-use crate::protocol::{ErrorCode, Event, Legal, Status};
+use crate::protocol::{ClockView, ErrorCode, Event, Legal, Status};
 
 impl Table {
     /// Seats `seat` in the free place. A player already seated keeps their seat.
@@ -24,8 +24,12 @@ impl Table {
             name: seat.name.clone(),
         }];
         self.seats[side.index()] = Some(seat);
+        self.last_change_ms = now;
         if let Some(preset) = self.config.setup.preset() {
             self.start(self.initial_board(preset, None), now, &mut events);
+        } else if self.seats.iter().all(Option::is_some) {
+            // A free setup: the first player's turn to arrange, timed if there is a limit.
+            self.open_arranging(now);
         }
         Ok((side, self.emit(events)))
     }
@@ -49,6 +53,7 @@ impl Table {
     pub(super) fn start(&mut self, board: Game, now: u64, events: &mut Vec<Event>) {
         self.board = Some(board);
         self.status = Status::Playing;
+        self.clock.arrange = super::arranging::ArrangeClock::default();
         self.tally.started_at_ms = Some(now);
         self.first_turn(now);
         self.start_grace(now);
@@ -96,16 +101,41 @@ impl Table {
         }
         let arrangement =
             Arrangement::new(pits).map_err(|e| refuse(ErrorCode::BadArrangement, e.to_string()))?;
+        Ok(self.place(side, arrangement, now, false))
+    }
+
+    /// `side`'s seeds are placed as `arrangement` at `now` (`late`: by the referee, their
+    /// time being up): play starts if both have arranged, else the second player's turn
+    /// to arrange opens.
+    pub(super) fn place(
+        &mut self,
+        side: Side,
+        arrangement: Arrangement,
+        now: u64,
+        late: bool,
+    ) -> Vec<Event> {
         self.arrangements[side.index()] = Some(arrangement);
-        let mut events = vec![Event::Arranged {
-            by: side,
-            pits: arrangement.counts(),
-        }];
+        self.tally.late_arranged[side.index()] = late;
+        let mut events = Vec::new();
         if let [Some(south), Some(north)] = self.arrangements {
+            events.push(Event::Arranged {
+                by: side,
+                pits: arrangement.counts(),
+                late,
+                clock: ClockView::default(),
+            });
             let board = self.initial_board(omweso_rules::Preset::Outer, Some((south, north)));
             self.start(board, now, &mut events);
+        } else {
+            self.open_arranging(now);
+            events.push(Event::Arranged {
+                by: side,
+                pits: arrangement.counts(),
+                late,
+                clock: self.clock_view(),
+            });
         }
-        Ok(events)
+        events
     }
 
     pub(super) fn resign(&mut self, side: Side, now: u64) -> Result<Vec<Event>, Refusal> {
