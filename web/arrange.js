@@ -1,6 +1,9 @@
 // The board before the game starts, and the free-setup editor: each player arranges 32
-// seeds over their 16 pits (South first, North seeing South's), by clicking, right-clicking
-// and dragging on the board or with the panel's presets, then sends the arrangement.
+// seeds over their 16 pits (South first, North seeing South's), then sends the
+// arrangement. On a phone a tap does what the chosen tool says (add a seed, take one,
+// or move seeds: tap the pit to take from, then each pit to put one in); with a mouse,
+// right-click takes a seed and dragging moves one; the presets are a start to edit from.
+// Under an arrangement limit the panel counts the player's time down (clocks.js).
 
 import { emptyPosition, ring, isOware } from './notation.js';
 import { h, toast, safeStorage, errorText } from './ui.js';
@@ -53,6 +56,10 @@ export class SetupEditor {
     this.arrangement = null;
     /** The arrangement is on its way to the server. */
     this.sending = false;
+    /** What a tap on a pit does. @type {'add' | 'take' | 'move'} */
+    this.tool = 'move';
+    /** The pit seeds are moved from, in the `move` tool. @type {number | null} */
+    this.picked = null;
   }
 
   /** The board before the start: the preset, or the arrangements (this one's being edited). @param {Snapshot} snap */
@@ -82,18 +89,45 @@ export class SetupEditor {
     return this.arrangement;
   }
 
-  /** A seed added to (1) or taken from (-1) a pit. @param {Snapshot} snap @param {number} cell @param {number} delta */
+  /**
+   * A tap (1: a click, Enter or +) or a take (-1: right-click, - or Backspace) on a pit.
+   * A tap does what the tool says.
+   * @param {Snapshot} snap @param {number} cell @param {number} delta
+   */
   adjust(snap, cell, delta) {
     if (!snap.you || !canArrange(snap)) return;
     const arr = this.current();
     const i = ring(snap.ruleset, snap.you).indexOf(cell);
     if (i < 0) return;
-    if (delta > 0 && sum(arr) >= 32) {
-      toast('All 32 seeds are placed: take one out first (right-click, or -).');
+    const tool = delta < 0 ? 'take' : this.tool;
+    if (tool === 'move') {
+      this.tapToMove(snap, cell, arr[i]);
       return;
     }
-    if (delta < 0 && arr[i] === 0) return;
-    arr[i] += delta;
+    if (tool === 'add' && sum(arr) >= 32) {
+      toast('All 32 seeds are placed: take one out first, or move seeds from pit to pit.');
+      return;
+    }
+    if (tool === 'take' && arr[i] === 0) return;
+    arr[i] += tool === 'add' ? 1 : -1;
+    if (this.picked === cell && arr[i] === 0) this.picked = null;
+    this.host.render();
+    this.host.focusPit(cell);
+  }
+
+  /**
+   * The move tool: the first tap picks the pit to take seeds from, each later tap on
+   * another pit moves one seed there, a tap on the picked pit puts it down.
+   * @param {Snapshot} snap @param {number} cell @param {number} count the seeds in `cell`
+   */
+  tapToMove(snap, cell, count) {
+    if (this.picked === null || this.picked === cell) {
+      this.picked = this.picked === cell || count === 0 ? null : cell;
+    } else {
+      this.moveSeed(snap, this.picked, cell);
+      const from = ring(snap.ruleset, snap.you || 's').indexOf(this.picked);
+      if (from < 0 || this.current()[from] === 0) this.picked = null;
+    }
     this.host.render();
     this.host.focusPit(cell);
   }
@@ -117,18 +151,32 @@ export class SetupEditor {
     /** @param {number[]} counts */
     const set = (counts) => {
       this.arrangement = counts;
+      this.picked = null;
       this.host.render();
     };
+    /** @param {'add' | 'take' | 'move'} tool @param {string} text */
+    const toolButton = (tool, text) => h('button', {
+      type: 'button', class: 'button secondary', 'data-arrange-tool': tool, 'aria-pressed': String(this.tool === tool),
+      onclick: () => { this.tool = tool; this.picked = null; this.host.render(); },
+    }, text);
+    const help = {
+      move: this.picked === null ? 'Tap a pit to take seeds from it, then tap each pit to put one in.' : 'Tap each pit to put a seed in; tap the yellow pit again to stop.',
+      add: 'Tap a pit to add a seed.',
+      take: 'Tap a pit to take a seed out.',
+    }[this.tool];
     const random = () => {
       const counts = new Array(16).fill(0);
       for (let k = 0; k < 32; k++) counts[Math.floor(Math.random() * 16)] += 1;
       set(counts);
     };
-    const button = (/** @type {string} */ text, /** @type {() => void} */ onclick) => h('button', { type: 'button', class: 'button secondary small', onclick }, text);
+    const button = (/** @type {string} */ text, /** @type {() => void} */ onclick) => h('button', { type: 'button', class: 'button secondary', onclick }, text);
     return h('div', { class: 'arrange', 'data-arrange': true },
       h('p', {}, h('strong', {}, 'Arrange your 32 seeds '), `over your 16 pits (rows ${me === 's' ? '1 and 2' : '3 and 4'}).`,
         me === 'n' && snap.arrangements.s ? ' South has arranged theirs: you can see it on the board.' : ''),
-      h('p', { class: 'muted small' }, 'Click or tap a pit to add a seed, right-click (or press -) to take one out, drag from one pit to another to move a seed.'),
+      h('p', { class: 'arrange-clock', 'data-arrange-clock': true, 'aria-live': 'off' }),
+      h('div', { class: 'arrange-tools', role: 'group', 'aria-label': 'What a tap on a pit does' },
+        toolButton('move', 'Move seeds'), toolButton('add', '+ Add'), toolButton('take', '− Take')),
+      h('p', { class: 'muted small', 'data-arrange-help': true }, help, ' With a mouse, right-click takes a seed and dragging moves one.'),
       h('p', { class: `arrange-total ${total === 32 ? 'ok' : ''}`, 'data-arrange-total': total, 'aria-live': 'polite' },
         `${total} of 32 seeds placed`, total < 32 ? ` — ${32 - total} left to place` : ''),
       h('div', { class: 'button-row' },

@@ -16,7 +16,7 @@ import { h, replace, animationSpeed, saveAnimationSpeed, SPEEDS } from './ui.js'
 /**
  * What to draw besides the snapshot.
  * @typedef {{reviewed: import('./game.js').HistoryEntry | null, setup: Position | null,
- *   editable: number[], preview: {option: string, position: string} | null, lastLaps: Lap[],
+ *   editable: number[], picked?: number | null, preview: {option: string, position: string} | null, lastLaps: Lap[],
  *   legal: string[]}} Scene
  *   `setup`: the board before the start; `legal`: the tokens to offer (starts, or pits that
  *   answer a decision)
@@ -102,6 +102,7 @@ export class BoardView {
       if (reviewed.position) board.setPosition(parsePosition(snap.ruleset, reviewed.position));
       return;
     }
+    board.mark('picked', setup && scene.picked != null ? [scene.picked] : []);
     if (setup || !snap.position) {
       if (setup) board.setPosition(setup);
       return;

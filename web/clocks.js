@@ -1,5 +1,6 @@
 // The game page's clocks: the referee count on the player cards and in the prompt, the
-// move limit, and the abandonment countdown while a steal is open. Deadlines are server
+// move limit, the abandonment countdown while a steal is open, and the arrangement limit
+// of a free setup (RULES.md 1.1). Deadlines are server
 // times (`GameSession.serverNow`); the page calls `update` every 100 ms and after drawing.
 
 import { h, formatRemaining } from './ui.js';
@@ -47,10 +48,18 @@ export class Clocks {
     const clock = snap.clock;
     const referee = clock.referee_deadline != null && snap.status === 'playing' ? clock.referee_deadline - now : null;
     const r = snap.time_control.referee_seconds;
+    const arranging = arrangingSide(snap);
+    const arrangeLeft = arranging && clock.arrange_deadline != null ? clock.arrange_deadline - now : null;
     for (const el of this.root.querySelectorAll('[data-clock]')) {
       if (!(el instanceof HTMLElement)) continue;
       const side = el.getAttribute('data-clock');
-      if (referee != null && snap.to_move === side && !snap.pending_move) {
+      if (arrangeLeft != null && arranging === side) {
+        const limit = (snap.time_control.arrange_seconds || 0) * 1000;
+        el.className = `card-clock running ${arrangeLeft < 15000 ? 'low' : ''}`;
+        el.style.setProperty('--frac', String(limit ? Math.max(0, Math.min(1, arrangeLeft / limit)) : 0));
+        el.textContent = formatRemaining(Math.max(0, arrangeLeft));
+        el.setAttribute('aria-label', `arrangement time: ${formatRemaining(Math.max(0, arrangeLeft))} left`);
+      } else if (referee != null && snap.to_move === side && !snap.pending_move) {
         const frac = r ? Math.max(0, Math.min(1, referee / (r * 1000))) : 0;
         el.className = `card-clock running ${referee < 1000 ? 'low' : ''}`;
         // Through the CSSOM, which the page's Content-Security-Policy allows (a style
@@ -76,6 +85,10 @@ export class Clocks {
       el.textContent = `${mine ? 'Your' : 'Their'} referee count: ${formatRemaining(referee)}${mine ? ' — start your turn before it runs out, or it may be stolen.' : ''}`;
       el.classList.toggle('low', referee < 1000);
     }
+    for (const el of this.root.querySelectorAll('[data-arrange-clock]')) {
+      el.textContent = arrangeText(snap, arranging, arrangeLeft);
+      el.classList.toggle('low', arrangeLeft != null && arrangeLeft < 15000);
+    }
     for (const el of this.root.querySelectorAll('[data-move-deadline]')) {
       el.textContent = clock.move_deadline != null ? `Move limit: ${formatRemaining(clock.move_deadline - now)} left to finish this turn.` : '';
     }
@@ -97,4 +110,36 @@ export function countWaits(snap) {
   return snap.status === 'playing' && snap.time_control.referee_seconds != null && !!mover && !mover.computer
     && snap.clock.referee_deadline == null && !snap.clock.steal_open && !snap.pending_move && !snap.pending
     && snap.opening.length === 0;
+}
+
+/**
+ * Who arranges now in a free setup: South until they have arranged, then North; null once
+ * both have, or before both seats are taken.
+ * @param {Snapshot} snap
+ * @returns {Side | null}
+ */
+export function arrangingSide(snap) {
+  if (snap.status !== 'setup' || snap.setup !== 'free' || !snap.seats.s || !snap.seats.n) return null;
+  if (!snap.arrangements.s) return 's';
+  return snap.arrangements.n ? null : 'n';
+}
+
+/**
+ * The line under the arrangement: the time left to the player arranging, or why it has not
+ * started.
+ * @param {Snapshot} snap @param {Side | null} arranging @param {number | null} left ms
+ */
+export function arrangeText(snap, arranging, left) {
+  const limit = snap.time_control.arrange_seconds;
+  if (!arranging || limit == null) return '';
+  const mine = arranging === snap.you;
+  const who = snap.seats[arranging]?.name || (arranging === 's' ? 'South' : 'North');
+  if (snap.seats[arranging]?.computer) return '';
+  if (left == null) {
+    return mine ? '' : `${who}'s ${formatRemaining(limit * 1000)} to arrange start when they come to the table.`;
+  }
+  const shown = formatRemaining(Math.max(0, left));
+  return mine
+    ? `You have ${shown} left to arrange — when it runs out you are given the outer row (4 seeds in each outer pit).`
+    : `${who} has ${shown} left to arrange.`;
 }

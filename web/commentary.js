@@ -20,7 +20,9 @@ export function announceEvent(ev, after) {
       announce(ev.d.to_move ? `The game has started. ${name(ev.d.to_move)} moves first.` : 'The game has started: both players play their opening at once.');
       break;
     case 'arranged':
-      announce(`${name(ev.d.by)} has arranged their seeds.`);
+      announce(ev.d.late
+        ? `${name(ev.d.by)}'s time to arrange ran out: the referee placed their seeds in the outer row.`
+        : `${name(ev.d.by)} has arranged their seeds.`);
       break;
     case 'played': {
       const by = lapMover(after.ruleset, ev.d.laps, ev.d.by);

@@ -7,12 +7,12 @@ import { ownerOf } from './notation.js';
 /** @typedef {import('./notation.js').Side} Side */
 /** @typedef {import('./notation.js').Lap} Lap */
 /** @typedef {import('./notation.js').Outcome} Outcome */
-/** @typedef {{referee_deadline: number|null, steal_open: boolean, move_deadline: number|null}} Clock */
+/** @typedef {{referee_deadline: number|null, steal_open: boolean, move_deadline: number|null, arrange_deadline?: number|null}} Clock */
 /** @typedef {{name: string, connected: boolean, computer?: {level: number}}} SeatView */
 /** @typedef {{by: Side, move: string, stolen: boolean, position?: string}} HistoryEntry */
 /**
  * @typedef {{referee_seconds: number|null, move_limit_seconds: number|null, sowing_pace: number,
- *   akakyala: boolean, abandon_seconds: number, disconnect_grace_seconds: number}} TimeControl
+ *   akakyala: boolean, abandon_seconds: number, disconnect_grace_seconds: number, arrange_seconds?: number|null}} TimeControl
  */
 /**
  * What a start does, as the server works it out: up to the end of the turn, or to its
@@ -55,7 +55,7 @@ import { ownerOf } from './notation.js';
  * A versioned event as received.
  * @typedef {{t: 'joined', v: number, d: {seat: Side, name: string}}
  *   | {t: 'started', v: number, d: {to_move: Side|null, position: string, clock: Clock, legal: Legal}}
- *   | {t: 'arranged', v: number, d: {by: Side, pits: number[]}}
+ *   | {t: 'arranged', v: number, d: {by: Side, pits: number[], late?: boolean, clock?: Clock}}
  *   | {t: 'played', v: number, d: {by: Side, move: string, stolen: boolean, laps: Lap[], laps_omitted?: LapsOmitted, position: string, outcome: Outcome|null, pending: boolean, display_ms?: number, clock?: Clock, legal: Legal}}
  *   | {t: 'decision', v: number, d: {by: Side, options: string[], results: OptionResult[], clock?: Clock}}
  *   | {t: 'count', v: number, d: {clock: Clock}}
@@ -117,6 +117,7 @@ export function applyEvent(snap, ev) {
       break;
     case 'arranged':
       next.arrangements[ev.d.by] = ev.d.pits;
+      if (ev.d.clock) next.clock = ev.d.clock;
       break;
     case 'started': {
       next.status = 'playing';
@@ -159,7 +160,8 @@ export function applyEvent(snap, ev) {
       if (ev.d.clock) next.clock = ev.d.clock;
       break;
     case 'count':
-      // The first turn's count starts: both players are at the table.
+      // A count starts: the first turn's, both players being at the table, or the
+      // arrangement limit of the player now arranging, who has come to it.
       next.clock = ev.d.clock;
       break;
     case 'steal':

@@ -96,6 +96,10 @@ class GameView {
           this.hover.say('');
         }
         if (ev.t === 'steal') this.clocks.stealOpened(live);
+        if (ev.t === 'arranged' && ev.d.late && live && ev.d.by === after.you) {
+          this.editor.picked = null;
+          toast('Your time to arrange ran out: you were given the outer row (4 seeds in each outer pit).', 'error');
+        }
       },
       show: ({ after }) => {
         const latest = this.session.snap || after;
@@ -287,6 +291,7 @@ class GameView {
       reviewed: this.history.reviewed(snap),
       setup: snap.position ? null : this.editor.position(snap),
       editable: this.editor.editable(snap),
+      picked: this.editor.picked,
       preview: this.decision.boardPreview(snap),
       lastLaps: this.lastLaps,
       // Mweiso's pit choice can be made on the board too.

@@ -108,10 +108,11 @@ function buildForm() {
     h('option', { value: 'mweiso' }, 'Mweiso (4×8, Kagera)'),
     h('option', { value: 'oware' }, 'Oware Abapa (2×6)'));
   const setup = h('select', { id: 't-setup', name: 't-setup' },
-    h('option', { value: 'outer', selected: true }, 'Outer row: 4 seeds in each outer pit'),
+    h('option', { value: 'free', selected: true }, 'Free: each player arranges their 32 seeds'),
+    h('option', { value: 'outer' }, 'Outer row: 4 seeds in each outer pit'),
     h('option', { value: 'even' }, 'Even: 2 seeds in every pit'));
   const setupField = field('t-setup', 'Start', setup,
-    'Omweso only (Mweiso and Oware have one start). The free arrangement is not offered: it has no clock before both players have arranged, so a player who never comes could not be told from one still arranging.');
+    'Omweso only (Mweiso and Oware have one start). Free: the first player arranges, then the second, seeing it; each has 2 minutes, and a player whose time runs out is given the outer row.');
 
   // ---- the time control: the `tournament` preset's values ----
   const referee = number('t-referee', 3, { min: 0.1, max: 3600, empty: 'off' });

@@ -113,7 +113,8 @@ export class TurnPanel {
     if (me && canArrange(snap)) return [this.host.editor.panel(snap, me)];
     const owing = SIDES.filter((side) => !snap.arrangements[side]);
     const waiting = owing.includes('s') ? 's' : 'n';
-    const parts = [h('p', {}, `Free setup: ${snap.seats[waiting]?.name || sideName(waiting)} is arranging their 32 seeds${waiting === 's' ? ' (South arranges first)' : ''}.`)];
+    const parts = [h('p', {}, `Free setup: ${snap.seats[waiting]?.name || sideName(waiting)} is arranging their 32 seeds${waiting === 's' ? ' (South arranges first)' : ''}.`),
+      h('p', { class: 'arrange-clock', 'data-arrange-clock': true })];
     if (me && me === 'n' && owing.includes('s')) parts.push(h('p', { class: 'muted' }, 'You arrange yours after South, seeing their arrangement.'));
     return parts;
   }

@@ -488,6 +488,7 @@ test('free setup: each player arranges 32 seeds by clicking and dragging', async
   await south.page.waitForSelector('[data-pit="A2"][data-count="1"]');
   await south.page.click('[data-pit="B1"]', { button: 'right' });
   await south.page.waitForSelector('[data-arrange-total="31"]');
+  await south.page.click('[data-arrange-tool="add"]');
   await south.page.click('[data-pit="B2"]');
   await south.page.waitForSelector('[data-arrange-total="32"]');
   assert.equal(await south.page.getAttribute('[data-pit="A1"]', 'data-count'), '3');

@@ -16,7 +16,11 @@ import { call, session } from './protocol.js';
  */
 export async function createTournament(baseUrl, settings = {}, directorName = 'Director') {
   const director = await session(baseUrl, directorName);
-  const created = await call(baseUrl, director.token, 'POST', '/api/tournaments', { name: 'Test Open', ...settings });
+  // An Omweso tournament starts from the free setup by default; the tests that are not
+  // about arranging start from the outer preset unless they say otherwise.
+  const omweso = !settings.ruleset || settings.ruleset === 'omweso';
+  const setup = omweso && !('setup' in settings) ? { setup: 'outer' } : {};
+  const created = await call(baseUrl, director.token, 'POST', '/api/tournaments', { name: 'Test Open', ...setup, ...settings });
   return { id: created.tournament_id, url: `${baseUrl}${created.url}`, director };
 }
 
