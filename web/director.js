@@ -906,6 +906,7 @@ class DirectorConsole {
       h('td', {}, players),
       h('td', {},
         sheet ? this.resultWords(p, sheet) : '',
+        sheet?.arrangements ? arrangementsLine(p, sheet.arrangements, (id) => this.store.name(id)) : null,
         sheet && sheet.corrections.length ? this.corrections(p, sheet) : null),
       h('td', { 'data-sheet-status': status }, statusCell),
       h('td', { class: 'director-sheet-actions' },
@@ -1134,4 +1135,21 @@ class DirectorConsole {
         link('sheets.csv', 'Every score sheet with its corrections (CSV)'),
         link('tournament.trf', 'The tournament for FIDE\'s pairing programs (TRF)')));
   }
+}
+
+/**
+ * A free setup's two arrangements on the sheet, as the players placed them: each player's
+ * outer row then inner row, left to right from their own side, and which one the referee
+ * placed when their time ran out.
+ * @param {PairingView} p
+ * @param {NonNullable<SheetView['arrangements']>} arrangements
+ * @param {(id: string | null) => string} name
+ */
+function arrangementsLine(p, arrangements, name) {
+  /** @param {number[]} counts @param {boolean} late @param {string | null} who */
+  const one = (counts, late, who) => h('div', { class: 'small muted' },
+    `${name(who)}: ${counts.slice(0, 8).join(' ')} | ${counts.slice(8).reverse().join(' ')}${late ? ' (time ran out: given the outer row)' : ''}`);
+  return h('div', { 'data-arrangements': p.game_id || '' },
+    one(arrangements.first, arrangements.late.first, p.first),
+    one(arrangements.second, arrangements.late.second, p.second));
 }

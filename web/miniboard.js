@@ -164,7 +164,8 @@ export class MiniBoard {
       const title = describeOutcome(board.outcome, seat, this.ruleset).title;
       return board.outcome.result === 'win' ? `${title} · ${VICTORY_NAMES[board.outcome.victory] || board.outcome.victory}` : title;
     }
-    if (board.status === 'setup') return 'Waiting for the players';
+    // Tournament games are seated at once: one not started is arranging its free setup.
+    if (board.status === 'setup') return 'Arranging the seeds';
     const last = board.last_move ? `last: ${board.last_move}` : 'no move yet';
     return board.to_move ? `${seat(board.to_move)} to move · ${last}` : last;
   }

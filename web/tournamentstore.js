@@ -18,7 +18,8 @@ import { ApiError } from './api.js';
  *   turns: number, duration_ms: number, points: {first: number, second: number},
  *   corrections: CorrectionView[], game_id: string|null, moved_first: string|null,
  *   confirmed_by: string[], dispute: {by: string, reason: string, at_ms: number}|null,
- *   confirms_at: number|null}} SheetView
+ *   confirms_at: number|null,
+ *   arrangements?: {first: number[], second: number[], late: {first: boolean, second: boolean}}}} SheetView
  */
 /**
  * @typedef {{table: number, first: string, second: string|null, game_id: string|null,
