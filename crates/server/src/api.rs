@@ -213,6 +213,12 @@ fn may_create_game(
     ip: std::net::IpAddr,
 ) -> Result<Reservation, ApiError> {
     let limits = &state.config.limits;
+    if state.games.live() >= limits.live_games {
+        return Err(ApiError::limited(
+            Limit::LiveGames,
+            "the server is running as many games as it allows; try again when games have finished",
+        ));
+    }
     let place = state
         .games
         .lobby()

@@ -157,6 +157,23 @@ pub struct Limits {
     /// Lower it only for tests and demonstrations.
     #[arg(long, env = "OMWESO_MIN_ROUND_MINUTES", default_value_t = crate::tournament::settings::MIN_ROUND_MINUTES)]
     pub min_round_minutes: f64,
+    /// Unfinished tournaments (open or running) one director may have at once.
+    #[arg(
+        long,
+        env = "OMWESO_UNFINISHED_TOURNAMENTS_PER_DIRECTOR",
+        default_value_t = 3
+    )]
+    pub unfinished_tournaments_per_director: usize,
+    /// Unfinished tournaments on the whole server.
+    #[arg(long, env = "OMWESO_UNFINISHED_TOURNAMENTS", default_value_t = 1_000)]
+    pub unfinished_tournaments: usize,
+    /// Days a tournament that never started its first round is kept before it is removed.
+    #[arg(long, env = "OMWESO_OPEN_TOURNAMENT_DAYS", default_value_t = 30.0)]
+    pub open_tournament_days: f64,
+    /// Games in memory on the whole server (being played, or waiting): a game nobody may
+    /// create past it, and a tournament round that would pass it is refused whole.
+    #[arg(long, env = "OMWESO_LIVE_GAMES", default_value_t = 10_000)]
+    pub live_games: usize,
     /// Proxies (IP addresses) whose `X-Forwarded-For` names the client: a request from one
     /// of them is counted against the address it forwards for. Repeat or separate with
     /// commas.
@@ -195,6 +212,10 @@ impl Limits {
             socket_write_seconds: 10.0,
             ping_seconds: 5.0,
             min_round_minutes: crate::tournament::settings::MIN_ROUND_MINUTES,
+            unfinished_tournaments_per_director: 3,
+            unfinished_tournaments: 1_000,
+            open_tournament_days: 30.0,
+            live_games: 10_000,
             session_cache: 100_000,
             trusted_proxy: Vec::new(),
         }
@@ -286,6 +307,7 @@ impl ServeConfig {
                 computer_delay_ms: 0,
                 // Tests play rounds of a few seconds to see them end on time.
                 min_round_minutes: 0.1,
+                unfinished_tournaments_per_director: 10_000,
                 ..Limits::defaults()
             },
         }

@@ -29,7 +29,8 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Run the game server (HTTP API, game sockets, and the browser client).
-    Serve(omweso::config::ServeConfig),
+    // Boxed: the server's settings are much larger than any other command's.
+    Serve(Box<omweso::config::ServeConfig>),
     /// Load a local server with games of random moves through the real protocol, and report
     /// latency, moves per second and the server's memory.
     Loadgen(omweso::loadgen::LoadgenConfig),
@@ -70,7 +71,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Serve(config) => serve(config),
+        Command::Serve(config) => serve(*config),
         Command::Loadgen(config) => omweso::loadgen::main(config),
         Command::TournamentSim(config) => omweso::tournament_sim::main(config),
         Command::Healthcheck { url } => {

@@ -131,10 +131,13 @@ pub enum Limit {
     SearchesPerSession,
     BotGamesPerSession,
     BotGames,
+    UnfinishedTournamentsPerDirector,
+    UnfinishedTournaments,
+    LiveGames,
 }
 
 impl Limit {
-    pub const ALL: [Limit; 15] = [
+    pub const ALL: [Limit; 18] = [
         Limit::SessionsPerIp,
         Limit::GamesPerSession,
         Limit::GamesPerIp,
@@ -150,6 +153,9 @@ impl Limit {
         Limit::SearchesPerSession,
         Limit::BotGamesPerSession,
         Limit::BotGames,
+        Limit::UnfinishedTournamentsPerDirector,
+        Limit::UnfinishedTournaments,
+        Limit::LiveGames,
     ];
 
     #[must_use]
@@ -170,6 +176,9 @@ impl Limit {
             Limit::SearchesPerSession => "searches_per_session",
             Limit::BotGamesPerSession => "bot_games_per_session",
             Limit::BotGames => "bot_games",
+            Limit::UnfinishedTournamentsPerDirector => "unfinished_tournaments_per_director",
+            Limit::UnfinishedTournaments => "unfinished_tournaments",
+            Limit::LiveGames => "live_games",
         }
     }
 

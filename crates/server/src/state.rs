@@ -65,6 +65,10 @@ impl AppState {
                 games: Arc::clone(&games),
                 shutdown: shutdown.clone(),
                 lobby: Arc::clone(lobby.changes()),
+                live_games: config.limits.live_games,
+                open_tournament_ms: crate::game::config::ms(
+                    config.limits.open_tournament_days * 86_400.0,
+                ),
             },
         );
         let lobby_feed = crate::lobby_feed::spawn(lobby, store.clone(), shutdown.clone());

@@ -60,6 +60,7 @@ pub async fn create(
     let settings = Settings::from_request(request, state.config.limits.min_round_minutes)
         .map_err(|message| ApiError::bad_request(ErrorCode::BadSettings, message))?;
     may_create_tournament(&state, session.player_id, crate::api::client_ip(ip))?;
+    may_hold_another(&state, session.player_id).await?;
     let handle = state
         .tournaments
         .create(settings, session.player_id, session.name)
@@ -98,6 +99,35 @@ fn may_create_tournament(
         ),
     }
     .take(player, ip)
+}
+
+/// The places (docs/security.md): a director runs only so many unfinished tournaments at
+/// once, and the server only so many in all, so that neither a flood of creations nor the
+/// rounds they would start can fill the server. Counted in the store, where every
+/// tournament's status is kept; two creations at the same instant may both pass, which
+/// the creation rate bounds.
+async fn may_hold_another(state: &AppState, director: uuid::Uuid) -> Result<(), ApiError> {
+    let limits = &state.config.limits;
+    let (all, mine) = state
+        .store
+        .unfinished_tournament_counts(director)
+        .await
+        .map_err(|error| ApiError::internal(&error))?;
+    if mine >= limits.unfinished_tournaments_per_director as u64 {
+        return Err(ApiError::limited(
+            Limit::UnfinishedTournamentsPerDirector,
+            format!(
+                "you direct {mine} unfinished tournaments, the most one director may run at once; finish one (or wait for an unstarted one to expire) first"
+            ),
+        ));
+    }
+    if all >= limits.unfinished_tournaments as u64 {
+        return Err(ApiError::limited(
+            Limit::UnfinishedTournaments,
+            "the server holds as many unfinished tournaments as it allows; try again later",
+        ));
+    }
+    Ok(())
 }
 
 pub async fn list(

@@ -491,6 +491,23 @@ impl Store {
         })
     }
 
+    /// How many tournaments are unfinished (open or running): in all, and directed by
+    /// `director`.
+    pub async fn unfinished_tournament_counts(
+        &self,
+        director: Uuid,
+    ) -> Result<(u64, u64), StoreError> {
+        with_pool!(&self.reads, pool => {
+            let row = sqlx::query(sql::UNFINISHED_TOURNAMENT_COUNTS)
+                .bind(director.to_string())
+                .fetch_one(pool)
+                .await?;
+            let all: i64 = sqlx::Row::try_get(&row, 0)?;
+            let mine: i64 = sqlx::Row::try_get(&row, 1)?;
+            Ok((u64::try_from(all).unwrap_or(0), u64::try_from(mine).unwrap_or(0)))
+        })
+    }
+
     /// The whole log of the tournament `id`, by `seq`.
     pub async fn tournament_log(&self, id: Uuid) -> Result<Vec<TournamentEntryRow>, StoreError> {
         with_pool!(&self.reads, pool => {
@@ -561,6 +578,14 @@ async fn write_pool(pool: &Pool, writes: &[Write]) -> Result<(), StoreError> {
         }
         for id in &by_kind.deletions {
             for statement in [sql::DELETE_GAME_ACTIONS, sql::DELETE_GAME] {
+                sqlx::query(statement)
+                    .bind(id.to_string())
+                    .execute(&mut *tx)
+                    .await?;
+            }
+        }
+        for id in &by_kind.tournament_deletions {
+            for statement in [sql::DELETE_TOURNAMENT_LOG, sql::DELETE_TOURNAMENT] {
                 sqlx::query(statement)
                     .bind(id.to_string())
                     .execute(&mut *tx)

@@ -103,6 +103,9 @@ pub enum Write {
     /// The next entry of a tournament's log
     /// ([`Store::append_tournament_entries`](super::Store::append_tournament_entries)).
     AppendTournamentEntry(TournamentEntryRow),
+    /// A tournament that never started a round in time, with its log (docs/security.md,
+    /// open tournaments). Its games: none, since no round started.
+    DeleteTournament(Uuid),
 }
 
 /// A transaction's writes sorted by kind, in the order they are applied:
@@ -132,6 +135,7 @@ pub(crate) struct ByKind<'a> {
     pub game_updates: Vec<&'a GameRow>,
     pub tournament_updates: Vec<&'a TournamentRow>,
     pub deletions: Vec<Uuid>,
+    pub tournament_deletions: Vec<Uuid>,
 }
 
 impl<'a> ByKind<'a> {
@@ -146,6 +150,7 @@ impl<'a> ByKind<'a> {
             game_updates: Vec::new(),
             tournament_updates: Vec::new(),
             deletions: Vec::new(),
+            tournament_deletions: Vec::new(),
         };
         for write in writes {
             match write {
@@ -157,6 +162,7 @@ impl<'a> ByKind<'a> {
                 Write::UpdateGame(g) => by_kind.game_updates.push(g),
                 Write::UpdateTournament(t) => by_kind.tournament_updates.push(t),
                 Write::DeleteGame(id) => by_kind.deletions.push(*id),
+                Write::DeleteTournament(id) => by_kind.tournament_deletions.push(*id),
             }
         }
         by_kind

@@ -31,6 +31,9 @@ pub(crate) const UPDATE_GAME: &str = "UPDATE games SET ruleset = $2, setup = $3,
 /// A game that never started, and its log (its actions first, for the foreign key).
 pub(crate) const DELETE_GAME_ACTIONS: &str = "DELETE FROM actions WHERE game_id = $1";
 pub(crate) const DELETE_GAME: &str = "DELETE FROM games WHERE id = $1";
+pub(crate) const DELETE_TOURNAMENT_LOG: &str =
+    "DELETE FROM tournament_log WHERE tournament_id = $1";
+pub(crate) const DELETE_TOURNAMENT: &str = "DELETE FROM tournaments WHERE id = $1";
 
 pub(crate) fn game_by_id() -> String {
     format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1")
@@ -151,6 +154,11 @@ pub(crate) fn unfinished_tournaments() -> String {
          ORDER BY created_at_ms ASC, id ASC"
     )
 }
+
+/// Unfinished tournaments: in all, and those of the director `$1`.
+pub(crate) const UNFINISHED_TOURNAMENT_COUNTS: &str = "SELECT COUNT(*), \
+     COALESCE(SUM(CASE WHEN director = $1 THEN 1 ELSE 0 END), 0) \
+     FROM tournaments WHERE status <> 'finished'";
 
 pub(crate) const TOURNAMENT_LOG: &str = "SELECT tournament_id, seq, at_ms, kind, payload_json \
      FROM tournament_log WHERE tournament_id = $1 ORDER BY seq ASC";

@@ -175,6 +175,12 @@ impl SqliteWrites {
                     .execute(params![id.to_string()])?;
             }
         }
+        for id in by_kind.tournament_deletions {
+            for statement in [sql::DELETE_TOURNAMENT_LOG, sql::DELETE_TOURNAMENT] {
+                tx.prepare_cached(statement)?
+                    .execute(params![id.to_string()])?;
+            }
+        }
         tx.commit()?;
         Ok(())
     }

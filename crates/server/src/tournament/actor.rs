@@ -165,6 +165,11 @@ pub struct Services {
     pub shutdown: watch::Receiver<bool>,
     /// Told when a tournament's lobby line (its summary) changes.
     pub lobby: Arc<crate::lobby_feed::LobbyChanges>,
+    /// Games the server keeps in memory at most: a round that would pass it is refused
+    /// whole, before any of its games is created (docs/security.md).
+    pub live_games: usize,
+    /// How long a tournament that never starts its first round is kept, ms.
+    pub open_tournament_ms: u64,
 }
 
 /// Spawns the task owning `tournament`, whose log holds `next_seq` entries, and has it
@@ -200,6 +205,7 @@ pub fn spawn(tournament: Tournament, next_seq: i64, services: Services) -> Tourn
         watching: HashSet::new(),
         rewatch_at: 0,
         held_until: 0,
+        expiry_retry_at: 0,
         last_command: Instant::now(),
         to_watch: Vec::new(),
     };
@@ -257,6 +263,8 @@ struct Actor {
     rewatch_at: u64,
     /// The round clock is not fired before this (ms): its last change could not be saved.
     held_until: u64,
+    /// After the store refused to remove an expired tournament: not before then again.
+    expiry_retry_at: u64,
     last_command: Instant,
     /// Replays created since the loop last looked: to watch.
     to_watch: Vec<Uuid>,
@@ -296,6 +304,10 @@ impl Actor {
             if self.idle_until().is_some_and(|at| at <= Instant::now()) {
                 break;
             }
+            // One that never started a round in its time is removed, log and all.
+            if self.expiry().is_some_and(|at| at <= now_ms()) && self.expire().await {
+                break;
+            }
             let wake = self.next_wake();
             tokio::select! {
                 command = self.rx.recv() => match command {
@@ -324,6 +336,36 @@ impl Actor {
             .then(|| self.last_command + IDLE_UNLOAD)
     }
 
+    /// When this tournament is removed if it has not started a round by then (or when to
+    /// try again, after the store refused the removal).
+    fn expiry(&self) -> Option<u64> {
+        (self.t.status() == TournamentStatus::Open).then(|| {
+            let due = self.t.created_at_ms() + self.services.open_tournament_ms;
+            due.max(self.expiry_retry_at)
+        })
+    }
+
+    /// Removes a tournament that never started (docs/security.md): its row and log go, its
+    /// watchers are told, the lobby forgets it. Whether it was removed; if the store
+    /// refused, it is tried again later.
+    async fn expire(&mut self) -> bool {
+        let id = self.t.id();
+        if let Err(error) = self
+            .services
+            .writer
+            .write(vec![Write::DeleteTournament(id)])
+            .await
+        {
+            tracing::error!(tournament = %id, %error, "could not remove an expired tournament");
+            self.expiry_retry_at = now_ms() + RETRY_MS;
+            return false;
+        }
+        tracing::info!(tournament = %id, "a tournament that never started was removed");
+        self.services.lobby.tournaments_changed();
+        self.close_all(1000, "this tournament never started and has been removed");
+        true
+    }
+
     fn next_wake(&self) -> Option<Instant> {
         let now = now_ms();
         let deadline = self.t.next_deadline().map(|at| at.max(self.held_until));
@@ -345,6 +387,10 @@ impl Actor {
             .any(|id| !self.adjudicating.contains(id));
         if let Some(idle) = self.idle_until() {
             wake = Some(wake.map_or(idle, |w| w.min(idle)));
+        }
+        if let Some(expiry) = self.expiry() {
+            let at = Instant::now() + Duration::from_millis(expiry.saturating_sub(now));
+            wake = Some(wake.map_or(at, |w| w.min(at)));
         }
         for (retry, at) in [
             (unwatched, self.rewatch_at),
@@ -371,6 +417,10 @@ impl Actor {
                 name,
                 reply,
             } => {
+                if let Err(refusal) = super::admission::may_join(&self.t, player, &name) {
+                    let _ = reply.send(Err(refusal));
+                    return;
+                }
                 let result = self
                     .commit(Entry::Join { player, name }, Vec::new())
                     .await
@@ -440,6 +490,10 @@ impl Actor {
                 // Checked here, not in the state machine: a log written before the check
                 // must still replay.
                 if let SheetAction::Correct { outcome, .. } = &action {
+                    if let Err(refusal) = super::admission::may_correct(&self.t, game_id) {
+                        let _ = reply.send(Err(refusal));
+                        return;
+                    }
                     if let Some(why) = self.t.settings().impossible_victory(outcome) {
                         let _ = reply.send(Err(Refusal {
                             code: ErrorCode::BadRequest,
@@ -532,6 +586,20 @@ impl Actor {
     /// the entry, then watched.
     async fn start_round(&mut self, round: u32) -> Result<RoundView, Refusal> {
         let plan = self.t.start_plan(round)?;
+        // Counted against the server's games like any other: refused whole, saying so,
+        // rather than some tables started and others not.
+        let new_games = plan.iter().flatten().count();
+        let live = self.services.games.live();
+        if live + new_games > self.services.live_games {
+            crate::metrics::Limit::LiveGames.refused();
+            return Err(Refusal {
+                code: ErrorCode::RateLimited,
+                message: format!(
+                    "the server is running {live} games and allows {}: this round's {new_games} games would pass it; start the round when games have finished",
+                    self.services.live_games
+                ),
+            });
+        }
         let now = now_ms();
         let deadline_ms = now + self.t.settings().round_ms();
         // Each game stops itself at the round's deadline (its own referee, logged in its

@@ -81,6 +81,7 @@ impl Settings {
             Some(tc) => tc.resolve()?,
             None => TimeControl::TOURNAMENT,
         };
+        check_event_timing(&time_control)?;
         if setup == SetupKind::Free && time_control.arrange_seconds.is_none() {
             // Without a limit a player who sits at the board and never arranges would hold
             // the game until the round's end (RULES.md 1.1).
@@ -215,6 +216,33 @@ fn federation(text: &str) -> Result<String, String> {
             "federation must be a FIDE code of three letters (like UGA), not {text:?}"
         ))
     }
+}
+
+/// The longest any waiting in a tournament game may be set to, in seconds: the disconnect
+/// grace, the abandonment after a steal, the arrangement limit and the move limit. Ten
+/// minutes is more than an event needs (the presets say 1 to 3); longer, a no-show's game
+/// would hold its place and the server's for as long as the round.
+pub const MAX_EVENT_WAIT_SECONDS: f64 = 600.0;
+
+/// Refuses a tournament time control whose waits pass [`MAX_EVENT_WAIT_SECONDS`].
+fn check_event_timing(tc: &TimeControl) -> Result<(), String> {
+    let waits = [
+        (
+            "disconnect_grace_seconds",
+            Some(tc.disconnect_grace_seconds),
+        ),
+        ("abandon_seconds", Some(tc.abandon_seconds)),
+        ("arrange_seconds", tc.arrange_seconds),
+        ("move_limit_seconds", tc.move_limit_seconds),
+    ];
+    for (name, value) in waits {
+        if value.is_some_and(|v| v > MAX_EVENT_WAIT_SECONDS) {
+            return Err(format!(
+                "{name} in a tournament is at most {MAX_EVENT_WAIT_SECONDS} (ten minutes)"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Refuses a round time out of `min..=`[`MAX_ROUND_MINUTES`], saying why.
@@ -374,6 +402,17 @@ mod tests {
                     ..named("x")
                 },
                 "a free setup in a tournament needs an arrangement limit: set time_control.arrange_seconds (the tournament preset gives 120), or choose setup outer or even",
+            ),
+            (
+                NewTournament {
+                    time_control: Some(crate::protocol::http::TimeControlRequest {
+                        preset: Some("tournament".into()),
+                        disconnect_grace_seconds: Some(86_400.0),
+                        ..Default::default()
+                    }),
+                    ..named("x")
+                },
+                "disconnect_grace_seconds in a tournament is at most 600 (ten minutes)",
             ),
             (
                 NewTournament {

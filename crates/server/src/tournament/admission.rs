@@ -1,0 +1,107 @@
+//! Limits a tournament keeps on what players and its director ask, checked by its task
+//! before an entry is made, never in the state machine: a log written before a limit
+//! existed must still replay (docs/security.md).
+
+use unicode_normalization::UnicodeNormalization;
+use uuid::Uuid;
+
+use super::settings::MAX_ROUNDS;
+use super::state::{Refusal, Tournament};
+use crate::protocol::tournament::System;
+use crate::protocol::ErrorCode;
+
+/// The corrections one sheet may hold: a director who changes their mind a few times is
+/// served, a loop that corrects a sheet a thousand times is not (each one is kept, shown
+/// and exported with every snapshot).
+pub const MAX_CORRECTIONS: usize = 20;
+
+/// The largest field of a round-robin: every player meets every other, so a field of `n`
+/// plays `n - 1` rounds (twice as many doubled); capped so that it has no more rounds
+/// than a Swiss may.
+#[must_use]
+pub fn max_round_robin_field(system: System) -> Option<usize> {
+    let rounds = MAX_ROUNDS as usize;
+    match system {
+        System::Swiss => None,
+        System::RoundRobin => Some(rounds + 1),
+        System::DoubleRoundRobin => Some(rounds / 2 + 1),
+    }
+}
+
+/// Two names a player could not tell apart on a sheet or a pairing: the same once
+/// normalized (NFC) and case-folded, spaces at the ends aside.
+fn alike(a: &str, b: &str) -> bool {
+    let fold = |s: &str| s.trim().nfc().collect::<String>().to_lowercase();
+    fold(a) == fold(b)
+}
+
+/// Whether `player`, named `name`, may join: a round-robin's field is capped, and nobody
+/// may join under the name of a player already in (two "Kato"s on one standings table
+/// cannot be told apart; the second is asked to add to their name).
+pub fn may_join(t: &Tournament, player: Uuid, name: &str) -> Result<(), Refusal> {
+    if t.player_index(player).is_some() {
+        // The state machine answers this one, as it always has.
+        return Ok(());
+    }
+    if let Some(max) = max_round_robin_field(t.settings().system) {
+        if t.players().len() >= max {
+            return Err(Refusal {
+                code: ErrorCode::TournamentClosed,
+                message: format!(
+                    "the round-robin is full: {max} players meet each other in {} rounds, the most a tournament plays",
+                    MAX_ROUNDS
+                ),
+            });
+        }
+    }
+    if let Some(taken) = t.players().iter().find(|p| alike(&p.name, name)) {
+        return Err(Refusal {
+            code: ErrorCode::BadName,
+            message: format!(
+                "a player named {} is already in this tournament: change your name (add an initial or your club) and join again",
+                taken.name
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// Whether the sheet of `game_id` may take another correction.
+pub fn may_correct(t: &Tournament, game_id: Uuid) -> Result<(), Refusal> {
+    let corrections = t
+        .rounds()
+        .iter()
+        .flat_map(|r| &r.tables)
+        .flat_map(|table| table.game.iter().chain(&table.replaced))
+        .find(|g| g.game_id == game_id)
+        .and_then(|g| g.sheet.as_ref())
+        .map_or(0, |s| s.corrections.len());
+    if corrections >= MAX_CORRECTIONS {
+        return Err(Refusal {
+            code: ErrorCode::BadRequest,
+            message: format!(
+                "this sheet has been corrected {corrections} times, the most it keeps; its result stands as last corrected"
+            ),
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_alike_ignore_case_normalization_and_outer_spaces() {
+        assert!(alike("Kato", " kato "));
+        assert!(alike("Nakat\u{00F3}", "Nakato\u{0301}"));
+        assert!(!alike("Kato", "Kato M."));
+    }
+
+    #[test]
+    fn a_round_robin_field_plays_at_most_thirty_rounds() {
+        assert_eq!(max_round_robin_field(System::Swiss), None);
+        assert_eq!(max_round_robin_field(System::RoundRobin), Some(31));
+        assert_eq!(max_round_robin_field(System::DoubleRoundRobin), Some(16));
+    }
+}

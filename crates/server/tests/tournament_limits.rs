@@ -1,0 +1,234 @@
+//! The limits tournaments keep (issue 25, findings 1, 2 and 8; docs/security.md), each
+//! against a real server of its own: unfinished tournaments per director, a round refused
+//! whole when its games would pass the server's, tournaments that never start removed,
+//! a round-robin's field capped, no two players of one name, corrections bounded, and the
+//! waits of a tournament game bounded.
+
+mod common;
+
+use std::time::Duration;
+
+use common::TestServer;
+use serde_json::{json, Value};
+
+fn config(set: impl FnOnce(&mut omweso::config::Limits)) -> omweso::config::ServeConfig {
+    let mut config = omweso::config::ServeConfig::for_tests("sqlite::memory:");
+    set(&mut config.limits);
+    config
+}
+
+async fn create(server: &TestServer, token: &str, body: Value) -> (u16, Value) {
+    server.post("/api/tournaments", token, body).await
+}
+
+async fn join(server: &TestServer, id: &str, name: &str) -> (u16, Value) {
+    let (token, _) = server.session(name).await;
+    server
+        .post(&format!("/api/tournaments/{id}/join"), &token, json!({}))
+        .await
+}
+
+#[tokio::test]
+async fn a_director_runs_only_so_many_unfinished_tournaments() {
+    let server = TestServer::start_with(config(|l| l.unfinished_tournaments_per_director = 2)).await;
+    let (director, _) = server.session("TD").await;
+    for name in ["One", "Two"] {
+        let (status, r) = create(&server, &director, json!({"name":name})).await;
+        assert_eq!(status, 201, "{r}");
+    }
+    let (status, r) = create(&server, &director, json!({"name":"Three"})).await;
+    assert_eq!(status, 429, "{r}");
+    assert_eq!(r["error"]["code"], "rate_limited");
+    assert_eq!(
+        r["error"]["message"],
+        "you direct 2 unfinished tournaments, the most one director may run at once; finish one (or wait for an unstarted one to expire) first"
+    );
+    // Another director is not held by it.
+    let (other, _) = server.session("TD2").await;
+    let (status, r) = create(&server, &other, json!({"name":"Elsewhere"})).await;
+    assert_eq!(status, 201, "{r}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_server_holds_only_so_many_unfinished_tournaments() {
+    let server = TestServer::start_with(config(|l| l.unfinished_tournaments = 3)).await;
+    for i in 0..3 {
+        let (token, _) = server.session(&format!("TD{i}")).await;
+        let (status, r) = create(&server, &token, json!({"name":format!("Open {i}")})).await;
+        assert_eq!(status, 201, "{r}");
+    }
+    let (token, _) = server.session("Late").await;
+    let (status, r) = create(&server, &token, json!({"name":"Fourth"})).await;
+    assert_eq!(status, 429, "{r}");
+    assert_eq!(
+        r["error"]["message"],
+        "the server holds as many unfinished tournaments as it allows; try again later"
+    );
+    server.stop().await;
+}
+
+/// Finding 2: a round's games are counted against the server's games; a round that would
+/// pass the limit is refused whole, and no game of it exists.
+#[tokio::test]
+async fn a_round_that_would_pass_the_servers_games_is_refused_whole() {
+    let server = TestServer::start_with(config(|l| l.live_games = 3)).await;
+    let (director, _) = server.session("TD").await;
+    let (status, r) = create(&server, &director, json!({"name":"Big","setup":"outer"})).await;
+    assert_eq!(status, 201, "{r}");
+    let id = r["tournament_id"].as_str().unwrap().to_owned();
+    for i in 0..8 {
+        let (status, r) = join(&server, &id, &format!("Player {i}")).await;
+        assert_eq!(status, 200, "{r}");
+    }
+    let (status, r) = server
+        .post(&format!("/api/tournaments/{id}/rounds"), &director, json!({}))
+        .await;
+    assert_eq!(status, 201, "{r}");
+    let (status, r) = server
+        .post(&format!("/api/tournaments/{id}/rounds/1/start"), &director, json!({}))
+        .await;
+    assert_eq!(status, 429, "{r}");
+    assert_eq!(
+        r["error"]["message"],
+        "the server is running 0 games and allows 3: this round's 4 games would pass it; start the round when games have finished"
+    );
+    let (_, snap) = server.get(&format!("/api/tournaments/{id}"), &director).await;
+    assert_eq!(snap["rounds"][0]["status"], "paired", "{snap}");
+    assert!(snap["rounds"][0]["pairings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|p| p["game_id"].is_null()));
+    server.stop().await;
+}
+
+/// Finding 1: a tournament that never starts is removed in its time, and no longer
+/// counts against its director.
+#[tokio::test]
+async fn a_tournament_that_never_starts_is_removed() {
+    let server = TestServer::start_with(config(|l| {
+        l.open_tournament_days = 1.5 / 86_400.0;
+        l.unfinished_tournaments_per_director = 1;
+    }))
+    .await;
+    let (director, _) = server.session("TD").await;
+    let (status, r) = create(&server, &director, json!({"name":"Never"})).await;
+    assert_eq!(status, 201, "{r}");
+    let id = r["tournament_id"].as_str().unwrap().to_owned();
+    let mut socket = server
+        .socket_at(&format!("/ws/tournaments/{id}?token={director}"))
+        .await;
+    socket.recv_type("state").await;
+    let (status, _) = create(&server, &director, json!({"name":"Second"})).await;
+    assert_eq!(status, 429, "the first still counts");
+    let frame = socket.close_frame().await.expect("a close frame with its reason");
+    assert_eq!(
+        (u16::from(frame.code), frame.reason.as_str()),
+        (1000, "this tournament never started and has been removed")
+    );
+    let (status, r) = server.get(&format!("/api/tournaments/{id}"), &director).await;
+    assert_eq!(status, 404, "{r}");
+    let (status, r) = create(&server, &director, json!({"name":"Second"})).await;
+    assert_eq!(status, 201, "{r}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_round_robin_takes_no_more_players_than_thirty_rounds_can_pair() {
+    let server = TestServer::start("sqlite::memory:").await;
+    let (director, _) = server.session("TD").await;
+    let (_, r) = create(
+        &server,
+        &director,
+        json!({"name":"Double","system":"double-round-robin"}),
+    )
+    .await;
+    let id = r["tournament_id"].as_str().unwrap().to_owned();
+    for i in 0..16 {
+        let (status, r) = join(&server, &id, &format!("Player {i}")).await;
+        assert_eq!(status, 200, "{r}");
+    }
+    let (status, r) = join(&server, &id, "Player 16").await;
+    assert_eq!(status, 409, "{r}");
+    assert_eq!(
+        r["error"]["message"],
+        "the round-robin is full: 16 players meet each other in 30 rounds, the most a tournament plays"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn two_players_of_one_name_cannot_be_told_apart_so_the_second_is_asked_to_change() {
+    let server = TestServer::start("sqlite::memory:").await;
+    let (director, _) = server.session("TD").await;
+    let (_, r) = create(&server, &director, json!({"name":"Names"})).await;
+    let id = r["tournament_id"].as_str().unwrap().to_owned();
+    let (status, r) = join(&server, &id, "Kato").await;
+    assert_eq!(status, 200, "{r}");
+    let (status, r) = join(&server, &id, "kato").await;
+    assert_eq!(status, 400, "{r}");
+    assert_eq!(r["error"]["code"], "bad_name");
+    assert_eq!(
+        r["error"]["message"],
+        "a player named Kato is already in this tournament: change your name (add an initial or your club) and join again"
+    );
+    server.stop().await;
+}
+
+/// Finding 8: a sheet keeps at most 20 corrections.
+#[tokio::test]
+async fn a_sheet_takes_at_most_twenty_corrections() {
+    let server = TestServer::start("sqlite::memory:").await;
+    let (director, _) = server.session("TD").await;
+    let (_, r) = create(
+        &server,
+        &director,
+        json!({"name":"Corrections","rounds":1,"setup":"outer"}),
+    )
+    .await;
+    let id = r["tournament_id"].as_str().unwrap().to_owned();
+    let (kato, _) = server.session("Kato").await;
+    let (nakato, _) = server.session("Nakato").await;
+    for token in [&kato, &nakato] {
+        let (status, r) = server
+            .post(&format!("/api/tournaments/{id}/join"), token, json!({}))
+            .await;
+        assert_eq!(status, 200, "{r}");
+    }
+    server
+        .post(&format!("/api/tournaments/{id}/rounds"), &director, json!({}))
+        .await;
+    let (_, round) = server
+        .post(&format!("/api/tournaments/{id}/rounds/1/start"), &director, json!({}))
+        .await;
+    let game = round["pairings"][0]["game_id"].as_str().unwrap().to_owned();
+    let mut socket = server.socket(&game, Some(&kato), None).await;
+    socket.recv_type("state").await;
+    socket.send(json!({"t":"resign","d":{},"id":"r"})).await;
+    socket.expect_ack("r").await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let (_, snap) = server.get(&format!("/api/tournaments/{id}"), &director).await;
+        if !snap["rounds"][0]["pairings"][0]["sheet"].is_null() {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "no sheet: {snap}");
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    }
+    let path = format!("/api/tournaments/{id}/sheets/{game}");
+    for i in 0..20 {
+        let winner = if i % 2 == 0 { "s" } else { "n" };
+        let body = json!({"action":"correct","result":{"result":"win","winner":winner,"victory":"resigned"},"reason":format!("change {i}")});
+        let (status, r) = server.post(&path, &director, body).await;
+        assert_eq!(status, 200, "correction {i}: {r}");
+    }
+    let body = json!({"action":"correct","result":{"result":"draw"},"reason":"once more"});
+    let (status, r) = server.post(&path, &director, body).await;
+    assert_eq!(status, 400, "{r}");
+    assert_eq!(
+        r["error"]["message"],
+        "this sheet has been corrected 20 times, the most it keeps; its result stands as last corrected"
+    );
+    server.stop().await;
+}
