@@ -144,7 +144,7 @@ impl Settings {
         let ruleset = self.game.ruleset;
         let possible = match victory {
             Victory::Resigned | Victory::Abandoned | Victory::Adjudicated => true,
-            Victory::Captures => ruleset == Ruleset::Oware,
+            Victory::Captures | Victory::Impasse => ruleset == Ruleset::Oware,
             Victory::NoMove | Victory::EmitweEbiri => ruleset != Ruleset::Oware,
             Victory::Akawumbi => ruleset == Ruleset::Omweso,
             Victory::Akakyala => ruleset == Ruleset::Omweso && self.game.time_control.akakyala,

@@ -22,10 +22,23 @@ pub struct Seat {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Action {
-    Move { notation: String },
-    Decide { choice: String },
-    Arrange { pits: Vec<u64> },
+    Move {
+        notation: String,
+    },
+    Decide {
+        choice: String,
+    },
+    Arrange {
+        pits: Vec<u64>,
+    },
     Resign,
+    /// Propose to stop at an Oware impasse (RULES.md 3).
+    Impasse,
+    /// Answer the opponent's standing proposal.
+    #[serde(rename = "impasse_answer")]
+    ImpasseAnswer {
+        accept: bool,
+    },
 }
 
 impl Action {
@@ -39,6 +52,8 @@ impl Action {
             ClientMessage::Decide(d) => Some(Action::Decide { choice: d.choice }),
             ClientMessage::Arrange(a) => Some(Action::Arrange { pits: a.pits }),
             ClientMessage::Resign(_) => Some(Action::Resign),
+            ClientMessage::Impasse(_) => Some(Action::Impasse),
+            ClientMessage::ImpasseAnswer(a) => Some(Action::ImpasseAnswer { accept: a.accept }),
             ClientMessage::Ping(_) => None,
         }
     }
@@ -78,6 +93,7 @@ mod display;
 mod facts;
 #[cfg(test)]
 mod fixtures;
+mod impasse;
 mod referee;
 mod setup;
 mod snapshot;
@@ -119,6 +135,9 @@ pub struct Table {
     tally: Tally,
     /// The seat the computer plays, and how strongly ([`Table::seat_computer`]).
     computer: Option<(Side, Computer)>,
+    /// Oware: the proposal to stop at an impasse standing now, or the accepted one that
+    /// ended the game ([`Table::propose_impasse`]).
+    impasse: Option<crate::protocol::Impasse>,
 }
 
 impl Table {
@@ -145,6 +164,7 @@ impl Table {
             created_at_ms: now,
             tally: Tally::default(),
             computer: None,
+            impasse: None,
         }
     }
 
@@ -169,6 +189,7 @@ impl Table {
             created_at_ms: self.created_at_ms,
             tally: self.tally,
             computer: self.computer,
+            impasse: self.impasse,
         };
         Savepoint {
             table,
@@ -310,6 +331,8 @@ impl Table {
             Action::Arrange { pits } => self.arrange(side, pits, now)?,
             Action::Move { notation } => self.play(side, notation, now)?,
             Action::Decide { choice } => self.decide(side, choice, now)?,
+            Action::Impasse => self.propose_impasse(side)?,
+            Action::ImpasseAnswer { accept } => self.answer_impasse(side, *accept, now)?,
         };
         Ok(self.emit(events))
     }
