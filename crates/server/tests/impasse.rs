@@ -62,7 +62,7 @@ async fn a_proposal_is_declined_another_survives_a_restart_and_is_accepted() {
         .expect_ack_of("p1", json!({"t":"impasse","d":{}}))
         .await;
     for c in [&mut south, &mut north, &mut watcher] {
-        let e = event(c, "impasse").await;
+        let e = event(c, "impasse_proposed").await;
         assert_eq!(e["d"], json!({"by":"s"}));
         assert_eq!(e["v"], 4);
     }
@@ -95,7 +95,7 @@ async fn a_proposal_is_declined_another_survives_a_restart_and_is_accepted() {
     // North proposes in its turn, then South's proposal is refused while it stands.
     north.expect_ack_of("p2", json!({"t":"impasse"})).await;
     for c in [&mut south, &mut north, &mut watcher] {
-        assert_eq!(event(c, "impasse").await["d"], json!({"by":"n"}));
+        assert_eq!(event(c, "impasse_proposed").await["d"], json!({"by":"n"}));
     }
     let e = refused(&mut south, "p3", json!({"t":"impasse","d":{}})).await;
     assert_eq!(e["code"], "impasse_standing");
@@ -201,7 +201,10 @@ async fn the_computer_answers_a_proposal() {
     let mut south = server.socket(&game, Some(&kato), None).await;
     south.recv_type("state").await;
     south.expect_ack_of("p", json!({"t":"impasse"})).await;
-    assert_eq!(event(&mut south, "impasse").await["d"], json!({"by":"s"}));
+    assert_eq!(
+        event(&mut south, "impasse_proposed").await["d"],
+        json!({"by":"s"})
+    );
     assert_eq!(
         event(&mut south, "impasse_declined").await["d"],
         json!({"by":"n"})

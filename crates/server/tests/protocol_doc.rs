@@ -61,7 +61,7 @@ const SERVER_TYPES: [&str; 15] = [
     "count",
     "steal",
     "end",
-    "impasse",
+    "impasse_proposed",
     "impasse_declined",
 ];
 
@@ -121,7 +121,7 @@ fn server_type(message: &ServerMessage) -> &'static str {
             Event::Count { .. } => "count",
             Event::Steal { .. } => "steal",
             Event::End { .. } => "end",
-            Event::Impasse { .. } => "impasse",
+            Event::ImpasseProposed { .. } => "impasse_proposed",
             Event::ImpasseDeclined { .. } => "impasse_declined",
         },
         ServerMessage::Reply(reply) => match reply {

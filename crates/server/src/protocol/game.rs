@@ -204,7 +204,8 @@ pub enum Event {
     },
     /// A player proposes to stop at an Oware impasse (addition, RULES.md 3): it stands
     /// until the opponent answers or the proposer plays their next turn.
-    Impasse {
+    #[serde(rename = "impasse_proposed")]
+    ImpasseProposed {
         by: Side,
     },
     /// The opponent declined the proposal (addition): play goes on.

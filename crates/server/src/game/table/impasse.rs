@@ -84,7 +84,7 @@ impl Table {
                     proposed_by: side,
                     split: None,
                 });
-                Ok(vec![Event::Impasse { by: side }])
+                Ok(vec![Event::ImpasseProposed { by: side }])
             }
         }
     }
@@ -183,7 +183,10 @@ mod tests {
         let mut t = on_board(Ruleset::Oware, ODD);
         let before = t.facts().captured;
         let events = t.act(Side::South, &PROPOSE, 2_000).unwrap();
-        assert_eq!(events, vec![(3, Event::Impasse { by: Side::South })]);
+        assert_eq!(
+            events,
+            vec![(3, Event::ImpasseProposed { by: Side::South })]
+        );
         assert_eq!(t.impasse_proposed_by(), Some(Side::South));
         let events = t.act(Side::North, &ACCEPT, 3_000).unwrap();
         let outcome = Outcome::Win {
