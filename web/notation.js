@@ -315,7 +315,7 @@ export const VICTORY_WORDS = /** @type {Record<string, string>} */ ({
   abandoned: 'the opponent abandoned the game (did not move, or stayed away)',
   adjudicated: 'the tournament round ended before the game was finished, and it was decided on the seeds on each side of the board',
   forfeit: 'the opponent never came',
-  impasse: 'the players agreed to stop at an impasse; the seeds left were split evenly and the captures decided',
+  impasse: 'the players agreed to stop, neither able to capture again; the seeds left were split evenly and the captures decided',
 });
 
 /**

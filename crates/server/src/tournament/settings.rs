@@ -135,7 +135,8 @@ impl Settings {
     }
 
     /// Why a director's correction names a victory this tournament's games cannot end
-    /// with (akawumbi in Oware, captures in Omweso, akakyala with the rule off), or `None`.
+    /// with (akawumbi in Oware, captures or impasse in Omweso, akakyala with the rule off), or
+    /// `None`.
     #[must_use]
     pub fn impossible_victory(&self, outcome: &Outcome) -> Option<String> {
         let Outcome::Win { victory, .. } = *outcome else {
