@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serverAndBrowser } from './helpers/suite.js';
 import { openPage, PHONE } from './helpers/browser.js';
+import { audit, format } from './helpers/axe.js';
 
 const live = serverAndBrowser();
 const ARTIFACTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'test-artifacts');
@@ -86,6 +87,8 @@ test('an Oware player proposes to stop at an impasse on a phone; declined, then 
     const box = await size(button);
     assert.ok(box.height >= 44 && box.width >= 300, `a big touch target: ${JSON.stringify(box)}`);
   }
+  const violations = await audit(north.page, { include: ['#impasse-panel'] });
+  assert.deepEqual(violations, [], `accessibility of the offer:\n${format(violations)}`);
   await north.page.locator('[data-impasse-offer]').scrollIntoViewIfNeeded();
   await north.page.screenshot({ path: path.join(ARTIFACTS, 'impasse-offer-phone.png') });
   await decline.tap();
