@@ -35,6 +35,14 @@ export function announceEvent(ev, after) {
     case 'steal':
       announce(after.you === other(ev.d.victim) ? `${name(ev.d.victim)}'s count ran out: you may steal the turn now.` : `${name(ev.d.victim)}'s referee count ran out: ${name(other(ev.d.victim))} may steal the turn.`);
       break;
+    case 'impasse_proposed':
+      announce(after.you && after.you !== ev.d.by
+        ? `${name(ev.d.by)} proposes to stop at an impasse: accept or decline.`
+        : `${name(ev.d.by)} proposed to stop at an impasse.`);
+      break;
+    case 'impasse_declined':
+      announce(`${name(ev.d.by)} declined to stop: play goes on.`);
+      break;
     case 'end': {
       const { title, detail } = describeOutcome(ev.d.outcome, name, after.ruleset, after.position);
       announce(`Game over. ${title}. ${detail}`);

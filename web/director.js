@@ -53,7 +53,7 @@ const PARTS = /** @type {Record<ChangeKind, Part[]>} */ ({
 const VICTORIES = /** @type {Record<string, string[]>} */ ({
   omweso: ['no-move', 'emitwe-ebiri', 'akawumbi', 'akakyala', 'resigned', 'abandoned', 'adjudicated'],
   mweiso: ['no-move', 'emitwe-ebiri', 'resigned', 'abandoned', 'adjudicated'],
-  oware: ['captures', 'resigned', 'abandoned', 'adjudicated'],
+  oware: ['captures', 'impasse', 'resigned', 'abandoned', 'adjudicated'],
 });
 const ANNUL_REASONS = ['never-ending', 'budget'];
 const STATUS_WORDS = /** @type {Record<string, string>} */ ({

@@ -41,6 +41,11 @@ import { ownerOf } from './notation.js';
  */
 /** @typedef {{laps: number, seeds: number, captured: number}} LapsOmitted */
 /**
+ * Oware's impasse: the proposal to stop standing (`split` absent), or the one accepted
+ * that ended the game, with the seeds each player took of those left.
+ * @typedef {{proposed_by: Side, split?: {s: number, n: number}}} Impasse
+ */
+/**
  * The game snapshot (`state`, `GET /api/games/{id}`), kept current by the events.
  * @typedef {{game_id: string, ruleset: import('./notation.js').Ruleset, setup: string,
  *   time_control: TimeControl, status: 'setup'|'playing'|'finished'|'annulled',
@@ -49,7 +54,7 @@ import { ownerOf } from './notation.js';
  *   pending: string[]|null, pending_move: string|null, clock: Clock, history: HistoryEntry[],
  *   legal: Legal, pending_results: OptionResult[]|null,
  *   outcome: Outcome|null, spectators: number, version: number,
- *   arrangements: {s: number[]|null, n: number[]|null}}} Snapshot
+ *   arrangements: {s: number[]|null, n: number[]|null}, impasse?: Impasse|null}} Snapshot
  */
 /**
  * A versioned event as received.
@@ -60,7 +65,9 @@ import { ownerOf } from './notation.js';
  *   | {t: 'decision', v: number, d: {by: Side, options: string[], results: OptionResult[], clock?: Clock}}
  *   | {t: 'count', v: number, d: {clock: Clock}}
  *   | {t: 'steal', v: number, d: {victim: Side, clock?: Clock, legal: Legal}}
- *   | {t: 'end', v: number, d: {outcome: Outcome}}} GameEvent
+ *   | {t: 'impasse_proposed', v: number, d: {by: Side}}
+ *   | {t: 'impasse_declined', v: number, d: {by: Side}}
+ *   | {t: 'end', v: number, d: {outcome: Outcome, impasse?: Impasse, position?: string}}} GameEvent
  */
 /** @typedef {'connecting'|'open'|'reconnecting'|'closed'} ConnectionState */
 
@@ -146,6 +153,8 @@ export function applyEvent(snap, ev) {
         next.pending_move = null;
         next.pending = null;
         next.history = [...snap.history, { by: ev.d.by, move: ev.d.move, stolen: ev.d.stolen, position: ev.d.position }];
+        // The proposer's own next turn ends their proposal to stop.
+        if (snap.impasse && !snap.impasse.split && snap.impasse.proposed_by === ev.d.by) next.impasse = null;
         const { toMove, opening } = sideField(ev.d.position);
         next.to_move = toMove;
         next.opening = opening;
@@ -168,7 +177,17 @@ export function applyEvent(snap, ev) {
       next.clock = ev.d.clock || { ...snap.clock, steal_open: true, referee_deadline: null };
       next.legal = ev.d.legal || {};
       break;
+    case 'impasse_proposed':
+      next.impasse = { proposed_by: ev.d.by };
+      break;
+    case 'impasse_declined':
+      next.impasse = null;
+      break;
     case 'end':
+      // Agreed at an impasse: the split, and the board after it; any other end leaves no
+      // proposal standing.
+      next.impasse = ev.d.impasse || null;
+      if (ev.d.position) next.position = ev.d.position;
       next.outcome = ev.d.outcome;
       next.status = ev.d.outcome.result === 'annulled' ? 'annulled' : 'finished';
       next.clock = NO_CLOCK;
@@ -476,7 +495,7 @@ export class GameSession {
 
   /**
    * Sends a client message; resolves on `ack`, rejects with a `ProtocolError`.
-   * @param {'move'|'decide'|'arrange'|'resign'} t
+   * @param {'move'|'decide'|'arrange'|'resign'|'impasse'|'impasse_answer'} t
    * @param {object} d
    * @returns {Promise<void>}
    */

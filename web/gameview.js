@@ -20,6 +20,7 @@ import { Playback } from './playback.js';
 import { Players } from './players.js';
 import { currentSession } from './session.js';
 import { TurnPanel } from './turnpanel.js';
+import { ImpassePanel } from './impasse.js';
 import { myDecision, myStarts, myTurn } from './viewer.js';
 import { h, replace, announce, toast, errorText } from './ui.js';
 
@@ -81,6 +82,11 @@ class GameView {
     });
     this.prompt = new TurnPanel({ gameId, rejoin: () => this.session.restart(), decision: this.decision, editor: this.editor });
     this.players = new Players({ resign: () => this.session.send('resign', {}), render });
+    this.impasse = new ImpassePanel({
+      propose: () => this.session.send('impasse', {}),
+      answer: (accept) => this.session.send('impasse_answer', { accept }),
+      render,
+    });
     this.playback = new Playback({
       board: () => this.boardView.board,
       speed: () => this.boardView.speed,
@@ -193,7 +199,8 @@ class GameView {
             this.toolbar),
           players.bottomCard,
           players.outcomeBox,
-          this.prompt.el),
+          this.prompt.el,
+          this.impasse.el),
         h('aside', { class: 'game-side' },
           h('section', { class: 'panel' }, players.infoBox,
             h('div', { class: 'settings' },
@@ -246,6 +253,7 @@ class GameView {
     this.players.renderCards(snap, this.boardView.viewSide(snap));
     const last = this.lastLaps[this.lastLaps.length - 1];
     this.prompt.render(snap, { reviewing: this.history.review !== null, hand: last || null });
+    this.impasse.render(snap, { reviewing: this.history.review !== null });
     this.players.renderOutcome(snap);
     this.announceTurn(snap);
     this.history.renderList(snap);

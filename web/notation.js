@@ -298,6 +298,7 @@ export const VICTORY_NAMES = /** @type {Record<string, string>} */ ({
   resigned: 'resignation',
   abandoned: 'abandonment',
   adjudicated: 'adjudication',
+  impasse: 'agreement at an impasse',
   forfeit: 'forfeit',
   'never-ending': 'a never-ending turn',
   budget: 'a turn over the move limit',
@@ -314,6 +315,7 @@ export const VICTORY_WORDS = /** @type {Record<string, string>} */ ({
   abandoned: 'the opponent abandoned the game (did not move, or stayed away)',
   adjudicated: 'the tournament round ended before the game was finished, and it was decided on the seeds on each side of the board',
   forfeit: 'the opponent never came',
+  impasse: 'the players agreed to stop, neither able to capture again; the seeds left were split evenly and the captures decided',
 });
 
 /**

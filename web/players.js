@@ -12,6 +12,20 @@ import { plural } from './plural.js';
 
 const SIDES = /** @type {Side[]} */ (['s', 'n']);
 
+/**
+ * How an agreed impasse ended the game: who proposed, and the split of the seeds left.
+ * @param {Snapshot} snap @param {(side: Side) => string} name
+ */
+export function impasseWords(snap, name) {
+  const impasse = snap.impasse;
+  if (!impasse?.split) return '';
+  const { s, n } = impasse.split;
+  const left = s + n;
+  const seeds = `${left} seed${left === 1 ? '' : 's'}`;
+  const odd = left % 2 ? `, ${name(s > n ? 's' : 'n')} keeping the odd one` : '';
+  return `The game ended by agreement at an impasse (${name(impasse.proposed_by)} proposed it): the ${seeds} left were split ${s}–${n}${odd}, and the captures decided.`;
+}
+
 function eyeIcon() {
   const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
   svg.setAttribute('viewBox', '0 0 24 24');
@@ -111,6 +125,7 @@ export class Players {
       },
       h('h2', {}, mine === 'won' ? `You win! ${title}` : mine === 'lost' ? `You lose. ${title}` : title),
       h('p', {}, detail),
+      snap.impasse?.split ? h('p', { 'data-impasse-split': `${snap.impasse.split.s}-${snap.impasse.split.n}` }, impasseWords(snap, name)) : null,
       h('p', { class: 'muted small' }, `${plural(snap.history.length, 'move')}.`),
       h('a', { class: 'button primary', href: `/${location.search}` }, 'Back to the lobby')));
   }

@@ -1,13 +1,15 @@
 //! The socket's client messages and a game table together: each input line is decoded as
 //! a client frame (`protocol::decode`), and every action decoded is played on free-setup
-//! Omweso tables (arrangements, moves, decisions, resignation), by South, or by North when
-//! the line ends with a space, with the clock advancing and the referee's timers ticking
-//! between.
+//! Omweso tables (arrangements, moves, decisions, resignation) and on an Oware table
+//! (moves, the impasse's proposals and answers), by South, or by North when the line ends
+//! with a space, with the clock advancing and the referee's timers ticking between.
 //!
 //! - `decode` never panics; a refusal has one of the protocol's codes and a message.
 //! - `Table::act` never panics. A refused action changes nothing (version and position
 //!   unchanged) and its message is bounded; an accepted one raises the version by exactly
 //!   its events, and so does `Table::tick`.
+//! - An Oware board and its captures always hold 48 seeds (after an agreed impasse too, the
+//!   board then empty).
 //! - The board always holds 64 seeds, parses back as a `Setup`, and no `played` event
 //!   carries more than `MAX_EVENT_LAPS` laps (the hard turn cap holds with the move limit
 //!   off: the second table has none).
@@ -49,10 +51,10 @@ fn seat(name: &str, n: u128) -> Seat {
     }
 }
 
-fn table(time_control: TimeControl) -> Table {
+fn table(ruleset: Ruleset, setup: SetupKind, time_control: TimeControl) -> Table {
     let config = GameConfig {
-        ruleset: Ruleset::Omweso,
-        setup: SetupKind::Free,
+        ruleset,
+        setup,
         time_control,
         stop_at_ms: None,
     };
@@ -66,11 +68,13 @@ fn table(time_control: TimeControl) -> Table {
         events.len() as u64,
         "a new table, then the join"
     );
-    assert_eq!(
-        table.position(),
-        None,
-        "a free setup has no board before the arrangements"
-    );
+    if setup == SetupKind::Free {
+        assert_eq!(
+            table.position(),
+            None,
+            "a free setup has no board before the arrangements"
+        );
+    }
     table
 }
 
@@ -87,6 +91,20 @@ fn seeds_in(position: &str) -> u32 {
 }
 
 fn check_board(table: &Table) {
+    if table.config().ruleset == Ruleset::Oware {
+        if let Some(position) = table.position() {
+            position
+                .parse::<omweso_rules::oware::Position>()
+                .unwrap_or_else(|e| panic!("{position:?} is not an Oware position: {e}"));
+            if table.impasse_view().is_some_and(|i| i.split.is_some()) {
+                assert!(
+                    position.starts_with("0,0,0,0,0,0/0,0,0,0,0,0 "),
+                    "{position:?}: an agreed impasse leaves the board empty"
+                );
+            }
+        }
+        return;
+    }
     if let Some(position) = table.position() {
         position
             .parse::<omweso_rules::Setup>()
@@ -167,7 +185,11 @@ fuzz_target!(|data: &[u8]| {
     let mut unlimited = TimeControl::CASUAL;
     unlimited.move_limit_seconds = None;
     unlimited.referee_seconds = Some(3.0);
-    for mut table in [table(TimeControl::CASUAL), table(unlimited)] {
+    for mut table in [
+        table(Ruleset::Omweso, SetupKind::Free, TimeControl::CASUAL),
+        table(Ruleset::Omweso, SetupKind::Free, unlimited),
+        table(Ruleset::Oware, SetupKind::Outer, TimeControl::CASUAL),
+    ] {
         let mut now = 0u64;
         for (side, step, action) in &turns {
             now += step;

@@ -63,6 +63,10 @@ pub enum Victory {
     /// Oware on seeds captured, Omweso and Mweiso on seeds on each side (RULES.md 5.3;
     /// server).
     Adjudicated,
+    /// The players agreed to stop at an impasse (RULES.md 3, Oware): the seeds left were
+    /// split evenly, the odd one to the player with more on their side, and the captures
+    /// decided (server).
+    Impasse,
 }
 
 impl Victory {
@@ -77,6 +81,7 @@ impl Victory {
             Victory::Resigned => "resigned",
             Victory::Abandoned => "abandoned",
             Victory::Adjudicated => "adjudicated",
+            Victory::Impasse => "impasse",
         }
     }
 }

@@ -121,13 +121,15 @@ fn oware_first_move() {
 #[test]
 fn oware_capture_and_the_end_by_captures() {
     // South's 3 seeds from E1 go to F1, F2 and E2, making 3 and 2: both captured, 26 in all.
+    // The game stops and each takes the seeds left on their side (RULES.md 3): South F1's
+    // 2, North A2's 1, so the scores add up to 48.
     let game = Game::parse(Ruleset::Oware, "1,0,0,0,1,2/0,0,0,0,3,1 s 21 19").unwrap();
     let mut laps = Vec::new();
     let result = game
         .play_observed(&mv(Ruleset::Oware, "E1"), None, &mut laps)
         .unwrap();
-    assert_eq!(result.game.to_string(), "1,0,0,0,0,0/0,0,0,0,0,2 n 26 19");
-    assert_eq!(result.game.scores(), Some([26, 19]));
+    assert_eq!(result.game.to_string(), "0,0,0,0,0,0/0,0,0,0,0,0 n 28 20");
+    assert_eq!(result.game.scores(), Some([28, 20]));
     assert_eq!(
         result.outcome,
         Some(Outcome::Win {

@@ -544,11 +544,12 @@ fn capture_chain_stops_at_a_house_holding_one() {
     let position = pos([0, 0, 0, 0, 4, 0, 0, 2, 1, 2, 0, 3], Side::South, [20, 16]);
     let (result, laps) = play_laps(&position, "E1");
     assert_eq!(result.captured, 5);
-    assert_eq!(
-        result.position.houses(),
-        [0, 0, 0, 0, 0, 1, 1, 0, 0, 2, 0, 3]
-    );
-    assert_eq!(result.position.captured(Side::South), 25);
+    // South reaches 25 and the game stops: the board left, [0, 0, 0, 0, 0, 1, 1, 0, 0, 2,
+    // 0, 3], is swept, South's F1 1 to South (26) and North's F2 1, C2 2, A2 3 to North
+    // (22).
+    assert_eq!(result.position.houses(), [0; 12]);
+    assert_eq!(result.position.captured(Side::South), 26);
+    assert_eq!(result.position.captured(Side::North), 22);
     assert_eq!(result.outcome, win(Side::South));
     assert_eq!(laps[0].to, h("D2"));
     assert_eq!(laps[0].kind, LapKind::Capture);
@@ -644,10 +645,11 @@ fn a_win_at_25_captured() {
     let result = play(&position, "F1");
     assert_eq!(result.captured, 2);
     assert_eq!(result.outcome, win(Side::South));
-    // The board is not swept: the game ended on captures.
+    // The game stops at 25 and each player takes the seeds left in their own houses
+    // (RULES.md 3): North's 3 in A2 make 23, and the captures add up to 48.
     assert_eq!(
         result.position.to_string(),
-        "3,0,0,0,0,0/0,0,0,0,0,0 n 25 20"
+        "0,0,0,0,0,0/0,0,0,0,0,0 n 25 23"
     );
     assert_eq!(result.position.outcome(), win(Side::South));
     assert!(result.position.legal_moves().is_empty());
@@ -697,10 +699,28 @@ fn no_move_sweep_gives_each_side_its_own_seeds() {
     // South to move cannot feed North (A1 needs 6, B1 needs 5): South sweeps its 5.
     assert!(position.legal_moves().is_empty());
     assert_eq!(position.outcome(), win(Side::South));
+}
+
+#[test]
+fn the_sweep_at_25_gives_each_side_its_own_seeds() {
+    // South 22, North 12; on the board South A1 1, E1 2 (3) and North F2 2, E2 2, A2 7
+    // (11): 48 in all. South's E1 sows F1 (1) and F2 (3): F2's 3 are captured (the run
+    // stops there, at the end of North's row), South has 25 and the game stops. Each
+    // takes the seeds left in their own houses: South A1 1 and F1 1 (27), North E2 2 and
+    // A2 7 (21). 27 + 21 = 48.
+    let position = pos([1, 0, 0, 0, 2, 0, 2, 2, 0, 0, 0, 7], Side::South, [22, 12]);
+    let result = play(&position, "E1");
+    assert_eq!(result.captured, 3);
+    assert_eq!(result.outcome, win(Side::South));
     assert_eq!(
-        position.settle().0.to_string(),
-        "0,0,0,0,0,0/0,0,0,0,0,0 s 25 23"
+        result.position.to_string(),
+        "0,0,0,0,0,0/0,0,0,0,0,0 n 27 21"
     );
+    assert_eq!(
+        result.position.captured(Side::South) + result.position.captured(Side::North),
+        48
+    );
+    assert_eq!(result.position.outcome(), win(Side::South));
 }
 
 #[test]
@@ -731,16 +751,51 @@ fn outcome_of_finished_positions() {
     assert_eq!(position.outcome(), Some(Outcome::Draw));
 }
 
+fn impasse(winner: Side) -> Outcome {
+    Outcome::Win {
+        winner,
+        victory: Victory::Impasse,
+    }
+}
+
 #[test]
-fn settle_takes_each_sides_seeds() {
-    let position: Position = "0,0,1,0,0,3/2,0,0,0,5,0 n 20 17".parse().unwrap();
-    let (end, outcome) = position.settle();
-    assert_eq!(end.to_string(), "0,0,0,0,0,0/0,0,0,0,0,0 n 27 21");
-    assert_eq!(outcome, win(Side::South).unwrap());
-    let position: Position = "0,0,1,0,0,3/2,0,0,0,2,0 n 20 20".parse().unwrap();
-    let (end, outcome) = position.settle();
+fn an_impasse_splits_the_seeds_left_evenly() {
+    // 7 left, odd: South 3 (C1), North 4 (F2 1, A2 3): 3 each, and North, with more on its
+    // side, keeps the odd one: South 20 + 3 = 23, North 21 + 4 = 25.
+    let position: Position = "3,0,0,0,0,1/0,0,3,0,0,0 n 20 21".parse().unwrap();
+    assert_eq!(position.impasse_split(), [3, 4]);
+    let (end, outcome) = position.settle_impasse();
+    assert_eq!(end.to_string(), "0,0,0,0,0,0/0,0,0,0,0,0 n 23 25");
+    assert_eq!(outcome, impasse(Side::North));
+
+    // The same 7 seeds with the sides the other way round: South keeps the odd one.
+    let position: Position = "0,0,3,0,0,0/3,0,0,0,0,1 n 20 21".parse().unwrap();
+    assert_eq!(position.impasse_split(), [4, 3]);
+    let (end, outcome) = position.settle_impasse();
     assert_eq!(end.to_string(), "0,0,0,0,0,0/0,0,0,0,0,0 n 24 24");
     assert_eq!(outcome, Outcome::Draw);
+
+    // An even number on unequal sides: 6 left, South 1 (E1), North 5 (B2): 3 each, not
+    // each their own (which would have made it 21-27).
+    let position: Position = "0,5,0,0,0,0/0,0,0,0,1,0 s 20 22".parse().unwrap();
+    assert_eq!(position.impasse_split(), [3, 3]);
+    let (end, outcome) = position.settle_impasse();
+    assert_eq!(end.to_string(), "0,0,0,0,0,0/0,0,0,0,0,0 s 23 25");
+    assert_eq!(outcome, impasse(Side::North));
+
+    // Equal sides: 2 each, 4 left, 2 each.
+    let position: Position = "0,0,0,2,0,0/0,0,2,0,0,0 s 22 22".parse().unwrap();
+    assert_eq!(position.impasse_split(), [2, 2]);
+    let (end, outcome) = position.settle_impasse();
+    assert_eq!(end.to_string(), "0,0,0,0,0,0/0,0,0,0,0,0 s 24 24");
+    assert_eq!(outcome, Outcome::Draw);
+
+    // One seed left: it goes to the side it is on. South 1 (A1), North 0.
+    let position: Position = "0,0,0,0,0,0/1,0,0,0,0,0 n 24 23".parse().unwrap();
+    assert_eq!(position.impasse_split(), [1, 0]);
+    let (end, outcome) = position.settle_impasse();
+    assert_eq!(end.to_string(), "0,0,0,0,0,0/0,0,0,0,0,0 n 25 23");
+    assert_eq!(outcome, impasse(Side::South));
 }
 
 // ----------------------------------------------------------------------------------------
@@ -1115,8 +1170,8 @@ proptest! {
             prop_assert_eq!(lap.kind == LapKind::Capture, captured > 0);
             let next = side.other();
             let decided = r.captured.iter().any(|&c| c > 24) || r.captured == [24, 24];
-            if !decided && reference_moves(&r.houses, next).is_empty() {
-                // Swept.
+            if decided || reference_moves(&r.houses, next).is_empty() {
+                // The game is over: swept (at 25 too, RULES.md 3).
                 let mut swept = r.captured;
                 for (i, &n) in r.houses.iter().enumerate() {
                     swept[if i < 6 { 0 } else { 1 }] += n;
@@ -1151,15 +1206,24 @@ proptest! {
     }
 
     #[test]
-    fn settle_conserves_and_judges(position in arb_position()) {
-        let (end, outcome) = position.settle();
+    fn an_impasse_conserves_splits_evenly_and_judges(position in arb_position()) {
+        let (end, outcome) = position.settle_impasse();
         prop_assert_eq!(total(&end), 48);
         prop_assert_eq!(end.houses(), [0; 12]);
-        prop_assert_eq!(end.outcome(), Some(outcome));
-        prop_assert_eq!(
-            end.captured(position.to_move()),
-            position.captured(position.to_move()) + position.seeds_on(position.to_move())
-        );
+        let [south, north] = position.impasse_split();
+        let (on_south, on_north) = (position.seeds_on(Side::South), position.seeds_on(Side::North));
+        prop_assert_eq!(south + north, on_south + on_north);
+        prop_assert!(south.abs_diff(north) <= 1);
+        if south != north {
+            // The odd seed goes to the side with more seeds on it.
+            prop_assert_eq!(south > north, on_south > on_north);
+        }
+        prop_assert_eq!(end.captured(Side::South), position.captured(Side::South) + south);
+        let judged = match end.outcome() {
+            Some(Outcome::Win { winner, .. }) => Some(Outcome::Win { winner, victory: Victory::Impasse }),
+            other => other,
+        };
+        prop_assert_eq!(judged, Some(outcome));
     }
 
     #[test]

@@ -104,7 +104,9 @@ fn oware_capture_chain_to_25() {
         .play(&GameMove::parse(Ruleset::Oware, "D1").unwrap(), None)
         .unwrap();
     assert_eq!(win.summary.captured, 5);
-    assert_eq!(win.game.scores(), Some([25, 16]));
+    // 25: the game stops and each takes the seeds left on their side (RULES.md 3), South
+    // A1, E1 and F1's 3 (28), North A2's 4 (20).
+    assert_eq!(win.game.scores(), Some([28, 20]));
     assert_eq!(
         win.outcome,
         Some(Outcome::Win {

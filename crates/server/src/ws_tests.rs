@@ -208,7 +208,7 @@ async fn an_undecodable_text_gets_its_decode_error() {
             error_json(
                 Some(json!("a")),
                 "unknown_type",
-                "unknown message type \"fly\": expected move, decide, arrange, resign, ping",
+                "unknown message type \"fly\": expected move, decide, arrange, resign, ping, impasse, impasse_answer",
             ),
             error_json(None, "bad_message", &format!("not JSON: {not_json}")),
             error_json(Some(json!(9)), "bad_message", "move: missing field `move`"),

@@ -265,6 +265,21 @@ fn oware_moves_and_play() {
     );
 }
 
+/// RULES.md 3, ENGINE-CLI.md: a move that reaches 25 stops the game, and each player takes
+/// the seeds left in their own houses; `scores` are after that sweep and add up to 48.
+#[test]
+fn oware_scores_after_the_sweep_at_25() {
+    // South 21, North 19; South's E1 (3 seeds) makes F2 3 and E2 2: 5 captured, 26. Left:
+    // South F1 2 (28), North A2 1 (20).
+    let line = one(
+        r#"{"op":"play","ruleset":"oware","position":"1,0,0,0,1,2/0,0,0,0,3,1 s 21 19","move":"E1"}"#,
+    );
+    assert_eq!(
+        line,
+        r#"{"position":"0,0,0,0,0,0/0,0,0,0,0,0 n 28 20","captured":5,"capture_columns":"","laps":1,"seeds_sown":3,"end":"ended","outcome":{"result":"win","winner":"s","victory":"captures"},"scores":{"s":28,"n":20}}"#
+    );
+}
+
 #[test]
 fn akakyala_extension() {
     let position = "0,0,0,0,2,0,0,1/0,0,0,0,0,0,0,1/0,0,0,0,0,0,0,1/14,14,14,15,0,0,2,0 s";

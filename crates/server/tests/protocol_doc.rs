@@ -47,9 +47,22 @@ const DOC: &str = include_str!("../../../docs/protocol.md");
 
 /// Every server message type. [`server_type`] matches every variant without a wildcard, so
 /// a new variant does not compile until it is named there; name it here too.
-const SERVER_TYPES: [&str; 13] = [
-    "state", "crowd", "ack", "error", "pong", "joined", "started", "arranged", "played",
-    "decision", "count", "steal", "end",
+const SERVER_TYPES: [&str; 15] = [
+    "state",
+    "crowd",
+    "ack",
+    "error",
+    "pong",
+    "joined",
+    "started",
+    "arranged",
+    "played",
+    "decision",
+    "count",
+    "steal",
+    "end",
+    "impasse_proposed",
+    "impasse_declined",
 ];
 
 /// Every message type of a tournament socket; [`tournament_type`] names every variant.
@@ -108,6 +121,8 @@ fn server_type(message: &ServerMessage) -> &'static str {
             Event::Count { .. } => "count",
             Event::Steal { .. } => "steal",
             Event::End { .. } => "end",
+            Event::ImpasseProposed { .. } => "impasse_proposed",
+            Event::ImpasseDeclined { .. } => "impasse_declined",
         },
         ServerMessage::Reply(reply) => match reply {
             Reply::State(_) => "state",

@@ -30,7 +30,8 @@ async fn join(server: &TestServer, id: &str, name: &str) -> (u16, Value) {
 
 #[tokio::test]
 async fn a_director_runs_only_so_many_unfinished_tournaments() {
-    let server = TestServer::start_with(config(|l| l.unfinished_tournaments_per_director = 2)).await;
+    let server =
+        TestServer::start_with(config(|l| l.unfinished_tournaments_per_director = 2)).await;
     let (director, _) = server.session("TD").await;
     for name in ["One", "Two"] {
         let (status, r) = create(&server, &director, json!({"name":name})).await;
@@ -82,18 +83,28 @@ async fn a_round_that_would_pass_the_servers_games_is_refused_whole() {
         assert_eq!(status, 200, "{r}");
     }
     let (status, r) = server
-        .post(&format!("/api/tournaments/{id}/rounds"), &director, json!({}))
+        .post(
+            &format!("/api/tournaments/{id}/rounds"),
+            &director,
+            json!({}),
+        )
         .await;
     assert_eq!(status, 201, "{r}");
     let (status, r) = server
-        .post(&format!("/api/tournaments/{id}/rounds/1/start"), &director, json!({}))
+        .post(
+            &format!("/api/tournaments/{id}/rounds/1/start"),
+            &director,
+            json!({}),
+        )
         .await;
     assert_eq!(status, 429, "{r}");
     assert_eq!(
         r["error"]["message"],
         "the server is running 0 games and allows 3: this round's 4 games would pass it; start the round when games have finished"
     );
-    let (_, snap) = server.get(&format!("/api/tournaments/{id}"), &director).await;
+    let (_, snap) = server
+        .get(&format!("/api/tournaments/{id}"), &director)
+        .await;
     assert_eq!(snap["rounds"][0]["status"], "paired", "{snap}");
     assert!(snap["rounds"][0]["pairings"]
         .as_array()
@@ -122,12 +133,17 @@ async fn a_tournament_that_never_starts_is_removed() {
     socket.recv_type("state").await;
     let (status, _) = create(&server, &director, json!({"name":"Second"})).await;
     assert_eq!(status, 429, "the first still counts");
-    let frame = socket.close_frame().await.expect("a close frame with its reason");
+    let frame = socket
+        .close_frame()
+        .await
+        .expect("a close frame with its reason");
     assert_eq!(
         (u16::from(frame.code), frame.reason.as_str()),
         (1000, "this tournament never started and has been removed")
     );
-    let (status, r) = server.get(&format!("/api/tournaments/{id}"), &director).await;
+    let (status, r) = server
+        .get(&format!("/api/tournaments/{id}"), &director)
+        .await;
     assert_eq!(status, 404, "{r}");
     let (status, r) = create(&server, &director, json!({"name":"Second"})).await;
     assert_eq!(status, 201, "{r}");
@@ -197,10 +213,18 @@ async fn a_sheet_takes_at_most_twenty_corrections() {
         assert_eq!(status, 200, "{r}");
     }
     server
-        .post(&format!("/api/tournaments/{id}/rounds"), &director, json!({}))
+        .post(
+            &format!("/api/tournaments/{id}/rounds"),
+            &director,
+            json!({}),
+        )
         .await;
     let (_, round) = server
-        .post(&format!("/api/tournaments/{id}/rounds/1/start"), &director, json!({}))
+        .post(
+            &format!("/api/tournaments/{id}/rounds/1/start"),
+            &director,
+            json!({}),
+        )
         .await;
     let game = round["pairings"][0]["game_id"].as_str().unwrap().to_owned();
     let mut socket = server.socket(&game, Some(&kato), None).await;
@@ -209,7 +233,9 @@ async fn a_sheet_takes_at_most_twenty_corrections() {
     socket.expect_ack("r").await;
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     loop {
-        let (_, snap) = server.get(&format!("/api/tournaments/{id}"), &director).await;
+        let (_, snap) = server
+            .get(&format!("/api/tournaments/{id}"), &director)
+            .await;
         if !snap["rounds"][0]["pairings"][0]["sheet"].is_null() {
             break;
         }

@@ -8,7 +8,7 @@
 //! - [`Position::play`] plays a move, checked, to a [`MoveResult`];
 //!   [`Position::moves`] lists the legal moves and [`Position::for_each_move`] plays them
 //!   all, without allocating;
-//!   [`Position::outcome`] and [`Position::settle`] end the game.
+//!   [`Position::outcome`] and [`Position::settle_impasse`] end the game.
 //!
 //! ```
 //! use omweso_rules::oware::Position;

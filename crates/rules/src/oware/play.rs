@@ -1,16 +1,16 @@
 //! Playing an Oware move: sowing, capture, grand slam, must feed and the end of the game.
 
 use super::board::{row_start, Board};
-use super::position::judge;
 use super::{House, Lap, LapKind, Position};
 use crate::{AnnulReason, Outcome, Side, TurnEnd};
 
 /// A played Oware move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct MoveResult {
-    /// The position after the move, the other side to move. When the move left the next
-    /// player without a legal move, this is after the final sweep (each player's seeds on
-    /// the board added to their captures). When the budget stopped the move, the board is
+    /// The position after the move, the other side to move. When the move ended the game
+    /// (a player reached 25, 24-24, or the next player has no legal move), this is after
+    /// the final sweep: each player's seeds on the board added to their captures, so that
+    /// the captures add up to 48. When the budget stopped the move, the board is
     /// unchanged.
     pub position: Position,
     /// Seeds dropped (0 when the budget stopped the move).
@@ -84,7 +84,7 @@ impl Position {
     /// let result = pos.play("E1".parse().unwrap(), None).unwrap();
     /// assert_eq!(result.captured, 5);
     /// assert_eq!(result.end, TurnEnd::Ended);
-    /// assert_eq!(result.position.to_string(), "1,0,0,0,0,0/0,0,0,0,0,2 n 26 19");
+    /// assert_eq!(result.position.to_string(), "0,0,0,0,0,0/0,0,0,0,0,0 n 28 20");
     /// assert_eq!(
     ///     result.outcome,
     ///     Some(Outcome::Win { winner: Side::South, victory: Victory::Captures })
@@ -193,11 +193,11 @@ impl Position {
         let mut next = Position::new(board, mover.other(), captured);
         let mut outcome = None;
         if next.moves().is_empty() {
-            // Captures decided the game, or the next player cannot move: the sweep.
+            // Captures decided the game, or the next player cannot move: either way the
+            // game stops and each player takes the seeds left on their own side (RULES.md
+            // 3), which never changes who won: 25 is more than half of 48 whatever follows.
             outcome = next.outcome();
-            if judge(captured).is_none() {
-                next = next.swept();
-            }
+            next = next.swept();
         }
         MoveResult {
             position: next,

@@ -1,4 +1,5 @@
-//! A validated Oware position: legal moves, the game's result and the agreed end of a cycle.
+//! A validated Oware position: legal moves, the game's result and the agreed end of an
+//! impasse.
 
 use std::fmt;
 use std::str::FromStr;
@@ -199,7 +200,8 @@ impl Position {
     }
 
     /// This position with each player's seeds on the board added to their captures and the
-    /// board emptied (the end of the game when the side to move cannot move, or by agreement).
+    /// board emptied: the end of the game, when a player reached 25 or the side to move
+    /// cannot move (RULES.md 3).
     pub(super) const fn swept(&self) -> Position {
         let captured = [
             self.captured[0] + self.seeds_on(Side::South),
@@ -246,23 +248,64 @@ impl Position {
         }
     }
 
-    /// The agreed end of an endless cycle (RULES.md 3): each player takes the seeds on their
-    /// own side and the game is scored on captures. Returns the position after that (board
-    /// empty, same side to move) and the result.
+    /// How the seeds left on the board are shared when the players agree to stop at an
+    /// impasse (RULES.md 3, "Impasse"): evenly, `[south, north]`, the player with more
+    /// seeds on their side keeping the odd one. (An odd number left cannot lie evenly on
+    /// the two sides, so the odd seed always has an owner.)
+    ///
+    /// ```
+    /// use omweso_rules::oware::Position;
+    ///
+    /// // 5 left, 1 on South's side and 4 on North's: 2 each, and North keeps the odd one.
+    /// let pos: Position = "0,0,4,0,0,0/0,0,0,0,1,0 s 20 23".parse().unwrap();
+    /// assert_eq!(pos.impasse_split(), [2, 3]);
+    /// ```
+    #[must_use]
+    pub const fn impasse_split(&self) -> [u8; 2] {
+        let south = self.seeds_on(Side::South);
+        let north = self.seeds_on(Side::North);
+        let half = (south + north) / 2;
+        let odd = (south + north) % 2;
+        if south > north {
+            [half + odd, half]
+        } else {
+            [half, half + odd]
+        }
+    }
+
+    /// The agreed end of an impasse (RULES.md 3): the seeds left are split as
+    /// [`Position::impasse_split`] says and the game is scored on captures, a win being
+    /// [`Victory::Impasse`]. Returns the position after that (board empty, same side to
+    /// move) and the result.
     ///
     /// ```
     /// use omweso_rules::oware::Position;
     /// use omweso_rules::{Outcome, Side, Victory};
     ///
-    /// let pos: Position = "0,0,0,0,1,0/0,0,3,0,0,0 s 20 24".parse().unwrap();
-    /// let (end, outcome) = pos.settle();
-    /// assert_eq!(end.to_string(), "0,0,0,0,0,0/0,0,0,0,0,0 s 23 25");
-    /// assert_eq!(outcome, Outcome::Win { winner: Side::North, victory: Victory::Captures });
+    /// // 4 left (1 South, 3 North): 2 each, 22-26.
+    /// let pos: Position = "0,0,3,0,0,0/0,0,0,0,1,0 s 20 24".parse().unwrap();
+    /// let (end, outcome) = pos.settle_impasse();
+    /// assert_eq!(end.to_string(), "0,0,0,0,0,0/0,0,0,0,0,0 s 22 26");
+    /// assert_eq!(outcome, Outcome::Win { winner: Side::North, victory: Victory::Impasse });
     /// ```
     #[must_use]
-    pub fn settle(&self) -> (Position, Outcome) {
-        let end = self.swept();
-        (end, end.final_result())
+    pub fn settle_impasse(&self) -> (Position, Outcome) {
+        let [south, north] = self.impasse_split();
+        let captured = [self.captured[0] + south, self.captured[1] + north];
+        let end = Position {
+            board: Board::EMPTY,
+            to_move: self.to_move,
+            captured,
+            legal: 0,
+        };
+        let outcome = match end.final_result() {
+            Outcome::Win { winner, .. } => Outcome::Win {
+                winner,
+                victory: Victory::Impasse,
+            },
+            other => other,
+        };
+        (end, outcome)
     }
 }
 

@@ -798,7 +798,7 @@ impl Actor {
         for (v, event) in events {
             match &event {
                 Event::Steal { .. } => count(&METRICS.steals),
-                Event::End { outcome } => {
+                Event::End { outcome, .. } => {
                     count(&METRICS.games_ended);
                     if matches!(outcome, omweso_rules::Outcome::Annulled { .. }) {
                         count(&METRICS.annulments);

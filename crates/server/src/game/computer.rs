@@ -200,23 +200,20 @@ impl ComputerPlayer {
                 (side, Action::Arrange { pits })
             }
             ComputerDue::Decide { side, choice } => (side, Action::Decide { choice }),
+            ComputerDue::AnswerImpasse { side, game } => {
+                let asked = services
+                    .pool
+                    .try_run(move |stop| Ok(super::impasse_answer::answer(&game, side, stop)));
+                self.wait_for(asked, version, side, not_before, now);
+                return;
+            }
             ComputerDue::Move { side, game, budget } => {
                 let level = computer.level;
                 let seed = seed(table.id(), table.moves_played());
                 let asked = services
                     .pool
                     .try_run(move |stop| think(game, side, budget, level, seed, stop));
-                match asked {
-                    Ok(searching) => {
-                        self.thinking = Some(Thinking {
-                            version,
-                            side,
-                            searching,
-                            not_before,
-                        });
-                    }
-                    Err(Busy) => self.retry_at = Some(now + BUSY_RETRY),
-                }
+                self.wait_for(asked, version, side, not_before, now);
                 return;
             }
         };
@@ -226,6 +223,28 @@ impl ComputerPlayer {
             action,
             not_before,
         });
+    }
+
+    /// Waits for a search asked of the pool (or asks again later when it was busy).
+    fn wait_for(
+        &mut self,
+        asked: Result<Searching<Result<Action, String>>, Busy>,
+        version: u64,
+        side: Side,
+        not_before: Instant,
+        now: Instant,
+    ) {
+        match asked {
+            Ok(searching) => {
+                self.thinking = Some(Thinking {
+                    version,
+                    side,
+                    searching,
+                    not_before,
+                });
+            }
+            Err(Busy) => self.retry_at = Some(now + BUSY_RETRY),
+        }
     }
 
     /// The search's answer, when it comes (never, while none is under way).

@@ -5,6 +5,7 @@ pub mod actor;
 pub mod computer;
 pub mod config;
 pub mod decision_results;
+pub mod impasse_answer;
 pub mod laps;
 pub mod legal;
 pub mod lobby;

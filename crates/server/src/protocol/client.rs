@@ -32,6 +32,14 @@ pub struct ArrangeRequest {
     pub pits: Vec<u64>,
 }
 
+/// `{"accept":true}`: the answer to the opponent's proposal to stop at an Oware impasse
+/// (addition, RULES.md 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImpasseAnswer {
+    pub accept: bool,
+}
+
 /// `{}`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -46,11 +54,24 @@ pub enum ClientMessage {
     Arrange(ArrangeRequest),
     Resign(Empty),
     Ping(Empty),
+    /// Propose to stop at an Oware impasse (addition).
+    Impasse(Empty),
+    /// Accept or decline the opponent's proposal (addition).
+    #[serde(rename = "impasse_answer")]
+    ImpasseAnswer(ImpasseAnswer),
 }
 
 impl ClientMessage {
     /// The message types, as `t` names them (a test checks each against the enum).
-    pub const TYPES: [&'static str; 5] = ["move", "decide", "arrange", "resign", "ping"];
+    pub const TYPES: [&'static str; 7] = [
+        "move",
+        "decide",
+        "arrange",
+        "resign",
+        "ping",
+        "impasse",
+        "impasse_answer",
+    ];
 }
 
 /// A client frame: the message and its optional `id`, echoed in `ack` or `error`.
@@ -178,6 +199,14 @@ mod tests {
                 ClientMessage::Resign(Empty {}),
             ),
             (json!({"t":"ping"}), ClientMessage::Ping(Empty {})),
+            (
+                json!({"t":"impasse","d":{},"id":"i1"}),
+                ClientMessage::Impasse(Empty {}),
+            ),
+            (
+                json!({"t":"impasse_answer","d":{"accept":false}}),
+                ClientMessage::ImpasseAnswer(ImpasseAnswer { accept: false }),
+            ),
         ];
         let mut names = Vec::new();
         for (frame, message) in cases {
@@ -200,8 +229,17 @@ mod tests {
         assert_eq!(e.id, Some(json!("x")));
         assert_eq!(
             e.message,
-            "unknown message type \"fly\": expected move, decide, arrange, resign, ping"
+            "unknown message type \"fly\": expected move, decide, arrange, resign, ping, impasse, impasse_answer"
         );
+        let e = refuse(r#"{"t":"impasse_answer","d":{}}"#);
+        assert_eq!(e.message, "impasse_answer: missing field `accept`");
+        let e = refuse(r#"{"t":"impasse_answer","d":{"accept":"yes"}}"#);
+        assert_eq!(
+            e.message,
+            "impasse_answer: invalid type: string \"yes\", expected a boolean"
+        );
+        let e = refuse(r#"{"t":"impasse","d":{"x":1}}"#);
+        assert_eq!(e.code, ErrorCode::BadMessage);
         let e = refuse(r#"{"t":"move","d":{},"id":3}"#);
         assert_eq!(
             (e.code, e.id, e.message.as_str()),

@@ -60,6 +60,14 @@ pub enum ErrorCode {
     IllegalMove,
     NoDecision,
     BadDecision,
+    /// An impasse proposal in a game that is not Oware (RULES.md 3).
+    NotOware,
+    /// A proposal to stop at an impasse while one already stands.
+    ImpasseStanding,
+    /// An answer with no proposal standing.
+    NoImpasse,
+    /// A player answering their own proposal.
+    OwnImpasse,
     // -- tournaments --
     /// A tournament's settings are not valid.
     BadSettings,
@@ -99,7 +107,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in declaration order (for documentation and tests).
-    pub const ALL: [ErrorCode; 48] = [
+    pub const ALL: [ErrorCode; 52] = [
         ErrorCode::BadBody,
         ErrorCode::BadContentType,
         ErrorCode::BadOrigin,
@@ -132,6 +140,10 @@ impl ErrorCode {
         ErrorCode::IllegalMove,
         ErrorCode::NoDecision,
         ErrorCode::BadDecision,
+        ErrorCode::NotOware,
+        ErrorCode::ImpasseStanding,
+        ErrorCode::NoImpasse,
+        ErrorCode::OwnImpasse,
         ErrorCode::BadSettings,
         ErrorCode::BadPairing,
         ErrorCode::BadReason,
@@ -186,6 +198,10 @@ impl ErrorCode {
             ErrorCode::IllegalMove => "illegal_move",
             ErrorCode::NoDecision => "no_decision",
             ErrorCode::BadDecision => "bad_decision",
+            ErrorCode::NotOware => "not_oware",
+            ErrorCode::ImpasseStanding => "impasse_standing",
+            ErrorCode::NoImpasse => "no_impasse",
+            ErrorCode::OwnImpasse => "own_impasse",
             ErrorCode::BadSettings => "bad_settings",
             ErrorCode::BadPairing => "bad_pairing",
             ErrorCode::BadReason => "bad_reason",
@@ -250,6 +266,10 @@ impl ErrorCode {
             | ErrorCode::NoArrangement
             | ErrorCode::AlreadyArranged
             | ErrorCode::NoDecision
+            | ErrorCode::NotOware
+            | ErrorCode::ImpasseStanding
+            | ErrorCode::NoImpasse
+            | ErrorCode::OwnImpasse
             | ErrorCode::AlreadyJoined
             | ErrorCode::NotInTournament
             | ErrorCode::TournamentClosed

@@ -215,9 +215,59 @@ pub enum Event {
         #[serde(default)]
         legal: Legal,
     },
+    /// A player proposes to stop at an Oware impasse (addition, RULES.md 3): it stands
+    /// until the opponent answers or the proposer plays their next turn.
+    #[serde(rename = "impasse_proposed")]
+    ImpasseProposed {
+        by: Side,
+    },
+    /// The opponent declined the proposal (addition): play goes on.
+    #[serde(rename = "impasse_declined")]
+    ImpasseDeclined {
+        by: Side,
+    },
     End {
         outcome: Outcome,
+        /// The game ended by agreement at an impasse: who proposed and how the seeds
+        /// left were split (addition; absent otherwise).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        impasse: Option<Impasse>,
+        /// The position after the split, when the end changed the board (addition;
+        /// absent otherwise).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        position: Option<String>,
     },
+}
+
+/// A proposal to stop at an Oware impasse (addition, RULES.md 3): who made it and, once
+/// accepted, how the seeds left were split.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Impasse {
+    pub proposed_by: Side,
+    /// The seeds each player took of those left, once the proposal was accepted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub split: Option<Split>,
+}
+
+/// Seeds for each side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Split {
+    pub s: u8,
+    pub n: u8,
+}
+
+impl Event {
+    /// The end of the game with `outcome` (no impasse).
+    #[must_use]
+    pub const fn end(outcome: Outcome) -> Event {
+        Event::End {
+            outcome,
+            impasse: None,
+            position: None,
+        }
+    }
 }
 
 impl Event {
@@ -354,6 +404,10 @@ pub struct Snapshot {
     /// Free setup: the arrangements made so far, each in its side's own pit order (addition).
     #[serde(default)]
     pub arrangements: Arrangements,
+    /// Oware: the proposal to stop at an impasse standing now, or the one accepted that
+    /// ended the game, with its split (addition; absent when there is none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub impasse: Option<Impasse>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

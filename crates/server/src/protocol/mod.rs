@@ -29,8 +29,9 @@ pub mod tournament;
 pub use client::{decode, ClientMessage, DecodeError, Request, MAX_FRAME_BYTES};
 pub use code::ErrorCode;
 pub use game::{
-    Arrangements, ClockView, Computer, Event, HistoryEntry, LapKind, LapView, Legal, LegalSide,
-    OmittedLaps, OptionResult, Played, SeatView, Seats, Snapshot, StartResult, Status,
+    Arrangements, ClockView, Computer, Event, HistoryEntry, Impasse, LapKind, LapView, Legal,
+    LegalSide, OmittedLaps, OptionResult, Played, SeatView, Seats, Snapshot, Split, StartResult,
+    Status,
 };
 pub use server::{Frame, Reply, ServerMessage};
 
@@ -92,9 +93,7 @@ mod tests {
             json!({"t":"decision","v":7,"d":{"by":"s","options":["a","c"],"results":[],
                 "clock":{"referee_deadline":null,"steal_open":false,"move_deadline":null}}})
         );
-        let end = Event::End {
-            outcome: omweso_rules::Outcome::Draw,
-        };
+        let end = Event::end(omweso_rules::Outcome::Draw);
         let value = round_trip(&Frame::event(9, end));
         assert_eq!(value["t"], "end");
         assert_eq!(value["v"], 9);

@@ -137,7 +137,8 @@ impl Settings {
     }
 
     /// Why a director's correction names a victory this tournament's games cannot end
-    /// with (akawumbi in Oware, captures in Omweso, akakyala with the rule off), or `None`.
+    /// with (akawumbi in Oware, captures or impasse in Omweso, akakyala with the rule off), or
+    /// `None`.
     #[must_use]
     pub fn impossible_victory(&self, outcome: &Outcome) -> Option<String> {
         let Outcome::Win { victory, .. } = *outcome else {
@@ -146,7 +147,7 @@ impl Settings {
         let ruleset = self.game.ruleset;
         let possible = match victory {
             Victory::Resigned | Victory::Abandoned | Victory::Adjudicated => true,
-            Victory::Captures => ruleset == Ruleset::Oware,
+            Victory::Captures | Victory::Impasse => ruleset == Ruleset::Oware,
             Victory::NoMove | Victory::EmitweEbiri => ruleset != Ruleset::Oware,
             Victory::Akawumbi => ruleset == Ruleset::Omweso,
             Victory::Akakyala => ruleset == Ruleset::Omweso && self.game.time_control.akakyala,

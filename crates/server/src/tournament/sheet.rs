@@ -450,6 +450,26 @@ mod tests {
     }
 
     #[test]
+    fn an_oware_game_stopped_at_an_impasse_scores_as_played() {
+        // Won on captures after the split: a win, worth the win value, its victory named.
+        let verdict = Verdict::of_game(
+            Outcome::Win {
+                winner: Side::North,
+                victory: Victory::Impasse,
+            },
+            0,
+            [12, 12],
+        );
+        assert_eq!(verdict.results(), [PlayerResult::Lost, PlayerResult::Won]);
+        assert_eq!(verdict.points(&TABLE, true), [0, 1000]);
+        assert_eq!(verdict.victory().as_deref(), Some("impasse"));
+        // 24-24 after the split: a draw like any other.
+        let verdict = Verdict::of_game(Outcome::Draw, 0, [12, 12]);
+        assert_eq!(verdict.results(), [PlayerResult::Drawn; 2]);
+        assert_eq!(verdict.points(&TABLE, true), [500, 500]);
+    }
+
+    #[test]
     fn an_opponent_who_never_moved_and_was_abandoned_forfeits() {
         let outcome = Outcome::Win {
             winner: Side::South,

@@ -662,6 +662,12 @@ fn upholding_keeps_forfeits_and_adjudications_and_victories_fit_the_ruleset() {
     );
     assert_eq!(
         t.settings()
+            .impossible_victory(&win(Side::North, Victory::Impasse))
+            .as_deref(),
+        Some("a game of omweso cannot be won by impasse")
+    );
+    assert_eq!(
+        t.settings()
             .impossible_victory(&win(Side::North, Victory::Akawumbi)),
         None
     );

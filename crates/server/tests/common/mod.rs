@@ -288,6 +288,12 @@ impl Client {
         }
     }
 
+    /// Sends `message` with `id` and checks that it is acknowledged (not refused).
+    pub async fn expect_ack_of(&mut self, id: &str, message: Value) {
+        let answer = self.request(id, message).await;
+        assert_eq!(answer["t"], "ack", "{answer}");
+    }
+
     /// The next message of type `t`, skipping others (crowd, say).
     pub async fn recv_type(&mut self, t: &str) -> Value {
         loop {

@@ -69,7 +69,7 @@ mod tests {
     fn adjudicated(t: &mut Table) -> Outcome {
         let version = t.version();
         let events = t.adjudicate(50_000).unwrap();
-        let [(v, Event::End { outcome })] = events.as_slice() else {
+        let [(v, Event::End { outcome, .. })] = events.as_slice() else {
             panic!("expected one end event, got {events:?}");
         };
         assert_eq!(*v, version + 1);

@@ -260,7 +260,7 @@ mod tests {
         presence(&mut t, &mut log, Side::North, true, 2_500);
         assert_eq!(t.next_deadline(), Some(61_000));
         let events = t.tick(61_000);
-        let [(_, Event::End { outcome })] = &events[..] else {
+        let [(_, Event::End { outcome, .. })] = &events[..] else {
             panic!("{events:?}")
         };
         assert_eq!(

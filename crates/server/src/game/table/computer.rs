@@ -23,6 +23,9 @@ pub enum ComputerDue {
     /// Answer a decision its turn waits at (never, as it sends whole moves; a log that
     /// holds one anyway is not left stuck).
     Decide { side: Side, choice: String },
+    /// Answer the opponent's proposal to stop at an Oware impasse, in `game` as it
+    /// stands (`game::impasse_answer`).
+    AnswerImpasse { side: Side, game: Game },
 }
 
 impl Table {
@@ -78,6 +81,9 @@ impl Table {
             }
             Status::Playing => {
                 let board = self.board?;
+                if self.impasse_proposed_by() == Some(side.other()) {
+                    return Some(ComputerDue::AnswerImpasse { side, game: board });
+                }
                 if let Some(pending) = &self.pending {
                     let decision = pending.turn.pending_decision()?;
                     let choice = options(&decision, pending.by).into_iter().next()?;
@@ -256,6 +262,45 @@ mod tests {
             table.computer_due(),
             Some(ComputerDue::Arrange { side: Side::South })
         );
+    }
+
+    #[test]
+    fn the_computer_answers_a_proposal_before_it_moves() {
+        let mut config = config(Ruleset::Oware, SetupKind::Outer);
+        config.time_control = TimeControl::CASUAL;
+        let mut table = Table::new(Uuid::new_v4(), config, seat("Kato"), Side::South, 1_000);
+        table.seat_computer(level(3), 1_000).unwrap();
+        table
+            .act(
+                Side::South,
+                &Action::Move {
+                    notation: "C1".into(),
+                },
+                2_000,
+            )
+            .unwrap();
+        assert!(matches!(
+            table.computer_due(),
+            Some(ComputerDue::Move {
+                side: Side::North,
+                ..
+            })
+        ));
+        table.act(Side::South, &Action::Impasse, 2_500).unwrap();
+        assert_eq!(
+            table.computer_due(),
+            Some(ComputerDue::AnswerImpasse {
+                side: Side::North,
+                game: table.board.unwrap(),
+            })
+        );
+        table
+            .act(Side::North, &Action::ImpasseAnswer { accept: false }, 3_000)
+            .unwrap();
+        assert!(matches!(
+            table.computer_due(),
+            Some(ComputerDue::Move { .. })
+        ));
     }
 
     #[test]

@@ -11,8 +11,8 @@ use super::Table;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameFacts {
     /// Seeds captured by each side over its turns: on the 4x8 board the seeds taken in
-    /// capture laps; in Oware the seeds put in the side's store (the final sweep too, so
-    /// that it ends equal to the stores).
+    /// capture laps; in Oware the seeds put in the side's store (the final sweep, at 25
+    /// too, and an agreed impasse's split, so that it ends equal to the stores).
     pub captured: [u64; 2],
     /// Whole turns each side played (a stolen turn is the stealer's; a turn waiting at a
     /// decision is not counted until it is over).
@@ -117,6 +117,23 @@ mod tests {
 
     /// A position where South's E1 captures 6 seeds and North's answer E3/c captures 14.
     const CAPTURES: &str = "5,0,0,0,1,1,1,1/0,3,0,5,5,5,0,5/10,4,1,4,4,0,0,4/1,0,0,0,4,0,0,0 s";
+
+    /// RULES.md 3: the move that reaches 25 stops the game and each side takes the seeds
+    /// left in its own houses; the sheet's seeds count that sweep, so that a game played
+    /// from the start ends with 48 between them.
+    #[test]
+    fn the_sweep_at_25_counts_on_the_sheet() {
+        // Stores 21 and 19 when the board was put there; South's E1 captures 5 (26), then
+        // South takes F1's 2 (28) and North A2's 1 (20).
+        let mut t = on_board(Ruleset::Oware, "1,0,0,0,1,2/0,0,0,0,3,1 s 21 19");
+        t.act(Side::South, &mv("E1"), 2_000).unwrap();
+        assert_eq!(
+            t.position().as_deref(),
+            Some("0,0,0,0,0,0/0,0,0,0,0,0 n 28 20")
+        );
+        assert_eq!(t.facts().captured, [7, 1]);
+        assert_eq!(t.facts().seeds_on_side, [0, 0]);
+    }
 
     #[test]
     fn a_capture_counts_for_the_side_that_made_it_once_its_turn_is_over() {

@@ -22,10 +22,23 @@ pub struct Seat {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Action {
-    Move { notation: String },
-    Decide { choice: String },
-    Arrange { pits: Vec<u64> },
+    Move {
+        notation: String,
+    },
+    Decide {
+        choice: String,
+    },
+    Arrange {
+        pits: Vec<u64>,
+    },
     Resign,
+    /// Propose to stop at an Oware impasse (RULES.md 3).
+    Impasse,
+    /// Answer the opponent's standing proposal.
+    #[serde(rename = "impasse_answer")]
+    ImpasseAnswer {
+        accept: bool,
+    },
 }
 
 impl Action {
@@ -39,6 +52,8 @@ impl Action {
             ClientMessage::Decide(d) => Some(Action::Decide { choice: d.choice }),
             ClientMessage::Arrange(a) => Some(Action::Arrange { pits: a.pits }),
             ClientMessage::Resign(_) => Some(Action::Resign),
+            ClientMessage::Impasse(_) => Some(Action::Impasse),
+            ClientMessage::ImpasseAnswer(a) => Some(Action::ImpasseAnswer { accept: a.accept }),
             ClientMessage::Ping(_) => None,
         }
     }
@@ -79,6 +94,7 @@ mod display;
 mod facts;
 #[cfg(test)]
 mod fixtures;
+mod impasse;
 mod referee;
 mod setup;
 mod snapshot;
@@ -123,6 +139,9 @@ pub struct Table {
     /// When the table last changed in a way that is logged (a join, an action, a tick
     /// that fired, a presence change): what a restart knows of when the server stopped.
     last_change_ms: u64,
+    /// Oware: the proposal to stop at an impasse standing now, or the accepted one that
+    /// ended the game ([`Table::propose_impasse`]).
+    impasse: Option<crate::protocol::Impasse>,
 }
 
 impl Table {
@@ -150,6 +169,7 @@ impl Table {
             tally: Tally::default(),
             computer: None,
             last_change_ms: now,
+            impasse: None,
         }
     }
 
@@ -175,6 +195,7 @@ impl Table {
             tally: self.tally,
             computer: self.computer,
             last_change_ms: self.last_change_ms,
+            impasse: self.impasse,
         };
         Savepoint {
             table,
@@ -316,6 +337,8 @@ impl Table {
             Action::Arrange { pits } => self.arrange(side, pits, now)?,
             Action::Move { notation } => self.play(side, notation, now)?,
             Action::Decide { choice } => self.decide(side, choice, now)?,
+            Action::Impasse => self.propose_impasse(side)?,
+            Action::ImpasseAnswer { accept } => self.answer_impasse(side, *accept, now)?,
         };
         self.last_change_ms = now;
         Ok(self.emit(events))

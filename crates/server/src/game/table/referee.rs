@@ -168,7 +168,7 @@ impl Table {
             old_count: self.clock.old_count,
             ..Clock::default()
         };
-        vec![Event::End { outcome }]
+        vec![Event::end(outcome)]
     }
 
     /// Fires the referee's timers due at `now`: the steal, abandonment, and the move limit

@@ -64,6 +64,7 @@ impl Table {
                 s: self.arrangements[0].map(|a| a.counts()),
                 n: self.arrangements[1].map(|a| a.counts()),
             },
+            impasse: self.impasse_view(),
         }
     }
 

@@ -183,6 +183,7 @@ impl Table {
     ) -> Vec<Event> {
         let (board, outcome) = (result.game, result.outcome);
         let position = board.to_string();
+        self.impasse_lapses(by);
         self.tally.count_turn(by, self.board, result);
         self.board = Some(board);
         self.history.push(HistoryEntry {
