@@ -131,10 +131,11 @@ pub enum Limit {
     SearchesPerSession,
     BotGamesPerSession,
     BotGames,
+    Sessions,
 }
 
 impl Limit {
-    pub const ALL: [Limit; 15] = [
+    pub const ALL: [Limit; 16] = [
         Limit::SessionsPerIp,
         Limit::GamesPerSession,
         Limit::GamesPerIp,
@@ -150,6 +151,7 @@ impl Limit {
         Limit::SearchesPerSession,
         Limit::BotGamesPerSession,
         Limit::BotGames,
+        Limit::Sessions,
     ];
 
     #[must_use]
@@ -170,6 +172,7 @@ impl Limit {
             Limit::SearchesPerSession => "searches_per_session",
             Limit::BotGamesPerSession => "bot_games_per_session",
             Limit::BotGames => "bot_games",
+            Limit::Sessions => "sessions",
         }
     }
 
