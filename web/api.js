@@ -66,6 +66,14 @@ export async function me() {
 }
 
 /**
+ * Signs the session out: its token no longer works, its sockets close, the cookie goes.
+ * @returns {Promise<void>}
+ */
+export async function signOut() {
+  await api('DELETE', '/api/session');
+}
+
+/**
  * Starts a guest session under `name` (sets the cookie).
  * @param {string} name
  * @returns {Promise<Me>}

@@ -1,6 +1,6 @@
 // The guest session: the name prompt, and the header showing who is playing.
 
-import { me as fetchMe, startSession, ApiError } from './api.js';
+import { me as fetchMe, startSession, signOut, ApiError } from './api.js';
 import { h, replace, safeStorage, forget } from './ui.js';
 
 /**
@@ -40,11 +40,23 @@ export function renderHeader(who) {
     h('button', {
       type: 'button', class: 'link-button', 'data-change-name': true, 'aria-label': `Change your name (${who.name})`,
       onclick: () => {
-        askName('Choose a new name. This starts a new guest session: games you are seated in stay with the old one.', true)
+        askName('Choose a new name. This starts a new guest session and signs out this one: you leave the seats of games you are playing.', true)
           .then(() => location.reload())
           .catch(() => {});
       },
     }, 'change'),
+    h('button', {
+      type: 'button', class: 'link-button', 'data-sign-out': true, 'aria-label': `Sign out (${who.name})`,
+      onclick: () => {
+        signOut()
+          .catch((e) => { if (!(e instanceof ApiError)) throw e; })
+          .finally(() => {
+            forget(SESSION_FLAG);
+            current = null;
+            location.reload();
+          });
+      },
+    }, 'sign out'),
   );
 }
 

@@ -25,6 +25,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
 use tokio_util::task::TaskTracker;
 
+use crate::address::AddressKey;
 use crate::limits::{Held, Holdings};
 use crate::metrics::Limit;
 
@@ -76,7 +77,7 @@ pub async fn serve(
     connections: TaskTracker,
 ) {
     let total = Arc::new(Semaphore::new(limits.connections));
-    let per_ip: Holdings<IpAddr> = Holdings::default();
+    let per_ip: Holdings<AddressKey> = Holdings::default();
     loop {
         let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
@@ -106,7 +107,7 @@ fn count(
     stream: TcpStream,
     peer: SocketAddr,
     total: &Arc<Semaphore>,
-    per_ip: &Holdings<IpAddr>,
+    per_ip: &Holdings<AddressKey>,
     limits: &AcceptLimits,
 ) -> Option<Counted> {
     let Ok(permit) = total.clone().try_acquire_owned() else {
@@ -114,10 +115,12 @@ fn count(
         return None;
     };
     // A trusted proxy carries many clients' connections: it is not held to one client's.
-    let held = if limits.trusted_proxies.contains(&peer.ip()) {
+    let peer_ip = peer.ip().to_canonical();
+    let held = if limits.trusted_proxies.contains(&peer_ip) {
         None
     } else {
-        let Some(held) = per_ip.try_hold(peer.ip(), limits.connections_per_ip) else {
+        let key = AddressKey::of(peer_ip);
+        let Some(held) = per_ip.try_hold(key, limits.connections_per_ip) else {
             Limit::ConnectionsPerIp.refused();
             return None;
         };
@@ -174,8 +177,11 @@ async fn stopped(stop: &mut watch::Receiver<bool>) {
 /// The client's address: the peer's, unless the peer is a trusted proxy; then the last
 /// address of `X-Forwarded-For` that is not itself a trusted proxy (the one the nearest
 /// untrusted hop connected from: addresses left of it could be forged by the client).
+/// Addresses are canonical: an IPv4-mapped IPv6 address (a dual-stack listener's view of
+/// an IPv4 client) is its IPv4 address, for the trusted proxies as for the client.
 #[must_use]
 pub fn client_ip(peer: IpAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> IpAddr {
+    let peer = peer.to_canonical();
     if !trusted.contains(&peer) {
         return peer;
     }
@@ -189,7 +195,7 @@ pub fn client_ip(peer: IpAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> IpAdd
     forwarded
         .iter()
         .rev()
-        .map(|hop| hop.parse::<IpAddr>())
+        .map(|hop| hop.parse::<IpAddr>().map(|ip| ip.to_canonical()))
         .find(|hop| !matches!(hop, Ok(ip) if trusted.contains(ip)))
         .and_then(Result::ok)
         .unwrap_or(peer)
@@ -200,7 +206,7 @@ pub fn client_ip(peer: IpAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> IpAdd
 struct Counted {
     stream: TcpStream,
     _permit: OwnedSemaphorePermit,
-    _held: Option<Held<IpAddr>>,
+    _held: Option<Held<AddressKey>>,
 }
 
 impl AsyncRead for Counted {

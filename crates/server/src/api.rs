@@ -9,6 +9,7 @@ use serde_json::{json, Value};
 use uuid::Uuid;
 
 use crate::accept::ClientIp;
+use crate::address::AddressKey;
 use crate::error::ApiError;
 use crate::game::config::{GameConfig, SetupKind, TimeControl};
 use crate::game::lobby::{CreationLimits, OverLimit, Reservation};
@@ -48,18 +49,33 @@ pub fn client_ip(ip: Option<axum::Extension<ClientIp>>) -> std::net::IpAddr {
     ip.map_or(std::net::IpAddr::from([0, 0, 0, 0]), |ip| ip.0 .0)
 }
 
+/// `POST /api/session`. Limited per address (an IPv6 /64) and on the whole server
+/// (docs/security.md). A request made as a session (a name change: the browser sends its
+/// cookie) replaces it: the old session is signed out, so its token is worthless.
 pub async fn create_session(
     State(state): State<AppState>,
     ip: Option<axum::Extension<ClientIp>>,
+    headers: HeaderMap,
     bytes: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
     let request: NewSession = body(&bytes)?;
-    if !state.limiters.sessions_per_ip.allow(client_ip(ip)) {
+    let address = AddressKey::of(client_ip(ip));
+    let limits = &state.config.limits;
+    if !state.limiters.sessions_per_ip.allow(address) {
         return Err(ApiError::limited(
             Limit::SessionsPerIp,
             format!(
                 "this address made {} sessions in the last minute; wait a little",
-                state.config.limits.sessions_per_ip_per_minute
+                limits.sessions_per_ip_per_minute
+            ),
+        ));
+    }
+    if !state.limiters.sessions.allow(()) {
+        return Err(ApiError::limited(
+            Limit::Sessions,
+            format!(
+                "the server made {} sessions in the last minute, as many as it makes; try again in a few seconds",
+                limits.sessions_per_minute
             ),
         ));
     }
@@ -74,13 +90,10 @@ pub async fn create_session(
                 ApiError::internal(&message)
             }
         })?;
-    let secure = if crate::edge::served_over_https(&state.config) {
-        "; Secure"
-    } else {
-        ""
-    };
-    let cookie =
-        format!("{COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000{secure}");
+    if let Some(old) = token_from(&headers) {
+        state.sessions.revoke(&old).await?;
+    }
+    let cookie = session_cookie(&state, &token, "Max-Age=31536000");
     Ok((
         [(header::SET_COOKIE, cookie)],
         Json(SessionInfo {
@@ -90,6 +103,42 @@ pub async fn create_session(
         }),
     )
         .into_response())
+}
+
+/// The session cookie holding `token` (empty: a cookie that removes it), with `max_age`.
+fn session_cookie(state: &AppState, token: &str, max_age: &str) -> String {
+    let secure = if crate::edge::served_over_https(&state.config) {
+        "; Secure"
+    } else {
+        ""
+    };
+    format!("{COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; {max_age}{secure}")
+}
+
+/// `DELETE /api/session` (sign out): the session's token is worthless at once (its row
+/// deleted, its sockets closed with 1008) and the cookie is removed. 204.
+pub async fn sign_out(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let token = token_from(&headers).ok_or_else(ApiError::unauthorized)?;
+    if !state.sessions.revoke(&token).await? {
+        return Err(ApiError::unauthorized());
+    }
+    let cookie = session_cookie(&state, "", "Max-Age=0");
+    Ok((StatusCode::NO_CONTENT, [(header::SET_COOKIE, cookie)]).into_response())
+}
+
+/// Records that the request's session created or joined something (it then lasts the
+/// longer idle time, docs/security.md). The call it follows has succeeded: a failure to
+/// record it is logged, not answered.
+pub(crate) async fn mark_used(state: &AppState, headers: &HeaderMap) {
+    let Some(token) = token_from(headers) else {
+        return;
+    };
+    if let Err(error) = state.sessions.mark_used(&token).await {
+        tracing::warn!(%error, "could not record a session's use");
+    }
 }
 
 pub async fn create_game(
@@ -181,6 +230,7 @@ pub async fn create_game(
         .await
         .map_err(|error| ApiError::internal(&error))?
         .map_err(|error| ApiError::internal(&error))?;
+    mark_used(&state, &headers).await;
     Ok((
         StatusCode::CREATED,
         Json(GameCreated {
@@ -277,7 +327,7 @@ pub struct CreationRates<'a> {
     /// What is created, in the plural ("games").
     pub what: &'static str,
     pub per_session: (&'a crate::limits::Rates<uuid::Uuid>, u32, Limit),
-    pub per_ip: (&'a crate::limits::Rates<std::net::IpAddr>, u32, Limit),
+    pub per_ip: (&'a crate::limits::Rates<AddressKey>, u32, Limit),
 }
 
 impl CreationRates<'_> {
@@ -295,7 +345,7 @@ impl CreationRates<'_> {
             ));
         }
         let (rates, per_minute, limit) = self.per_ip;
-        if !rates.allow(ip) {
+        if !rates.allow(AddressKey::of(ip)) {
             return Err(ApiError::limited(
                 limit,
                 format!(
@@ -333,7 +383,10 @@ pub async fn join_game(
         .await
         .map_err(|e| ApiError::internal(&e))?
     {
-        Ok(seat) => Ok(Json(Joined { seat })),
+        Ok(seat) => {
+            mark_used(&state, &headers).await;
+            Ok(Json(Joined { seat }))
+        }
         Err(refusal) => Err(ApiError::new(refusal.code, refusal.message)),
     }
 }

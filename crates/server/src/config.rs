@@ -86,9 +86,22 @@ pub struct Limits {
     /// it answers, so that a person sees their own move land before the reply starts.
     #[arg(long, env = "OMWESO_COMPUTER_DELAY_MS", default_value_t = 500)]
     pub computer_delay_ms: u64,
-    /// Sessions one IP address may create per minute (bursts of as many).
-    #[arg(long, env = "OMWESO_SESSIONS_PER_IP_PER_MINUTE", default_value_t = 30)]
+    /// Sessions one address (an IPv6 /64) may create per minute (bursts of as many): a
+    /// crowd behind one address (a school hall, a carrier) makes two a person.
+    #[arg(long, env = "OMWESO_SESSIONS_PER_IP_PER_MINUTE", default_value_t = 300)]
     pub sessions_per_ip_per_minute: u32,
+    /// Sessions the whole server creates per minute (bursts of as many), whatever the
+    /// addresses.
+    #[arg(long, env = "OMWESO_SESSIONS_PER_MINUTE", default_value_t = 3_000)]
+    pub sessions_per_minute: u32,
+    /// Minutes a session that never created, joined or played anything lasts after it was
+    /// last used.
+    #[arg(long, env = "OMWESO_UNUSED_SESSION_MINUTES", default_value_t = 60.0)]
+    pub unused_session_minutes: f64,
+    /// Days a session that created, joined or played something lasts after it was last
+    /// used.
+    #[arg(long, env = "OMWESO_SESSION_IDLE_DAYS", default_value_t = 30.0)]
+    pub session_idle_days: f64,
     /// Games one session may create per minute (bursts of as many).
     #[arg(
         long,
@@ -125,11 +138,11 @@ pub struct Limits {
     /// Game sockets one session may hold open at once.
     #[arg(long, env = "OMWESO_SOCKETS_PER_SESSION", default_value_t = 16)]
     pub sockets_per_session: usize,
-    /// Game sockets one IP address may hold open at once.
-    #[arg(long, env = "OMWESO_SOCKETS_PER_IP", default_value_t = 256)]
+    /// Game sockets one address (an IPv6 /64) may hold open at once.
+    #[arg(long, env = "OMWESO_SOCKETS_PER_IP", default_value_t = 512)]
     pub sockets_per_ip: usize,
-    /// TCP connections one IP address may hold open at once (sockets included).
-    #[arg(long, env = "OMWESO_CONNECTIONS_PER_IP", default_value_t = 512)]
+    /// TCP connections one address (an IPv6 /64) may hold open at once (sockets included).
+    #[arg(long, env = "OMWESO_CONNECTIONS_PER_IP", default_value_t = 2_048)]
     pub connections_per_ip: usize,
     /// TCP connections on the whole server; lowered at start to fit the process's
     /// open-file limit.
@@ -195,7 +208,10 @@ impl Limits {
             bot_games_per_session: 3,
             bot_games: 500,
             computer_delay_ms: 500,
-            sessions_per_ip_per_minute: 30,
+            sessions_per_ip_per_minute: 300,
+            sessions_per_minute: 3_000,
+            unused_session_minutes: 60.0,
+            session_idle_days: 30.0,
             games_per_session_per_minute: 10,
             games_per_ip_per_minute: 60,
             tournaments_per_session_per_minute: 5,
@@ -204,8 +220,8 @@ impl Limits {
             open_games: 10_000,
             open_game_hours: 24.0,
             sockets_per_session: 16,
-            sockets_per_ip: 256,
-            connections_per_ip: 512,
+            sockets_per_ip: 512,
+            connections_per_ip: 2_048,
             connections: 20_000,
             http_idle_seconds: 15.0,
             request_seconds: 15.0,
@@ -228,7 +244,8 @@ impl Limits {
             .map(|p| p.trim())
             .filter(|p| !p.is_empty())
             .map(|p| {
-                p.parse()
+                p.parse::<std::net::IpAddr>()
+                    .map(|ip| ip.to_canonical())
                     .map_err(|_| format!("trusted proxy {p:?} is not an IP address"))
             })
             .collect()
@@ -243,6 +260,8 @@ impl Limits {
             ("request seconds", self.request_seconds),
             ("socket write seconds", self.socket_write_seconds),
             ("ping seconds", self.ping_seconds),
+            ("unused session minutes", self.unused_session_minutes),
+            ("session idle days", self.session_idle_days),
         ];
         for (name, value) in seconds {
             if !(value.is_finite() && value > 0.0) {
@@ -294,6 +313,7 @@ impl ServeConfig {
             // per-address and per-session limits are the hardening tests' to set.
             limits: Limits {
                 sessions_per_ip_per_minute: 100_000,
+                sessions_per_minute: 100_000,
                 games_per_session_per_minute: 100_000,
                 games_per_ip_per_minute: 100_000,
                 tournaments_per_session_per_minute: 100_000,

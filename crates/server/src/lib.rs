@@ -8,10 +8,11 @@
 //!
 //! - `server`: `run(listener, config, shutdown)`: opens the store, starts the writer and
 //!   the engine pool, restores unfinished games, serves, and shuts down in order.
-//! - `accept`, `edge`, `limits`: what guards the public port. `accept` owns every TCP
-//!   connection (header and idle timeouts, per-address counts), `edge` every HTTP request
-//!   (time limit, Origin and content-type checks, security headers, JSON errors), and
-//!   `limits` the counters and rates both use (docs/security.md).
+//! - `accept`, `edge`, `limits`, `address`: what guards the public port. `accept` owns
+//!   every TCP connection (header and idle timeouts, per-address counts), `edge` every
+//!   HTTP request (time limit, Origin and content-type checks, security headers, JSON
+//!   errors), `limits` the counters and rates both use, and `address` what they count a
+//!   client by (an IPv6 client by its /64; docs/security.md).
 //! - `api`, `ws`, `assets`: the handlers. `api` is the HTTP API; `ws` runs one socket as a
 //!   reader and a writer task, generic over `Stream`/`Sink` so tests need no network;
 //!   `assets` serves `web/`. `state` is what they share, `session` the guest sessions,
@@ -78,6 +79,7 @@
 //!   wait; a connection whose queue is full is dropped, and resyncs when it reconnects.
 
 pub mod accept;
+pub mod address;
 pub mod analysis;
 pub mod api;
 pub mod arena;

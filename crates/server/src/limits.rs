@@ -1,11 +1,15 @@
 //! The building blocks of the server's limits (docs/security.md): counters of things held
 //! open (connections, sockets) per key, and rates of things created (sessions, games) per
 //! key. Each is one map behind a lock held only for a lookup, never across an `.await`.
+//! Whatever counts per client address keys on [`AddressKey`] (`address.rs`: an IPv6
+//! client by its /64).
 
 use std::collections::HashMap;
 use std::hash::Hash;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
+
+use crate::address::AddressKey;
 
 /// How many of something each key holds open, with a ceiling per key.
 #[derive(Debug)]
@@ -128,13 +132,15 @@ impl<K: Hash + Eq + Copy> Rates<K> {
 /// Every limit on what clients create or hold, built from the configuration.
 #[derive(Debug)]
 pub struct Limiters {
-    pub sessions_per_ip: Rates<std::net::IpAddr>,
+    pub sessions_per_ip: Rates<AddressKey>,
+    /// Sessions created on the whole server ([`Rates`] of one key).
+    pub sessions: Rates<()>,
     pub games_per_session: Rates<uuid::Uuid>,
-    pub games_per_ip: Rates<std::net::IpAddr>,
+    pub games_per_ip: Rates<AddressKey>,
     pub tournaments_per_session: Rates<uuid::Uuid>,
-    pub tournaments_per_ip: Rates<std::net::IpAddr>,
+    pub tournaments_per_ip: Rates<AddressKey>,
     pub sockets_per_session: Holdings<uuid::Uuid>,
-    pub sockets_per_ip: Holdings<std::net::IpAddr>,
+    pub sockets_per_ip: Holdings<AddressKey>,
 }
 
 impl Limiters {
@@ -142,6 +148,7 @@ impl Limiters {
     pub fn new(limits: &crate::config::Limits) -> Limiters {
         Limiters {
             sessions_per_ip: Rates::new(limits.sessions_per_ip_per_minute),
+            sessions: Rates::new(limits.sessions_per_minute),
             games_per_session: Rates::new(limits.games_per_session_per_minute),
             games_per_ip: Rates::new(limits.games_per_ip_per_minute),
             tournaments_per_session: Rates::new(limits.tournaments_per_session_per_minute),

@@ -72,8 +72,7 @@ pub async fn upgrade(
         .max_frame_size(4 * MAX_FRAME_BYTES)
         .on_upgrade(move |socket| {
             tracker.track_future(async move {
-                let _places = places;
-                connection(socket, feed, shutdown, settings).await;
+                connection(socket, feed, shutdown, settings, &places.end).await;
             })
         }))
 }
@@ -83,6 +82,7 @@ async fn connection(
     feed: watch::Receiver<LobbyText>,
     shutdown: watch::Receiver<bool>,
     settings: Settings,
+    end: &crate::session::SessionEnd,
 ) {
     let (tx, rx) = mpsc::channel(LOBBY_OUTGOING_QUEUE);
     let (sink, mut stream) = socket.split();
@@ -96,6 +96,10 @@ async fn connection(
         () = ws::read_pings(&mut stream, &local_tx, &pings, settings.rate, &ANSWERS) => false,
         () = forward(feed, &tx, shutdown) => false,
         _ = &mut writer => true,
+        () = end.ended() => {
+            let _ = local_tx.try_send(ws::Local::Close(1008, ws::SIGNED_OUT));
+            false
+        }
     };
     // The reader's own last word (the echo of a close) goes first: the writer stops on
     // it, before it could take the end of the feed for a slow client.

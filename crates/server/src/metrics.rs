@@ -134,10 +134,11 @@ pub enum Limit {
     UnfinishedTournamentsPerDirector,
     UnfinishedTournaments,
     LiveGames,
+    Sessions,
 }
 
 impl Limit {
-    pub const ALL: [Limit; 18] = [
+    pub const ALL: [Limit; 19] = [
         Limit::SessionsPerIp,
         Limit::GamesPerSession,
         Limit::GamesPerIp,
@@ -156,6 +157,7 @@ impl Limit {
         Limit::UnfinishedTournamentsPerDirector,
         Limit::UnfinishedTournaments,
         Limit::LiveGames,
+        Limit::Sessions,
     ];
 
     #[must_use]
@@ -179,6 +181,7 @@ impl Limit {
             Limit::UnfinishedTournamentsPerDirector => "unfinished_tournaments_per_director",
             Limit::UnfinishedTournaments => "unfinished_tournaments",
             Limit::LiveGames => "live_games",
+            Limit::Sessions => "sessions",
         }
     }
 

@@ -37,7 +37,10 @@ pub enum ServeError {
 pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/healthz", get(api::healthz))
-        .route("/api/session", post(api::create_session))
+        .route(
+            "/api/session",
+            post(api::create_session).delete(api::sign_out),
+        )
         .route("/api/games/{id}", get(api::get_game))
         .route("/api/games/{id}/join", post(api::join_game))
         .route("/ws/games/{id}", get(ws::upgrade))
@@ -215,6 +218,27 @@ async fn serve(
     served
 }
 
+/// Deletes expired sessions every few minutes (more often when unused ones last less
+/// than ten minutes), until the server stops. A session is refused once expired whether
+/// or not the sweep has run; the sweep keeps the table from growing.
+fn spawn_session_sweep(state: &AppState) {
+    let unused = state.config.limits.unused_session_minutes * 60.0;
+    let every = Duration::from_secs_f64((unused / 2.0).clamp(1.0, 300.0));
+    let state = state.clone();
+    let mut stopped = state.shutdown.clone();
+    tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                () = tokio::time::sleep(every) => {}
+                _ = stopped.wait_for(|stop| *stop) => return,
+            }
+            if let Err(error) = state.sessions.sweep().await {
+                tracing::warn!(%error, "could not delete the expired sessions");
+            }
+        }
+    });
+}
+
 async fn serve_with(
     listener: TcpListener,
     config: ServeConfig,
@@ -258,6 +282,8 @@ async fn serve_with(
     tracing::info!(restored, backend = store.backend(), "games restored");
     let tournaments = state.tournaments.restore_unfinished().await?;
     tracing::info!(tournaments, "tournaments restored");
+    state.sessions.sweep().await?;
+    spawn_session_sweep(&state);
     let app = router(state.clone());
     assets::warm();
     if let Some(addr) = config_metrics {

@@ -1,24 +1,87 @@
 //! Guest sessions: a player id, a name and a secret token. The token is shown once, kept
 //! by the client as a cookie or a bearer token, and stored only as its hash.
+//!
+//! A session expires when unused (docs/security.md, sessions): one that never created,
+//! joined or played anything after [`Expiry::unused_ms`] without a request, a used one
+//! after [`Expiry::idle_ms`]. Its last use is written when the stored one is older than
+//! [`SEEN_EVERY_MS`] ([`Expiry::seen_every_ms`]), not on every request. Signing out, or making a new session in its
+//! place (a name change), deletes it: its token is worthless at once, and its open
+//! sockets are closed.
 
+use std::collections::HashMap;
 use std::num::NonZeroUsize;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use axum::http::HeaderMap;
 use rand::RngCore;
+use tokio_util::sync::CancellationToken;
 use unicode_normalization::UnicodeNormalization;
 use uuid::Uuid;
 
-use crate::store::{hash_token, SessionRow, Store, StoreError, Write, Writer};
+use crate::store::{hash_token, SessionChange, SessionRow, Store, StoreError, Write, Writer};
 
 pub const COOKIE: &str = "omweso_session";
 /// The longest player name, in characters.
 pub const MAX_NAME: usize = 32;
+/// A session's last use is stored again once the stored one is this old (5 minutes): a
+/// write per session every few minutes at most, not one per request.
+pub const SEEN_EVERY_MS: i64 = 5 * 60 * 1000;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Session {
     pub player_id: Uuid,
     pub name: String,
+}
+
+/// How long sessions last without being used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Expiry {
+    /// A session that never created, joined or played anything.
+    pub unused_ms: i64,
+    /// A session that did.
+    pub idle_ms: i64,
+}
+
+impl Expiry {
+    /// From `--unused-session-minutes` and `--session-idle-days`.
+    #[must_use]
+    pub fn new(unused_minutes: f64, idle_days: f64) -> Expiry {
+        let ms = |value: f64| {
+            let ms = (value * 1000.0).round();
+            if ms.is_finite() && ms < 9.0e15 {
+                ms.max(1.0) as i64
+            } else {
+                i64::MAX / 2
+            }
+        };
+        Expiry {
+            unused_ms: ms(unused_minutes * 60.0),
+            idle_ms: ms(idle_days * 86_400.0),
+        }
+    }
+
+    /// How old the stored last use may grow before it is written again:
+    /// [`SEEN_EVERY_MS`], or a quarter of an unused session's life if that is shorter (so
+    /// that a session in use never looks unused for long enough to expire).
+    #[must_use]
+    pub fn seen_every_ms(&self) -> i64 {
+        SEEN_EVERY_MS.min(self.unused_ms / 4).max(1)
+    }
+
+    /// Has a session last seen at `last_seen_ms` expired at `now_ms`?
+    #[must_use]
+    pub fn expired(&self, used: bool, last_seen_ms: i64, now_ms: i64) -> bool {
+        let allowed = if used { self.idle_ms } else { self.unused_ms };
+        now_ms.saturating_sub(last_seen_ms) > allowed
+    }
+}
+
+/// A session as the cache keeps it: with its last use as stored, and whether it was used.
+#[derive(Clone, Debug)]
+struct Cached {
+    session: Session,
+    last_seen_ms: i64,
+    used: bool,
 }
 
 /// Sessions by token hash: the store, with the most recently used kept in memory (a
@@ -28,17 +91,29 @@ pub struct Session {
 pub struct Sessions {
     store: Store,
     writer: Writer,
-    cache: Mutex<lru::LruCache<String, Session>>,
+    cache: Mutex<lru::LruCache<String, Cached>>,
+    expiry: Expiry,
+    ends: Ends,
 }
 
 impl Sessions {
-    /// Keeps at most `cached` sessions in memory (at least one).
+    /// Keeps at most `cached` sessions in memory (at least one); sessions expire as
+    /// `omweso serve`'s defaults have it.
     pub fn new(store: Store, writer: Writer, cached: usize) -> Sessions {
+        let defaults = crate::config::Limits::defaults();
+        let expiry = Expiry::new(defaults.unused_session_minutes, defaults.session_idle_days);
+        Sessions::with_expiry(store, writer, cached, expiry)
+    }
+
+    /// [`Sessions::new`] with sessions expiring after `expiry`.
+    pub fn with_expiry(store: Store, writer: Writer, cached: usize, expiry: Expiry) -> Sessions {
         let cached = NonZeroUsize::new(cached).unwrap_or(NonZeroUsize::MIN);
         Sessions {
             store,
             writer,
             cache: Mutex::new(lru::LruCache::new(cached)),
+            expiry,
+            ends: Ends::default(),
         }
     }
 
@@ -58,46 +133,256 @@ impl Sessions {
             player_id: Uuid::new_v4(),
             name,
         };
+        let now = now_ms();
         let row = SessionRow {
             player_id: session.player_id,
             token_hash: hash_token(&token),
             name: session.name.clone(),
-            created_at_ms: i64::try_from(crate::clock::now_ms()).unwrap_or(i64::MAX),
+            created_at_ms: now,
+            last_seen_ms: now,
+            used: false,
         };
         self.writer
             .write(vec![Write::InsertSession(row.clone())])
             .await
             .map_err(|e| e.to_string())?;
-        self.remember(row.token_hash, session.clone());
+        self.remember(
+            row.token_hash,
+            Cached {
+                session: session.clone(),
+                last_seen_ms: now,
+                used: false,
+            },
+        );
         Ok((session, token))
     }
 
-    fn remember(&self, hash: String, session: Session) {
+    fn remember(&self, hash: String, cached: Cached) {
         if let Ok(mut cache) = self.cache.lock() {
-            cache.put(hash, session);
+            cache.put(hash, cached);
         }
     }
 
-    /// The session a token belongs to.
+    /// The session a token belongs to, unless it expired (then it is deleted) or was
+    /// revoked. Counts as a use of it.
     pub async fn find(&self, token: &str) -> Result<Option<Session>, StoreError> {
         let hash = hash_token(token);
+        let now = now_ms();
         let cached = self
             .cache
             .lock()
             .ok()
             .and_then(|mut cache| cache.get(&hash).cloned());
-        if cached.is_some() {
-            return Ok(cached);
-        }
-        let Some(row) = self.store.session_by_token_hash(&hash).await? else {
+        let cached = match cached {
+            Some(cached) => cached,
+            None => {
+                let Some(row) = self.store.session_by_token_hash(&hash).await? else {
+                    return Ok(None);
+                };
+                Cached {
+                    session: Session {
+                        player_id: row.player_id,
+                        name: row.name,
+                    },
+                    last_seen_ms: row.last_seen_ms,
+                    used: row.used,
+                }
+            }
+        };
+        if self.expiry.expired(cached.used, cached.last_seen_ms, now) {
+            // Gone for good: from memory now, from the database in the background (the
+            // sweep would take it anyway).
+            self.forget(&hash);
+            let expired = Write::Session(SessionChange::Revoke(cached.session.player_id));
+            let writer = self.writer.clone();
+            tokio::spawn(async move {
+                if let Err(error) = writer.write(vec![expired]).await {
+                    tracing::warn!(%error, "could not delete an expired session");
+                }
+            });
             return Ok(None);
-        };
-        let session = Session {
-            player_id: row.player_id,
-            name: row.name,
-        };
-        self.remember(hash, session.clone());
+        }
+        let mut seen = cached.clone();
+        if now - cached.last_seen_ms >= self.expiry.seen_every_ms() {
+            seen.last_seen_ms = now;
+            let write = Write::Session(SessionChange::Seen {
+                player_id: cached.session.player_id,
+                at_ms: now,
+            });
+            let writer = self.writer.clone();
+            tokio::spawn(async move {
+                if let Err(error) = writer.write(vec![write]).await {
+                    tracing::warn!(%error, "could not store a session's last use");
+                }
+            });
+        }
+        let session = seen.session.clone();
+        self.remember(hash, seen);
         Ok(Some(session))
+    }
+
+    /// Records that the session of `token` created, joined or played something: it now
+    /// lasts the longer idle time. Written once per session.
+    pub async fn mark_used(&self, token: &str) -> Result<(), StoreError> {
+        let hash = hash_token(token);
+        let now = now_ms();
+        let player_id = {
+            let Ok(mut cache) = self.cache.lock() else {
+                return Ok(());
+            };
+            match cache.get_mut(&hash) {
+                Some(cached) if cached.used => return Ok(()),
+                Some(cached) => {
+                    cached.used = true;
+                    cached.last_seen_ms = now;
+                    Some(cached.session.player_id)
+                }
+                None => None,
+            }
+        };
+        let player_id = match player_id {
+            Some(player_id) => player_id,
+            None => match self.store.session_by_token_hash(&hash).await? {
+                Some(row) if !row.used => row.player_id,
+                _ => return Ok(()),
+            },
+        };
+        self.writer
+            .write(vec![Write::Session(SessionChange::Used {
+                player_id,
+                at_ms: now,
+            })])
+            .await
+    }
+
+    /// Makes the session of `token` worthless at once: deleted from memory and from the
+    /// database, and its open sockets told to close. `false` if there was none.
+    pub async fn revoke(&self, token: &str) -> Result<bool, StoreError> {
+        let hash = hash_token(token);
+        let cached = self
+            .cache
+            .lock()
+            .ok()
+            .and_then(|mut cache| cache.pop(&hash));
+        let player_id = match cached {
+            Some(cached) => cached.session.player_id,
+            None => match self.store.session_by_token_hash(&hash).await? {
+                Some(row) => row.player_id,
+                None => return Ok(false),
+            },
+        };
+        self.writer
+            .write(vec![Write::Session(SessionChange::Revoke(player_id))])
+            .await?;
+        self.ends.end(player_id);
+        Ok(true)
+    }
+
+    /// Deletes the sessions that expired (and gives a last use to those stored before
+    /// last uses were); run at start and then every few minutes.
+    pub async fn sweep(&self) -> Result<(), StoreError> {
+        let now = now_ms();
+        self.writer
+            .write(vec![Write::Session(SessionChange::Expire {
+                now_ms: now,
+                before_ms: now.saturating_sub(self.expiry.idle_ms),
+                unused_before_ms: now.saturating_sub(self.expiry.unused_ms),
+            })])
+            .await
+    }
+
+    /// What a socket of `player` holds to learn that its session ended (signed out or
+    /// replaced); nothing to learn for a socket without a session.
+    #[must_use]
+    pub fn watch_end(&self, player: Option<Uuid>) -> SessionEnd {
+        SessionEnd(player.map(|player| self.ends.watch(player)))
+    }
+
+    fn forget(&self, hash: &str) {
+        if let Ok(mut cache) = self.cache.lock() {
+            cache.pop(hash);
+        }
+    }
+}
+
+fn now_ms() -> i64 {
+    i64::try_from(crate::clock::now_ms()).unwrap_or(i64::MAX)
+}
+
+/// The sessions that have sockets open, each with the token its sockets wait on and how
+/// many of them hold it (an entry leaves with the last socket).
+#[derive(Debug, Default)]
+struct Ends {
+    by_player: Arc<Mutex<HashMap<Uuid, (CancellationToken, usize)>>>,
+}
+
+impl Ends {
+    fn watch(&self, player: Uuid) -> Watched {
+        let token = match self.by_player.lock() {
+            Ok(mut map) => {
+                let entry = map
+                    .entry(player)
+                    .or_insert_with(|| (CancellationToken::new(), 0));
+                entry.1 += 1;
+                entry.0.clone()
+            }
+            // A poisoned map: this socket is not told, and holds no place in it.
+            Err(_) => CancellationToken::new(),
+        };
+        Watched {
+            player,
+            token,
+            by_player: Arc::clone(&self.by_player),
+        }
+    }
+
+    fn end(&self, player: Uuid) {
+        let ended = self
+            .by_player
+            .lock()
+            .ok()
+            .and_then(|mut map| map.remove(&player));
+        if let Some((token, _)) = ended {
+            token.cancel();
+        }
+    }
+}
+
+#[derive(Debug)]
+struct Watched {
+    player: Uuid,
+    token: CancellationToken,
+    by_player: Arc<Mutex<HashMap<Uuid, (CancellationToken, usize)>>>,
+}
+
+impl Drop for Watched {
+    fn drop(&mut self) {
+        if let Ok(mut map) = self.by_player.lock() {
+            if let Some(entry) = map.get_mut(&self.player) {
+                // Once ended, the entry this socket counted in is gone (a later one is
+                // another's).
+                if !self.token.is_cancelled() {
+                    entry.1 = entry.1.saturating_sub(1);
+                    if entry.1 == 0 {
+                        map.remove(&self.player);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Held by a socket: completes when its session is signed out or replaced.
+#[derive(Debug)]
+pub struct SessionEnd(Option<Watched>);
+
+impl SessionEnd {
+    /// Completes when the session ends; never for a socket without a session.
+    pub async fn ended(&self) {
+        match &self.0 {
+            Some(watched) => watched.token.cancelled().await,
+            None => std::future::pending().await,
+        }
     }
 }
 
@@ -264,6 +549,23 @@ mod tests {
         ] {
             assert_eq!(clean_name(Some(fine)).unwrap(), fine, "{fine}");
         }
+    }
+
+    #[test]
+    fn sessions_expire_by_their_last_use_and_whether_they_were_used() {
+        let expiry = Expiry::new(60.0, 30.0);
+        assert_eq!(expiry.unused_ms, 3_600_000);
+        assert_eq!(expiry.idle_ms, 2_592_000_000);
+        assert_eq!(expiry.seen_every_ms(), 300_000);
+        let seen = 1_000_000;
+        assert!(!expiry.expired(false, seen, seen + 3_600_000));
+        assert!(expiry.expired(false, seen, seen + 3_600_001));
+        assert!(!expiry.expired(true, seen, seen + 3_600_001));
+        assert!(!expiry.expired(true, seen, seen + 2_592_000_000));
+        assert!(expiry.expired(true, seen, seen + 2_592_000_001));
+        // A short life is written more often than every 5 minutes: a quarter of it.
+        let short = Expiry::new(2.0 / 60.0, 1.0);
+        assert_eq!((short.unused_ms, short.seen_every_ms()), (2_000, 500));
     }
 
     #[test]

@@ -75,7 +75,15 @@ impl AppState {
         AppState(Arc::new(Inner {
             games,
             tournaments,
-            sessions: Sessions::new(store.clone(), writer, config.limits.session_cache),
+            sessions: Sessions::with_expiry(
+                store.clone(),
+                writer,
+                config.limits.session_cache,
+                crate::session::Expiry::new(
+                    config.limits.unused_session_minutes,
+                    config.limits.session_idle_days,
+                ),
+            ),
             limiters: crate::limits::Limiters::new(&config.limits),
             analysis,
             store,

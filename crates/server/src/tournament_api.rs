@@ -67,6 +67,7 @@ pub async fn create(
         .await
         .map_err(|error| ApiError::internal(&error))?;
     let id = handle.id();
+    crate::api::mark_used(&state, &headers).await;
     Ok((
         StatusCode::CREATED,
         Json(TournamentCreated {
@@ -185,6 +186,7 @@ pub async fn join(
         .await
         .map_err(gone)?
         .map_err(refused)?;
+    crate::api::mark_used(&state, &headers).await;
     Ok(Json(TournamentJoined { player_id: player }))
 }
 

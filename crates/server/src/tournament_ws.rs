@@ -62,8 +62,7 @@ pub async fn upgrade(
         .max_frame_size(4 * MAX_FRAME_BYTES)
         .on_upgrade(move |socket| {
             tracker.track_future(async move {
-                let _places = places;
-                connection(socket, handle, player, resume_after, settings).await;
+                connection(socket, handle, player, resume_after, settings, &places.end).await;
             })
         }))
 }
@@ -74,6 +73,7 @@ async fn connection(
     player: Option<uuid::Uuid>,
     resume_after: Option<u64>,
     settings: Settings,
+    end: &crate::session::SessionEnd,
 ) {
     let (tx, rx) = mpsc::channel(TOURNAMENT_OUTGOING_QUEUE);
     let (mut sink, mut stream) = socket.split();
@@ -102,6 +102,10 @@ async fn connection(
     let writer_done = tokio::select! {
         () = ws::read_pings(&mut stream, &local_tx, &pings, settings.rate, &ANSWERS) => false,
         _ = &mut writer => true,
+        () = end.ended() => {
+            let _ = local_tx.try_send(ws::Local::Close(1008, ws::SIGNED_OUT));
+            false
+        }
     };
     let _ = tournament.send(Command::Disconnect { conn }).await;
     drop(local_tx);

@@ -77,17 +77,22 @@ pub async fn upgrade(
         .max_frame_size(HARD_FRAME_LIMIT)
         .on_upgrade(move |socket| {
             tracker.track_future(async move {
-                let _places = places;
-                connection(socket, handle, player, resume_after, settings).await;
+                connection(socket, handle, player, resume_after, settings, &places.end).await;
             })
         }))
 }
 
-/// A socket's places in the per-address and per-session counts, given back when it closes.
+/// A socket's places in the per-address and per-session counts, given back when it closes,
+/// and what tells it that its session ended (signed out or replaced: it is closed with
+/// 1008 [`SIGNED_OUT`]).
 pub(crate) struct Places {
-    _ip: crate::limits::Held<std::net::IpAddr>,
+    _ip: crate::limits::Held<crate::address::AddressKey>,
     _session: Option<crate::limits::Held<uuid::Uuid>>,
+    pub(crate) end: crate::session::SessionEnd,
 }
+
+/// The close reason of a socket whose session was signed out or replaced.
+pub(crate) const SIGNED_OUT: &str = "the session was signed out";
 
 pub(crate) fn hold_places(
     state: &AppState,
@@ -98,7 +103,7 @@ pub(crate) fn hold_places(
     let Some(by_ip) = state
         .limiters
         .sockets_per_ip
-        .try_hold(ip, limits.sockets_per_ip)
+        .try_hold(crate::address::AddressKey::of(ip), limits.sockets_per_ip)
     else {
         return Err(ApiError::limited(
             Limit::SocketsPerIp,
@@ -130,6 +135,7 @@ pub(crate) fn hold_places(
     Ok(Places {
         _ip: by_ip,
         _session: by_session,
+        end: state.sessions.watch_end(player),
     })
 }
 
@@ -240,6 +246,7 @@ async fn connection(
     player: Option<uuid::Uuid>,
     resume_after: Option<u64>,
     settings: Settings,
+    end: &crate::session::SessionEnd,
 ) {
     let (tx, rx) = mpsc::channel(OUTGOING_QUEUE);
     let (mut sink, mut stream) = socket.split();
@@ -265,6 +272,10 @@ async fn connection(
     let writer_done = tokio::select! {
         () = read(&mut stream, &game, conn, &local_tx, &pings, settings.rate) => false,
         _ = &mut writer => true,
+        () = end.ended() => {
+            let _ = local_tx.try_send(Local::Close(1008, SIGNED_OUT));
+            false
+        }
     };
     let _ = game.send(Command::Disconnect { conn }).await;
     drop(local_tx);

@@ -74,6 +74,8 @@ fn extra(player_id: Uuid) -> Write {
         token_hash: format!("hash-{player_id}"),
         name: "director".into(),
         created_at_ms: 0,
+        last_seen_ms: 0,
+        used: false,
     })
 }
 

@@ -533,6 +533,13 @@ async fn write_pool(pool: &Pool, writes: &[Write]) -> Result<(), StoreError> {
                 .execute(&mut *tx)
                 .await?;
         }
+        for change in &by_kind.session_changes {
+            for (statement, params) in change.statements() {
+                bind_params!(sqlx::query(statement), params)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+        }
         for g in &by_kind.games {
             bind_params!(sqlx::query(sql::INSERT_GAME), g.insert_params())
                 .execute(&mut *tx)

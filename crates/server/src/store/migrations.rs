@@ -32,6 +32,11 @@ const EMBEDDED: &[(i64, &str, &str)] = &[
         "tournaments",
         include_str!("../../../../migrations/0003_tournaments.sql"),
     ),
+    (
+        4,
+        "session expiry",
+        include_str!("../../../../migrations/0004_session_expiry.sql"),
+    ),
 ];
 
 /// The newest migration this server knows; a database with a newer one applied is refused.

@@ -30,6 +30,8 @@ pub mod writer;
 
 pub use db::Store;
 pub use error::StoreError;
-pub use rows::{ActionRow, GameRow, SessionRow, TournamentEntryRow, TournamentRow, Write};
+pub use rows::{
+    ActionRow, GameRow, SessionChange, SessionRow, TournamentEntryRow, TournamentRow, Write,
+};
 pub use token::hash_token;
 pub use writer::{CommitDelay, Writer, MAX_BATCH};

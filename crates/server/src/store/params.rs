@@ -2,7 +2,10 @@
 //! in memory) and rusqlite (the SQLite file's writer thread). A row type says what its
 //! statement's `$1`, `$2`, ... are here; each driver only knows how to bind a [`Param`].
 
-use super::rows::{ActionRow, GameRow, SessionRow, TournamentEntryRow, TournamentRow};
+use super::rows::{
+    ActionRow, GameRow, SessionChange, SessionRow, TournamentEntryRow, TournamentRow,
+};
+use super::sql;
 
 /// One bound value: text (borrowed from the row, or made for it, such as a UUID's
 /// spelling), possibly NULL; or a BIGINT.
@@ -22,14 +25,43 @@ fn opt_uuid(id: Option<uuid::Uuid>) -> Param<'static> {
 }
 
 impl SessionRow {
-    /// `INSERT_SESSION`'s `$1..$4`.
-    pub(crate) fn insert_params(&self) -> [Param<'_>; 4] {
+    /// `INSERT_SESSION`'s `$1..$6`.
+    pub(crate) fn insert_params(&self) -> [Param<'_>; 6] {
         [
             uuid(self.player_id),
             Param::Str(Some(&self.token_hash)),
             Param::Str(Some(&self.name)),
             Param::Int(self.created_at_ms),
+            Param::Int(self.last_seen_ms),
+            Param::Int(i64::from(self.used)),
         ]
+    }
+}
+
+impl SessionChange {
+    /// The statements that make the change, each with its `$1, $2, ...`, in order. None
+    /// fails for want of its row: a session revoked or expired meanwhile is no error.
+    pub(crate) fn statements(&self) -> Vec<(&'static str, Vec<Param<'static>>)> {
+        match *self {
+            SessionChange::Seen { player_id, at_ms } => {
+                vec![(sql::SESSION_SEEN, vec![uuid(player_id), Param::Int(at_ms)])]
+            }
+            SessionChange::Used { player_id, at_ms } => {
+                vec![(sql::SESSION_USED, vec![uuid(player_id), Param::Int(at_ms)])]
+            }
+            SessionChange::Revoke(player_id) => vec![(sql::DELETE_SESSION, vec![uuid(player_id)])],
+            SessionChange::Expire {
+                now_ms,
+                before_ms,
+                unused_before_ms,
+            } => vec![
+                (sql::SESSIONS_SEEN_AT_START, vec![Param::Int(now_ms)]),
+                (
+                    sql::EXPIRE_SESSIONS,
+                    vec![Param::Int(before_ms), Param::Int(unused_before_ms)],
+                ),
+            ],
+        }
     }
 }
 

@@ -18,6 +18,29 @@ pub struct SessionRow {
     pub token_hash: String,
     pub name: String,
     pub created_at_ms: i64,
+    /// When it was last used (to within the minutes between two writes of it).
+    pub last_seen_ms: i64,
+    /// Has it created, joined or played anything? (An unused session expires sooner.)
+    pub used: bool,
+}
+
+/// A change to stored sessions (docs/security.md, sessions).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SessionChange {
+    /// The session was used at `at_ms` (a request, a socket).
+    Seen { player_id: Uuid, at_ms: i64 },
+    /// The session created, joined or played something at `at_ms`.
+    Used { player_id: Uuid, at_ms: i64 },
+    /// Signed out, or replaced by a new session: its token is worthless.
+    Revoke(Uuid),
+    /// Sessions from before their last use was stored count as seen at `now_ms`; every
+    /// session last seen before `before_ms`, and every unused one last seen before
+    /// `unused_before_ms`, is deleted.
+    Expire {
+        now_ms: i64,
+        before_ms: i64,
+        unused_before_ms: i64,
+    },
 }
 
 /// A game. `status` is one of the protocol's statuses (`setup`, `playing`, `finished`,
@@ -87,6 +110,8 @@ pub struct TournamentEntryRow {
 pub enum Write {
     /// A new session ([`Store::insert_session`](super::Store::insert_session)).
     InsertSession(SessionRow),
+    /// A session seen, used, revoked, or the expired ones deleted.
+    Session(SessionChange),
     /// A new game ([`Store::insert_game`](super::Store::insert_game)).
     InsertGame(GameRow),
     /// A game's seats, status or outcome changed ([`Store::update_game`](super::Store::update_game)).
@@ -110,7 +135,7 @@ pub enum Write {
 
 /// A transaction's writes sorted by kind, in the order they are applied:
 ///
-/// 1. sessions,
+/// 1. sessions (new ones, then changes to them in the order given),
 /// 2. new games,
 /// 3. new tournaments,
 /// 4. game log entries,
@@ -128,6 +153,7 @@ pub enum Write {
 /// (sqlx, and the SQLite file's own connection) apply this.
 pub(crate) struct ByKind<'a> {
     pub sessions: Vec<&'a SessionRow>,
+    pub session_changes: Vec<&'a SessionChange>,
     pub games: Vec<&'a GameRow>,
     pub tournaments: Vec<&'a TournamentRow>,
     pub actions: Vec<&'a ActionRow>,
@@ -142,6 +168,7 @@ impl<'a> ByKind<'a> {
     pub(crate) fn of(writes: &'a [Write]) -> ByKind<'a> {
         let mut by_kind = ByKind {
             sessions: Vec::new(),
+            session_changes: Vec::new(),
             games: Vec::new(),
             tournaments: Vec::new(),
             // Game log entries are nearly every write (the moves).
@@ -155,6 +182,7 @@ impl<'a> ByKind<'a> {
         for write in writes {
             match write {
                 Write::InsertSession(s) => by_kind.sessions.push(s),
+                Write::Session(change) => by_kind.session_changes.push(change),
                 Write::InsertGame(g) => by_kind.games.push(g),
                 Write::InsertTournament(t) => by_kind.tournaments.push(t),
                 Write::AppendAction(a) => by_kind.actions.push(a),
@@ -223,6 +251,8 @@ impl SessionRow {
             token_hash: row.text(T, "token_hash")?,
             name: row.text(T, "name")?,
             created_at_ms: row.int(T, "created_at_ms")?,
+            last_seen_ms: row.int(T, "last_seen_ms")?,
+            used: row.int(T, "used")? != 0,
         })
     }
 }

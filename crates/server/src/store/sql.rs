@@ -10,11 +10,27 @@ use std::sync::LazyLock;
 use super::db::MAX_ROWS_PER_INSERT;
 
 /// The columns of `sessions`, in [`SessionRow`](super::SessionRow) order.
-pub(crate) const INSERT_SESSION: &str =
-    "INSERT INTO sessions (player_id, token_hash, name, created_at_ms) VALUES ($1, $2, $3, $4)";
+pub(crate) const INSERT_SESSION: &str = "INSERT INTO sessions (player_id, token_hash, name, \
+     created_at_ms, last_seen_ms, used) VALUES ($1, $2, $3, $4, $5, $6)";
 
-pub(crate) const SESSION_BY_TOKEN_HASH: &str =
-    "SELECT player_id, token_hash, name, created_at_ms FROM sessions WHERE token_hash = $1";
+/// A session made before its last use was stored counts as seen at its creation (the
+/// server fills them in at start: [`SESSIONS_SEEN_AT_START`]).
+pub(crate) const SESSION_BY_TOKEN_HASH: &str = "SELECT player_id, token_hash, name, \
+     created_at_ms, COALESCE(last_seen_ms, created_at_ms) AS last_seen_ms, used \
+     FROM sessions WHERE token_hash = $1";
+
+/// `$1` the player id, `$2` when it was seen.
+pub(crate) const SESSION_SEEN: &str = "UPDATE sessions SET last_seen_ms = $2 WHERE player_id = $1";
+/// `$1` the player id, `$2` when it was used.
+pub(crate) const SESSION_USED: &str =
+    "UPDATE sessions SET used = 1, last_seen_ms = $2 WHERE player_id = $1";
+pub(crate) const DELETE_SESSION: &str = "DELETE FROM sessions WHERE player_id = $1";
+/// Sessions from before their last use was stored count as seen now (`$1`).
+pub(crate) const SESSIONS_SEEN_AT_START: &str =
+    "UPDATE sessions SET last_seen_ms = $1 WHERE last_seen_ms IS NULL";
+/// Sessions last seen before `$1` (any), or before `$2` and never used.
+pub(crate) const EXPIRE_SESSIONS: &str =
+    "DELETE FROM sessions WHERE last_seen_ms < $1 OR (used = 0 AND last_seen_ms < $2)";
 
 const GAME_COLUMNS: &str = "id, ruleset, setup, config_json, south, north, creator, status, \
      outcome_json, created_at_ms, updated_at_ms, final_json";

@@ -127,6 +127,11 @@ impl SqliteWrites {
                 insert.execute(params_from_iter(s.insert_params()))?;
             }
         }
+        for change in by_kind.session_changes {
+            for (statement, params) in change.statements() {
+                execute_by_name(&mut tx.prepare_cached(statement)?, &params)?;
+            }
+        }
         if !by_kind.games.is_empty() {
             let mut insert = tx.prepare_cached(sql::INSERT_GAME)?;
             for g in by_kind.games {

@@ -29,7 +29,12 @@ impl TestServer {
 
     /// A server with the settings given (limits, say).
     pub async fn start_with(config: ServeConfig) -> TestServer {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        TestServer::start_at("127.0.0.1:0", config).await
+    }
+
+    /// A server listening on `bind` (`[::1]:0`, say).
+    pub async fn start_at(bind: &str, config: ServeConfig) -> TestServer {
+        let listener = tokio::net::TcpListener::bind(bind).await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = oneshot::channel::<()>();
         let ready = omweso::server::Ready::new();
