@@ -170,6 +170,13 @@ pub struct Limits {
     /// Lower it only for tests and demonstrations.
     #[arg(long, env = "OMWESO_MIN_ROUND_MINUTES", default_value_t = crate::tournament::settings::MIN_ROUND_MINUTES)]
     pub min_round_minutes: f64,
+    /// Pairings (the next round, or an edited one) one session asks for a minute.
+    #[arg(
+        long,
+        env = "OMWESO_PAIRINGS_PER_SESSION_PER_MINUTE",
+        default_value_t = 20
+    )]
+    pub pairings_per_session_per_minute: u32,
     /// Unfinished tournaments (open or running) one director may have at once.
     #[arg(
         long,
@@ -228,6 +235,7 @@ impl Limits {
             socket_write_seconds: 10.0,
             ping_seconds: 5.0,
             min_round_minutes: crate::tournament::settings::MIN_ROUND_MINUTES,
+            pairings_per_session_per_minute: 20,
             unfinished_tournaments_per_director: 3,
             unfinished_tournaments: 1_000,
             open_tournament_days: 30.0,
@@ -328,6 +336,7 @@ impl ServeConfig {
                 // Tests play rounds of a few seconds to see them end on time.
                 min_round_minutes: 0.1,
                 unfinished_tournaments_per_director: 10_000,
+                pairings_per_session_per_minute: 100_000,
                 ..Limits::defaults()
             },
         }

@@ -139,6 +139,8 @@ pub struct Limiters {
     pub games_per_ip: Rates<AddressKey>,
     pub tournaments_per_session: Rates<uuid::Uuid>,
     pub tournaments_per_ip: Rates<AddressKey>,
+    /// Pairings (the next round, or a director's edit) a session asks for.
+    pub pairings_per_session: Rates<uuid::Uuid>,
     pub sockets_per_session: Holdings<uuid::Uuid>,
     pub sockets_per_ip: Holdings<AddressKey>,
 }
@@ -153,6 +155,7 @@ impl Limiters {
             games_per_ip: Rates::new(limits.games_per_ip_per_minute),
             tournaments_per_session: Rates::new(limits.tournaments_per_session_per_minute),
             tournaments_per_ip: Rates::new(limits.tournaments_per_ip_per_minute),
+            pairings_per_session: Rates::new(limits.pairings_per_session_per_minute),
             sockets_per_session: Holdings::default(),
             sockets_per_ip: Holdings::default(),
         }

@@ -135,10 +135,11 @@ pub enum Limit {
     UnfinishedTournaments,
     LiveGames,
     Sessions,
+    PairingsPerSession,
 }
 
 impl Limit {
-    pub const ALL: [Limit; 19] = [
+    pub const ALL: [Limit; 20] = [
         Limit::SessionsPerIp,
         Limit::GamesPerSession,
         Limit::GamesPerIp,
@@ -158,6 +159,7 @@ impl Limit {
         Limit::UnfinishedTournaments,
         Limit::LiveGames,
         Limit::Sessions,
+        Limit::PairingsPerSession,
     ];
 
     #[must_use]
@@ -182,6 +184,7 @@ impl Limit {
             Limit::UnfinishedTournaments => "unfinished_tournaments",
             Limit::LiveGames => "live_games",
             Limit::Sessions => "sessions",
+            Limit::PairingsPerSession => "pairings_per_session",
         }
     }
 

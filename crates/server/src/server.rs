@@ -269,10 +269,11 @@ async fn serve_with(
     }
     .fitted_to_open_files();
     let analysis = crate::analysis::Analysis::start(&config.limits)?;
+    let pairing = crate::tournament::pairing_worker::PairingWorker::start()?;
     let state = AppState::new(
         store.clone(),
         writer.clone(),
-        pool,
+        (pool, pairing),
         analysis,
         search,
         config,

@@ -39,7 +39,7 @@ impl AppState {
     pub fn new(
         store: Store,
         writer: Writer,
-        pool: EnginePool,
+        (pool, pairing): (EnginePool, crate::tournament::pairing_worker::PairingWorker),
         analysis: crate::analysis::Analysis,
         search: SearchPool,
         config: ServeConfig,
@@ -66,6 +66,7 @@ impl AppState {
                 shutdown: shutdown.clone(),
                 lobby: Arc::clone(lobby.changes()),
                 live_games: config.limits.live_games,
+                pairing,
                 open_tournament_ms: crate::game::config::ms(
                     config.limits.open_tournament_days * 86_400.0,
                 ),

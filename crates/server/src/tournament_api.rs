@@ -216,6 +216,7 @@ pub async fn pair(
 ) -> Result<Response, ApiError> {
     let session = session(&state, &headers).await?;
     let handle = tournament(&state, &id).await?;
+    may_pair(&state, session.player_id)?;
     let by = session.player_id;
     let round = handle
         .ask(|reply| Command::PairNext { by, reply })
@@ -223,6 +224,20 @@ pub async fn pair(
         .map_err(gone)?
         .map_err(refused)?;
     Ok((StatusCode::CREATED, Json(round)).into_response())
+}
+
+/// The pairing calls a session makes a minute (docs/security.md): each may run a whole
+/// weighted matching, so a director (or anyone looping the call) gets a few a minute,
+/// more than any round needs.
+fn may_pair(state: &AppState, player: uuid::Uuid) -> Result<(), ApiError> {
+    let per_minute = state.config.limits.pairings_per_session_per_minute;
+    if state.limiters.pairings_per_session.allow(player) {
+        return Ok(());
+    }
+    Err(ApiError::limited(
+        Limit::PairingsPerSession,
+        format!("at most {per_minute} pairings a minute; wait a moment and pair again"),
+    ))
 }
 
 fn round_number(text: &str) -> Result<u32, ApiError> {
@@ -242,6 +257,7 @@ pub async fn edit_round(
     let request: EditRound = body(&bytes)?;
     let round = round_number(&n)?;
     let handle = tournament(&state, &id).await?;
+    may_pair(&state, session.player_id)?;
     let by = session.player_id;
     let pairings = request
         .pairings

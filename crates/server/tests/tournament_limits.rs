@@ -258,3 +258,131 @@ async fn a_sheet_takes_at_most_twenty_corrections() {
     );
     server.stop().await;
 }
+
+/// Finding 4: the pairing calls are rate-limited per session.
+#[tokio::test]
+async fn a_director_pairs_only_so_many_times_a_minute() {
+    let server = TestServer::start_with(config(|l| l.pairings_per_session_per_minute = 2)).await;
+    let (director, _) = server.session("TD").await;
+    let (_, r) = create(&server, &director, json!({"name":"Pairs","setup":"outer"})).await;
+    let id = r["tournament_id"].as_str().unwrap().to_owned();
+    for i in 0..4 {
+        join(&server, &id, &format!("Player {i}")).await;
+    }
+    let (status, round) = server
+        .post(
+            &format!("/api/tournaments/{id}/rounds"),
+            &director,
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 201, "{round}");
+    let pairings: Vec<Value> = round["pairings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| json!({"first":p["first"],"second":p["second"]}))
+        .collect();
+    let edit = json!({"pairings":pairings,"confirm_breach":false});
+    let (status, r) = server
+        .put(
+            &format!("/api/tournaments/{id}/rounds/1"),
+            &director,
+            edit.clone(),
+        )
+        .await;
+    assert_eq!(status, 200, "{r}");
+    let (status, r) = server
+        .put(&format!("/api/tournaments/{id}/rounds/1"), &director, edit)
+        .await;
+    assert_eq!(status, 429, "{r}");
+    assert_eq!(
+        r["error"]["message"],
+        "at most 2 pairings a minute; wait a moment and pair again"
+    );
+    server.stop().await;
+}
+
+/// Finding 4: directors looping a refused pairing of a big field (each refusal a whole
+/// check of the pairing) do not slow the games: the pairing runs on a thread of its own,
+/// and the same refused question is answered again from the last answer.
+#[tokio::test]
+async fn looping_a_refused_pairing_of_a_big_field_does_not_slow_the_games() {
+    const PLAYERS: usize = 200;
+    let server = TestServer::start("sqlite::memory:").await;
+    let (director, _) = server.session("TD").await;
+    let (_, r) = create(
+        &server,
+        &director,
+        json!({"name":"Big field","setup":"outer","rounds":3}),
+    )
+    .await;
+    let id = r["tournament_id"].as_str().unwrap().to_owned();
+    for i in 0..PLAYERS {
+        let (status, r) = join(&server, &id, &format!("Player {i}")).await;
+        assert_eq!(status, 200, "{r}");
+    }
+    let base = format!("/api/tournaments/{id}/rounds");
+    let (_, round) = server.post(&base, &director, json!({})).await;
+    let rematch: Vec<Value> = round["pairings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| json!({"first":p["first"],"second":p["second"]}))
+        .collect();
+    let (status, r) = server
+        .post(&format!("{base}/1/start"), &director, json!({}))
+        .await;
+    assert_eq!(status, 200, "{r}");
+    let (status, r) = server
+        .post(&format!("{base}/1/end"), &director, json!({}))
+        .await;
+    assert_eq!(status, 200, "{r}");
+    // Its games are stopped and adjudicated by their own tasks: the round finishes then.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let (_, snap) = server
+            .get(&format!("/api/tournaments/{id}"), &director)
+            .await;
+        if snap["rounds"][0]["status"] == "finished" {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "round 1 did not finish"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // Round 2 as round 1 again: every pair a rematch, refused.
+    let edit = json!({"pairings":rematch,"confirm_breach":false});
+    let (status, r) = server
+        .put(&format!("{base}/2"), &director, edit.clone())
+        .await;
+    assert_eq!(status, 409, "{r}");
+    assert_eq!(r["error"]["code"], "pairing_breach");
+    let probe = common::probe::LatencyProbe::start(&server).await;
+    let loops: Vec<_> = (0..6)
+        .map(|_| {
+            let server = TestServer::attach(server.addr);
+            let (director, path, edit) = (director.clone(), format!("{base}/2"), edit.clone());
+            tokio::spawn(async move {
+                let mut asked = 0;
+                while asked < 300 {
+                    let (status, _) = server.put(&path, &director, edit.clone()).await;
+                    assert_eq!(status, 409);
+                    asked += 1;
+                }
+            })
+        })
+        .collect();
+    probe
+        .assert_p99_when_enough(
+            "a refused pairing of 200 players asked again and again",
+            Duration::from_millis(50),
+        )
+        .await;
+    for l in loops {
+        l.abort();
+    }
+    server.stop().await;
+}

@@ -170,6 +170,21 @@ pub struct Services {
     pub live_games: usize,
     /// How long a tournament that never starts its first round is kept, ms.
     pub open_tournament_ms: u64,
+    /// The thread every tournament's pairing runs on.
+    pub pairing: super::pairing_worker::PairingWorker,
+}
+
+/// A pairing a director asks for.
+#[derive(Clone, Debug, PartialEq)]
+enum PairingAsk {
+    /// The next round, by the rules.
+    Next,
+    /// Round `round` as the director wrote it.
+    Edit {
+        round: u32,
+        pairings: Vec<LoggedPairing>,
+        confirm_breach: bool,
+    },
 }
 
 /// Spawns the task owning `tournament`, whose log holds `next_seq` entries, and has it
@@ -206,6 +221,7 @@ pub fn spawn(tournament: Tournament, next_seq: i64, services: Services) -> Tourn
         rewatch_at: 0,
         held_until: 0,
         expiry_retry_at: 0,
+        last_pairing_refusal: None,
         last_command: Instant::now(),
         to_watch: Vec::new(),
     };
@@ -265,6 +281,8 @@ struct Actor {
     held_until: u64,
     /// After the store refused to remove an expired tournament: not before then again.
     expiry_retry_at: u64,
+    /// The last pairing refused, the question and the version it was asked at.
+    last_pairing_refusal: Option<(u64, PairingAsk, Refusal)>,
     last_command: Instant,
     /// Replays created since the loop last looked: to watch.
     to_watch: Vec<Uuid>,
@@ -436,7 +454,7 @@ impl Actor {
             }
             Command::PairNext { by, reply } => {
                 let result = match self.director_only(by, "pair a round") {
-                    Ok(()) => match self.t.pair_next() {
+                    Ok(()) => match self.paired(PairingAsk::Next).await {
                         Ok(entry) => self.commit_round(entry).await,
                         Err(refusal) => Err(refusal),
                     },
@@ -452,10 +470,17 @@ impl Actor {
                 reply,
             } => {
                 let result = match self.director_only(by, "edit a pairing") {
-                    Ok(()) => match self.t.manual_pairing(round, &pairings, confirm_breach) {
-                        Ok(entry) => self.commit_round(entry).await,
-                        Err(refusal) => Err(refusal),
-                    },
+                    Ok(()) => {
+                        let ask = PairingAsk::Edit {
+                            round,
+                            pairings,
+                            confirm_breach,
+                        };
+                        match self.paired(ask).await {
+                            Ok(entry) => self.commit_round(entry).await,
+                            Err(refusal) => Err(refusal),
+                        }
+                    }
                     Err(refusal) => Err(refusal),
                 };
                 let _ = reply.send(result);
@@ -571,6 +596,41 @@ impl Actor {
                 code: ErrorCode::NotFound,
                 message: "no sheet for that game".into(),
             })
+    }
+
+    /// The pairing asked for, computed on the pairing thread from a copy of the state
+    /// (this task waits; the async workers, and so the games, do not). A refusal is kept
+    /// with the version it was given at: the same question asked again of an unchanged
+    /// tournament gets it at once, without the matching run again.
+    async fn paired(&mut self, ask: PairingAsk) -> Result<Entry, Refusal> {
+        let version = self.t.version();
+        if let Some((at, asked, refusal)) = &self.last_pairing_refusal {
+            if *at == version && *asked == ask {
+                return Err(refusal.clone());
+            }
+        }
+        let t = self.t.clone();
+        let question = ask.clone();
+        let answer = self
+            .services
+            .pairing
+            .run(move || match &question {
+                PairingAsk::Next => t.pair_next(),
+                PairingAsk::Edit {
+                    round,
+                    pairings,
+                    confirm_breach,
+                } => t.manual_pairing(*round, pairings, *confirm_breach),
+            })
+            .await
+            .map_err(|busy| Refusal {
+                code: ErrorCode::Unavailable,
+                message: busy.to_string(),
+            })?;
+        if let Err(refusal) = &answer {
+            self.last_pairing_refusal = Some((version, ask, refusal.clone()));
+        }
+        answer
     }
 
     async fn commit_round(&mut self, entry: Entry) -> Result<RoundView, Refusal> {

@@ -14,6 +14,7 @@ pub mod berger;
 pub mod export;
 pub mod log;
 pub mod pairing;
+pub mod pairing_worker;
 pub mod registry;
 pub mod settings;
 pub mod sheet;
