@@ -67,6 +67,7 @@ impl AppState {
                 lobby: Arc::clone(lobby.changes()),
                 live_games: config.limits.live_games,
                 pairing,
+                store: store.clone(),
                 open_tournament_ms: crate::game::config::ms(
                     config.limits.open_tournament_days * 86_400.0,
                 ),

@@ -386,3 +386,78 @@ async fn looping_a_refused_pairing_of_a_big_field_does_not_slow_the_games() {
     }
     server.stop().await;
 }
+
+/// Finding 5: a game's end sends its sheet, not the whole round and standings again; the
+/// standings come coalesced (one for the many games ending together); and the state a
+/// socket connects to is the same shared snapshot, with each player's own `you`.
+#[tokio::test]
+async fn a_rounds_ends_send_each_watcher_their_sheets_and_the_standings_once() {
+    const PLAYERS: usize = 40;
+    let server = TestServer::start("sqlite::memory:").await;
+    let (director, _) = server.session("TD").await;
+    let (_, r) = create(
+        &server,
+        &director,
+        json!({"name":"Watched","setup":"outer","rounds":2}),
+    )
+    .await;
+    let id = r["tournament_id"].as_str().unwrap().to_owned();
+    let mut players = Vec::new();
+    for i in 0..PLAYERS {
+        let (token, player) = server.session(&format!("Player {i}")).await;
+        let (status, r) = server
+            .post(&format!("/api/tournaments/{id}/join"), &token, json!({}))
+            .await;
+        assert_eq!(status, 200, "{r}");
+        players.push((token, player));
+    }
+    // Each player's state says who they are; a spectator's says nobody.
+    for (token, player) in players.iter().take(2) {
+        let mut socket = server
+            .socket_at(&format!("/ws/tournaments/{id}?token={token}"))
+            .await;
+        let state = socket.recv_type("state").await;
+        assert_eq!(state["d"]["you"], player.as_str());
+    }
+    let mut watcher = server.socket_at(&format!("/ws/tournaments/{id}")).await;
+    let state = watcher.recv_type("state").await;
+    assert_eq!(state["d"]["you"], Value::Null);
+    let base = format!("/api/tournaments/{id}/rounds");
+    server.post(&base, &director, json!({})).await;
+    let (status, r) = server
+        .post(&format!("{base}/1/start"), &director, json!({}))
+        .await;
+    assert_eq!(status, 200, "{r}");
+    // Every game of the round ends at once: the director ends the round.
+    let (status, r) = server
+        .post(&format!("{base}/1/end"), &director, json!({}))
+        .await;
+    assert_eq!(status, 200, "{r}");
+    let mut seen: std::collections::HashMap<String, usize> = Default::default();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    let mut finished_at = None;
+    loop {
+        let Some(m) = watcher.try_recv(Duration::from_millis(200)).await else {
+            if finished_at
+                .is_some_and(|at: tokio::time::Instant| at.elapsed() > Duration::from_secs(3))
+            {
+                break;
+            }
+            assert!(tokio::time::Instant::now() < deadline, "{seen:?}");
+            continue;
+        };
+        let t = m["t"].as_str().unwrap_or("").to_owned();
+        if t == "round" && m["d"]["status"] == "finished" {
+            finished_at = Some(tokio::time::Instant::now());
+        }
+        *seen.entry(t).or_default() += 1;
+    }
+    assert_eq!(seen.get("sheet"), Some(&(PLAYERS / 2)), "{seen:?}");
+    // The round paired, started, its end asked, and finished by its last game's end:
+    // never one per game (there were twenty before).
+    assert_eq!(seen.get("round"), Some(&4), "{seen:?}");
+    // The standings after twenty games' ends: once or twice, coalesced.
+    let standings = seen.get("standings").copied().unwrap_or(0);
+    assert!((1..=2).contains(&standings), "{seen:?}");
+    server.stop().await;
+}

@@ -54,6 +54,12 @@ pub const BOARD_EVERY: Duration = Duration::from_millis(200);
 pub const TOURNAMENT_OUTGOING_QUEUE: usize = 1024;
 /// How long a finished tournament without sockets stays loaded after its last command.
 const IDLE_UNLOAD: Duration = Duration::from_secs(60);
+/// The standings are sent at most this often while games end (each game's end changes
+/// them; at a thousand players they are 150 KB, and a round's 500 ends sent every watcher
+/// 100 MB of them).
+pub const STANDINGS_EVERY: Duration = Duration::from_secs(2);
+/// How long after a game's end its standings wait for others ending at the same moment.
+const STANDINGS_GATHER: Duration = Duration::from_millis(250);
 /// How long after a failed save a deadline is tried again.
 const RETRY_MS: u64 = 1000;
 
@@ -172,6 +178,8 @@ pub struct Services {
     pub open_tournament_ms: u64,
     /// The thread every tournament's pairing runs on.
     pub pairing: super::pairing_worker::PairingWorker,
+    /// To rebuild a tournament from its log after a change could not be saved.
+    pub store: crate::store::Store,
 }
 
 /// A pairing a director asks for.
@@ -213,6 +221,9 @@ pub fn spawn(tournament: Tournament, next_seq: i64, services: Services) -> Tourn
         news: HashMap::new(),
         dirty: HashSet::new(),
         boards_sent: Instant::now(),
+        standings_due: None,
+        standings_sent: Instant::now() - STANDINGS_EVERY,
+        state_frame: None,
         adjudicating: HashSet::new(),
         adjudications_tx,
         adjudications_rx,
@@ -222,6 +233,7 @@ pub fn spawn(tournament: Tournament, next_seq: i64, services: Services) -> Tourn
         held_until: 0,
         expiry_retry_at: 0,
         last_pairing_refusal: None,
+        broken: false,
         last_command: Instant::now(),
         to_watch: Vec::new(),
     };
@@ -265,6 +277,13 @@ struct Actor {
     /// Games whose board changed since the last send.
     dirty: HashSet<Uuid>,
     boards_sent: Instant,
+    /// When the standings changed by games' ends are next sent (`None`: none waiting).
+    standings_due: Option<Instant>,
+    /// When they were last sent.
+    standings_sent: Instant,
+    /// The `state` frame of the current version as a spectator sees it (`you` null), so
+    /// that every socket connecting does not build and encode the whole snapshot again.
+    state_frame: Option<(u64, String)>,
     /// Games asked to stop at the round's deadline, their answer not yet in.
     adjudicating: HashSet<Uuid>,
     /// The answers of the games asked to stop (each asked by a task of its own, so that
@@ -281,6 +300,9 @@ struct Actor {
     held_until: u64,
     /// After the store refused to remove an expired tournament: not before then again.
     expiry_retry_at: u64,
+    /// A change could not be saved and the state could not be rebuilt from the log: the
+    /// task ends, and the tournament is rebuilt when next asked for.
+    broken: bool,
     /// The last pairing refused, the question and the version it was asked at.
     last_pairing_refusal: Option<(u64, PairingAsk, Refusal)>,
     last_command: Instant,
@@ -320,6 +342,13 @@ impl Actor {
             // A finished tournament nobody has watched or asked for a while is unloaded;
             // it is rebuilt from its log when asked for again.
             if self.idle_until().is_some_and(|at| at <= Instant::now()) {
+                break;
+            }
+            if self.broken {
+                self.close_all(
+                    1011,
+                    "the tournament could not be saved; reconnect in a moment",
+                );
                 break;
             }
             // One that never started a round in its time is removed, log and all.
@@ -405,6 +434,9 @@ impl Actor {
             .any(|id| !self.adjudicating.contains(id));
         if let Some(idle) = self.idle_until() {
             wake = Some(wake.map_or(idle, |w| w.min(idle)));
+        }
+        if let Some(due) = self.standings_due {
+            wake = Some(wake.map_or(due, |w| w.min(due)));
         }
         if let Some(expiry) = self.expiry() {
             let at = Instant::now() + Duration::from_millis(expiry.saturating_sub(now));
@@ -715,20 +747,48 @@ impl Actor {
         now: u64,
         games: Vec<SeatedGame>,
     ) -> Result<Vec<(u64, TournamentEvent)>, Refusal> {
-        let before = self.t.clone();
+        // Not a copy of the whole state for every change (at a thousand players it is
+        // megabytes): a save that fails, which is rare, rebuilds the state from the log.
+        let summary_before = self.t.summary();
         let events = self.t.apply(&entry, now)?;
         let saved = self.save(&entry, now, games).await;
         if let Err(refusal) = saved {
-            self.t = before;
+            self.rebuild().await;
             return Err(refusal);
         }
         self.next_seq += 1;
         // Saved first: the lobby reads its lists from the store.
-        if before.summary() != self.t.summary() {
+        if summary_before != self.t.summary() {
             self.services.lobby.tournaments_changed();
+        }
+        if matches!(entry, Entry::GameEnd { .. }) && self.standings_due.is_none() {
+            let due =
+                (Instant::now() + STANDINGS_GATHER).max(self.standings_sent + STANDINGS_EVERY);
+            self.standings_due = Some(due);
         }
         self.publish(&events);
         Ok(events)
+    }
+
+    /// After a change was applied but could not be saved: the state as the log has it.
+    /// If even the log cannot be read, the task ends (its sockets close, clients come
+    /// back), and the tournament is rebuilt from its log when next asked for.
+    async fn rebuild(&mut self) {
+        let id = self.t.id();
+        let rebuilt = match self.services.store.tournament_log(id).await {
+            Ok(rows) => super::registry::replay(id, &rows).map_err(|e| e.to_string()),
+            Err(error) => Err(error.to_string()),
+        };
+        match rebuilt {
+            Ok(t) => {
+                self.t = t;
+                self.state_frame = None;
+            }
+            Err(error) => {
+                tracing::error!(tournament = %id, %error, "could not rebuild a tournament after a failed save");
+                self.broken = true;
+            }
+        }
     }
 
     async fn save(&self, entry: &Entry, now: u64, games: Vec<SeatedGame>) -> Result<(), Refusal> {
@@ -976,6 +1036,12 @@ impl Actor {
         {
             self.flush_boards();
         }
+        if self.standings_due.is_some_and(|due| due <= Instant::now()) {
+            self.standings_due = None;
+            self.standings_sent = Instant::now();
+            let event = self.t.standings_now();
+            self.publish(&[event]);
+        }
         if now >= self.rewatch_at {
             self.to_watch.extend(
                 self.t
@@ -1059,7 +1125,7 @@ impl Actor {
 
     /// What a (re)connecting client gets first: the events it missed, or the state; then
     /// the board of every table in play.
-    fn catch_up(&self, tx: &mpsc::Sender<Outgoing>, player: Option<Uuid>, after: Option<u64>) {
+    fn catch_up(&mut self, tx: &mpsc::Sender<Outgoing>, player: Option<Uuid>, after: Option<u64>) {
         let version = self.t.version();
         let missed: Option<Vec<Utf8Bytes>> = after.and_then(|after| {
             if after > version {
@@ -1085,8 +1151,7 @@ impl Actor {
                 }
             }
             None => {
-                let state = TournamentFrame::state(self.t.snapshot(player)).to_text();
-                let _ = tx.try_send(Outgoing::Text(state.into()));
+                let _ = tx.try_send(Outgoing::Text(self.state_text(player).into()));
             }
         }
         // Who is here now, this connection counted (the others hear of it with the next
@@ -1098,6 +1163,26 @@ impl Actor {
             if tx.try_send(Outgoing::Text(text.into())).is_err() {
                 break;
             }
+        }
+    }
+
+    /// The `state` frame for `viewer`: built and encoded once per version (as a spectator
+    /// sees it) and shared, with the viewer's own id put in its one top-level `"you"`.
+    fn state_text(&mut self, viewer: Option<Uuid>) -> String {
+        let version = self.t.version();
+        if self.state_frame.as_ref().is_none_or(|(v, _)| *v != version) {
+            let text = TournamentFrame::state(self.t.snapshot(None)).to_text();
+            self.state_frame = Some((version, text));
+        }
+        let shared = self
+            .state_frame
+            .as_ref()
+            .map_or("", |(_, text)| text.as_str());
+        match viewer.filter(|v| self.t.player_index(*v).is_some()) {
+            // Field names are written unescaped and every string's quotes are escaped, so
+            // the first `"you":null` is the snapshot's own field.
+            Some(viewer) => shared.replacen("\"you\":null", &format!("\"you\":\"{viewer}\""), 1),
+            None => shared.to_owned(),
         }
     }
 

@@ -999,6 +999,7 @@ impl Tournament {
             return refuse(ErrorCode::NotFound, "that game is not of this tournament");
         };
         let replay_seats = self.replay_for(game_id, at);
+        let round_before = self.rounds[r].status();
         let table = &mut self.rounds[r].tables[t];
         let Some(game) = table.game.as_mut().filter(|g| g.game_id == game_id) else {
             return refuse(
@@ -1044,10 +1045,16 @@ impl Tournament {
                 sheet: None,
             });
             self.games.insert(new_id, (r, t));
-        } else {
-            events.push(self.standings_event());
+            // The table has a new game: the round as a whole says so.
+            events.push(TournamentEvent::Round(self.round_view(r)));
+        } else if self.rounds[r].status() != round_before {
+            // The round's last game: it is finished.
+            events.push(TournamentEvent::Round(self.round_view(r)));
         }
-        events.push(TournamentEvent::Round(self.round_view(r)));
+        // The sheet is all a game's end changes of the round. The standings it changes
+        // are not sent here: the tournament's task sends them at most every few seconds
+        // ([`Tournament::standings_now`]), since at a thousand players each is 150 KB and
+        // a round's end sent every watcher 100 MB of them.
         Ok(events)
     }
 
@@ -1413,6 +1420,14 @@ impl Tournament {
             direct: points(s.direct),
         })
         .collect()
+    }
+
+    /// The standings as they stand, as a versioned event of their own: what the
+    /// tournament's task sends, coalesced, after games end (not logged: a replay does not
+    /// make them, and a client that resumes after a restart gets the whole state).
+    pub fn standings_now(&mut self) -> (u64, TournamentEvent) {
+        self.version += 1;
+        (self.version, self.standings_event())
     }
 
     fn standings_event(&self) -> TournamentEvent {

@@ -210,6 +210,12 @@ impl Report {
                 w.uncovered.load(Ordering::Relaxed),
                 w.before_ack.load(Ordering::Relaxed),
             ));
+            let bytes = w.bytes_received.load(Ordering::Relaxed);
+            lines.push(format!(
+                "  watcher data {:.2} MB per watcher on average ({:.1} MB in all)",
+                bytes as f64 / config.watchers as f64 / 1e6,
+                bytes as f64 / 1e6,
+            ));
         }
         match cpu {
             Some((_, Some(server), me, _)) => lines.push(format!(
@@ -283,6 +289,7 @@ impl Report {
             "watchers_dropped": w.dropped.load(Ordering::Relaxed),
             "watcher_version_gaps": w.version_gaps.load(Ordering::Relaxed),
             "boards_received": w.boards_received.load(Ordering::Relaxed),
+            "watcher_bytes": w.bytes_received.load(Ordering::Relaxed),
             "server": {
                 "cpu_s": server_cpu_s,
                 "cpu_us_per_move": per_move_us,

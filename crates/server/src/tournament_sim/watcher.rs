@@ -32,6 +32,9 @@ pub(crate) struct WatcherStats {
     pub(crate) boards: Histogram,
     pub(crate) boards_received: AtomicU64,
     pub(crate) events_received: AtomicU64,
+    /// Bytes of text frames received, summed over the watchers (what a big tournament
+    /// costs each watcher's line).
+    pub(crate) bytes_received: AtomicU64,
     pub(crate) pairs: AtomicU64,
     pub(crate) uncovered: AtomicU64,
     pub(crate) before_ack: AtomicU64,
@@ -106,6 +109,9 @@ pub(crate) async fn watch(
         match frame {
             Some(Ok(Message::Text(text))) => {
                 let received = Instant::now();
+                w.stats
+                    .bytes_received
+                    .fetch_add(text.len() as u64, Ordering::Relaxed);
                 w.on_text(text.as_str(), received);
                 w.match_ready(&mut settled);
             }
