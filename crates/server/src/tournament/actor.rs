@@ -546,6 +546,13 @@ impl Actor {
             } => {
                 // Checked here, not in the state machine: a log written before the check
                 // must still replay.
+                let action = match super::admission::clean_reason(action) {
+                    Ok(action) => action,
+                    Err(refusal) => {
+                        let _ = reply.send(Err(refusal));
+                        return;
+                    }
+                };
                 if let SheetAction::Correct { outcome, .. } = &action {
                     if let Err(refusal) = super::admission::may_correct(&self.t, game_id) {
                         let _ = reply.send(Err(refusal));

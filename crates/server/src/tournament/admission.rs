@@ -5,7 +5,9 @@
 use unicode_normalization::UnicodeNormalization;
 use uuid::Uuid;
 
+use super::log::SheetAction;
 use super::settings::MAX_ROUNDS;
+use super::sheet::MAX_REASON_CHARS;
 use super::state::{Refusal, Tournament};
 use crate::protocol::tournament::System;
 use crate::protocol::ErrorCode;
@@ -66,6 +68,35 @@ pub fn may_join(t: &Tournament, player: Uuid, name: &str) -> Result<(), Refusal>
     Ok(())
 }
 
+/// A dispute's or a correction's reason under the rules names follow (NFC; no bidi,
+/// invisible or line-break characters; no double spaces): it is shown on the director's
+/// page, the players' and in `sheets.csv`, where a U+202E would turn the line around.
+/// Spaces at its ends are dropped; an empty reason is the state machine's to refuse.
+pub fn clean_reason(action: SheetAction) -> Result<SheetAction, Refusal> {
+    let clean = |reason: String| -> Result<String, Refusal> {
+        let trimmed = reason.trim();
+        if trimmed.is_empty() {
+            return Ok(reason);
+        }
+        crate::session::clean_text(trimmed, MAX_REASON_CHARS, "a reason").map_err(|message| {
+            Refusal {
+                code: ErrorCode::BadReason,
+                message,
+            }
+        })
+    };
+    Ok(match action {
+        SheetAction::Confirm => SheetAction::Confirm,
+        SheetAction::Dispute { reason } => SheetAction::Dispute {
+            reason: clean(reason)?,
+        },
+        SheetAction::Correct { outcome, reason } => SheetAction::Correct {
+            outcome,
+            reason: clean(reason)?,
+        },
+    })
+}
+
 /// Whether the sheet of `game_id` may take another correction.
 pub fn may_correct(t: &Tournament, game_id: Uuid) -> Result<(), Refusal> {
     let corrections = t
@@ -96,6 +127,30 @@ mod tests {
         assert!(alike("Kato", " kato "));
         assert!(alike("Nakat\u{00F3}", "Nakato\u{0301}"));
         assert!(!alike("Kato", "Kato M."));
+    }
+
+    #[test]
+    fn a_reason_follows_the_name_rules() {
+        let refused = clean_reason(SheetAction::Dispute {
+            reason: "I won\u{202E}".into(),
+        });
+        assert_eq!(
+            refused.map_err(|r| (r.code, r.message)),
+            Err((
+                ErrorCode::BadReason,
+                "a reason cannot hold U+202E (an invisible or direction-changing character)"
+                    .to_owned()
+            ))
+        );
+        let kept = clean_reason(SheetAction::Dispute {
+            reason: "  cafe\u{0301} ".into(),
+        });
+        assert_eq!(
+            kept.map_err(|r| r.message),
+            Ok(SheetAction::Dispute {
+                reason: "caf\u{00E9}".into()
+            })
+        );
     }
 
     #[test]
