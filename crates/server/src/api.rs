@@ -155,6 +155,7 @@ pub async fn create_game(
     // Held until the game is listed (its task lists it as it is spawned, inside
     // `games.create`) or its creation fails: another request of this session at once
     // counts this game.
+    let address = AddressKey::of(client_ip(ip));
     let place = may_create_game(&state, session.player_id, computer.is_some(), client_ip(ip))?;
     let ruleset = request.ruleset.unwrap_or(Ruleset::Omweso);
     let setup = match (ruleset, request.setup) {
@@ -222,7 +223,7 @@ pub async fn create_game(
     // saved but never listed, which no limit would count until the next restart loaded it.
     let games = std::sync::Arc::clone(&state.games);
     let creation = tokio::spawn(async move {
-        let created = games.create(table, entry).await;
+        let created = games.create(table, entry, Some(address)).await;
         drop(place);
         created
     });
@@ -254,7 +255,8 @@ pub fn game_id(text: &str) -> Result<Uuid, ApiError> {
 /// The limits on creating games, checked with [`crate::game::lobby::Lobby::reserve`] so
 /// that requests at once are counted together: unstarted games per session and in all
 /// (each one is a task and a row until it starts or expires), or, against the computer
-/// (each costing up to a second of a core a move), unfinished ones per session and in all;
+/// (each costing up to a second of a core a move), unfinished ones per session, per
+/// address and in all;
 /// then the creations per session and per address a minute.
 fn may_create_game(
     state: &AppState,
@@ -274,11 +276,13 @@ fn may_create_game(
         .lobby()
         .reserve(
             player,
+            AddressKey::of(ip),
             computer,
             CreationLimits {
                 open_games_per_session: limits.open_games_per_session,
                 open_games: limits.open_games,
                 bot_games_per_session: limits.bot_games_per_session,
+                bot_games_per_ip: limits.bot_games_per_ip,
                 bot_games: limits.bot_games,
             },
         )
@@ -287,6 +291,12 @@ fn may_create_game(
                 Limit::BotGamesPerSession,
                 format!(
                     "you have {mine} unfinished games against the computer; finish or resign one first"
+                ),
+            ),
+            OverLimit::BotGamesPerIp(there) => ApiError::limited(
+                Limit::BotGamesPerIp,
+                format!(
+                    "this address has {there} unfinished games against the computer; finish or resign one first"
                 ),
             ),
             OverLimit::BotGames => ApiError::limited(

@@ -82,6 +82,14 @@ pub struct Limits {
     /// Unfinished games against the computer on the whole server.
     #[arg(long, env = "OMWESO_BOT_GAMES", default_value_t = 500)]
     pub bot_games: usize,
+    /// Unfinished games against the computer created from one address (an IPv6 /64) at
+    /// once, whatever the sessions.
+    #[arg(long, env = "OMWESO_BOT_GAMES_PER_IP", default_value_t = 30)]
+    pub bot_games_per_ip: usize,
+    /// A game against the computer whose person has not played yet is removed when they
+    /// are away this long (from its creation, or from their leaving).
+    #[arg(long, env = "OMWESO_COMPUTER_NO_SHOW_SECONDS", default_value_t = 60.0)]
+    pub computer_no_show_seconds: f64,
     /// The computer's least time to answer, in milliseconds from the move (or arrangement)
     /// it answers, so that a person sees their own move land before the reply starts.
     #[arg(long, env = "OMWESO_COMPUTER_DELAY_MS", default_value_t = 500)]
@@ -214,6 +222,8 @@ impl Limits {
             search_threads: 0,
             bot_games_per_session: 3,
             bot_games: 500,
+            bot_games_per_ip: 30,
+            computer_no_show_seconds: 60.0,
             computer_delay_ms: 500,
             sessions_per_ip_per_minute: 300,
             sessions_per_minute: 3_000,
@@ -269,6 +279,7 @@ impl Limits {
             ("socket write seconds", self.socket_write_seconds),
             ("ping seconds", self.ping_seconds),
             ("unused session minutes", self.unused_session_minutes),
+            ("computer no-show seconds", self.computer_no_show_seconds),
             ("session idle days", self.session_idle_days),
         ];
         for (name, value) in seconds {
@@ -331,6 +342,7 @@ impl ServeConfig {
                 sockets_per_ip: 10_000,
                 connections_per_ip: 10_000,
                 bot_games_per_session: 10_000,
+                bot_games_per_ip: 10_000,
                 // Tests play whole games against the computer: no pause for a watcher.
                 computer_delay_ms: 0,
                 // Tests play rounds of a few seconds to see them end on time.

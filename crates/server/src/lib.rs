@@ -91,6 +91,8 @@ pub mod edge;
 pub mod engine_cli;
 pub mod engine_pool;
 pub mod error;
+pub mod fair_pool;
+pub mod fair_queue;
 pub mod game;
 pub mod healthcheck;
 pub mod limits;

@@ -107,6 +107,8 @@ pub struct Metrics {
     pub ignored_pongs: AtomicU64,
     /// Games removed because nobody started them in time.
     pub games_expired: AtomicU64,
+    /// Games against the computer removed because their person did not come in time.
+    pub computer_no_shows: AtomicU64,
     /// Connections closed for sending no request (or not all its headers) in time.
     pub http_idle_timeouts: AtomicU64,
     /// Requests answered 408: their body did not arrive in time.
@@ -130,6 +132,7 @@ pub enum Limit {
     AnalysesPerSession,
     SearchesPerSession,
     BotGamesPerSession,
+    BotGamesPerIp,
     BotGames,
     UnfinishedTournamentsPerDirector,
     UnfinishedTournaments,
@@ -139,7 +142,7 @@ pub enum Limit {
 }
 
 impl Limit {
-    pub const ALL: [Limit; 20] = [
+    pub const ALL: [Limit; 21] = [
         Limit::SessionsPerIp,
         Limit::GamesPerSession,
         Limit::GamesPerIp,
@@ -154,6 +157,7 @@ impl Limit {
         Limit::AnalysesPerSession,
         Limit::SearchesPerSession,
         Limit::BotGamesPerSession,
+        Limit::BotGamesPerIp,
         Limit::BotGames,
         Limit::UnfinishedTournamentsPerDirector,
         Limit::UnfinishedTournaments,
@@ -179,6 +183,7 @@ impl Limit {
             Limit::AnalysesPerSession => "analyses_per_session",
             Limit::SearchesPerSession => "searches_per_session",
             Limit::BotGamesPerSession => "bot_games_per_session",
+            Limit::BotGamesPerIp => "bot_games_per_ip",
             Limit::BotGames => "bot_games",
             Limit::UnfinishedTournamentsPerDirector => "unfinished_tournaments_per_director",
             Limit::UnfinishedTournaments => "unfinished_tournaments",
@@ -224,6 +229,7 @@ pub static METRICS: Metrics = Metrics {
     dropped_write_timeouts: AtomicU64::new(0),
     ignored_pongs: AtomicU64::new(0),
     games_expired: AtomicU64::new(0),
+    computer_no_shows: AtomicU64::new(0),
     http_idle_timeouts: AtomicU64::new(0),
     request_timeouts: AtomicU64::new(0),
 };
@@ -346,6 +352,12 @@ pub fn render(live_games: usize, sessions_cached: usize) -> String {
         "counter",
         "Games removed because nobody started them in time.",
         get(&m.games_expired),
+    );
+    line(
+        "omweso_computer_no_shows_total",
+        "counter",
+        "Games against the computer removed because their player did not come in time.",
+        get(&m.computer_no_shows),
     );
     line(
         "omweso_http_idle_timeouts_total",

@@ -7,32 +7,72 @@
 //! again a little later ([`Busy`]), so a crowd of computer games slows the computer's
 //! answers, never a human's move.
 //!
+//! The queue is fair ([`crate::fair_queue`]): searches are taken round-robin by the
+//! address that created the game (an IPv6 /64), then by session within an address, so one
+//! player's hundred games wait behind each other, and a newcomer's first search waits for
+//! at most one search of each other address (docs/security.md). A game knows its asker
+//! from its creation ([`SearchPool::asking_for`]); after a restart the address is not
+//! known (it is not stored), and the game's session stands for it.
+//!
 //! Each search carries a `stop` flag ([`Searching`]): raised when the game no longer
 //! wants the answer (it ended, the position changed, its task stopped), it ends a search
 //! under way early and skips one still queued.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::thread;
 
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
+use uuid::Uuid;
 
+use crate::address::AddressKey;
+use crate::fair_pool::{FairPool, PoolSettings};
 use crate::metrics::METRICS;
 
 /// Searches waiting for a thread at most, on the whole server; past it a game asks again
 /// later ([`Busy`]).
 pub const QUEUE: usize = 256;
 
-type Job = Box<dyn FnOnce() + Send + 'static>;
+/// Searches waiting at most for the games of one address: a quarter of the queue, so
+/// that three other addresses' players still find room.
+pub const QUEUE_PER_ADDRESS: usize = QUEUE / 4;
 
-/// A handle to the pool; cheap to clone. The threads end when every handle is dropped.
-#[derive(Clone, Debug)]
-pub struct SearchPool {
-    jobs: mpsc::Sender<Job>,
-    threads: usize,
+/// Whose turn a search waits for: the address that created the game, or, for a game
+/// whose address is not known (restored after a restart), its session alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Group {
+    Address(AddressKey),
+    Session(Uuid),
 }
 
-/// The queue is full (or the pool stopped): ask again later.
+/// Who asks for a game's searches: its group, and the session that created it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Asker {
+    pub group: Group,
+    pub session: Uuid,
+}
+
+impl Asker {
+    /// The asker for a game created by `session` from `address` (`None`: not known).
+    #[must_use]
+    pub fn of(address: Option<AddressKey>, session: Uuid) -> Asker {
+        Asker {
+            group: address.map_or(Group::Session(session), Group::Address),
+            session,
+        }
+    }
+}
+
+/// A handle to the pool, asking as one [`Asker`]; cheap to clone. The threads end when
+/// every handle is dropped.
+#[derive(Clone, Debug)]
+pub struct SearchPool {
+    pool: FairPool<Group>,
+    asker: Asker,
+}
+
+/// The queue (or the share of the game's address in it) is full, or the pool stopped: ask
+/// again later.
 #[derive(Debug, thiserror::Error)]
 #[error("the search queue is full")]
 pub struct Busy;
@@ -62,16 +102,17 @@ impl<T> Drop for Searching<T> {
 impl SearchPool {
     /// Starts `threads` threads (at least one) at the lowest priority.
     pub fn start(threads: usize) -> std::io::Result<SearchPool> {
-        let threads = threads.max(1);
-        let (jobs, queue) = mpsc::channel::<Job>(QUEUE);
-        let queue = Arc::new(Mutex::new(queue));
-        for n in 0..threads {
-            let queue = queue.clone();
-            thread::Builder::new()
-                .name(format!("omweso-search-{n}"))
-                .spawn(move || work(&queue))?;
-        }
-        Ok(SearchPool { jobs, threads })
+        let pool = FairPool::start(PoolSettings {
+            threads,
+            name: "omweso-search",
+            nice: 19,
+            queue: QUEUE,
+            per_group: QUEUE_PER_ADDRESS,
+        })?;
+        Ok(SearchPool {
+            pool,
+            asker: Asker::of(None, Uuid::nil()),
+        })
     }
 
     /// A pool of one thread per core.
@@ -79,15 +120,25 @@ impl SearchPool {
         SearchPool::start(thread::available_parallelism().map_or(1, usize::from))
     }
 
+    /// The same pool, its searches asked as `asker` (a game's, from its creation).
+    #[must_use]
+    pub fn asking_for(&self, asker: Asker) -> SearchPool {
+        SearchPool {
+            pool: self.pool.clone(),
+            asker,
+        }
+    }
+
     /// How many searches run at once at most.
     #[must_use]
     pub fn threads(&self) -> usize {
-        self.threads
+        self.pool.threads()
     }
 
-    /// Queues `search` (given the stop flag, which it should watch) without waiting:
-    /// [`Busy`] when the queue is full. The answer is dropped, unsent, if the search
-    /// panics or was stopped before it began.
+    /// Queues `search` (given the stop flag, which it should watch) without waiting, in
+    /// its asker's turn: [`Busy`] when the queue or the asker's address's share of it is
+    /// full. The answer is dropped, unsent, if the search panics or was stopped before it
+    /// began.
     pub fn try_run<T, F>(&self, search: F) -> Result<Searching<T>, Busy>
     where
         T: Send + 'static,
@@ -96,7 +147,7 @@ impl SearchPool {
         let (reply, answer) = oneshot::channel();
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
-        let job: Job = Box::new(move || {
+        let job = move || {
             METRICS.searches_queued.fetch_sub(1, Ordering::Relaxed);
             if flag.load(Ordering::Relaxed) {
                 return;
@@ -105,9 +156,12 @@ impl SearchPool {
             let result = search(&flag);
             METRICS.search.observe(started.elapsed());
             let _ = reply.send(result);
-        });
+        };
         METRICS.searches_queued.fetch_add(1, Ordering::Relaxed);
-        match self.jobs.try_send(job) {
+        match self
+            .pool
+            .try_push(self.asker.group, self.asker.session, job)
+        {
             Ok(()) => {
                 METRICS.searches.fetch_add(1, Ordering::Relaxed);
                 Ok(Searching { answer, stop })
@@ -118,31 +172,6 @@ impl SearchPool {
                 Err(Busy)
             }
         }
-    }
-}
-
-fn work(queue: &Mutex<mpsc::Receiver<Job>>) {
-    lowest_priority();
-    loop {
-        // One thread waits on the queue at a time; the others wait for the lock. The lock
-        // is released before the job runs.
-        let job = match queue.lock() {
-            Ok(mut queue) => queue.blocking_recv(),
-            Err(_) => return,
-        };
-        let Some(job) = job else { return };
-        // A panicking search drops its reply (its game sees no answer); the thread goes on.
-        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
-    }
-}
-
-/// Nice 19: a search yields to everything else the server does.
-fn lowest_priority() {
-    #[cfg(unix)]
-    // SAFETY: setpriority on the calling thread (who = 0 with PRIO_PROCESS acts on the
-    // calling thread on Linux) only changes its scheduling priority.
-    unsafe {
-        libc::setpriority(libc::PRIO_PROCESS, 0, 19);
     }
 }
 
@@ -182,17 +211,26 @@ mod tests {
             })
             .unwrap();
         started.recv().unwrap();
-        // The queue fills up behind it, and then refuses without waiting.
-        let queued: Vec<_> = (0..QUEUE)
+        // One asker's share of the queue fills up behind it, and then refuses without
+        // waiting; another address still finds room.
+        let queued: Vec<_> = (0..QUEUE_PER_ADDRESS)
             .map(|i| pool.try_run(move |_| i).unwrap())
             .collect();
         assert!(pool.try_run(|_| 0).is_err());
+        let elsewhere = pool.asking_for(Asker::of(
+            Some(AddressKey::of("203.0.113.9".parse().unwrap())),
+            Uuid::from_u128(7),
+        ));
+        let other = elsewhere.try_run(|_| 99).unwrap();
         // Dropped before they began: each is skipped, its answer never sent.
         let skipped: Vec<_> = queued.iter().map(|s| s.stop.clone()).collect();
         drop(queued);
         assert!(skipped.iter().all(|s| s.load(Ordering::Relaxed)));
         long.stop();
         assert_eq!((&mut long.answer).await.unwrap(), "stopped");
+        // The other address's search was taken second, before the skipped ones.
+        let mut other = other;
+        assert_eq!((&mut other.answer).await.unwrap(), 99);
         // Once the thread has skipped through the queue, there is room again.
         let mut next = loop {
             if let Ok(next) = pool.try_run(|_| 7) {

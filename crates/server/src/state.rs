@@ -56,6 +56,7 @@ impl AppState {
                 pool: search,
                 delay: std::time::Duration::from_millis(config.limits.computer_delay_ms),
             },
+            computer_no_show_ms: crate::game::config::ms(config.limits.computer_no_show_seconds),
         };
         let games = Arc::new(Registry::new(store.clone(), services));
         let tournaments = crate::tournament::registry::Tournaments::new(

@@ -42,6 +42,7 @@ fn registry(store: &Store) -> (Registry, watch::Sender<bool>) {
             pool: SearchPool::start(1).expect("a search thread"),
             delay: std::time::Duration::ZERO,
         },
+        computer_no_show_ms: 60_000,
     };
     (Registry::new(store.clone(), services), stop)
 }

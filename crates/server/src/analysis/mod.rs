@@ -18,7 +18,8 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::Json;
 
-use crate::api::{body, session};
+use crate::address::AddressKey;
+use crate::api::{body, client_ip, session};
 use crate::error::ApiError;
 use crate::protocol::analysis::{
     PlayAnswer, PlayQuery, PositionQuery, PositionView, SearchAnswer, SearchQuery,
@@ -115,6 +116,7 @@ pub async fn play(
 /// `POST /api/analysis/search`: the engine's best move, its score and its line.
 pub async fn search(
     State(state): State<AppState>,
+    ip: Option<axum::Extension<crate::accept::ClientIp>>,
     headers: HeaderMap,
     bytes: axum::body::Bytes,
 ) -> Result<Json<SearchAnswer>, ApiError> {
@@ -128,24 +130,24 @@ pub async fn search(
     )?;
     let checked = search::check(read.game, read.budget, query.millis, query.side)?;
     let permit = state.analysis.may_search(session.player_id)?;
+    // Answered within the request's time limit, or the search is wasted: it thinks only
+    // for what its request has left when its turn comes.
+    let deadline = std::time::Instant::now()
+        + std::time::Duration::from_secs_f64(state.config.limits.request_seconds);
     // The search stops when this request is dropped (the page went away, or the request
     // ran out of time), so nobody's thread thinks for an answer nobody will read.
     let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
-    let flag = Arc::clone(&stop.0);
     let answer = state
         .analysis
-        .run(move || {
-            let _held = permit;
-            if flag.load(Ordering::Relaxed) {
-                return Err(Refused::new(
-                    ErrorCode::Unavailable,
-                    "the search was cancelled",
-                ));
-            }
-            search::search(&checked, &flag)
-        })
-        .await
-        .map_err(pool_gone)??;
+        .search(
+            AddressKey::of(client_ip(ip)),
+            session.player_id,
+            permit,
+            checked,
+            deadline,
+            Arc::clone(&stop.0),
+        )
+        .await?;
     drop(stop);
     Ok(Json(answer))
 }

@@ -117,6 +117,7 @@ pub fn search(checked: &Checked, stop: &AtomicBool) -> Result<SearchAnswer, Refu
         score,
         depth: found.depth,
         nodes: found.nodes,
+        millis: checked.millis,
         pv,
     })
 }

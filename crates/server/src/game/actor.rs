@@ -20,10 +20,12 @@ use super::lobby::Lobby;
 use super::log::Entry;
 use super::news::{TableNews, Watchers};
 use super::table::{Action, Refusal, Seat, Table};
+use crate::address::AddressKey;
 use crate::clock::now_ms;
 use crate::engine_pool::EnginePool;
 use crate::metrics::{count, METRICS};
 use crate::protocol::{ClientMessage, ErrorCode, Event, Frame, Legal, Snapshot, Status};
+use crate::search_pool::Asker;
 use crate::store::{ActionRow, GameRow, Write, Writer};
 
 /// Commands a game's channel holds at most; senders wait when it is full.
@@ -196,14 +198,55 @@ pub struct Services {
     pub open_game_ttl_ms: u64,
     /// Where the computer thinks, in games against it.
     pub computer: ComputerServices,
+    /// How long the person facing the computer may stay away before playing anything,
+    /// before the game is removed (its place given back).
+    pub computer_no_show_ms: u64,
+}
+
+/// Why a game is removed before it was played.
+#[derive(Clone, Copy, Debug)]
+enum Removal {
+    /// Nobody started it in time.
+    Expired,
+    /// Its person never came (or left before playing anything) against the computer.
+    NoShow,
+}
+
+impl Removal {
+    fn reason(self) -> &'static str {
+        match self {
+            Removal::Expired => "this game expired: nobody started it in time",
+            Removal::NoShow => {
+                "this game against the computer was removed: its player did not come to it in time"
+            }
+        }
+    }
 }
 
 /// Spawns the task owning `table`, whose log already holds `next_seq` entries; a table
 /// rebuilt from its log (`resumed`) is taken up again first ([`Table::resume`]).
-pub fn spawn(table: Table, next_seq: i64, services: Services, resumed: bool) -> GameHandle {
+/// `address`: where its creator asked from, when known (a game just created): a game
+/// against the computer counts against it and its searches wait in its turns.
+pub fn spawn(
+    table: Table,
+    next_seq: i64,
+    mut services: Services,
+    resumed: bool,
+    address: Option<AddressKey>,
+) -> GameHandle {
     let (tx, rx) = mpsc::channel(COMMAND_QUEUE);
     let id = table.id();
     let shutdown = services.shutdown.clone();
+    services.computer.pool = services
+        .computer
+        .pool
+        .asking_for(Asker::of(address, table.creator()));
+    // Away since its creation, or since the restart that reloaded it.
+    let person_away_since = Some(if resumed {
+        now_ms()
+    } else {
+        table.created_at_ms()
+    });
     let actor = Actor {
         table,
         rx,
@@ -220,8 +263,12 @@ pub fn spawn(table: Table, next_seq: i64, services: Services, resumed: bool) -> 
         timers_held_until: 0,
         expiry_retry_at: 0,
         computer: ComputerPlayer::default(),
+        person_away_since,
     };
-    actor.services.lobby.update(actor.table.summary(0));
+    actor
+        .services
+        .lobby
+        .list_new(actor.table.summary(0), address);
     tokio::spawn(actor.run(shutdown, resumed));
     GameHandle { id, tx }
 }
@@ -250,6 +297,9 @@ struct Actor {
     expiry_retry_at: u64,
     /// The computer's search or answer, in a game against it.
     computer: ComputerPlayer,
+    /// Since when the person facing the computer has had no socket open (ms since the
+    /// epoch; `None` while they have one).
+    person_away_since: Option<u64>,
 }
 
 impl Actor {
@@ -306,6 +356,30 @@ impl Actor {
         })
     }
 
+    /// When a game against the computer whose person has played nothing yet and is away
+    /// is removed: the no-show time after they left (or after its creation, if they never
+    /// came), whatever the time control's disconnect grace. Once they have played, the
+    /// grace is the time control's, as in any game.
+    fn no_show(&self) -> Option<u64> {
+        let waiting = self.table.computer().is_some()
+            && !self.table.status().is_over()
+            && !self.table.person_has_played();
+        let since = self.person_away_since.filter(|_| waiting)?;
+        Some((since + self.services.computer_no_show_ms).max(self.expiry_retry_at))
+    }
+
+    /// Notes whether the person facing the computer is at the table (after every command).
+    fn watch_person(&mut self) {
+        let Some((computer, _)) = self.table.computer() else {
+            return;
+        };
+        if self.connected()[computer.other().index()] {
+            self.person_away_since = None;
+        } else if self.person_away_since.is_none() {
+            self.person_away_since = Some(now_ms());
+        }
+    }
+
     /// After a restart: the game goes on from its log with the time the server was down
     /// counting against nobody ([`Table::resume`]). A game being played logs it, so that
     /// the next replay rebuilds the same deadlines and event versions; if the store
@@ -334,8 +408,9 @@ impl Actor {
         }
     }
 
-    /// Removes a game nobody started in time: its row and log, and its sockets.
-    async fn expire(&mut self) {
+    /// Removes a game nobody started in time, or whose person facing the computer did not
+    /// come: its row and log, and its sockets.
+    async fn expire(&mut self, why: Removal) {
         let id = self.table.id();
         match self
             .services
@@ -344,8 +419,11 @@ impl Actor {
             .await
         {
             Ok(()) => {
-                count(&METRICS.games_expired);
-                self.close_all(1000, "this game expired: nobody started it in time");
+                count(match why {
+                    Removal::Expired => &METRICS.games_expired,
+                    Removal::NoShow => &METRICS.computer_no_shows,
+                });
+                self.close_all(1000, why.reason());
                 self.expired = true;
             }
             Err(error) => {
@@ -362,7 +440,10 @@ impl Actor {
             .table
             .next_deadline()
             .map(|at| at.max(self.timers_held_until));
-        let at_ms = [table, self.expiry()].into_iter().flatten().min();
+        let at_ms = [table, self.expiry(), self.no_show()]
+            .into_iter()
+            .flatten()
+            .min();
         let mut wake =
             at_ms.map(|at| Instant::now() + Duration::from_millis(at.saturating_sub(now)));
         if self.crowd_dirty {
@@ -501,6 +582,7 @@ impl Actor {
     /// A change the store refuses is undone, and tried again after the next command.
     /// Watchers (a tournament showing who is here) hear of each change saved.
     async fn sync_presence(&mut self) {
+        self.watch_person();
         let connected = self.connected();
         let mut told = self.table.present();
         for side in Side::ALL {
@@ -778,7 +860,9 @@ impl Actor {
                 .update(self.table.summary(self.spectators()));
         }
         if self.expiry().is_some_and(|at| now >= at) {
-            self.expire().await;
+            self.expire(Removal::Expired).await;
+        } else if self.no_show().is_some_and(|at| now >= at) {
+            self.expire(Removal::NoShow).await;
         }
     }
 

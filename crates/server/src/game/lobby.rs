@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use super::config::{SetupKind, TimeControl};
+use crate::address::AddressKey;
 use crate::lobby_feed::LobbyChanges;
 use crate::protocol::Status;
 
@@ -73,6 +74,11 @@ struct Listed {
     /// Games being created (checked, not yet in `games`): by creator, and whether
     /// against the computer.
     creating: HashMap<(Uuid, bool), usize>,
+    /// The address each game against the computer was created from (not known for one
+    /// restored after a restart: addresses are not stored).
+    addresses: HashMap<Uuid, AddressKey>,
+    /// Games against the computer being created, by address.
+    creating_at: HashMap<AddressKey, usize>,
 }
 
 impl Listed {
@@ -91,20 +97,27 @@ impl Listed {
             .sum()
     }
 
-    /// Unfinished games against the computer, in all and by `creator`, counting those
-    /// being created.
-    fn bot_games(&self, creator: Uuid) -> (usize, usize) {
+    /// Unfinished games against the computer, in all, by `creator` and from `address`,
+    /// counting those being created.
+    fn bot_games(&self, creator: Uuid, address: Option<AddressKey>) -> BotGames {
         let unfinished = self
             .games
             .values()
             .filter(|g| g.computer.is_some() && !g.status.is_over());
-        let (all, mine) = unfinished.fold((0, 0), |(all, mine), g| {
-            (all + 1, mine + usize::from(g.creator == creator))
-        });
-        (
-            all + self.creating_in_all(true),
-            mine + self.creating(creator, true),
-        )
+        let mut counted = BotGames::default();
+        for game in unfinished {
+            counted.all += 1;
+            counted.mine += usize::from(game.creator == creator);
+            counted.at_address += usize::from(
+                address.is_some() && self.addresses.get(&game.game_id) == address.as_ref(),
+            );
+        }
+        counted.all += self.creating_in_all(true);
+        counted.mine += self.creating(creator, true);
+        counted.at_address += address
+            .and_then(|a| self.creating_at.get(&a).copied())
+            .unwrap_or(0);
+        counted
     }
 
     /// Games not started, in all and by `creator`, counting those being created. Games
@@ -125,12 +138,21 @@ impl Listed {
     }
 }
 
+/// Unfinished games against the computer: in all, by one creator, from one address.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BotGames {
+    pub all: usize,
+    pub mine: usize,
+    pub at_address: usize,
+}
+
 /// The limits a new game is checked against ([`Lobby::reserve`]).
 #[derive(Clone, Copy, Debug)]
 pub struct CreationLimits {
     pub open_games_per_session: usize,
     pub open_games: usize,
     pub bot_games_per_session: usize,
+    pub bot_games_per_ip: usize,
     pub bot_games: usize,
 }
 
@@ -138,6 +160,7 @@ pub struct CreationLimits {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OverLimit {
     BotGamesPerSession(usize),
+    BotGamesPerIp(usize),
     BotGames,
     OpenGamesPerSession(usize),
     OpenGames,
@@ -152,6 +175,8 @@ pub enum OverLimit {
 pub struct Reservation {
     lobby: Lobby,
     key: (Uuid, bool),
+    /// The address of a game against the computer.
+    address: Option<AddressKey>,
 }
 
 impl Drop for Reservation {
@@ -161,6 +186,14 @@ impl Drop for Reservation {
             *count = count.saturating_sub(1);
             if *count == 0 {
                 listed.creating.remove(&self.key);
+            }
+        }
+        if let Some(address) = self.address {
+            if let Some(count) = listed.creating_at.get_mut(&address) {
+                *count = count.saturating_sub(1);
+                if *count == 0 {
+                    listed.creating_at.remove(&address);
+                }
             }
         }
     }
@@ -183,21 +216,27 @@ impl Lobby {
     /// created as well as those listed, and if it passes holds its place until the
     /// [`Reservation`] is dropped: drop it once the game is listed (the game's task lists
     /// it as it is spawned) or its creation has failed.
+    /// A game against the computer is counted by its creator's `address` too.
     pub fn reserve(
         &self,
         creator: Uuid,
+        address: AddressKey,
         computer: bool,
         limits: CreationLimits,
     ) -> Result<Reservation, OverLimit> {
         let mut listed = self.lock();
         if computer {
-            let (all, mine) = listed.bot_games(creator);
-            if mine >= limits.bot_games_per_session {
-                return Err(OverLimit::BotGamesPerSession(mine));
+            let counted = listed.bot_games(creator, Some(address));
+            if counted.mine >= limits.bot_games_per_session {
+                return Err(OverLimit::BotGamesPerSession(counted.mine));
             }
-            if all >= limits.bot_games {
+            if counted.at_address >= limits.bot_games_per_ip {
+                return Err(OverLimit::BotGamesPerIp(counted.at_address));
+            }
+            if counted.all >= limits.bot_games {
                 return Err(OverLimit::BotGames);
             }
+            *listed.creating_at.entry(address).or_insert(0) += 1;
         } else {
             let (all, mine) = listed.unstarted(creator);
             if mine >= limits.open_games_per_session {
@@ -211,7 +250,17 @@ impl Lobby {
         Ok(Reservation {
             lobby: self.clone(),
             key: (creator, computer),
+            address: computer.then_some(address),
         })
+    }
+
+    /// Lists a game as its task starts, with the address it was created from (a game
+    /// against the computer counts against that address's limit while unfinished).
+    pub fn list_new(&self, summary: GameSummary, address: Option<AddressKey>) {
+        if let Some(address) = address.filter(|_| summary.computer.is_some()) {
+            self.lock().addresses.insert(summary.game_id, address);
+        }
+        self.update(summary);
     }
 
     /// Where the changes are marked (shared with the tournaments, read by the feed).
@@ -251,7 +300,10 @@ impl Lobby {
     }
 
     pub fn remove(&self, id: Uuid) {
-        let removed = self.lock().games.remove(&id).is_some();
+        let mut listed = self.lock();
+        listed.addresses.remove(&id);
+        let removed = listed.games.remove(&id).is_some();
+        drop(listed);
         if removed {
             self.changes.games_changed();
         }
@@ -279,11 +331,11 @@ impl Lobby {
         listed
     }
 
-    /// Unfinished games against the computer, in all and created by `creator`, with
-    /// those being created.
+    /// Unfinished games against the computer, in all, created by `creator` and from
+    /// `address`, with those being created.
     #[must_use]
-    pub fn bot_games(&self, creator: Uuid) -> (usize, usize) {
-        self.lock().bot_games(creator)
+    pub fn bot_games(&self, creator: Uuid, address: Option<AddressKey>) -> BotGames {
+        self.lock().bot_games(creator, address)
     }
 
     /// Games not yet started, in all and created by `creator`, with those being created.
@@ -371,41 +423,61 @@ mod tests {
             open_games_per_session: 2,
             open_games: 3,
             bot_games_per_session: 1,
+            bot_games_per_ip: 5,
             bot_games: 2,
         };
+        let here = AddressKey::of("203.0.113.9".parse().unwrap());
         let lobby = Lobby::default();
         let kato = Uuid::nil();
         let nakato = Uuid::new_v4();
         // One open game listed; a second being created: Kato is at 2 of 2.
         lobby.update(summary(1, Status::Setup, None));
-        let second = lobby.reserve(kato, false, limits).unwrap();
+        let second = lobby.reserve(kato, here, false, limits).unwrap();
         assert_eq!(lobby.unstarted(kato), (2, 2));
         assert_eq!(
-            lobby.reserve(kato, false, limits).unwrap_err(),
+            lobby.reserve(kato, here, false, limits).unwrap_err(),
             OverLimit::OpenGamesPerSession(2)
         );
         // Nakato takes the server's third place; a fourth is over the server's limit.
-        let third = lobby.reserve(nakato, false, limits).unwrap();
+        let third = lobby.reserve(nakato, here, false, limits).unwrap();
         assert_eq!(
-            lobby.reserve(Uuid::new_v4(), false, limits).unwrap_err(),
+            lobby
+                .reserve(Uuid::new_v4(), here, false, limits)
+                .unwrap_err(),
             OverLimit::OpenGames
         );
         // Games against the computer are counted apart.
-        let bot = lobby.reserve(kato, true, limits).unwrap();
-        assert_eq!(lobby.bot_games(kato), (1, 1));
+        let bot = lobby.reserve(kato, here, true, limits).unwrap();
         assert_eq!(
-            lobby.reserve(kato, true, limits).unwrap_err(),
+            lobby.bot_games(kato, Some(here)),
+            BotGames {
+                all: 1,
+                mine: 1,
+                at_address: 1
+            }
+        );
+        assert_eq!(
+            lobby.reserve(kato, here, true, limits).unwrap_err(),
             OverLimit::BotGamesPerSession(1)
         );
-        let other_bot = lobby.reserve(nakato, true, limits).unwrap();
+        let other_bot = lobby.reserve(nakato, here, true, limits).unwrap();
         assert_eq!(
-            lobby.reserve(Uuid::new_v4(), true, limits).unwrap_err(),
+            lobby
+                .reserve(Uuid::new_v4(), here, true, limits)
+                .unwrap_err(),
             OverLimit::BotGames
         );
         // Dropped (created and listed, or failed): the places are given back.
         drop((second, third, bot, other_bot));
         assert_eq!(lobby.unstarted(kato), (1, 1));
-        assert_eq!(lobby.bot_games(kato), (0, 0));
+        assert_eq!(
+            lobby.bot_games(kato, Some(here)),
+            BotGames {
+                all: 0,
+                mine: 0,
+                at_address: 0
+            }
+        );
         // A game against the computer whose free setup is being arranged is not started,
         // but counts against the computer's limits only.
         let mut arranging = summary(2, Status::Setup, Some("Computer (level 1)"));
@@ -413,13 +485,92 @@ mod tests {
             seat: omweso_rules::Side::North,
             level: omweso_search::Level::MIN,
         });
-        lobby.update(arranging);
+        lobby.list_new(arranging, Some(here));
         assert_eq!(lobby.unstarted(kato), (1, 1));
-        assert_eq!(lobby.bot_games(kato), (1, 1));
         assert_eq!(
-            lobby.reserve(kato, true, limits).unwrap_err(),
+            lobby.bot_games(kato, Some(here)),
+            BotGames {
+                all: 1,
+                mine: 1,
+                at_address: 1
+            }
+        );
+        assert_eq!(
+            lobby.reserve(kato, here, true, limits).unwrap_err(),
             OverLimit::BotGamesPerSession(1)
         );
-        assert!(lobby.reserve(kato, false, limits).is_ok());
+        assert!(lobby.reserve(kato, here, false, limits).is_ok());
+    }
+
+    /// Games against the computer count by their creator's address too, whatever the
+    /// sessions: listed ones from the address they were created from, ones being created
+    /// by their reservation's; a game restored without its address counts for none.
+    #[test]
+    fn games_against_the_computer_count_by_address() {
+        let limits = CreationLimits {
+            open_games_per_session: 10,
+            open_games: 10,
+            bot_games_per_session: 10,
+            bot_games_per_ip: 2,
+            bot_games: 10,
+        };
+        let lobby = Lobby::default();
+        let here = AddressKey::of("203.0.113.9".parse().unwrap());
+        let there = AddressKey::of("2001:db8::1".parse().unwrap());
+        let bot = |creator: Uuid| {
+            let mut game = summary(1, Status::Playing, Some("Computer (level 1)"));
+            game.creator = creator;
+            game.computer = Some(ComputerSeat {
+                seat: omweso_rules::Side::North,
+                level: omweso_search::Level::MIN,
+            });
+            game
+        };
+        let listed = bot(Uuid::from_u128(1));
+        lobby.list_new(listed.clone(), Some(here));
+        lobby.list_new(bot(Uuid::from_u128(2)), None);
+        let being_made = lobby
+            .reserve(Uuid::from_u128(3), here, true, limits)
+            .unwrap();
+        assert_eq!(
+            lobby.bot_games(Uuid::from_u128(4), Some(here)),
+            BotGames {
+                all: 3,
+                mine: 0,
+                at_address: 2
+            }
+        );
+        assert_eq!(
+            lobby
+                .reserve(Uuid::from_u128(4), here, true, limits)
+                .unwrap_err(),
+            OverLimit::BotGamesPerIp(2)
+        );
+        // Another address, and games of people (not counted by address), still pass.
+        drop(
+            lobby
+                .reserve(Uuid::from_u128(4), there, true, limits)
+                .unwrap(),
+        );
+        drop(
+            lobby
+                .reserve(Uuid::from_u128(4), here, false, limits)
+                .unwrap(),
+        );
+        // A finished game, a removed one and a reservation dropped free their places.
+        let mut over = listed.clone();
+        over.status = Status::Finished;
+        lobby.update(over);
+        assert_eq!(lobby.bot_games(Uuid::nil(), Some(here)).at_address, 1);
+        drop(being_made);
+        lobby.remove(listed.game_id);
+        assert_eq!(
+            lobby.bot_games(Uuid::nil(), Some(here)),
+            BotGames {
+                all: 1,
+                mine: 0,
+                at_address: 0
+            }
+        );
     }
 }

@@ -12,6 +12,7 @@ use super::config::GameConfig;
 use super::lobby::Lobby;
 use super::log::{replay, Entry};
 use super::table::{Seat, Table};
+use crate::address::AddressKey;
 use crate::clock::now_ms;
 use crate::engine_pool::EnginePool;
 use crate::store::{ActionRow, GameRow, Store, StoreError, Write};
@@ -113,20 +114,33 @@ impl Registry {
     /// never give it two tasks (the loser's table is dropped unplayed).
     /// `resumed`: the table was rebuilt from its log, and its task takes it up again
     /// ([`Table::resume`]) before anything else.
-    fn spawn_once(&self, table: Table, next_seq: i64, resumed: bool) -> GameHandle {
+    /// `address`: where its creator asked from (a new game against the computer).
+    fn spawn_once(
+        &self,
+        table: Table,
+        next_seq: i64,
+        resumed: bool,
+        address: Option<AddressKey>,
+    ) -> GameHandle {
         let mut games = self.handles();
         if let Some(running) = games.get(&table.id()).filter(|h| !h.is_closed()) {
             return running.clone();
         }
         games.retain(|_, h| !h.is_closed());
-        let handle = actor::spawn(table, next_seq, self.services.clone(), resumed);
+        let handle = actor::spawn(table, next_seq, self.services.clone(), resumed, address);
         games.insert(handle.id(), handle.clone());
         handle
     }
 
     /// Creates a game: its row and the first entry of its log, its creation, are committed
-    /// together.
-    pub async fn create(&self, table: Table, entry: Entry) -> Result<GameHandle, LoadError> {
+    /// together. `address`: where its creator asked from (not stored; a game against the
+    /// computer is counted by it, and its searches take that address's turns).
+    pub async fn create(
+        &self,
+        table: Table,
+        entry: Entry,
+        address: Option<AddressKey>,
+    ) -> Result<GameHandle, LoadError> {
         let id = table.id();
         // Logged at the table's own time of creation: a replay then starts the game (a
         // game against the computer starts as it is created) at the very same time.
@@ -138,7 +152,7 @@ impl Registry {
             .write(vec![Write::InsertGame(row), Write::AppendAction(first)])
             .await?;
         crate::metrics::count(&crate::metrics::METRICS.games_created);
-        Ok(self.spawn_once(table, 1, false))
+        Ok(self.spawn_once(table, 1, false, address))
     }
 
     /// Creates games with both players seated, and play begun where the setup is a preset
@@ -187,7 +201,7 @@ impl Registry {
             .into_iter()
             .map(|table| {
                 crate::metrics::count(&crate::metrics::METRICS.games_created);
-                self.spawn_once(table, 2, false)
+                self.spawn_once(table, 2, false, None)
             })
             .collect())
     }
@@ -201,7 +215,7 @@ impl Registry {
             return Ok(None);
         };
         let (table, next_seq) = table;
-        Ok(Some(self.spawn_once(table, next_seq, true)))
+        Ok(Some(self.spawn_once(table, next_seq, true, None)))
     }
 
     async fn load(&self, id: Uuid) -> Result<Option<(Table, i64)>, LoadError> {

@@ -132,6 +132,10 @@ pub struct SearchAnswer {
     /// Whole moves searched deep.
     pub depth: u32,
     pub nodes: u64,
+    /// The thinking time it was given (addition): the `millis` asked, or less when its
+    /// turn on the engine came late, so that it answers within the request's time limit.
+    #[serde(default)]
+    pub millis: u64,
     /// The principal line, `move` first, each with the position after it.
     pub pv: Vec<LineMove>,
 }

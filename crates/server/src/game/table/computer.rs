@@ -60,6 +60,19 @@ impl Table {
         self.computer
     }
 
+    /// Whether the person facing the computer has played anything: a move, or their
+    /// free setup's arrangement. Until they have, a game against the computer is removed
+    /// when they stay away ([`crate::game::actor`], docs/security.md).
+    #[must_use]
+    pub fn person_has_played(&self) -> bool {
+        let Some((computer, _)) = self.computer else {
+            return true;
+        };
+        let person = computer.other();
+        self.arrangements[person.index()].is_some()
+            || self.history.iter().any(|played| played.by == person)
+    }
+
     /// Whether the computer plays `side`.
     pub(super) fn is_computer(&self, side: Side) -> bool {
         self.computer.is_some_and(|(s, _)| s == side)
