@@ -84,7 +84,7 @@ pub struct Limits {
     pub bot_games: usize,
     /// Unfinished games against the computer created from one address (an IPv6 /64) at
     /// once, whatever the sessions.
-    #[arg(long, env = "OMWESO_BOT_GAMES_PER_IP", default_value_t = 30)]
+    #[arg(long, env = "OMWESO_BOT_GAMES_PER_IP", default_value_t = 120)]
     pub bot_games_per_ip: usize,
     /// A game against the computer whose person has not played yet is removed when they
     /// are away this long (from its creation, or from their leaving).
@@ -222,7 +222,7 @@ impl Limits {
             search_threads: 0,
             bot_games_per_session: 3,
             bot_games: 500,
-            bot_games_per_ip: 30,
+            bot_games_per_ip: 120,
             computer_no_show_seconds: 60.0,
             computer_delay_ms: 500,
             sessions_per_ip_per_minute: 300,

@@ -381,13 +381,15 @@ impl Actor {
     }
 
     /// After a restart: the game goes on from its log with the time the server was down
-    /// counting against nobody ([`Table::resume`]). A game being played logs it, so that
+    /// counting against nobody ([`Table::resume`]). A game not over logs it, so that
     /// the next replay rebuilds the same deadlines and event versions; if the store
     /// refuses, the game goes on and only a later replay would differ (logged).
     async fn resume(&mut self) {
         let now = now_ms();
         self.table.resume(now);
-        if !self.table.grace_runs() {
+        // Logged for every game not over: a restart changes every table (nobody is at it
+        // any more), set up or playing, and the replay must see the same.
+        if self.table.status().is_over() {
             return;
         }
         let saved = persist(

@@ -233,7 +233,7 @@ pub fn spawn(tournament: Tournament, next_seq: i64, services: Services) -> Tourn
         held_until: 0,
         expiry_retry_at: 0,
         last_pairing_refusal: None,
-        broken: false,
+        stale_until: None,
         last_command: Instant::now(),
         to_watch: Vec::new(),
     };
@@ -300,9 +300,9 @@ struct Actor {
     held_until: u64,
     /// After the store refused to remove an expired tournament: not before then again.
     expiry_retry_at: u64,
-    /// A change could not be saved and the state could not be rebuilt from the log: the
-    /// task ends, and the tournament is rebuilt when next asked for.
-    broken: bool,
+    /// A change could not be saved and the state could not be rebuilt from the log yet:
+    /// when to try again. Meanwhile every change is refused.
+    stale_until: Option<u64>,
     /// The last pairing refused, the question and the version it was asked at.
     last_pairing_refusal: Option<(u64, PairingAsk, Refusal)>,
     last_command: Instant,
@@ -344,12 +344,8 @@ impl Actor {
             if self.idle_until().is_some_and(|at| at <= Instant::now()) {
                 break;
             }
-            if self.broken {
-                self.close_all(
-                    1011,
-                    "the tournament could not be saved; reconnect in a moment",
-                );
-                break;
+            if self.stale_until.is_some_and(|at| at <= now_ms()) {
+                self.rebuild().await;
             }
             // One that never started a round in its time is removed, log and all.
             if self.expiry().is_some_and(|at| at <= now_ms()) && self.expire().await {
@@ -437,6 +433,10 @@ impl Actor {
         }
         if let Some(due) = self.standings_due {
             wake = Some(wake.map_or(due, |w| w.min(due)));
+        }
+        if let Some(at) = self.stale_until {
+            let at = Instant::now() + Duration::from_millis(at.saturating_sub(now));
+            wake = Some(wake.map_or(at, |w| w.min(at)));
         }
         if let Some(expiry) = self.expiry() {
             let at = Instant::now() + Duration::from_millis(expiry.saturating_sub(now));
@@ -756,6 +756,9 @@ impl Actor {
     ) -> Result<Vec<(u64, TournamentEvent)>, Refusal> {
         // Not a copy of the whole state for every change (at a thousand players it is
         // megabytes): a save that fails, which is rare, rebuilds the state from the log.
+        if self.stale_until.is_some() {
+            return Err(unavailable());
+        }
         let summary_before = self.t.summary();
         let events = self.t.apply(&entry, now)?;
         let saved = self.save(&entry, now, games).await;
@@ -790,10 +793,13 @@ impl Actor {
             Ok(t) => {
                 self.t = t;
                 self.state_frame = None;
+                self.stale_until = None;
             }
             Err(error) => {
-                tracing::error!(tournament = %id, %error, "could not rebuild a tournament after a failed save");
-                self.broken = true;
+                // The store is likely down: every change is refused (503) until the state
+                // is rebuilt, tried again every few seconds; nothing unsaved was published.
+                tracing::error!(tournament = %id, %error, "could not rebuild a tournament after a failed save; trying again");
+                self.stale_until = Some(now_ms() + RETRY_MS);
             }
         }
     }
@@ -1046,8 +1052,10 @@ impl Actor {
         if self.standings_due.is_some_and(|due| due <= Instant::now()) {
             self.standings_due = None;
             self.standings_sent = Instant::now();
-            let event = self.t.standings_now();
-            self.publish(&[event]);
+            if self.commit(Entry::Standings, Vec::new()).await.is_err() {
+                // Not saved: tried again with the next period.
+                self.standings_due = Some(Instant::now() + STANDINGS_EVERY);
+            }
         }
         if now >= self.rewatch_at {
             self.to_watch.extend(

@@ -100,6 +100,10 @@ pub enum Entry {
     },
     /// Time passed: sheets confirm themselves, a round's time runs out.
     Tick,
+    /// The standings changed by games' ends are sent, coalesced (at most every few
+    /// seconds): logged like any event, so that a tournament rebuilt from its log has the
+    /// same versions as the one its clients followed.
+    Standings,
 }
 
 impl Entry {
@@ -116,6 +120,7 @@ impl Entry {
             Entry::EndRound { .. } => "end_round",
             Entry::ForbiddenPairs { .. } => "forbidden_pairs",
             Entry::Tick => "tick",
+            Entry::Standings => "standings",
         }
     }
 }

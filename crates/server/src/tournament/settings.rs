@@ -66,20 +66,28 @@ impl Settings {
         // no bidi or invisible character turns it around or makes two alike.
         let name = crate::session::clean_text(name, MAX_NAME_CHARS, "a tournament name")?;
         let ruleset = request.ruleset.unwrap_or(Ruleset::Omweso);
+        let time_control = match request.time_control {
+            Some(tc) => tc.resolve()?,
+            None => TimeControl::TOURNAMENT,
+        };
         let setup = match (ruleset, request.setup) {
             // Omweso as its players know it: each arranges their seeds, under the
-            // arrangement limit of the time control (RULES.md 1.1).
-            (Ruleset::Omweso, setup) => setup.unwrap_or(SetupKind::Free),
+            // arrangement limit of the time control (RULES.md 1.1); a time control without
+            // one (a custom one over `casual`) starts from the outer row unless the
+            // director asks for the free setup, which is then refused below.
+            (Ruleset::Omweso, setup) => {
+                setup.unwrap_or(if time_control.arrange_seconds.is_some() {
+                    SetupKind::Free
+                } else {
+                    SetupKind::Outer
+                })
+            }
             (_, None | Some(SetupKind::Outer)) => SetupKind::Outer,
             (_, Some(_)) => {
                 return Err(format!(
                     "{ruleset} has one start; setup presets are for omweso"
                 ))
             }
-        };
-        let time_control = match request.time_control {
-            Some(tc) => tc.resolve()?,
-            None => TimeControl::TOURNAMENT,
         };
         check_event_timing(&time_control)?;
         if setup == SetupKind::Free && time_control.arrange_seconds.is_none() {
@@ -339,6 +347,22 @@ mod tests {
         assert!(s.forbidden_pairs.is_empty());
     }
 
+    /// A custom time control over `casual` has no arrangement limit: such a tournament
+    /// starts from the outer row unless it asks for the free setup (then refused).
+    #[test]
+    fn the_free_setup_is_the_default_only_with_an_arrangement_limit() {
+        let custom = NewTournament {
+            time_control: Some(crate::protocol::http::TimeControlRequest {
+                referee_seconds: Some(Some(3.0)),
+                ..Default::default()
+            }),
+            ..named("x")
+        };
+        let s = Settings::from_request(custom, MIN_ROUND_MINUTES).expect("valid");
+        assert_eq!(s.game.setup, SetupKind::Outer);
+        assert_eq!(s.game.time_control.arrange_seconds, None);
+    }
+
     #[test]
     fn points_are_read_in_thousandths() {
         let mut request = named("x");
@@ -396,6 +420,7 @@ mod tests {
             ),
             (
                 NewTournament {
+                    setup: Some(SetupKind::Free),
                     time_control: Some(crate::protocol::http::TimeControlRequest {
                         referee_seconds: Some(Some(3.0)),
                         ..Default::default()

@@ -790,6 +790,7 @@ impl Tournament {
             Entry::EndRound { round, by } => self.end_round(*round, *by)?,
             Entry::ForbiddenPairs { pairs, by } => self.set_forbidden_pairs(pairs, *by)?,
             Entry::Tick => self.tick(at),
+            Entry::Standings => vec![self.standings_event()],
         };
         let status = self.status();
         if status != status_before {
@@ -1052,9 +1053,9 @@ impl Tournament {
             events.push(TournamentEvent::Round(self.round_view(r)));
         }
         // The sheet is all a game's end changes of the round. The standings it changes
-        // are not sent here: the tournament's task sends them at most every few seconds
-        // ([`Tournament::standings_now`]), since at a thousand players each is 150 KB and
-        // a round's end sent every watcher 100 MB of them.
+        // are not sent here: the tournament's task logs an `Entry::Standings` at most every
+        // few seconds, since at a thousand players each is 150 KB and a round's end sent
+        // every watcher 100 MB of them.
         Ok(events)
     }
 
@@ -1420,14 +1421,6 @@ impl Tournament {
             direct: points(s.direct),
         })
         .collect()
-    }
-
-    /// The standings as they stand, as a versioned event of their own: what the
-    /// tournament's task sends, coalesced, after games end (not logged: a replay does not
-    /// make them, and a client that resumes after a restart gets the whole state).
-    pub fn standings_now(&mut self) -> (u64, TournamentEvent) {
-        self.version += 1;
-        (self.version, self.standings_event())
     }
 
     fn standings_event(&self) -> TournamentEvent {

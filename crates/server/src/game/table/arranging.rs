@@ -206,6 +206,26 @@ mod tests {
         assert_eq!(t.arranging(), Some(Side::North));
     }
 
+    /// South waits at the table for an opponent: North's join starts South's time, and
+    /// the join's events say so (a `count`), or South's page would show no countdown.
+    #[test]
+    fn a_join_that_starts_the_first_players_time_says_so() {
+        let config = crate::game::config::GameConfig {
+            time_control: TimeControl::TOURNAMENT,
+            ..super::super::fixtures::config(Ruleset::Omweso, SetupKind::Free)
+        };
+        let south = super::super::fixtures::seat("Kato");
+        let mut t = Table::new(uuid::Uuid::new_v4(), config, south, Side::South, 0);
+        assert_eq!(t.set_present(Side::South, true, 500), Some(vec![]));
+        let (_, events) = t
+            .join(super::super::fixtures::seat("Nakato"), 2_000)
+            .unwrap_or_else(|r| panic!("{}", r.message));
+        let [(1, Event::Joined { .. }), (2, Event::Count { clock })] = &events[..] else {
+            panic!("{events:?}")
+        };
+        assert_eq!(clock.arrange_deadline, Some(2_000 + LIMIT));
+    }
+
     /// North, away when South arranges, is timed from their arrival.
     #[test]
     fn the_second_player_is_timed_from_when_they_see_the_first_arrangement() {

@@ -79,6 +79,13 @@ impl Table {
                     self.name_of(by)
                 ),
             )),
+            None if self.impasse_declined == Some(side) => Err(refuse(
+                ErrorCode::ImpasseStanding,
+                format!(
+                    "{} declined your proposal to stop: play a turn before proposing again",
+                    self.name_of(side.other())
+                ),
+            )),
             None => {
                 self.impasse = Some(Impasse {
                     proposed_by: side,
@@ -116,6 +123,7 @@ impl Table {
         }
         if !accept {
             self.impasse = None;
+            self.impasse_declined = Some(proposer);
             return Ok(vec![Event::ImpasseDeclined { by: side }]);
         }
         let Some(position) = self.board.as_ref().and_then(Game::oware).copied() else {
@@ -149,6 +157,9 @@ impl Table {
     pub(super) fn impasse_lapses(&mut self, by: Side) {
         if self.impasse_proposed_by() == Some(by) {
             self.impasse = None;
+        }
+        if self.impasse_declined == Some(by) {
+            self.impasse_declined = None;
         }
     }
 }
@@ -279,6 +290,15 @@ mod tests {
         assert_eq!(t.impasse_proposed_by(), None);
         assert_eq!(t.status(), Status::Playing);
         assert_eq!(t.position().as_deref(), Some(ODD));
+        // Declined, North may not ask again and again: only after a turn of theirs.
+        assert_eq!(
+            refused(&mut t, Side::North, &PROPOSE),
+            (
+                ErrorCode::ImpasseStanding,
+                "Kato declined your proposal to stop: play a turn before proposing again"
+                    .to_owned()
+            )
+        );
         let snapshot = t.snapshot(None, [true, true], 0, &Default::default());
         assert_eq!(snapshot.impasse, None);
         // Play goes on, and a new proposal may be made.

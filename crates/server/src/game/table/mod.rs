@@ -142,6 +142,9 @@ pub struct Table {
     /// Oware: the proposal to stop at an impasse standing now, or the accepted one that
     /// ended the game ([`Table::propose_impasse`]).
     impasse: Option<crate::protocol::Impasse>,
+    /// Oware: the side whose proposal to stop was declined, who may not propose again
+    /// before playing a turn (a proposal asked again and again would fill the log).
+    impasse_declined: Option<Side>,
 }
 
 impl Table {
@@ -170,6 +173,7 @@ impl Table {
             computer: None,
             last_change_ms: now,
             impasse: None,
+            impasse_declined: None,
         }
     }
 
@@ -196,6 +200,7 @@ impl Table {
             computer: self.computer,
             last_change_ms: self.last_change_ms,
             impasse: self.impasse,
+            impasse_declined: self.impasse_declined,
         };
         Savepoint {
             table,

@@ -28,8 +28,15 @@ impl Table {
         if let Some(preset) = self.config.setup.preset() {
             self.start(self.initial_board(preset, None), now, &mut events);
         } else if self.seats.iter().all(Option::is_some) {
-            // A free setup: the first player's turn to arrange, timed if there is a limit.
+            // A free setup: the first player's turn to arrange, timed if there is a limit;
+            // their time starts now if they are at the table already, and the pages hear
+            // of it.
             self.open_arranging(now);
+            if self.arrange_deadline().is_some() {
+                events.push(Event::Count {
+                    clock: self.clock_view(),
+                });
+            }
         }
         Ok((side, self.emit(events)))
     }
