@@ -2,7 +2,7 @@
 //! log; the map's lock is never held across an `.await`.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use omweso_rules::Side;
 use uuid::Uuid;
@@ -62,6 +62,24 @@ pub struct Registry {
     games: Mutex<HashMap<Uuid, GameHandle>>,
     store: Store,
     services: Services,
+    /// Places taken for games about to be created and loaded (a tournament round's), so
+    /// that rounds started at the same moment cannot all pass the live-games limit.
+    reserved: Arc<Mutex<usize>>,
+}
+
+/// Places for `count` games held against the live-games limit until dropped (once the
+/// games are loaded, and counted by [`Registry::live`] themselves).
+#[derive(Debug)]
+pub struct LivePlaces {
+    count: usize,
+    reserved: Arc<Mutex<usize>>,
+}
+
+impl Drop for LivePlaces {
+    fn drop(&mut self) {
+        let mut reserved = self.reserved.lock().unwrap_or_else(PoisonError::into_inner);
+        *reserved = reserved.saturating_sub(self.count);
+    }
 }
 
 impl Registry {
@@ -70,7 +88,26 @@ impl Registry {
             games: Mutex::new(HashMap::new()),
             store,
             services,
+            reserved: Arc::new(Mutex::new(0)),
         }
+    }
+
+    /// Takes places for `count` more games if the games in memory, those already being
+    /// created and these stay within `limit`; else `Err` with the number live (those in
+    /// memory and those being created).
+    pub fn reserve_live(&self, count: usize, limit: usize) -> Result<LivePlaces, usize> {
+        // The reservation's lock is taken first and kept while the games are counted, so
+        // that two reservations cannot both count the same free places.
+        let mut reserved = self.reserved.lock().unwrap_or_else(PoisonError::into_inner);
+        let live = self.live() + *reserved;
+        if live + count > limit {
+            return Err(live);
+        }
+        *reserved += count;
+        Ok(LivePlaces {
+            count,
+            reserved: Arc::clone(&self.reserved),
+        })
     }
 
     /// The live games' summaries, as the lobby lists them.

@@ -688,17 +688,23 @@ impl Actor {
         // Counted against the server's games like any other: refused whole, saying so,
         // rather than some tables started and others not.
         let new_games = plan.iter().flatten().count();
-        let live = self.services.games.live();
-        if live + new_games > self.services.live_games {
-            crate::metrics::Limit::LiveGames.refused();
-            return Err(Refusal {
-                code: ErrorCode::RateLimited,
-                message: format!(
-                    "the server is running {live} games and allows {}: this round's {new_games} games would pass it; start the round when games have finished",
-                    self.services.live_games
-                ),
-            });
-        }
+        let places = match self
+            .services
+            .games
+            .reserve_live(new_games, self.services.live_games)
+        {
+            Ok(places) => places,
+            Err(live) => {
+                crate::metrics::Limit::LiveGames.refused();
+                return Err(Refusal {
+                    code: ErrorCode::RateLimited,
+                    message: format!(
+                        "the server is running {live} games and allows {}: this round's {new_games} games would pass it; start the round when games have finished",
+                        self.services.live_games
+                    ),
+                });
+            }
+        };
         let now = now_ms();
         let deadline_ms = now + self.t.settings().round_ms();
         // Each game stops itself at the round's deadline (its own referee, logged in its
@@ -734,6 +740,8 @@ impl Actor {
         for id in ids {
             self.watch(id).await;
         }
+        // Loaded: the games count for themselves now.
+        drop(places);
         self.round_view(round)
     }
 
