@@ -27,7 +27,7 @@ use crate::tt::{key, mix, Bound, Entry, Table};
 pub const WIN: i32 = 1_000_000;
 const INF: i32 = WIN + 1;
 /// Scores this close to [`WIN`] are proven results.
-const PROVEN: i32 = WIN - 10_000;
+pub const PROVEN: i32 = WIN - 10_000;
 /// The deepest line searched (iterative deepening stops there).
 pub const MAX_DEPTH: u32 = 64;
 /// Nodes between two looks at the clock and the stop flag.
@@ -59,6 +59,10 @@ pub struct Searched {
     pub mv: GameMove,
     /// For the side that moves, in [-1, 1].
     pub score: f64,
+    /// The same in engine units (hundredths of a seed; a proven win is near [`WIN`]):
+    /// the free setup's search compares positions by it, which `score`'s `tanh` would
+    /// flatten. (0 from Monte Carlo tree search, which has win rates only.)
+    pub value: i32,
     pub depth: u32,
     pub nodes: u64,
     pub pv: Vec<GameMove>,
@@ -184,6 +188,7 @@ impl Searcher<'_> {
         Some(Searched {
             mv: child.mv.clone(),
             score: to_unit(chosen.score, scale(game)),
+            value: chosen.score,
             depth,
             nodes: self.nodes,
             pv,

@@ -7,6 +7,8 @@
 //!   unless the limit is wall-clock time ([`Limit::Millis`]).
 //! - [`Level`] is one of eight fixed strengths (1 a beginner, 8 the strongest the server
 //!   affords in about a second a move on one core), each documented in `docs/bots.md`.
+//! - [`arrange`] chooses an Omweso free-setup arrangement (RULES.md 1.1) by searching the
+//!   first moves of the games candidate arrangements start, per level, from a seed.
 //! - A search stops early when its `stop` flag is raised, answering the best move found
 //!   so far: the server cancels a bot's search when its game ends.
 //!
@@ -16,6 +18,7 @@
 #![warn(missing_debug_implementations)]
 
 mod alphabeta;
+pub mod arrange;
 mod children;
 pub mod duel;
 pub mod eval;
@@ -26,6 +29,7 @@ mod query;
 mod search;
 mod tt;
 
+pub use arrange::{arrange, random_arrangement, ArrangeQuery, Arranged};
 pub use level::{Level, ParseLevelError, Strength};
 pub use player::{ParsePlayerError, Player};
 pub use query::{Found, Limit, Query, SearchError};

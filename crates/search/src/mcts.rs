@@ -146,6 +146,8 @@ pub fn mcts(
     Some(Searched {
         mv: mv.clone(),
         score: (2.0 * value - 1.0).clamp(-1.0, 1.0),
+        // A win rate has no value in seeds.
+        value: 0,
         depth: 1,
         nodes: playouts,
         pv: vec![mv.clone()],
