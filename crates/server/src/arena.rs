@@ -14,14 +14,20 @@
 //! - A game longer than `--max-moves` whole moves is stopped and scored as a draw.
 //! - Annulled games (a never-ending turn, or one past `--max-seeds`) score 0.5 each, as
 //!   in a tournament that does not replay them (RULES.md 5.2).
+//! - `--preset free` (Omweso): each game starts with the players arranging their seeds
+//!   (RULES.md 1.1), the first mover first, the second seeing it. A player arranges as
+//!   its level does (`omweso_search::arrange`), random play at random, and the other
+//!   searching players as level 8; `--a-arrange` / `--b-arrange` (`random` or `L1`..`L8`)
+//!   change that, e.g. level 8's play with random arrangements. Arrangements are drawn
+//!   from the game's seed, so the runs stay reproducible.
 
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use omweso_rules::{Game, Outcome, Preset, Ruleset, Side};
-use omweso_search::duel::{play, Played};
+use omweso_rules::{Game, Outcome, Preset, Rules, Ruleset, Side};
+use omweso_search::duel::{play, play_free, Arranging, Played};
 use omweso_search::{Player, SearchError};
 use serde::Serialize;
 
@@ -36,10 +42,18 @@ pub struct ArenaConfig {
     /// The ruleset: omweso, mweiso or oware.
     #[arg(long, default_value = "omweso")]
     pub ruleset: String,
-    /// Omweso's starting arrangement: outer (4 seeds in each outer pit) or even (2 in
-    /// every pit). Mweiso and Oware have one start each.
+    /// Omweso's starting arrangement: outer (4 seeds in each outer pit), even (2 in
+    /// every pit) or free (each player arranges, the first mover first). Mweiso and Oware
+    /// have one start each.
     #[arg(long, default_value = "outer")]
     pub preset: String,
+    /// How A arranges a free setup: random or L1..L8 (default: as A's level; random play
+    /// at random; any other player as level 8).
+    #[arg(long)]
+    pub a_arrange: Option<String>,
+    /// How B arranges a free setup, written as --a-arrange.
+    #[arg(long)]
+    pub b_arrange: Option<String>,
     /// Games to play (A moves first in half of them).
     #[arg(long, default_value_t = 100)]
     pub games: usize,
@@ -51,9 +65,11 @@ pub struct ArenaConfig {
     pub max_moves: u32,
     /// The first this many whole moves of every game are uniformly random (both players'),
     /// so that games between players that search deterministically differ; 0 plays every
-    /// move by the players.
-    #[arg(long, default_value_t = 2)]
-    pub random_moves: u32,
+    /// move by the players. Default 2 from a preset, 0 from a free setup (the
+    /// arrangements are the opening, and a random first move would throw away what the
+    /// arrangement prepared).
+    #[arg(long)]
+    pub random_moves: Option<u32>,
     /// The sowing budget of every move (RULES.md 4): a turn past it annuls the game.
     #[arg(long, default_value_t = 720)]
     pub max_seeds: u64,
@@ -65,12 +81,32 @@ pub struct ArenaConfig {
     pub json: bool,
 }
 
+/// How the games start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start {
+    Preset(Preset),
+    /// Omweso's free setup, arranged by each player (A's way, B's way).
+    Free([Arranging; 2]),
+}
+
+impl Start {
+    /// Its name, as `--preset` writes it.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Start::Preset(Preset::Outer) => "outer",
+            Start::Preset(Preset::Even) => "even",
+            Start::Free(_) => "free",
+        }
+    }
+}
+
 /// A checked arena run.
 #[derive(Clone, Copy, Debug)]
 pub struct Arena {
     pub players: [Player; 2],
     pub ruleset: Ruleset,
-    pub preset: Preset,
+    pub start: Start,
     pub games: usize,
     pub threads: usize,
     pub max_moves: u32,
@@ -83,16 +119,33 @@ impl Arena {
     /// Checks the command line's settings.
     pub fn from_config(config: &ArenaConfig) -> Result<Arena, String> {
         let player = |text: &str| text.parse::<Player>().map_err(|e| e.to_string());
+        let players = [player(&config.a)?, player(&config.b)?];
         let ruleset: Ruleset = config.ruleset.parse().map_err(|e| format!("{e}"))?;
-        let preset = match config.preset.as_str() {
-            "outer" => Preset::Outer,
-            "even" => Preset::Even,
-            other => return Err(format!("--preset is outer or even, not {other:?}")),
+        let arranging = |flag: &str, text: &Option<String>, player: Player| match text {
+            None => Ok(Arranging::of(player)),
+            Some(text) => text
+                .parse::<Arranging>()
+                .map_err(|e| format!("--{flag}-arrange: {e}")),
         };
-        if preset == Preset::Even && ruleset != Ruleset::Omweso {
+        let start = match config.preset.as_str() {
+            "outer" => Start::Preset(Preset::Outer),
+            "even" => Start::Preset(Preset::Even),
+            "free" => Start::Free([
+                arranging("a", &config.a_arrange, players[0])?,
+                arranging("b", &config.b_arrange, players[1])?,
+            ]),
+            other => return Err(format!("--preset is outer, even or free, not {other:?}")),
+        };
+        if start != Start::Preset(Preset::Outer) && ruleset != Ruleset::Omweso {
             return Err(format!(
-                "--preset even is an Omweso start; {ruleset} has one start"
+                "--preset {} is an Omweso start; {ruleset} has one start",
+                start.name()
             ));
+        }
+        if !matches!(start, Start::Free(_))
+            && (config.a_arrange.is_some() || config.b_arrange.is_some())
+        {
+            return Err("--a-arrange and --b-arrange are for --preset free".into());
         }
         if config.games == 0 {
             return Err("--games must be at least 1".into());
@@ -106,13 +159,19 @@ impl Arena {
             None => std::thread::available_parallelism().map_or(1, usize::from),
         };
         Ok(Arena {
-            players: [player(&config.a)?, player(&config.b)?],
+            players,
             ruleset,
-            preset,
+            start,
             games: config.games,
             threads: threads.min(config.games),
             max_moves: config.max_moves,
-            random_moves: config.random_moves,
+            random_moves: config
+                .random_moves
+                .unwrap_or(if matches!(start, Start::Free(_)) {
+                    0
+                } else {
+                    2
+                }),
             max_seeds: config.max_seeds,
             seed: config.seed,
         })
@@ -127,8 +186,30 @@ impl Arena {
         }
     }
 
-    fn start(&self, first: Side) -> Game {
-        Game::start(self.ruleset, self.preset, first)
+    /// Game `i` (its seat order `first`, its seed `seed`), played out.
+    fn play(&self, first: Side, seed: u64) -> Result<Played, SearchError> {
+        let budget = Some(self.max_seeds);
+        match self.start {
+            Start::Preset(preset) => play(
+                Game::start(self.ruleset, preset, first),
+                first,
+                self.players,
+                budget,
+                self.max_moves,
+                self.random_moves,
+                seed,
+            ),
+            Start::Free(arranging) => play_free(
+                Rules::OMWESO,
+                first,
+                arranging,
+                self.players,
+                budget,
+                self.max_moves,
+                self.random_moves,
+                seed,
+            ),
+        }
     }
 }
 
@@ -151,6 +232,8 @@ pub struct Tally {
     /// moves.
     pub millis: [f64; 2],
     pub moves: [u64; 2],
+    /// Milliseconds A and B spent arranging (a free setup; one arrangement a game each).
+    pub arrange_millis: [f64; 2],
 }
 
 impl Tally {
@@ -161,6 +244,7 @@ impl Tally {
         for seat in 0..2 {
             self.millis[seat] += played.thinking[seat].as_secs_f64() * 1e3;
             self.moves[seat] += u64::from(played.moves[seat]);
+            self.arrange_millis[seat] += played.arranging[seat].as_secs_f64() * 1e3;
         }
         let a_side = Side::South;
         match played.outcome {
@@ -229,6 +313,8 @@ pub struct Report {
     pub b: String,
     pub ruleset: String,
     pub preset: Option<&'static str>,
+    /// How A and B arranged (a free setup).
+    pub arranging: Option<[String; 2]>,
     #[serde(flatten)]
     pub tally: Tally,
     pub score: f64,
@@ -255,15 +341,7 @@ pub fn run(arena: &Arena, progress: &(dyn Fn(usize) + Sync)) -> Result<Report, S
                 }
                 let first = Arena::first(i);
                 let seed = arena.seed.wrapping_add(i as u64);
-                let played = play(
-                    arena.start(first),
-                    first,
-                    arena.players,
-                    Some(arena.max_seeds),
-                    arena.max_moves,
-                    arena.random_moves,
-                    seed,
-                );
+                let played = arena.play(first, seed);
                 if let Ok(mut results) = results.lock() {
                     results[i] = Some(played);
                 }
@@ -287,10 +365,11 @@ pub fn run(arena: &Arena, progress: &(dyn Fn(usize) + Sync)) -> Result<Report, S
         a: arena.players[0].to_string(),
         b: arena.players[1].to_string(),
         ruleset: arena.ruleset.to_string(),
-        preset: (arena.ruleset == Ruleset::Omweso).then_some(match arena.preset {
-            Preset::Outer => "outer",
-            Preset::Even => "even",
-        }),
+        preset: (arena.ruleset == Ruleset::Omweso).then_some(arena.start.name()),
+        arranging: match arena.start {
+            Start::Free(arranging) => Some(arranging.map(|a| a.to_string())),
+            Start::Preset(_) => None,
+        },
         score: tally.score(),
         tally,
         elo,
@@ -389,6 +468,16 @@ fn print_report(arena: &Arena, report: &Report) {
         report.elo_low,
         report.elo_high
     );
+    if let Some([a, b]) = &report.arranging {
+        let per_game = |seat: usize| t.arrange_millis[seat] / t.games as f64;
+        println!(
+            "{} arranged as {a} ({:.1} ms an arrangement), {} as {b} ({:.1} ms)",
+            report.a,
+            per_game(0),
+            report.b,
+            per_game(1)
+        );
+    }
 }
 
 #[cfg(test)]

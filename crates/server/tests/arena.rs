@@ -19,6 +19,7 @@ fn report(args: &[&str]) -> serde_json::Value {
     let object = json.as_object_mut().unwrap();
     object.remove("seconds");
     object.remove("millis");
+    object.remove("arrange_millis");
     json
 }
 
@@ -78,10 +79,64 @@ fn bad_players_and_settings_are_refused() {
             &["L1", "random", "--games", "0"],
             "--games must be at least 1",
         ),
+        (
+            &["L1", "random", "--ruleset", "oware", "--preset", "free"],
+            "--preset free is an Omweso start",
+        ),
+        (
+            &["L1", "random", "--a-arrange", "random"],
+            "--a-arrange and --b-arrange are for --preset free",
+        ),
+        (
+            &["L1", "random", "--preset", "free", "--b-arrange", "L9"],
+            "--b-arrange: \"L9\" is not a way to arrange",
+        ),
     ] {
         let output = arena(args);
         assert!(!output.status.success(), "{args:?}");
         let stderr = String::from_utf8(output.stderr).unwrap();
         assert!(stderr.contains(message), "{args:?}: {stderr}");
     }
+}
+
+#[test]
+fn a_free_setup_match_arranges_each_player_its_way_and_replays_the_same() {
+    let args = [
+        "L3",
+        "random",
+        "--preset",
+        "free",
+        "--games",
+        "6",
+        "--threads",
+        "2",
+        "--json",
+    ];
+    let first = report(&args);
+    assert_eq!(first["preset"], "free", "{first}");
+    // A arranges as its level, random play at random.
+    assert_eq!(first["arranging"], serde_json::json!(["L3", "random"]));
+    let t = |key: &str| first[key].as_u64().unwrap();
+    assert_eq!(t("games"), 6);
+    assert_eq!(t("wins") + t("draws") + t("losses") + t("annulled"), 6);
+    // The arrangements are the opening: no random moves, and every game its own.
+    assert_eq!(t("distinct"), 6, "{first}");
+    let mut again = args.to_vec();
+    again[7] = "1";
+    assert_eq!(first, report(&again));
+    // Told otherwise, A arranges at random while playing at level 3.
+    let random = report(&[
+        "L3",
+        "random",
+        "--preset",
+        "free",
+        "--games",
+        "2",
+        "--a-arrange",
+        "random",
+        "--b-arrange",
+        "L2",
+        "--json",
+    ]);
+    assert_eq!(random["arranging"], serde_json::json!(["random", "L2"]));
 }
