@@ -277,6 +277,74 @@ async fn the_computer_waits_its_least_delay_before_answering() {
     server.stop().await;
 }
 
+/// The computer's arrangement as the search gives it for game `game` (its seed from the
+/// game's id, numbered past any move: `usize::MAX - side`), seeing `shown`.
+fn searched_arrangement(game: &str, side: usize, shown: Option<&Value>, level: i64) -> Value {
+    let id = uuid::Uuid::parse_str(game).unwrap();
+    let shown = shown.map(|pits| {
+        let pits: Vec<u64> = pits
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_u64().unwrap())
+            .collect();
+        omweso_rules::Arrangement::new(&pits).unwrap()
+    });
+    let query = omweso_search::ArrangeQuery {
+        rules: omweso_rules::Rules::OMWESO,
+        shown,
+        max_seeds: Some(720),
+        level: omweso_search::Level::new(level).unwrap(),
+        seed: omweso::game::computer::seed(id, usize::MAX - side),
+    };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    json!(omweso_search::arrange(&query, &stop).arrangement.counts())
+}
+
+#[tokio::test]
+async fn the_computer_arranges_a_free_setup_by_its_levels_search() {
+    let db = DbFile::new();
+    let server = TestServer::start(&db.url()).await;
+    let (kato, _) = server.session("Kato").await;
+    // The computer second, at level 5: it arranges against Kato's arrangement.
+    let game = server
+        .create(
+            &kato,
+            json!({"setup":"free","seat":"first","opponent":{"computer":{"level":5}}}),
+        )
+        .await;
+    let mut socket = server.socket(&game, Some(&kato), None).await;
+    let pits = json!([0, 0, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4, 4]);
+    let answer = socket
+        .request("a", json!({"t":"arrange","d":{"pits":pits}}))
+        .await;
+    assert_eq!(answer["t"], "ack", "{answer}");
+    socket.recv_type("started").await;
+    let snap = server.snapshot(&kato, &game).await;
+    assert_eq!(snap["arrangements"]["s"], pits);
+    assert_eq!(
+        snap["arrangements"]["n"],
+        searched_arrangement(&game, 1, Some(&pits), 5)
+    );
+    // The computer first, at level 6: it arranges unasked, seeing nothing.
+    let other = server
+        .create(
+            &kato,
+            json!({"setup":"free","seat":"second","opponent":{"computer":{"level":6}}}),
+        )
+        .await;
+    let snap = wait_for(&server, &kato, &other, |s| {
+        s["arrangements"]["s"].is_array()
+    })
+    .await;
+    assert_eq!(
+        snap["arrangements"]["s"],
+        searched_arrangement(&other, 0, None, 6)
+    );
+    assert_eq!(snap["arrangements"]["n"], Value::Null);
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn the_computer_arranges_a_free_setup_and_plays_mweisos_opening() {
     let db = DbFile::new();

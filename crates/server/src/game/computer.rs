@@ -6,15 +6,19 @@
 //! move), unless the game moved on meanwhile: a stale answer is dropped and the search
 //! stopped.
 //!
+//! A free setup's arrangement is searched the same way, on the pool with its stop flag
+//! (`omweso_search::arrange`: level 1 at random, the others by searching the first moves
+//! of candidate arrangements, against the first player's when it arranges second).
+//!
 //! Reproducible: a search's seed comes from the game's id and the number of moves played,
 //! and a level bounds the search by work, not time, so a game replayed from the same
-//! positions gets the same moves.
+//! positions gets the same moves (and arrangement).
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use omweso_rules::{Game, Side};
-use omweso_search::{best_move, Level, Limit, Query};
+use omweso_rules::{Arrangement, Game, Rules, Side};
+use omweso_search::{arrange, best_move, random_arrangement, ArrangeQuery, Level, Limit, Query};
 use rand::{rngs::SmallRng, Rng, SeedableRng};
 use tokio::time::Instant;
 use uuid::Uuid;
@@ -66,18 +70,37 @@ pub fn seed(id: Uuid, moves_played: usize) -> u64 {
     z ^ (z >> 31)
 }
 
-/// A free-setup arrangement (RULES.md 1.1): the 32 seeds placed two at a time in pits
-/// drawn at random from `seed`, so that every pit it fills can be sown (a single seed
-/// cannot start a turn) and the arrangement differs from game to game. In the side's own
-/// pit order 0..15, as `arrange` takes it.
-#[must_use]
-pub fn arrangement(seed: u64) -> Vec<u64> {
-    let mut rng = SmallRng::seed_from_u64(seed);
-    let mut pits = vec![0u64; 16];
-    for _ in 0..16 {
-        pits[rng.random_range(0..16)] += 2;
+/// The computer's free-setup arrangement at `level` (RULES.md 1.1), searched (on a
+/// search pool thread) against `shown`, the first player's, when it arranges second. In
+/// the side's own pit order 0..15, as `arrange` takes it. Should the search ever panic,
+/// the seeds are placed two at a time in random pits drawn from the same seed (level
+/// 1's way), so that the game never waits for an arrangement that will not come.
+fn think_arrangement(
+    rules: Rules,
+    shown: Option<Arrangement>,
+    budget: u64,
+    level: Level,
+    seed: u64,
+    stop: &AtomicBool,
+) -> Action {
+    let query = ArrangeQuery {
+        rules,
+        shown,
+        max_seeds: Some(budget),
+        level,
+        seed,
+    };
+    let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| arrange(&query, stop)));
+    let arrangement = match searched {
+        Ok(arranged) => arranged.arrangement,
+        Err(_) => {
+            tracing::error!("the arrangement search panicked; the computer arranges at random");
+            random_arrangement(seed)
+        }
+    };
+    Action::Arrange {
+        pits: arrangement.counts().iter().map(|&c| u64::from(c)).collect(),
     }
-    pits
 }
 
 /// The computer's move at `level`, searched (on a search pool thread). The search is
@@ -194,10 +217,21 @@ impl ComputerPlayer {
         self.retry_at = None;
         let not_before = now + services.delay;
         let (side, action) = match due {
-            ComputerDue::Arrange { side } => {
+            ComputerDue::Arrange {
+                side,
+                rules,
+                shown,
+                budget,
+            } => {
+                // Searched on the pool like a move, off the game's task.
+                let level = computer.level;
                 // Numbered past any move number, so as not to repeat a move's seed.
-                let pits = arrangement(seed(table.id(), usize::MAX - side.index()));
-                (side, Action::Arrange { pits })
+                let seed = seed(table.id(), usize::MAX - side.index());
+                let asked = services.pool.try_run(move |stop| {
+                    Ok(think_arrangement(rules, shown, budget, level, seed, stop))
+                });
+                self.wait_for(asked, version, side, not_before, now);
+                return;
             }
             ComputerDue::Decide { side, choice } => (side, Action::Decide { choice }),
             ComputerDue::AnswerImpasse { side, game } => {
@@ -333,16 +367,50 @@ mod tests {
     }
 
     #[test]
-    fn an_arrangement_places_32_seeds_two_at_a_time() {
-        for s in 0..200 {
-            let pits = arrangement(s);
-            assert_eq!(pits.len(), 16);
-            assert_eq!(pits.iter().sum::<u64>(), 32);
-            assert!(pits.iter().all(|&p| p % 2 == 0), "{pits:?}");
-            assert!(omweso_rules::Arrangement::new(&pits).is_ok());
+    fn the_computer_arranges_by_its_level_from_its_seed() {
+        let stop = AtomicBool::new(false);
+        let pits = |action: Action| match action {
+            Action::Arrange { pits } => pits,
+            other => panic!("an arrangement, not {other:?}"),
+        };
+        let outer = omweso_rules::Preset::Outer.arrangement();
+        for level in [Level::MIN, Level::new(4).unwrap()] {
+            for shown in [None, Some(outer)] {
+                let arranged = pits(think_arrangement(
+                    Rules::OMWESO,
+                    shown,
+                    720,
+                    level,
+                    5,
+                    &stop,
+                ));
+                assert_eq!(arranged.len(), 16);
+                assert_eq!(arranged.iter().sum::<u64>(), 32);
+                let query = ArrangeQuery {
+                    rules: Rules::OMWESO,
+                    shown,
+                    max_seeds: Some(720),
+                    level,
+                    seed: 5,
+                };
+                let searched = arrange(&query, &stop).arrangement.counts().map(u64::from);
+                assert_eq!(arranged, searched.to_vec());
+            }
         }
-        assert_eq!(arrangement(5), arrangement(5));
-        assert_ne!(arrangement(5), arrangement(6));
+        // Level 1 places the seeds two at a time, at random (the fallback too).
+        let level_1 = pits(think_arrangement(
+            Rules::OMWESO,
+            None,
+            720,
+            Level::MIN,
+            5,
+            &stop,
+        ));
+        assert!(level_1.iter().all(|&p| p % 2 == 0), "{level_1:?}");
+        assert_eq!(
+            level_1,
+            random_arrangement(5).counts().map(u64::from).to_vec()
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! grace, since it is always there). What it has to do now is [`Table::computer_due`]; the
 //! game's task asks the search pool and acts on the answer.
 
-use omweso_rules::{Game, Side};
+use omweso_rules::{Arrangement, Game, Rules, Side};
 
 use super::super::computer::seat;
 use super::super::config::SetupKind;
@@ -15,8 +15,15 @@ use crate::protocol::{Computer, ErrorCode, Event, Status};
 /// What the computer has to do at a table now.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ComputerDue {
-    /// Arrange its seeds (a free setup, its turn to arrange).
-    Arrange { side: Side },
+    /// Arrange its seeds (a free setup, its turn to arrange) for a game under `rules`,
+    /// seeing the first player's arrangement when it arranges second (RULES.md 1.1), its
+    /// search's moves sown under `budget` seeds.
+    Arrange {
+        side: Side,
+        rules: Rules,
+        shown: Option<Arrangement>,
+        budget: u64,
+    },
     /// Play a whole move on `game` (the board, or the board with it to move when it
     /// steals the opponent's turn), each turn sown under `budget` seeds.
     Move { side: Side, game: Game, budget: u64 },
@@ -90,7 +97,12 @@ impl Table {
                     && self.seats.iter().all(Option::is_some)
                     && self.arrangements[side.index()].is_none()
                     && (side == Side::South || self.arrangements[Side::South.index()].is_some());
-                ready.then_some(ComputerDue::Arrange { side })
+                ready.then(|| ComputerDue::Arrange {
+                    side,
+                    rules: self.rules(),
+                    shown: self.arrangements[side.other().index()],
+                    budget: self.config.time_control.budget(0),
+                })
             }
             Status::Playing => {
                 let board = self.board?;
@@ -259,9 +271,15 @@ mod tests {
         table
             .act(Side::South, &Action::Arrange { pits: pits.clone() }, 2_000)
             .unwrap();
+        // It sees Kato's arrangement.
         assert_eq!(
             table.computer_due(),
-            Some(ComputerDue::Arrange { side: Side::North })
+            Some(ComputerDue::Arrange {
+                side: Side::North,
+                rules: omweso_rules::Rules::OMWESO,
+                shown: Some(omweso_rules::Arrangement::new(&pits).unwrap()),
+                budget: 720,
+            })
         );
         table
             .act(Side::North, &Action::Arrange { pits }, 2_500)
@@ -273,7 +291,12 @@ mod tests {
         let table = against_computer(SetupKind::Free, Side::North, TimeControl::CASUAL);
         assert_eq!(
             table.computer_due(),
-            Some(ComputerDue::Arrange { side: Side::South })
+            Some(ComputerDue::Arrange {
+                side: Side::South,
+                rules: omweso_rules::Rules::OMWESO,
+                shown: None,
+                budget: 720,
+            })
         );
     }
 
