@@ -1,6 +1,6 @@
 //! `omweso arena`: two players (levels, node or time budgets, Monte Carlo tree search, or
-//! random moves) play each other over many games from the standard start, on the
-//! machine's cores, and the score is reported with the Elo difference and its 95%
+//! random moves) play each other over many games from a preset start or Omweso's free
+//! setup, on the machine's cores, and the score is reported with the Elo difference and its 95%
 //! interval (docs/bots.md).
 //!
 //! - Game `i` is played with the seed `mix(seed + i)`; player A sits South and moves first
