@@ -633,13 +633,21 @@ async fn killed_while_playing(database_url: &str) {
     }
 }
 
+/// A temporary directory, removed when dropped (a failing test included).
+struct TempDir(std::path::PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_killed_server_keeps_every_acknowledged_action_with_sqlite() {
     let dir = std::env::temp_dir().join(format!("omweso-sigkill-{}", uuid::Uuid::new_v4()));
     std::fs::create_dir(&dir).expect("a temporary directory");
-    let url = format!("sqlite://{}", dir.join("omweso.db").display());
-    killed_while_playing(&url).await;
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = TempDir(dir);
+    killed_while_playing(&format!("sqlite://{}", dir.0.join("omweso.db").display())).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
