@@ -2,7 +2,8 @@
 //!
 //! Every test body is written once and run against an SQLite file in the temp directory
 //! (always), `sqlite::memory:` (where the test does not reopen the database), and a fresh
-//! PostgreSQL database when `TEST_POSTGRES_URL` is set, e.g.
+//! PostgreSQL database when `TEST_POSTGRES_URL` is set (required on CI:
+//! `common::postgres_admin_url`), e.g.
 //!
 //! ```sh
 //! TEST_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/postgres cargo test -p omweso --test store
@@ -11,6 +12,8 @@
 //! For PostgreSQL each test creates its own database `omweso_test_<uuid>` through that URL
 //! and drops it afterwards (best effort). `latency_report` is ignored by default; run it with
 //! `-- --ignored --nocapture` to print the append latencies.
+
+mod common;
 
 use std::collections::BTreeSet;
 use std::future::Future;
@@ -138,8 +141,9 @@ async fn drop_pg_database(admin_url: &str, name: &str) {
     }
 }
 
-/// Runs `test` once per backend of `kinds` (PostgreSQL only if `TEST_POSTGRES_URL` is set),
-/// each on a database of its own, cleaning up after each run even when it panics.
+/// Runs `test` once per backend of `kinds` (PostgreSQL only if `TEST_POSTGRES_URL` is set,
+/// which CI requires), each on a database of its own, cleaning up after each run even when
+/// it panics.
 async fn for_each_db<F, Fut>(kinds: &[Kind], test: F)
 where
     F: Fn(TestDb) -> Fut,
@@ -156,7 +160,8 @@ where
                 run(test(TestDb { kind, url })).await;
             }
             Kind::Postgres => {
-                let Ok(admin_url) = std::env::var("TEST_POSTGRES_URL") else {
+                let Some(admin_url) = common::postgres_admin_url() else {
+                    eprintln!("TEST_POSTGRES_URL is not set: skipping this test's PostgreSQL run");
                     continue;
                 };
                 let (name, url) = create_pg_database(&admin_url).await;

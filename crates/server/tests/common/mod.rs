@@ -331,6 +331,25 @@ impl Client {
     }
 }
 
+/// `TEST_POSTGRES_URL`: a PostgreSQL server the tests may create databases on. `None` when
+/// it is unset, which only a local run may be: on CI (`CI` set, as `.ci/run` does) a
+/// PostgreSQL test that skipped would pass without having run anything, so it fails here
+/// instead. Every PostgreSQL test asks through this (or through [`FreshPostgres::create`]).
+pub fn postgres_admin_url() -> Option<String> {
+    match std::env::var("TEST_POSTGRES_URL") {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ => {
+            let ci = std::env::var("CI").unwrap_or_default();
+            assert!(
+                ci.is_empty() || ci == "false" || ci == "0",
+                "TEST_POSTGRES_URL is not set on CI (CI={ci}): the PostgreSQL tests would be \
+                 skipped; .ci/run sets it to a fresh database"
+            );
+            None
+        }
+    }
+}
+
 /// A PostgreSQL database made for one test, when `TEST_POSTGRES_URL` names a server the
 /// tests may create databases on.
 pub struct FreshPostgres {
@@ -340,9 +359,10 @@ pub struct FreshPostgres {
 }
 
 impl FreshPostgres {
-    /// `None` when `TEST_POSTGRES_URL` is not set.
+    /// `None` when `TEST_POSTGRES_URL` is not set (and this is not CI: see
+    /// [`postgres_admin_url`]).
     pub async fn create(prefix: &str) -> Option<FreshPostgres> {
-        let admin_url = std::env::var("TEST_POSTGRES_URL").ok()?;
+        let admin_url = postgres_admin_url()?;
         let name = format!("{prefix}_{}", uuid::Uuid::new_v4().simple());
         let admin = sqlx::PgPool::connect(&admin_url).await.unwrap();
         sqlx::query(&format!("CREATE DATABASE {name}"))
