@@ -45,29 +45,10 @@ async fn a_tournament_round_from_the_free_setup_with_a_late_arrangement() {
     assert_eq!(snap["settings"]["setup"], "free", "{snap}");
     let mut tokens = std::collections::HashMap::new();
     for name in ["Kato", "Nakato"] {
-        let (token, player) = server.session(name).await;
-        let (status, r) = server
-            .post(&format!("/api/tournaments/{id}/join"), &token, json!({}))
-            .await;
-        assert_eq!(status, 200, "{r}");
+        let (token, player) = server.join_tournament(&id, name).await;
         tokens.insert(player, token);
     }
-    let (status, r) = server
-        .post(
-            &format!("/api/tournaments/{id}/rounds"),
-            &director,
-            json!({}),
-        )
-        .await;
-    assert_eq!(status, 201, "{r}");
-    let (status, round) = server
-        .post(
-            &format!("/api/tournaments/{id}/rounds/1/start"),
-            &director,
-            json!({}),
-        )
-        .await;
-    assert_eq!(status, 200, "{round}");
+    let round = server.pair_and_start(&director, &id, 1).await;
     let pairing = &round["pairings"][0];
     let game = pairing["game_id"].as_str().unwrap().to_owned();
     let first = &tokens[pairing["first"].as_str().unwrap()];

@@ -75,9 +75,9 @@ async fn the_server_holds_only_so_many_unfinished_tournaments() {
 async fn a_round_that_would_pass_the_servers_games_is_refused_whole() {
     let server = TestServer::start_with(config(|l| l.live_games = 3)).await;
     let (director, _) = server.session("TD").await;
-    let (status, r) = create(&server, &director, json!({"name":"Big","setup":"outer"})).await;
-    assert_eq!(status, 201, "{r}");
-    let id = r["tournament_id"].as_str().unwrap().to_owned();
+    let id = server
+        .create_tournament(&director, json!({"name":"Big","setup":"outer"}))
+        .await;
     for i in 0..8 {
         let (status, r) = join(&server, &id, &format!("Player {i}")).await;
         assert_eq!(status, 200, "{r}");
@@ -124,9 +124,9 @@ async fn a_tournament_that_never_starts_is_removed() {
     }))
     .await;
     let (director, _) = server.session("TD").await;
-    let (status, r) = create(&server, &director, json!({"name":"Never"})).await;
-    assert_eq!(status, 201, "{r}");
-    let id = r["tournament_id"].as_str().unwrap().to_owned();
+    let id = server
+        .create_tournament(&director, json!({"name":"Never"}))
+        .await;
     let mut socket = server
         .socket_at(&format!("/ws/tournaments/{id}?token={director}"))
         .await;
@@ -154,13 +154,12 @@ async fn a_tournament_that_never_starts_is_removed() {
 async fn a_round_robin_takes_no_more_players_than_thirty_rounds_can_pair() {
     let server = TestServer::start("sqlite::memory:").await;
     let (director, _) = server.session("TD").await;
-    let (_, r) = create(
-        &server,
-        &director,
-        json!({"name":"Double","system":"double-round-robin"}),
-    )
-    .await;
-    let id = r["tournament_id"].as_str().unwrap().to_owned();
+    let id = server
+        .create_tournament(
+            &director,
+            json!({"name":"Double","system":"double-round-robin"}),
+        )
+        .await;
     for i in 0..16 {
         let (status, r) = join(&server, &id, &format!("Player {i}")).await;
         assert_eq!(status, 200, "{r}");
@@ -178,8 +177,9 @@ async fn a_round_robin_takes_no_more_players_than_thirty_rounds_can_pair() {
 async fn two_players_of_one_name_cannot_be_told_apart_so_the_second_is_asked_to_change() {
     let server = TestServer::start("sqlite::memory:").await;
     let (director, _) = server.session("TD").await;
-    let (_, r) = create(&server, &director, json!({"name":"Names"})).await;
-    let id = r["tournament_id"].as_str().unwrap().to_owned();
+    let id = server
+        .create_tournament(&director, json!({"name":"Names"}))
+        .await;
     let (status, r) = join(&server, &id, "Kato").await;
     assert_eq!(status, 200, "{r}");
     let (status, r) = join(&server, &id, "kato").await;
@@ -197,13 +197,12 @@ async fn two_players_of_one_name_cannot_be_told_apart_so_the_second_is_asked_to_
 async fn a_sheet_takes_at_most_twenty_corrections() {
     let server = TestServer::start("sqlite::memory:").await;
     let (director, _) = server.session("TD").await;
-    let (_, r) = create(
-        &server,
-        &director,
-        json!({"name":"Corrections","rounds":1,"setup":"outer"}),
-    )
-    .await;
-    let id = r["tournament_id"].as_str().unwrap().to_owned();
+    let id = server
+        .create_tournament(
+            &director,
+            json!({"name":"Corrections","rounds":1,"setup":"outer"}),
+        )
+        .await;
     let (kato, _) = server.session("Kato").await;
     let (nakato, _) = server.session("Nakato").await;
     for token in [&kato, &nakato] {
@@ -212,36 +211,17 @@ async fn a_sheet_takes_at_most_twenty_corrections() {
             .await;
         assert_eq!(status, 200, "{r}");
     }
-    server
-        .post(
-            &format!("/api/tournaments/{id}/rounds"),
-            &director,
-            json!({}),
-        )
-        .await;
-    let (_, round) = server
-        .post(
-            &format!("/api/tournaments/{id}/rounds/1/start"),
-            &director,
-            json!({}),
-        )
-        .await;
+    let round = server.pair_and_start(&director, &id, 1).await;
     let game = round["pairings"][0]["game_id"].as_str().unwrap().to_owned();
     let mut socket = server.socket(&game, Some(&kato), None).await;
     socket.recv_type("state").await;
     socket.send(json!({"t":"resign","d":{},"id":"r"})).await;
     socket.expect_ack("r").await;
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-    loop {
-        let (_, snap) = server
-            .get(&format!("/api/tournaments/{id}"), &director)
-            .await;
-        if !snap["rounds"][0]["pairings"][0]["sheet"].is_null() {
-            break;
-        }
-        assert!(tokio::time::Instant::now() < deadline, "no sheet: {snap}");
-        tokio::time::sleep(Duration::from_millis(30)).await;
-    }
+    server
+        .tournament_until(&director, &id, Duration::from_secs(10), |snap| {
+            !snap["rounds"][0]["pairings"][0]["sheet"].is_null()
+        })
+        .await;
     let path = format!("/api/tournaments/{id}/sheets/{game}");
     for i in 0..20 {
         let winner = if i % 2 == 0 { "s" } else { "n" };
@@ -264,8 +244,9 @@ async fn a_sheet_takes_at_most_twenty_corrections() {
 async fn a_director_pairs_only_so_many_times_a_minute() {
     let server = TestServer::start_with(config(|l| l.pairings_per_session_per_minute = 2)).await;
     let (director, _) = server.session("TD").await;
-    let (_, r) = create(&server, &director, json!({"name":"Pairs","setup":"outer"})).await;
-    let id = r["tournament_id"].as_str().unwrap().to_owned();
+    let id = server
+        .create_tournament(&director, json!({"name":"Pairs","setup":"outer"}))
+        .await;
     for i in 0..4 {
         join(&server, &id, &format!("Player {i}")).await;
     }
@@ -311,13 +292,12 @@ async fn looping_a_refused_pairing_of_a_big_field_does_not_slow_the_games() {
     const PLAYERS: usize = 200;
     let server = TestServer::start("sqlite::memory:").await;
     let (director, _) = server.session("TD").await;
-    let (_, r) = create(
-        &server,
-        &director,
-        json!({"name":"Big field","setup":"outer","rounds":3}),
-    )
-    .await;
-    let id = r["tournament_id"].as_str().unwrap().to_owned();
+    let id = server
+        .create_tournament(
+            &director,
+            json!({"name":"Big field","setup":"outer","rounds":3}),
+        )
+        .await;
     for i in 0..PLAYERS {
         let (status, r) = join(&server, &id, &format!("Player {i}")).await;
         assert_eq!(status, 200, "{r}");
@@ -339,20 +319,11 @@ async fn looping_a_refused_pairing_of_a_big_field_does_not_slow_the_games() {
         .await;
     assert_eq!(status, 200, "{r}");
     // Its games are stopped and adjudicated by their own tasks: the round finishes then.
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    loop {
-        let (_, snap) = server
-            .get(&format!("/api/tournaments/{id}"), &director)
-            .await;
-        if snap["rounds"][0]["status"] == "finished" {
-            break;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "round 1 did not finish"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    server
+        .tournament_until(&director, &id, Duration::from_secs(30), |snap| {
+            snap["rounds"][0]["status"] == "finished"
+        })
+        .await;
     // Round 2 as round 1 again: every pair a rematch, refused.
     let edit = json!({"pairings":rematch,"confirm_breach":false});
     let (status, r) = server
@@ -395,13 +366,12 @@ async fn a_rounds_ends_send_each_watcher_their_sheets_and_the_standings_once() {
     const PLAYERS: usize = 40;
     let server = TestServer::start("sqlite::memory:").await;
     let (director, _) = server.session("TD").await;
-    let (_, r) = create(
-        &server,
-        &director,
-        json!({"name":"Watched","setup":"outer","rounds":2}),
-    )
-    .await;
-    let id = r["tournament_id"].as_str().unwrap().to_owned();
+    let id = server
+        .create_tournament(
+            &director,
+            json!({"name":"Watched","setup":"outer","rounds":2}),
+        )
+        .await;
     let mut players = Vec::new();
     for i in 0..PLAYERS {
         let (token, player) = server.session(&format!("Player {i}")).await;
@@ -423,11 +393,7 @@ async fn a_rounds_ends_send_each_watcher_their_sheets_and_the_standings_once() {
     let state = watcher.recv_type("state").await;
     assert_eq!(state["d"]["you"], Value::Null);
     let base = format!("/api/tournaments/{id}/rounds");
-    server.post(&base, &director, json!({})).await;
-    let (status, r) = server
-        .post(&format!("{base}/1/start"), &director, json!({}))
-        .await;
-    assert_eq!(status, 200, "{r}");
+    server.pair_and_start(&director, &id, 1).await;
     // Every game of the round ends at once: the director ends the round.
     let (status, r) = server
         .post(&format!("{base}/1/end"), &director, json!({}))

@@ -182,6 +182,69 @@ impl TestServer {
         r
     }
 
+    // ----- tournaments -----
+
+    /// Creates a tournament with `body` as `director`; its id.
+    pub async fn create_tournament(&self, director: &str, body: Value) -> String {
+        let (status, r) = self.post("/api/tournaments", director, body).await;
+        assert_eq!(status, 201, "{r}");
+        r["tournament_id"].as_str().unwrap().to_owned()
+    }
+
+    /// A new session named `name` joined to tournament `id`: its token and player id.
+    pub async fn join_tournament(&self, id: &str, name: &str) -> (String, String) {
+        let (token, player) = self.session(name).await;
+        let (status, r) = self
+            .post(&format!("/api/tournaments/{id}/join"), &token, json!({}))
+            .await;
+        assert_eq!(status, 200, "{r}");
+        (token, player)
+    }
+
+    /// Pairs the next round `n` of tournament `id` and starts it; the round as started.
+    pub async fn pair_and_start(&self, director: &str, id: &str, n: u64) -> Value {
+        let (status, r) = self
+            .post(
+                &format!("/api/tournaments/{id}/rounds"),
+                director,
+                json!({}),
+            )
+            .await;
+        assert_eq!(status, 201, "{r}");
+        let (status, round) = self
+            .post(
+                &format!("/api/tournaments/{id}/rounds/{n}/start"),
+                director,
+                json!({}),
+            )
+            .await;
+        assert_eq!(status, 200, "{round}");
+        round
+    }
+
+    /// Polls tournament `id`'s snapshot (as `token`) until `done` holds, `within` at most.
+    pub async fn tournament_until(
+        &self,
+        token: &str,
+        id: &str,
+        within: Duration,
+        done: impl Fn(&Value) -> bool,
+    ) -> Value {
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            let (status, snap) = self.get(&format!("/api/tournaments/{id}"), token).await;
+            assert_eq!(status, 200, "{snap}");
+            if done(&snap) {
+                return snap;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "waited {within:?}: {snap}"
+            );
+            tokio::time::sleep(Duration::from_millis(30)).await;
+        }
+    }
+
     /// Plays both Mweiso opening turns of `game` from the start: South (`south`'s token)
     /// `C1`, then North `H4`. South then moves first in the main phase, where `A1'`
     /// captures directly and its clockwise chain asks `a`, `c` or `l` (the opening itself
