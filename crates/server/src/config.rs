@@ -359,3 +359,35 @@ impl ServeConfig {
 fn default_database_url() -> String {
     std::env::var("DATABASE_URL").unwrap_or_else(|_| "sqlite://omweso.db".to_owned())
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::Limits;
+
+    /// The limits as `omweso serve` reads them with no flag and no environment.
+    #[derive(Parser)]
+    struct Bare {
+        #[command(flatten)]
+        limits: Limits,
+    }
+
+    /// Every default is written twice, in the flags and in [`Limits::defaults`] (what
+    /// tests and embedders start from): they must say the same, or a server started by
+    /// hand and one started in a test would keep different limits.
+    #[test]
+    fn the_flags_defaults_are_limits_defaults() {
+        let from_flags = Bare::try_parse_from(["omweso"]).map(|b| b.limits);
+        let from_flags = from_flags.unwrap_or_else(|e| panic!("{e}"));
+        if std::env::vars().any(|(k, _)| k.starts_with("OMWESO_")) {
+            // An OMWESO_ variable in the environment changes what the flags read.
+            eprintln!("skipped: OMWESO_ variables are set");
+            return;
+        }
+        assert_eq!(
+            format!("{from_flags:?}"),
+            format!("{:?}", Limits::defaults())
+        );
+    }
+}
