@@ -1,0 +1,57 @@
+//! Behaviour docs/protocol.md documents that no other test checked (issue 26): each
+//! against a real server, with the exact answer.
+
+mod common;
+
+use common::TestServer;
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+/// The refusal a socket upgrade to `path` gets: its status and JSON body.
+async fn upgrade_refused(server: &TestServer, path: &str) -> (u16, Value) {
+    let request = format!("ws://{}{path}", server.addr)
+        .into_client_request()
+        .unwrap();
+    match tokio_tungstenite::connect_async(request).await {
+        Ok(_) => panic!("{path}: the upgrade was accepted"),
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+            let body = response.body().clone().unwrap_or_default();
+            let json = serde_json::from_slice(&body).unwrap_or(Value::Null);
+            (response.status().as_u16(), json)
+        }
+        Err(other) => panic!("{path}: {other}"),
+    }
+}
+
+/// `?v=` is the last event version seen: a whole number, else `400 bad_version`, on the
+/// game socket and the tournament socket alike.
+#[tokio::test]
+async fn a_version_that_is_not_a_whole_number_is_refused_as_bad_version() {
+    let server = TestServer::start("sqlite::memory:").await;
+    let (kato, _) = server.session("Kato").await;
+    let game = server
+        .create(&kato, json!({"ruleset":"omweso","setup":"outer"}))
+        .await;
+    let tournament = server
+        .create_tournament(&kato, json!({"name":"Versions"}))
+        .await;
+    for path in [
+        format!("/ws/games/{game}?v=seven"),
+        format!("/ws/games/{game}?v=-1"),
+        format!("/ws/tournaments/{tournament}?v=1.5"),
+    ] {
+        let (status, body) = upgrade_refused(&server, &path).await;
+        assert_eq!(status, 400, "{path}: {body}");
+        assert_eq!(body["error"]["code"], "bad_version", "{path}: {body}");
+        assert_eq!(
+            body["error"]["message"],
+            "v is the last event version seen: a whole number"
+        );
+    }
+    // A whole number resumes (nothing missed after version 0 of a game nobody joined:
+    // the socket is open and answers).
+    let mut socket = server.socket(&game, Some(&kato), Some(0)).await;
+    socket.send(json!({"t":"ping","d":{}})).await;
+    socket.recv_type("pong").await;
+    server.stop().await;
+}
