@@ -55,3 +55,34 @@ async fn a_version_that_is_not_a_whole_number_is_refused_as_bad_version() {
     socket.recv_type("pong").await;
     server.stop().await;
 }
+
+/// A turn waiting at a decision point must be answered before any start: another `move`
+/// gets `turn_in_progress`, and nothing changes (Mweiso's `A1'` asks `a`, `c` or `l`).
+#[tokio::test]
+async fn a_move_while_a_turn_waits_for_its_decision_is_refused_as_turn_in_progress() {
+    let server = TestServer::start("sqlite::memory:").await;
+    let (south, _) = server.session("Kato").await;
+    let (north, _) = server.session("Nakato").await;
+    let game = server
+        .create(&south, json!({"ruleset":"mweiso","seat":"first"}))
+        .await;
+    server.join(&north, &game).await;
+    server.play_mweiso_opening(&game, &south, &north).await;
+    let mut ws = server.socket(&game, Some(&south), None).await;
+    ws.send(json!({"t":"move","d":{"move":"A1'"},"id":"start"}))
+        .await;
+    ws.expect_ack("start").await;
+    let before = server.snapshot(&south, &game).await;
+    assert_eq!(before["pending"], json!(["a", "c", "l"]), "{before}");
+    ws.send(json!({"t":"move","d":{"move":"B1"},"id":"again"}))
+        .await;
+    let refused = ws.recv_type("error").await;
+    assert_eq!(
+        refused["d"],
+        json!({"id":"again","code":"turn_in_progress",
+               "message":"a turn is waiting for a decision; answer it with decide"})
+    );
+    let after = server.snapshot(&south, &game).await;
+    assert_eq!(after["version"], before["version"]);
+    server.stop().await;
+}
