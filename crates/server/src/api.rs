@@ -174,6 +174,14 @@ pub async fn create_game(
             .map_err(|m| ApiError::bad_request(ErrorCode::BadTimeControl, m))?,
         None => TimeControl::CASUAL,
     };
+    // Against the computer, a person who played a move and left holds one of the
+    // computer's places for the whole grace: bounded (docs/security.md).
+    if computer.is_some() && time_control.disconnect_grace_seconds > COMPUTER_GRACE_MAX_SECONDS {
+        return Err(ApiError::bad_request(
+            ErrorCode::BadTimeControl,
+            format!("against the computer, disconnect_grace_seconds is at most {COMPUTER_GRACE_MAX_SECONDS} (ten minutes)"),
+        ));
+    }
     let side = match request.seat.unwrap_or(SeatChoice::First) {
         SeatChoice::First => Side::South,
         SeatChoice::Second => Side::North,
@@ -258,6 +266,9 @@ pub fn game_id(text: &str) -> Result<Uuid, ApiError> {
 /// (each costing up to a second of a core a move), unfinished ones per session, per
 /// address and in all;
 /// then the creations per session and per address a minute.
+/// The longest disconnect grace of a game against the computer, in seconds.
+const COMPUTER_GRACE_MAX_SECONDS: f64 = 600.0;
+
 fn may_create_game(
     state: &AppState,
     player: Uuid,

@@ -27,14 +27,15 @@ async fn create_from(server: &TestServer, token: &str, from: &str, body: Value) 
     (status, r.json().await.unwrap_or(Value::Null))
 }
 
-/// A day of disconnect grace: the longest a time control may ask for.
-fn a_days_grace(level: u8) -> Value {
+/// Ten minutes of disconnect grace: the longest a game against the computer may ask for
+/// (ten times the no-show time).
+fn the_longest_grace(level: u8) -> Value {
     json!({"seat":"first","opponent":{"computer":{"level":level}},
-           "time_control":{"disconnect_grace_seconds":86400}})
+           "time_control":{"disconnect_grace_seconds":600}})
 }
 
 /// A person who never comes to their game against the computer does not keep its place
-/// for the time control's grace (a day, here): the game is removed after the no-show
+/// for the time control's grace (ten minutes, here): the game is removed after the no-show
 /// time, its place freed, its sockets told. A person who came and played keeps theirs.
 #[tokio::test]
 async fn a_person_who_never_comes_gives_the_computers_place_back() {
@@ -46,15 +47,17 @@ async fn a_person_who_never_comes_gives_the_computers_place_back() {
     let (apio, _) = server.session("Apio").await;
     let (okello, _) = server.session("Okello").await;
     // Kato takes a place and never comes; Apio takes the other, comes and plays.
-    let gone = server.create(&kato, a_days_grace(1)).await;
-    let kept = server.create(&apio, a_days_grace(1)).await;
+    let gone = server.create(&kato, the_longest_grace(1)).await;
+    let kept = server.create(&apio, the_longest_grace(1)).await;
     let mut apio_socket = server.socket(&kept, Some(&apio), None).await;
     apio_socket
         .expect_ack_of("m", json!({"t":"move","d":{"move":"E1"}}))
         .await;
     // A spectator on the game Kato left empty hears why it goes.
     let mut spectator = server.socket(&gone, Some(&okello), None).await;
-    let (status, refused) = server.post("/api/games", &okello, a_days_grace(1)).await;
+    let (status, refused) = server
+        .post("/api/games", &okello, the_longest_grace(1))
+        .await;
     assert_eq!(status, 429, "{refused}");
     assert_eq!(refused["error"]["code"], "rate_limited");
     assert_eq!(
@@ -77,7 +80,7 @@ async fn a_person_who_never_comes_gives_the_computers_place_back() {
     let (status, _) = server.get(&format!("/api/games/{gone}"), &kato).await;
     assert_eq!(status, 404);
     // Its place is free: Okello's game is created.
-    server.create(&okello, a_days_grace(1)).await;
+    server.create(&okello, the_longest_grace(1)).await;
     // Apio, who played, is still playing long after the no-show time.
     tokio::time::sleep(Duration::from_millis(2000)).await;
     let snap = server.snapshot(&apio, &kept).await;
@@ -214,5 +217,27 @@ async fn one_players_flood_does_not_delay_anothers_first_answer() {
         &latencies,
         Duration::from_millis(50),
     );
+    server.stop().await;
+}
+
+/// A person who plays one move against the computer and leaves holds a place for the
+/// game's disconnect grace: against the computer it is at most ten minutes.
+#[tokio::test]
+async fn a_game_against_the_computer_keeps_a_grace_of_ten_minutes_at_most() {
+    let server = TestServer::start("sqlite::memory:").await;
+    let (kato, _) = server.session("Kato").await;
+    let body = json!({"ruleset":"omweso","opponent":{"computer":{"level":1}},
+                      "time_control":{"disconnect_grace_seconds":86400}});
+    let (status, r) = server.post("/api/games", &kato, body).await;
+    assert_eq!(status, 400, "{r}");
+    assert_eq!(r["error"]["code"], "bad_time_control");
+    assert_eq!(
+        r["error"]["message"],
+        "against the computer, disconnect_grace_seconds is at most 600 (ten minutes)"
+    );
+    let body = json!({"ruleset":"omweso","opponent":{"computer":{"level":1}},
+                      "time_control":{"disconnect_grace_seconds":600}});
+    let (status, r) = server.post("/api/games", &kato, body).await;
+    assert_eq!(status, 201, "{r}");
     server.stop().await;
 }
