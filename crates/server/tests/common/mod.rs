@@ -418,7 +418,11 @@ pub fn postgres_admin_url() -> Option<String> {
 pub struct FreshPostgres {
     pub url: String,
     admin: sqlx::PgPool,
+    admin_url: String,
     name: String,
+    /// Dropped by [`FreshPostgres::drop_database`]; else by `Drop`, so that a test that
+    /// fails (panics) before it gets there does not leave its database behind.
+    dropped: bool,
 }
 
 impl FreshPostgres {
@@ -438,13 +442,43 @@ impl FreshPostgres {
         Some(FreshPostgres {
             url: format!("{base}/{name}"),
             admin,
+            admin_url,
             name,
+            dropped: false,
         })
     }
 
-    pub async fn drop_database(self) {
+    pub async fn drop_database(mut self) {
         let _ = sqlx::query(&format!("DROP DATABASE {} WITH (FORCE)", self.name))
             .execute(&self.admin)
             .await;
+        self.dropped = true;
+    }
+}
+
+impl Drop for FreshPostgres {
+    fn drop(&mut self) {
+        if self.dropped {
+            return;
+        }
+        // Not awaited here (a panicking test is unwinding, maybe inside a runtime): a
+        // thread of its own with a runtime of its own drops the database.
+        let (url, name) = (self.admin_url.clone(), self.name.clone());
+        let dropping = std::thread::spawn(move || {
+            let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            else {
+                return;
+            };
+            runtime.block_on(async move {
+                if let Ok(admin) = sqlx::PgPool::connect(&url).await {
+                    let _ = sqlx::query(&format!("DROP DATABASE {name} WITH (FORCE)"))
+                        .execute(&admin)
+                        .await;
+                }
+            });
+        });
+        let _ = dropping.join();
     }
 }
