@@ -8,6 +8,10 @@
 //!
 //! On an SQLite file always; on PostgreSQL when `TEST_POSTGRES_URL` is set (a CI run
 //! fails instead of skipping it: `common::postgres_admin_url`).
+//!
+//! Longer than most files (about 650 lines) for a reason: the players of every kind of
+//! action (tables, a tournament), the kill, and the checks after it are one scenario, read
+//! best in one place.
 
 mod common;
 
