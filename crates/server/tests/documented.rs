@@ -86,3 +86,23 @@ async fn a_move_while_a_turn_waits_for_its_decision_is_refused_as_turn_in_progre
     assert_eq!(after["version"], before["version"]);
     server.stop().await;
 }
+
+/// A player's own first snapshot shows them at the table: the socket that asked for it
+/// is counted before it is sent (the page showed "not connected" on its own card until
+/// the next crowd message, which a loaded machine made long enough to see).
+#[tokio::test]
+async fn a_players_first_state_counts_their_own_connection() {
+    let server = TestServer::start("sqlite::memory:").await;
+    let (south, _) = server.session("Kato").await;
+    let (north, _) = server.session("Nakato").await;
+    let game = server
+        .create(&south, json!({"ruleset":"omweso","setup":"outer"}))
+        .await;
+    server.join(&north, &game).await;
+    let mut ws = server.socket(&game, Some(&north), None).await;
+    let state = ws.recv_type("state").await;
+    assert_eq!(state["d"]["you"], "n");
+    assert_eq!(state["d"]["seats"]["n"]["connected"], true, "{state}");
+    assert_eq!(state["d"]["seats"]["s"]["connected"], false, "{state}");
+    server.stop().await;
+}

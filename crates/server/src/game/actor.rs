@@ -537,9 +537,18 @@ impl Actor {
                 let conn = self.next_conn;
                 self.next_conn += 1;
                 let seat = player.and_then(|p| self.table.seat_of(p));
-                self.catch_up(&tx, seat, resume_after).await;
+                // Counted before the state is sent: a player's own page shows them at the
+                // table from its first snapshot, not "not connected" until the next crowd.
                 connection_gauge(seat).fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                self.conns.insert(conn, Conn { tx, player, seat });
+                self.conns.insert(
+                    conn,
+                    Conn {
+                        tx: tx.clone(),
+                        player,
+                        seat,
+                    },
+                );
+                self.catch_up(&tx, seat, resume_after).await;
                 self.crowd_dirty = true;
                 let _ = reply.send(conn);
             }
