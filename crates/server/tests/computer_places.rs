@@ -11,22 +11,6 @@ use common::TestServer;
 use omweso::config::ServeConfig;
 use serde_json::{json, Value};
 
-/// `POST /api/games` as `token`, seen as coming from `from` (the server trusts
-/// 127.0.0.1 as a proxy in these tests).
-async fn create_from(server: &TestServer, token: &str, from: &str, body: Value) -> (u16, Value) {
-    let r = server
-        .http
-        .post(server.url("/api/games"))
-        .bearer_auth(token)
-        .header("x-forwarded-for", from)
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    let status = r.status().as_u16();
-    (status, r.json().await.unwrap_or(Value::Null))
-}
-
 /// Ten minutes of disconnect grace: the longest a game against the computer may ask for
 /// (ten times the no-show time).
 fn the_longest_grace(level: u8) -> Value {
@@ -104,7 +88,9 @@ async fn one_address_holds_only_so_many_of_the_computers_places() {
         let mut made = 0;
         for i in 0..3 {
             let (token, _) = server.session(&format!("Player {i}")).await;
-            let (status, answer) = create_from(&server, &token, from, body.clone()).await;
+            let (status, answer) = server
+                .post_from("/api/games", &token, from, body.clone())
+                .await;
             if status == 201 {
                 made += 1;
                 continue;
@@ -120,11 +106,17 @@ async fn one_address_holds_only_so_many_of_the_computers_places() {
     }
     // Another address in the same /64 is the same client; the next /64 another.
     let (token, _) = server.session("Nakato").await;
-    let (status, _) = create_from(&server, &token, "2001:db8:1:2::ffff", body.clone()).await;
+    let (status, _) = server
+        .post_from("/api/games", &token, "2001:db8:1:2::ffff", body.clone())
+        .await;
     assert_eq!(status, 429);
-    let (status, answer) = create_from(&server, &token, "2001:db8:1:3::1", body.clone()).await;
+    let (status, answer) = server
+        .post_from("/api/games", &token, "2001:db8:1:3::1", body.clone())
+        .await;
     assert_eq!(status, 201, "{answer}");
-    let (status, answer) = create_from(&server, &token, "203.0.113.10", body).await;
+    let (status, answer) = server
+        .post_from("/api/games", &token, "203.0.113.10", body)
+        .await;
     assert_eq!(status, 201, "{answer}");
     server.stop().await;
 }
@@ -150,13 +142,14 @@ async fn first_answer_behind(
 ) -> usize {
     let (token, _) = server.session("Newcomer").await;
     let before = answered(server, flood, flooded).await;
-    let (status, created) = create_from(
-        server,
-        &token,
-        from,
-        json!({"seat":"second","opponent":{"computer":{"level":1}}}),
-    )
-    .await;
+    let (status, created) = server
+        .post_from(
+            "/api/games",
+            &token,
+            from,
+            json!({"seat":"second","opponent":{"computer":{"level":1}}}),
+        )
+        .await;
     assert_eq!(status, 201, "{created}");
     let game = created["game_id"].as_str().unwrap().to_owned();
     let asked = Instant::now();
@@ -199,7 +192,9 @@ async fn one_players_flood_does_not_delay_anothers_first_answer() {
     let level_8 = json!({"seat":"second","opponent":{"computer":{"level":8}}});
     let mut flooded = Vec::new();
     for _ in 0..40 {
-        let (status, answer) = create_from(&server, &flood, "198.51.100.1", level_8.clone()).await;
+        let (status, answer) = server
+            .post_from("/api/games", &flood, "198.51.100.1", level_8.clone())
+            .await;
         assert_eq!(status, 201, "{answer}");
         flooded.push(answer["game_id"].as_str().unwrap().to_owned());
     }

@@ -135,17 +135,9 @@ async fn an_ipv6_client_is_counted_by_its_slash_64() {
         ("2001:db8:1:2::2", 201),
         ("2001:db8:1:2::3", 429),
     ] {
-        let answer = server
-            .http
-            .post(server.url("/api/games"))
-            .header("x-forwarded-for", from)
-            .bearer_auth(&tokens[0])
-            .json(&json!({"ruleset": "oware"}))
-            .send()
-            .await
-            .unwrap();
-        let status = answer.status().as_u16();
-        let body: Value = answer.json().await.unwrap();
+        let (status, body) = server
+            .post_from("/api/games", &tokens[0], from, json!({"ruleset": "oware"}))
+            .await;
         assert_eq!(status, expected, "{from}: {body}");
         if status == 429 {
             assert_eq!(

@@ -102,14 +102,33 @@ impl TestServer {
     }
 
     pub async fn post(&self, path: &str, token: &str, body: Value) -> (u16, Value) {
-        let r = self
-            .http
-            .post(self.url(path))
-            .bearer_auth(token)
-            .json(&body)
-            .send()
-            .await
-            .unwrap();
+        self.send_post(path, token, None, body).await
+    }
+
+    /// [`TestServer::post`] as a client at `from`, named by `X-Forwarded-For` (the tests'
+    /// servers trust 127.0.0.1 as a proxy).
+    pub async fn post_from(
+        &self,
+        path: &str,
+        token: &str,
+        from: &str,
+        body: Value,
+    ) -> (u16, Value) {
+        self.send_post(path, token, Some(from), body).await
+    }
+
+    async fn send_post(
+        &self,
+        path: &str,
+        token: &str,
+        from: Option<&str>,
+        body: Value,
+    ) -> (u16, Value) {
+        let mut request = self.http.post(self.url(path)).bearer_auth(token);
+        if let Some(from) = from {
+            request = request.header("x-forwarded-for", from);
+        }
+        let r = request.json(&body).send().await.unwrap();
         let status = r.status().as_u16();
         (status, r.json().await.unwrap_or(Value::Null))
     }
