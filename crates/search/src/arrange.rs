@@ -437,13 +437,7 @@ impl Arranger<'_> {
             if !seen.insert(candidate) {
                 continue;
             }
-            self.candidates += 1;
-            let mut entry = Scored {
-                arrangement: candidate,
-                worst: i32::MAX,
-                tried: 0,
-            };
-            self.try_all(&mut entry, &pool, i32::MIN);
+            let entry = self.candidate(candidate, &pool, i32::MIN);
             scored.push(entry);
         }
         // Rounds of a hill climb from the best, each closed by the reply a second
@@ -463,14 +457,8 @@ impl Arranger<'_> {
                 if !seen.insert(candidate) {
                     continue;
                 }
-                self.candidates += 1;
-                let mut entry = Scored {
-                    arrangement: candidate,
-                    worst: i32::MAX,
-                    tried: 0,
-                };
                 // Tried until it falls to the best's score: it cannot lead from there.
-                self.try_all(&mut entry, &pool, floor);
+                let entry = self.candidate(candidate, &pool, floor);
                 scored.push(entry);
             }
             if round == effort.rounds || self.spent() {
@@ -491,6 +479,19 @@ impl Arranger<'_> {
         }
         let best = self.settle(&mut scored, &pool);
         (scored[best].arrangement, scored[best].worst)
+    }
+
+    /// A new first-arranger candidate, counted and scored against `pool` down to `floor`
+    /// ([`Arranger::try_all`]).
+    fn candidate(&mut self, arrangement: Arrangement, pool: &Pool, floor: i32) -> Scored {
+        self.candidates += 1;
+        let mut entry = Scored {
+            arrangement,
+            worst: i32::MAX,
+            tried: 0,
+        };
+        self.try_all(&mut entry, pool, floor);
+        entry
     }
 
     /// Scores `entry` against the replies of `pool` it has not met yet, until its worst
