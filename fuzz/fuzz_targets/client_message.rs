@@ -16,10 +16,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use omweso::game::config::{GameConfig, SetupKind, TimeControl};
-use omweso::game::laps::MAX_EVENT_LAPS;
-use omweso::game::table::{Action, Seat, Table};
-use omweso::protocol::{decode, DecodeError, ErrorCode, Event, Played, Request};
+use omweso_protocol::config::{GameConfig, SetupKind, TimeControl};
+use omweso_protocol::game::MAX_EVENT_LAPS;
+use omweso_server::game::table::{Action, Seat, Table};
+use omweso_protocol::{decode, DecodeError, ErrorCode, Event, Played, Request};
 use omweso_rules::{Ruleset, Side};
 use serde_json::Value;
 

@@ -12,7 +12,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use omweso::engine_cli::{respond_with, run_with, Options};
+use omweso_tools::engine_cli::{respond_with, run_with, Options};
 use serde_json::Value;
 
 const MAX_STREAM: usize = 64 * 1024;

@@ -11,12 +11,12 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use omweso::protocol::tournament::{
+use omweso_protocol::tournament::{
     EditRound, NewTournament, SheetRequest, System, WithdrawRequest,
 };
-use omweso::tournament::log::Entry;
-use omweso::tournament::settings::Settings;
-use omweso::tournament::state::Tournament;
+use omweso_server::tournament::log::Entry;
+use omweso_server::tournament::settings::Settings;
+use omweso_server::tournament::state::Tournament;
 
 /// See `engine_request.rs`: SQLite's two `aiOff` statics are not an ODR violation.
 #[no_mangle]

@@ -78,36 +78,17 @@
 //! - **Back-pressure**: every queue is bounded. A full game or pool queue makes senders
 //!   wait; a connection whose queue is full is dropped, and resyncs when it reconnects.
 
-pub mod accept;
-pub mod address;
 pub mod analysis;
-pub mod api;
-pub mod arena;
 pub mod assets;
-pub mod bench;
-pub mod clock;
 pub mod config;
-pub mod edge;
-pub mod engine_cli;
-pub mod engine_pool;
-pub mod error;
-pub mod fair_pool;
-pub mod fair_queue;
 pub mod game;
-pub mod healthcheck;
-pub mod limits;
-pub mod loadgen;
-pub mod lobby_feed;
-pub mod lobby_ws;
+pub mod http;
+pub mod lobby;
 pub mod metrics;
-pub mod protocol;
-pub mod search_pool;
+pub mod pools;
 pub mod server;
 pub mod session;
+pub mod socket;
 pub mod state;
 pub mod store;
 pub mod tournament;
-pub mod tournament_api;
-pub mod tournament_sim;
-pub mod tournament_ws;
-pub mod ws;

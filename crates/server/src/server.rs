@@ -12,13 +12,13 @@ use tokio::sync::watch;
 use tower_http::compression::predicate::{Predicate, SizeAbove};
 use tower_http::compression::CompressionLayer;
 
-use crate::accept::{self, AcceptLimits};
 use crate::config::ServeConfig;
-use crate::engine_pool::EnginePool;
-use crate::search_pool::SearchPool;
+use crate::http::accept::{self, AcceptLimits};
+use crate::pools::engine::EnginePool;
+use crate::pools::search::SearchPool;
 use crate::state::AppState;
 use crate::store::{CommitDelay, Store, StoreError, Writer};
-use crate::{analysis, api, assets, edge, lobby_ws, tournament_api, tournament_ws, ws};
+use crate::{analysis, assets, http, socket};
 
 /// How long shutdown waits for sockets to take their close frames.
 const CLOSE_GRACE: Duration = Duration::from_secs(3);
@@ -36,72 +36,81 @@ pub enum ServeError {
 /// The routes.
 pub fn router(state: AppState) -> Router {
     Router::new()
-        .route("/healthz", get(api::healthz))
+        .route("/healthz", get(http::games::healthz))
         .route(
             "/api/session",
-            post(api::create_session).delete(api::sign_out),
+            post(http::games::create_session).delete(http::games::sign_out),
         )
-        .route("/api/games/{id}", get(api::get_game))
-        .route("/api/games/{id}/join", post(api::join_game))
-        .route("/ws/games/{id}", get(ws::upgrade))
-        .route("/api/me", get(api::me))
+        .route("/api/games/{id}", get(http::games::get_game))
+        .route("/api/games/{id}/join", post(http::games::join_game))
+        .route("/ws/games/{id}", get(socket::connection::upgrade))
+        .route("/api/me", get(http::games::me))
         .route("/api/analysis/legal", post(analysis::legal))
         .route("/api/analysis/play", post(analysis::play))
         .route("/api/analysis/search", post(analysis::search))
         .route("/analysis", get(assets::page))
         .route("/howto/{game}", get(assets::page))
-        .route("/api/games", get(api::list_games).post(api::create_game))
+        .route(
+            "/api/games",
+            get(http::games::list_games).post(http::games::create_game),
+        )
         .route(
             "/api/tournaments",
-            get(tournament_api::list).post(tournament_api::create),
+            get(http::tournaments::list).post(http::tournaments::create),
         )
-        .route("/api/tournaments/{id}", get(tournament_api::get))
-        .route("/api/tournaments/{id}/join", post(tournament_api::join))
+        .route("/api/tournaments/{id}", get(http::tournaments::get))
+        .route("/api/tournaments/{id}/join", post(http::tournaments::join))
         .route(
             "/api/tournaments/{id}/withdraw",
-            post(tournament_api::withdraw),
+            post(http::tournaments::withdraw),
         )
-        .route("/api/tournaments/{id}/rounds", post(tournament_api::pair))
+        .route(
+            "/api/tournaments/{id}/rounds",
+            post(http::tournaments::pair),
+        )
         .route(
             "/api/tournaments/{id}/rounds/{n}",
-            axum::routing::put(tournament_api::edit_round),
+            axum::routing::put(http::tournaments::edit_round),
         )
         .route(
             "/api/tournaments/{id}/rounds/{n}/start",
-            post(tournament_api::start_round),
+            post(http::tournaments::start_round),
         )
         .route(
             "/api/tournaments/{id}/rounds/{n}/end",
-            post(tournament_api::end_round),
+            post(http::tournaments::end_round),
         )
         .route(
             "/api/tournaments/{id}/sheets/{game_id}",
-            post(tournament_api::sheet),
+            post(http::tournaments::sheet),
         )
         .route(
             "/api/tournaments/{id}/forbidden-pairs",
-            axum::routing::put(tournament_api::forbidden_pairs),
+            axum::routing::put(http::tournaments::forbidden_pairs),
         )
-        .route("/api/tournaments/{id}/{file}", get(tournament_api::export))
-        .route("/ws/tournaments/{id}", get(tournament_ws::upgrade))
-        .route("/ws/lobby", get(lobby_ws::upgrade))
+        .route(
+            "/api/tournaments/{id}/{file}",
+            get(http::tournaments::export),
+        )
+        .route("/ws/tournaments/{id}", get(socket::tournament::upgrade))
+        .route("/ws/lobby", get(socket::lobby::upgrade))
         .route("/t/{id}", get(assets::page))
         .route("/", get(assets::page))
         .route("/g/{id}", get(assets::page))
         .route("/static/{*path}", get(assets::asset))
-        .fallback(api::not_found)
+        .fallback(http::games::not_found)
         .layer(axum::extract::DefaultBodyLimit::max(64 * 1024))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
-            edge::guard_state_changes,
+            http::edge::guard_state_changes,
         ))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
-            edge::time_limit,
+            http::edge::time_limit,
         ))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
-            edge::finish_response,
+            http::edge::finish_response,
         ))
         .layer(compress_api_answers())
         .with_state(state)

@@ -306,7 +306,7 @@ impl Sessions {
 }
 
 fn now_ms() -> i64 {
-    i64::try_from(crate::clock::now_ms()).unwrap_or(i64::MAX)
+    i64::try_from(omweso_protocol::clock::now_ms()).unwrap_or(i64::MAX)
 }
 
 /// The sessions that have sockets open, each with the token its sockets wait on and how

@@ -6,12 +6,12 @@ use tokio::sync::watch;
 use tokio_util::task::TaskTracker;
 
 use crate::config::ServeConfig;
-use crate::engine_pool::EnginePool;
 use crate::game::actor::Services;
 use crate::game::computer::ComputerServices;
 use crate::game::lobby::Lobby;
 use crate::game::registry::Registry;
-use crate::search_pool::SearchPool;
+use crate::pools::engine::EnginePool;
+use crate::pools::search::SearchPool;
 use crate::session::Sessions;
 use crate::store::{Store, Writer};
 
@@ -23,12 +23,12 @@ pub struct Inner {
     pub games: std::sync::Arc<Registry>,
     pub tournaments: crate::tournament::registry::Tournaments,
     pub sessions: Sessions,
-    pub limiters: crate::limits::Limiters,
+    pub limiters: crate::http::limits::Limiters,
     /// The analysis board's engine threads and limits.
     pub analysis: crate::analysis::Analysis,
     pub config: ServeConfig,
     /// The latest `lobby` frame, for the lobby sockets (`lobby_feed`).
-    pub lobby_feed: watch::Receiver<crate::lobby_feed::LobbyText>,
+    pub lobby_feed: watch::Receiver<crate::lobby::feed::LobbyText>,
     /// The open WebSocket connections, so shutdown can wait for their close frames.
     pub sockets: TaskTracker,
     pub shutdown: watch::Receiver<bool>,
@@ -51,12 +51,14 @@ impl AppState {
             shutdown: shutdown.clone(),
             pool,
             lobby: lobby.clone(),
-            open_game_ttl_ms: crate::game::config::ms(config.limits.open_game_hours * 3600.0),
+            open_game_ttl_ms: omweso_protocol::config::ms(config.limits.open_game_hours * 3600.0),
             computer: ComputerServices {
                 pool: search,
                 delay: std::time::Duration::from_millis(config.limits.computer_delay_ms),
             },
-            computer_no_show_ms: crate::game::config::ms(config.limits.computer_no_show_seconds),
+            computer_no_show_ms: omweso_protocol::config::ms(
+                config.limits.computer_no_show_seconds,
+            ),
         };
         let games = Arc::new(Registry::new(store.clone(), services));
         let tournaments = crate::tournament::registry::Tournaments::new(
@@ -69,12 +71,12 @@ impl AppState {
                 live_games: config.limits.live_games,
                 pairing,
                 store: store.clone(),
-                open_tournament_ms: crate::game::config::ms(
+                open_tournament_ms: omweso_protocol::config::ms(
                     config.limits.open_tournament_days * 86_400.0,
                 ),
             },
         );
-        let lobby_feed = crate::lobby_feed::spawn(lobby, store.clone(), shutdown.clone());
+        let lobby_feed = crate::lobby::feed::spawn(lobby, store.clone(), shutdown.clone());
         AppState(Arc::new(Inner {
             games,
             tournaments,
@@ -87,7 +89,7 @@ impl AppState {
                     config.limits.session_idle_days,
                 ),
             ),
-            limiters: crate::limits::Limiters::new(&config.limits),
+            limiters: crate::http::limits::Limiters::new(&config.limits),
             analysis,
             store,
             config,

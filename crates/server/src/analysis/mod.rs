@@ -18,14 +18,14 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::Json;
 
-use crate::address::AddressKey;
-use crate::api::{body, client_ip, session};
-use crate::error::ApiError;
-use crate::protocol::analysis::{
+use crate::http::address::AddressKey;
+use crate::http::error::ApiError;
+use crate::http::games::{body, client_ip, session};
+use crate::state::AppState;
+use omweso_protocol::analysis::{
     PlayAnswer, PlayQuery, PositionQuery, PositionView, SearchAnswer, SearchQuery,
 };
-use crate::protocol::ErrorCode;
-use crate::state::AppState;
+use omweso_protocol::ErrorCode;
 
 pub use service::Analysis;
 
@@ -56,7 +56,7 @@ impl From<Refused> for ApiError {
     }
 }
 
-fn pool_gone(_: crate::engine_pool::PoolGone) -> ApiError {
+fn pool_gone(_: crate::pools::engine::PoolGone) -> ApiError {
     ApiError::new(
         ErrorCode::Unavailable,
         "the server could not compute this just now; try again",
@@ -116,7 +116,7 @@ pub async fn play(
 /// `POST /api/analysis/search`: the engine's best move, its score and its line.
 pub async fn search(
     State(state): State<AppState>,
-    ip: Option<axum::Extension<crate::accept::ClientIp>>,
+    ip: Option<axum::Extension<crate::http::accept::ClientIp>>,
     headers: HeaderMap,
     bytes: axum::body::Bytes,
 ) -> Result<Json<SearchAnswer>, ApiError> {

@@ -9,8 +9,8 @@ use super::position::{history, view};
 use super::Refused;
 use crate::game::decision_results::{option_results, options};
 use crate::game::laps::LapRecord;
-use crate::protocol::analysis::{PendingDecision, PlayAnswer, PositionView};
-use crate::protocol::{ErrorCode, Legal};
+use omweso_protocol::analysis::{PendingDecision, PlayAnswer, PositionView};
+use omweso_protocol::{ErrorCode, Legal};
 
 /// Plays `notation` (a whole move, or a start and some of its answers) on `game`, each
 /// turn sown under `budget`.
@@ -110,7 +110,7 @@ pub fn play(game: &Game, budget: u64, notation: &str) -> Result<PlayAnswer, Refu
 mod tests {
     use super::*;
     use crate::analysis::position::read;
-    use crate::protocol::LapKind;
+    use omweso_protocol::LapKind;
     use omweso_rules::{Ruleset, Side};
 
     const WORKED: &str = "5,0,0,0,1,1,1,1/0,3,0,5,5,5,0,5/10,4,1,4,4,0,0,4/1,0,0,0,4,0,0,0 s";

@@ -5,10 +5,10 @@
 use omweso_rules::{Game, ParseGameError, Ruleset, Side};
 
 use super::Refused;
-use crate::game::config::TURN_SEED_CAP;
 use crate::game::legal::list_side;
-use crate::protocol::analysis::{CaptureHistory, PositionView};
-use crate::protocol::{ErrorCode, Legal};
+use omweso_protocol::analysis::{CaptureHistory, PositionView};
+use omweso_protocol::config::TURN_SEED_CAP;
+use omweso_protocol::{ErrorCode, Legal};
 
 /// The sowing budget when none is asked for: a game's under the default move limit
 /// (180 s at 4 seeds a second; RULES.md 4).

@@ -9,8 +9,8 @@ use omweso_rules::{Game, Side};
 use omweso_search::{best_move, Limit, Query, SearchError};
 
 use super::Refused;
-use crate::protocol::analysis::{LineMove, SearchAnswer};
-use crate::protocol::ErrorCode;
+use omweso_protocol::analysis::{LineMove, SearchAnswer};
+use omweso_protocol::ErrorCode;
 
 /// The longest thinking time a page may ask for (the engine CLI allows 60 s; a request
 /// must be answered within the server's request time limit, 15 s by default).

@@ -2,7 +2,7 @@
 //! the engine's searches a rate per session, one search at a time per session, and a few
 //! threads of their own (at nice 5, like the games' engine pool), so analysis never takes
 //! the threads that list the games' legal moves. The searches waiting for a thread wait
-//! in a fair queue ([`crate::fair_queue`]): by address (an IPv6 /64), then by session, so
+//! in a fair queue ([`crate::pools::fair_queue`]): by address (an IPv6 /64), then by session, so
 //! two players looping long searches cannot shut everyone else out; bounded in all and
 //! per address. A search starts only with the time its request has left: it thinks for
 //! what is left (less a margin for the answer), never past the request's time limit, and
@@ -17,14 +17,14 @@ use uuid::Uuid;
 
 use super::search::{self, Checked};
 use super::Refused;
-use crate::address::AddressKey;
 use crate::config::Limits;
-use crate::error::ApiError;
-use crate::fair_pool::{FairPool, Full, PoolSettings};
-use crate::limits::{Held, Holdings, Rates};
+use crate::http::address::AddressKey;
+use crate::http::error::ApiError;
+use crate::http::limits::{Held, Holdings, Rates};
 use crate::metrics::Limit;
-use crate::protocol::analysis::SearchAnswer;
-use crate::protocol::ErrorCode;
+use crate::pools::fair::{FairPool, Full, PoolSettings};
+use omweso_protocol::analysis::SearchAnswer;
+use omweso_protocol::ErrorCode;
 
 /// Searches waiting for each analysis thread at most (besides the one it runs).
 const WAITING_PER_THREAD: usize = 3;

@@ -20,13 +20,13 @@ use super::lobby::Lobby;
 use super::log::Entry;
 use super::news::{TableNews, Watchers};
 use super::table::{Action, Refusal, Seat, Table};
-use crate::address::AddressKey;
-use crate::clock::now_ms;
-use crate::engine_pool::EnginePool;
+use crate::http::address::AddressKey;
 use crate::metrics::{count, METRICS};
-use crate::protocol::{ClientMessage, ErrorCode, Event, Frame, Legal, Snapshot, Status};
-use crate::search_pool::Asker;
+use crate::pools::engine::EnginePool;
+use crate::pools::search::Asker;
 use crate::store::{ActionRow, GameRow, Write, Writer};
+use omweso_protocol::clock::now_ms;
+use omweso_protocol::{ClientMessage, ErrorCode, Event, Frame, Legal, Snapshot, Status};
 
 /// Commands a game's channel holds at most; senders wait when it is full.
 pub const COMMAND_QUEUE: usize = 256;
@@ -1033,9 +1033,9 @@ async fn sleep_until(wake: Option<Instant>) {
 pub fn game_row(table: &Table, final_json: Option<String>) -> Result<GameRow, serde_json::Error> {
     let now = i64::try_from(now_ms()).unwrap_or(i64::MAX);
     let setup = match table.config().setup {
-        super::config::SetupKind::Outer => "outer",
-        super::config::SetupKind::Even => "even",
-        super::config::SetupKind::Free => "free",
+        omweso_protocol::config::SetupKind::Outer => "outer",
+        omweso_protocol::config::SetupKind::Even => "even",
+        omweso_protocol::config::SetupKind::Free => "free",
     };
     let outcome_json = match table.outcome() {
         Some(outcome) => Some(serde_json::to_string(&outcome)?),

@@ -24,7 +24,7 @@ use tokio::time::Instant;
 use uuid::Uuid;
 
 use super::table::{Action, ComputerDue, Seat, Table};
-use crate::search_pool::{Busy, SearchPool, Searching};
+use crate::pools::search::{Busy, SearchPool, Searching};
 
 /// The computer's player id in the seat it holds (and in the game's row). No session has
 /// it: sessions' ids are random (v4) and this one is not.
@@ -51,7 +51,7 @@ pub fn name(level: Level) -> String {
 
 /// The computer's seat at a table.
 #[must_use]
-pub fn seat(computer: crate::protocol::Computer) -> Seat {
+pub fn seat(computer: omweso_protocol::Computer) -> Seat {
     Seat {
         player: PLAYER,
         name: name(computer.level),
@@ -415,7 +415,7 @@ mod tests {
 
     #[test]
     fn the_seat_is_named_for_its_level() {
-        let computer = crate::protocol::Computer {
+        let computer = omweso_protocol::Computer {
             level: Level::new(3).unwrap(),
         };
         assert_eq!(seat(computer).name, "Computer (level 3)");

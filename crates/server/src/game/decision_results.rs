@@ -6,7 +6,7 @@
 use omweso_rules::{Decision, Game, GameTurn, Progress, Side};
 
 use super::laps::LapRecord;
-use crate::protocol::OptionResult;
+use omweso_protocol::OptionResult;
 
 /// The options of `decision` for `by`, in notation.
 #[must_use]

@@ -3,36 +3,8 @@
 
 use omweso_rules::{GameLap, GameLapObserver};
 
-use crate::protocol::{LapKind, LapView, OmittedLaps};
-
-/// The most laps one `played` event carries. A turn may sow up to
-/// [`super::config::TURN_SEED_CAP`] seeds, thousands of laps; longer than any animation
-/// anyone would watch, and each lap costs every socket about 80 bytes. The rest are
-/// counted in [`OmittedLaps`]; the event's `position` is the board after all of them.
-pub const MAX_EVENT_LAPS: usize = 1000;
-
-impl From<omweso_rules::LapKind> for LapKind {
-    fn from(kind: omweso_rules::LapKind) -> LapKind {
-        match kind {
-            omweso_rules::LapKind::Capture => LapKind::Capture,
-            omweso_rules::LapKind::Relay => LapKind::Relay,
-            omweso_rules::LapKind::End => LapKind::End,
-        }
-    }
-}
-
-impl From<&GameLap> for LapView {
-    fn from(lap: &GameLap) -> LapView {
-        LapView {
-            from: lap.from.to_string(),
-            dir: lap.direction,
-            seeds: lap.seeds,
-            to: lap.to.to_string(),
-            kind: lap.kind.into(),
-            captured: lap.captured,
-        }
-    }
-}
+pub use omweso_protocol::game::MAX_EVENT_LAPS;
+use omweso_protocol::{LapView, OmittedLaps};
 
 /// A turn's laps counted, and its last one: what a start's summary needs, without
 /// writing each lap out as an event would.

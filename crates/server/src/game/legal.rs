@@ -7,7 +7,7 @@ use omweso_rules::{oware::House, Direction, Game, Pit, Progress, Side, Start};
 
 use super::laps::LapTally;
 use super::table::LegalQuery;
-use crate::protocol::{Legal, LegalSide, StartResult};
+use omweso_protocol::{Legal, LegalSide, StartResult};
 
 /// The most seeds listing one side's whole moves may sow in all: about 5 ms of the
 /// engine's time. Past it the list holds the legal starts only (docs/protocol.md).

@@ -6,57 +6,12 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use super::config::{SetupKind, TimeControl};
-use crate::address::AddressKey;
-use crate::lobby_feed::LobbyChanges;
-use crate::protocol::Status;
-
-/// One game as the lobby shows it (`GET /api/games?list=`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct GameSummary {
-    pub game_id: Uuid,
-    pub ruleset: omweso_rules::Ruleset,
-    pub setup: SetupKind,
-    pub status: crate::protocol::Status,
-    pub seats: SeatNames,
-    pub time_control: TimeControl,
-    pub spectators: usize,
-    pub moves: usize,
-    #[serde(skip)]
-    pub created_at_ms: u64,
-    /// Who created the game (for the open-games limit; not shown).
-    #[serde(skip, default = "Uuid::nil")]
-    pub creator: Uuid,
-    /// The seat the computer plays, in a game against it (addition; absent otherwise).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub computer: Option<ComputerSeat>,
-}
-
-/// The computer's seat in the lobby's entry: `{"seat":"n","level":3}`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ComputerSeat {
-    pub seat: omweso_rules::Side,
-    #[serde(with = "crate::protocol::game::level_number")]
-    pub level: omweso_search::Level,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SeatNames {
-    pub s: Option<String>,
-    pub n: Option<String>,
-}
-
-impl GameSummary {
-    /// Waiting for a second player.
-    #[must_use]
-    pub fn is_open(&self) -> bool {
-        self.status == Status::Setup && (self.seats.s.is_none() || self.seats.n.is_none())
-    }
-}
+use crate::http::address::AddressKey;
+use crate::lobby::feed::LobbyChanges;
+use omweso_protocol::lobby::GameSummary;
+use omweso_protocol::Status;
 
 /// The summaries of the games in memory. Cheap to clone; the lock is held only to copy a
 /// summary in or out, never across an `.await`.
@@ -292,7 +247,7 @@ impl Lobby {
     /// A game's move count, changed in place (on every move: no allocation). Not marked
     /// as a change: pushing every lobby again on every move would cost each visitor a
     /// whole frame four times a second; the feed reads the counts again every
-    /// [`crate::lobby_feed::MOVE_COUNTS_EVERY`] instead.
+    /// [`crate::lobby::feed::MOVE_COUNTS_EVERY`] instead.
     pub fn set_moves(&self, id: Uuid, moves: usize) {
         if let Some(game) = self.lock().games.get_mut(&id) {
             game.moves = moves;
@@ -348,6 +303,8 @@ impl Lobby {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use omweso_protocol::config::{SetupKind, TimeControl};
+    use omweso_protocol::lobby::{ComputerSeat, SeatNames};
 
     fn summary(created_at_ms: u64, status: Status, north: Option<&str>) -> GameSummary {
         GameSummary {
@@ -393,7 +350,7 @@ mod tests {
 
     #[test]
     fn changes_are_marked_for_the_pushed_lobby_and_repeats_are_not() {
-        use crate::lobby_feed::Changed;
+        use crate::lobby::feed::Changed;
         let lobby = Lobby::default();
         let games_only = Changed {
             games: true,

@@ -6,9 +6,9 @@ use omweso_rules::Side;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use super::config::GameConfig;
 use super::table::{Action, Seat, Table};
-use crate::protocol::Computer;
+use omweso_protocol::config::GameConfig;
+use omweso_protocol::Computer;
 
 /// One logged change to a game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

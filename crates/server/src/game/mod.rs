@@ -3,7 +3,6 @@
 
 pub mod actor;
 pub mod computer;
-pub mod config;
 pub mod decision_results;
 pub mod impasse_answer;
 pub mod laps;

@@ -8,7 +8,7 @@ use tokio::sync::mpsc::error::TrySendError;
 use uuid::Uuid;
 
 use super::table::{GameFacts, Table};
-use crate::protocol::{ClockView, Status};
+use omweso_protocol::{ClockView, Status};
 
 /// The game as it stands after a change: enough to show its board and to fill in its score
 /// sheet when it ends.

@@ -8,14 +8,14 @@ use omweso_rules::Side;
 use uuid::Uuid;
 
 use super::actor::{self, GameHandle, Services};
-use super::config::GameConfig;
 use super::lobby::Lobby;
 use super::log::{replay, Entry};
 use super::table::{Seat, Table};
-use crate::address::AddressKey;
-use crate::clock::now_ms;
-use crate::engine_pool::EnginePool;
+use crate::http::address::AddressKey;
+use crate::pools::engine::EnginePool;
 use crate::store::{ActionRow, GameRow, Store, StoreError, Write};
+use omweso_protocol::clock::now_ms;
+use omweso_protocol::config::GameConfig;
 
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {

@@ -25,17 +25,17 @@ use uuid::Uuid;
 use super::log::{Entry, LoggedPairing, SheetAction};
 use super::sheet::GameFigures;
 use super::state::{PlannedGame, Refusal, Tournament};
-use crate::clock::now_ms;
 use crate::game::actor::{ConnId, Outgoing};
-use crate::game::config::GameConfig;
 use crate::game::news::TableNews;
 use crate::game::registry::{Registry, SeatedGame};
-use crate::protocol::tournament::{
+use crate::store::{TournamentEntryRow, TournamentRow, Write, Writer};
+use omweso_protocol::clock::now_ms;
+use omweso_protocol::config::GameConfig;
+use omweso_protocol::tournament::{
     BoardView, RoundView, SheetView, TournamentEvent, TournamentFrame, TournamentSnapshot,
     TournamentStatus,
 };
-use crate::protocol::ErrorCode;
-use crate::store::{TournamentEntryRow, TournamentRow, Write, Writer};
+use omweso_protocol::ErrorCode;
 
 /// Commands a tournament's channel holds; senders wait when it is full.
 pub const COMMAND_QUEUE: usize = 256;
@@ -170,7 +170,7 @@ pub struct Services {
     pub games: Arc<Registry>,
     pub shutdown: watch::Receiver<bool>,
     /// Told when a tournament's lobby line (its summary) changes.
-    pub lobby: Arc<crate::lobby_feed::LobbyChanges>,
+    pub lobby: Arc<crate::lobby::feed::LobbyChanges>,
     /// Games the server keeps in memory at most: a round that would pass it is refused
     /// whole, before any of its games is created (docs/security.md).
     pub live_games: usize,
@@ -1280,11 +1280,11 @@ fn unseen(game_id: Uuid) -> TableNews {
     TableNews {
         game_id,
         version: 0,
-        status: crate::protocol::Status::Playing,
+        status: omweso_protocol::Status::Playing,
         position: None,
         to_move: None,
         last_move: None,
-        clock: crate::protocol::ClockView::default(),
+        clock: omweso_protocol::ClockView::default(),
         outcome: None,
         facts: crate::game::table::GameFacts::default(),
         present: [false; 2],

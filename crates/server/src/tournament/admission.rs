@@ -9,8 +9,8 @@ use super::log::SheetAction;
 use super::settings::MAX_ROUNDS;
 use super::sheet::MAX_REASON_CHARS;
 use super::state::{Refusal, Tournament};
-use crate::protocol::tournament::System;
-use crate::protocol::ErrorCode;
+use omweso_protocol::tournament::System;
+use omweso_protocol::ErrorCode;
 
 /// The corrections one sheet may hold: a director who changes their mind a few times is
 /// served, a loop that corrects a sheet a thousand times is not (each one is kept, shown

@@ -16,7 +16,7 @@ use super::settings::points;
 use super::sheet::Verdict;
 use super::standings::{Milli, PointsTable};
 use super::state::{Table, TableGame, Tournament};
-use crate::protocol::tournament::{PlayerResult, SheetStatus, SheetView};
+use omweso_protocol::tournament::{PlayerResult, SheetStatus, SheetView};
 
 /// Which file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -312,9 +312,9 @@ fn trf(t: &Tournament) -> String {
         out,
         "092 {} ({}, first move = white)",
         match settings.system {
-            crate::protocol::tournament::System::Swiss => "Swiss System",
-            crate::protocol::tournament::System::RoundRobin => "Round Robin",
-            crate::protocol::tournament::System::DoubleRoundRobin => "Double Round Robin",
+            omweso_protocol::tournament::System::Swiss => "Swiss System",
+            omweso_protocol::tournament::System::RoundRobin => "Round Robin",
+            omweso_protocol::tournament::System::DoubleRoundRobin => "Double Round Robin",
         },
         settings.game.ruleset,
     );

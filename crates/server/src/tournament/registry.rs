@@ -11,9 +11,9 @@ use super::actor::{self, Services, TournamentHandle};
 use super::log::Entry;
 use super::settings::Settings;
 use super::state::Tournament;
-use crate::clock::now_ms;
-use crate::protocol::tournament::{TournamentStatus, TournamentSummary};
 use crate::store::{Store, StoreError, TournamentEntryRow, TournamentRow, Write};
+use omweso_protocol::clock::now_ms;
+use omweso_protocol::tournament::{TournamentStatus, TournamentSummary};
 
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {

@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use super::standings::{Milli, PointsTable};
-use crate::game::config::{GameConfig, SetupKind, TimeControl};
-use crate::protocol::tournament::{NewTournament, PointsRequest, PointsView, SettingsView, System};
+use omweso_protocol::config::{GameConfig, SetupKind, TimeControl};
+use omweso_protocol::tournament::{NewTournament, PointsRequest, PointsView, SettingsView, System};
 
 /// The longest tournament name, in characters.
 pub const MAX_NAME_CHARS: usize = 80;
@@ -136,7 +136,7 @@ impl Settings {
     /// The round time limit in milliseconds.
     #[must_use]
     pub fn round_ms(&self) -> u64 {
-        crate::game::config::ms(self.round_minutes * 60.0)
+        omweso_protocol::config::ms(self.round_minutes * 60.0)
     }
 
     #[must_use]
@@ -352,7 +352,7 @@ mod tests {
     #[test]
     fn the_free_setup_is_the_default_only_with_an_arrangement_limit() {
         let custom = NewTournament {
-            time_control: Some(crate::protocol::http::TimeControlRequest {
+            time_control: Some(omweso_protocol::http::TimeControlRequest {
                 referee_seconds: Some(Some(3.0)),
                 ..Default::default()
             }),
@@ -421,7 +421,7 @@ mod tests {
             (
                 NewTournament {
                     setup: Some(SetupKind::Free),
-                    time_control: Some(crate::protocol::http::TimeControlRequest {
+                    time_control: Some(omweso_protocol::http::TimeControlRequest {
                         referee_seconds: Some(Some(3.0)),
                         ..Default::default()
                     }),
@@ -431,7 +431,7 @@ mod tests {
             ),
             (
                 NewTournament {
-                    time_control: Some(crate::protocol::http::TimeControlRequest {
+                    time_control: Some(omweso_protocol::http::TimeControlRequest {
                         preset: Some("tournament".into()),
                         disconnect_grace_seconds: Some(86_400.0),
                         ..Default::default()

@@ -11,7 +11,7 @@ use uuid::Uuid;
 
 use super::settings::points;
 use super::standings::{GameResult, Milli, PointsTable, RoundResult};
-use crate::protocol::tournament::{
+use omweso_protocol::tournament::{
     ArrangementsView, CorrectionView, DisputeView, PerPlayer, PlayerResult, ResultView,
     SheetStatus, SheetView,
 };

@@ -18,15 +18,14 @@ use super::sheet::{
 use super::standings::{standings, Milli, RoundResult};
 use super::{berger, pairing};
 use crate::game::table::Seat;
-use crate::protocol::tournament::{
+use omweso_protocol::tournament::{
     PairingView, PlayerView, ReplacedGame, RoundStatus, RoundView, SheetChanged, SheetStatus,
     StandingView, StandingsChanged, StatusChanged, System, TournamentEvent, TournamentSnapshot,
     TournamentStatus, TournamentSummary,
 };
-use crate::protocol::ErrorCode;
+use omweso_protocol::ErrorCode;
 
-/// The most players a tournament takes.
-pub const MAX_PLAYERS: usize = 1000;
+pub use omweso_protocol::tournament::MAX_PLAYERS;
 
 /// A refused change: a protocol error code and what is wrong. Nothing changed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -1308,7 +1307,7 @@ impl Tournament {
         &self,
         table: &Table,
         game: &TableGame,
-    ) -> Option<crate::protocol::tournament::SheetView> {
+    ) -> Option<omweso_protocol::tournament::SheetView> {
         let players = table.players()?;
         let sheet = game.sheet.as_ref()?;
         let ids = players.map(|p| self.players[p].id);

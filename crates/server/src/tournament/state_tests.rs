@@ -5,7 +5,7 @@ use omweso_rules::{AnnulReason, Outcome, Side, Victory};
 use uuid::Uuid;
 
 use super::*;
-use crate::protocol::tournament::{NewTournament, PlayerResult};
+use omweso_protocol::tournament::{NewTournament, PlayerResult};
 
 const MINUTE: u64 = 60_000;
 

@@ -7,7 +7,7 @@ use std::cmp::Ordering;
 use omweso_rules::{Outcome, Ruleset, Side, Victory};
 
 use super::{refuse, Refusal, Table};
-use crate::protocol::{ErrorCode, Event};
+use omweso_protocol::{ErrorCode, Event};
 
 impl Table {
     /// Ends the game at `now` on material. Refused once the game is over.
@@ -50,9 +50,9 @@ mod tests {
 
     use super::super::fixtures::{act, mv, on_board, seat, seated};
     use super::super::{Action, Table};
-    use crate::game::config::SetupKind;
     use crate::game::log::{replay, Entry};
-    use crate::protocol::{ErrorCode, Event, Frame, Status};
+    use omweso_protocol::config::SetupKind;
+    use omweso_protocol::{ErrorCode, Event, Frame, Status};
 
     /// South's E1 captures 6 seeds (32-32 before, 38-26 after); North's E3/c then captures
     /// 14 (24-40), stopping at a decision after E3.

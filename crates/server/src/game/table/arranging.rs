@@ -14,9 +14,9 @@
 
 use omweso_rules::{Arrangement, Side};
 
-use super::super::config::ms;
 use super::Table;
-use crate::protocol::{Event, Status};
+use omweso_protocol::config::ms;
+use omweso_protocol::{Event, Status};
 
 /// The arrangement a player gets when their time is up: 4 seeds in each outer pit (the
 /// side's own pits 0..7 are its outer row).
@@ -43,7 +43,7 @@ impl Table {
     /// until they have arranged, then the second.
     #[must_use]
     pub fn arranging(&self) -> Option<Side> {
-        let free = self.config.setup == super::super::config::SetupKind::Free;
+        let free = self.config.setup == omweso_protocol::config::SetupKind::Free;
         if !free || self.status != Status::Setup || self.seats.iter().any(Option::is_none) {
             return None;
         }
@@ -142,9 +142,9 @@ mod tests {
 
     use super::super::fixtures::{act, seated_timed};
     use super::super::{Action, Table};
-    use crate::game::config::{SetupKind, TimeControl};
     use crate::game::log::{replay, Entry};
-    use crate::protocol::{Event, Status};
+    use omweso_protocol::config::{SetupKind, TimeControl};
+    use omweso_protocol::{Event, Status};
 
     /// The tournament preset's two minutes and the second's allowance.
     const LIMIT: u64 = 120_000 + 1000;
@@ -210,7 +210,7 @@ mod tests {
     /// the join's events say so (a `count`), or South's page would show no countdown.
     #[test]
     fn a_join_that_starts_the_first_players_time_says_so() {
-        let config = crate::game::config::GameConfig {
+        let config = omweso_protocol::config::GameConfig {
             time_control: TimeControl::TOURNAMENT,
             ..super::super::fixtures::config(Ruleset::Omweso, SetupKind::Free)
         };

@@ -7,10 +7,10 @@
 use omweso_rules::{Arrangement, Game, Rules, Side};
 
 use super::super::computer::seat;
-use super::super::config::SetupKind;
 use super::turn::options;
 use super::{refuse, Refusal, Table};
-use crate::protocol::{Computer, ErrorCode, Event, Status};
+use omweso_protocol::config::SetupKind;
+use omweso_protocol::{Computer, ErrorCode, Event, Status};
 
 /// What the computer has to do at a table now.
 #[derive(Clone, Debug, PartialEq)]
@@ -143,8 +143,8 @@ mod tests {
     use super::super::fixtures::{config, seat};
     use super::super::{Action, Table};
     use super::ComputerDue;
-    use crate::game::config::{SetupKind, TimeControl};
-    use crate::protocol::{Computer, Event, Status};
+    use omweso_protocol::config::{SetupKind, TimeControl};
+    use omweso_protocol::{Computer, Event, Status};
 
     fn level(n: i64) -> Computer {
         Computer {

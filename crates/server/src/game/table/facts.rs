@@ -111,9 +111,9 @@ mod tests {
     use super::super::fixtures::{act, mv, on_board, seated};
     use super::super::Action;
     use super::GameFacts;
-    use crate::game::config::SetupKind;
     use crate::game::log::replay;
-    use crate::protocol::Event;
+    use omweso_protocol::config::SetupKind;
+    use omweso_protocol::Event;
 
     /// A position where South's E1 captures 6 seeds and North's answer E3/c captures 14.
     const CAPTURES: &str = "5,0,0,0,1,1,1,1/0,3,0,5,5,5,0,5/10,4,1,4,4,0,0,4/1,0,0,0,4,0,0,0 s";

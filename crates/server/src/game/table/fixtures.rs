@@ -4,9 +4,9 @@
 use omweso_rules::{Game, Ruleset, Side};
 use uuid::Uuid;
 
-use super::super::config::{GameConfig, SetupKind, TimeControl};
 use super::super::log::Entry;
 use super::{Action, Seat, Table};
+use omweso_protocol::config::{GameConfig, SetupKind, TimeControl};
 
 pub(super) fn seat(name: &str) -> Seat {
     Seat {
@@ -76,7 +76,7 @@ pub(super) fn act(
     side: Side,
     action: Action,
     at: u64,
-) -> Vec<(u64, crate::protocol::Event)> {
+) -> Vec<(u64, omweso_protocol::Event)> {
     let events = table
         .act(side, &action, at)
         .unwrap_or_else(|r| panic!("{action:?} by {side:?} refused: {}", r.message));

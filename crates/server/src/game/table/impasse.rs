@@ -16,7 +16,7 @@
 use omweso_rules::{Game, Ruleset, Side};
 
 use super::{refuse, Refusal, Table};
-use crate::protocol::{ErrorCode, Event, Impasse, Split};
+use omweso_protocol::{ErrorCode, Event, Impasse, Split};
 
 impl Table {
     /// The proposal to stop standing now, if any: who made it.
@@ -170,9 +170,9 @@ mod tests {
 
     use super::super::fixtures::{act, mv, on_board, seated};
     use super::super::{Action, Table};
-    use crate::game::config::SetupKind;
     use crate::game::log::{replay, Entry};
-    use crate::protocol::{ErrorCode, Event, Frame, Impasse, Split, Status};
+    use omweso_protocol::config::SetupKind;
+    use omweso_protocol::{ErrorCode, Event, Frame, Impasse, Split, Status};
 
     const PROPOSE: Action = Action::Impasse;
     const ACCEPT: Action = Action::ImpasseAnswer { accept: true };

@@ -7,8 +7,8 @@ use omweso_rules::{Arrangement, Outcome, Rules, Side};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use super::config::GameConfig;
-use crate::protocol::{Computer, ErrorCode, Event, HistoryEntry, Status};
+use omweso_protocol::config::GameConfig;
+use omweso_protocol::{Computer, ErrorCode, Event, HistoryEntry, Status};
 use omweso_rules::Game;
 
 /// A seated player.
@@ -45,8 +45,8 @@ impl Action {
     /// The table's action a client message asks for; `None` for `ping`, which is the
     /// socket's business.
     #[must_use]
-    pub fn from_message(message: crate::protocol::ClientMessage) -> Option<Action> {
-        use crate::protocol::ClientMessage;
+    pub fn from_message(message: omweso_protocol::ClientMessage) -> Option<Action> {
+        use omweso_protocol::ClientMessage;
         match message {
             ClientMessage::Move(m) => Some(Action::Move { notation: m.mv }),
             ClientMessage::Decide(d) => Some(Action::Decide { choice: d.choice }),
@@ -141,7 +141,7 @@ pub struct Table {
     last_change_ms: u64,
     /// Oware: the proposal to stop at an impasse standing now, or the accepted one that
     /// ended the game ([`Table::propose_impasse`]).
-    impasse: Option<crate::protocol::Impasse>,
+    impasse: Option<omweso_protocol::Impasse>,
     /// Oware: the side whose proposal to stop was declined, who may not propose again
     /// before playing a turn (a proposal asked again and again would fill the log).
     impasse_declined: Option<Side>,

@@ -5,11 +5,11 @@
 
 use omweso_rules::{Outcome, Side, Victory};
 
-use super::super::config::ms;
 use super::arranging::ArrangeClock;
 use super::turn::PendingTurn;
 use super::Table;
-use crate::protocol::{ClockView, Event, Legal, Status};
+use omweso_protocol::config::ms;
+use omweso_protocol::{ClockView, Event, Legal, Status};
 
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Clock {
@@ -423,9 +423,9 @@ mod tests {
     use omweso_rules::{Ruleset, Side};
 
     use super::super::fixtures::{act, mv, seated_timed};
-    use crate::game::config::{SetupKind, TimeControl};
     use crate::game::log::{replay, Entry};
-    use crate::protocol::Event;
+    use omweso_protocol::config::{SetupKind, TimeControl};
+    use omweso_protocol::Event;
 
     /// A log with the display count replays to the same deadlines: the first count starts
     /// when the second player arrives, each later one after the turn's display time, and a

@@ -3,9 +3,9 @@
 
 use omweso_rules::{Arrangement, Game, Outcome, Position, Ruleset, Side, Victory};
 
-use super::super::config::SetupKind;
 use super::{refuse, Refusal, Seat, Table};
-use crate::protocol::{ClockView, ErrorCode, Event, Legal, Status};
+use omweso_protocol::config::SetupKind;
+use omweso_protocol::{ClockView, ErrorCode, Event, Legal, Status};
 
 impl Table {
     /// Seats `seat` in the free place. A player already seated keeps their seat.

@@ -3,10 +3,10 @@
 
 use omweso_rules::Side;
 
-use super::super::lobby::{ComputerSeat, GameSummary, SeatNames};
 use super::turn::options;
 use super::Table;
-use crate::protocol::{Arrangements, ClockView, Legal, SeatView, Seats, Snapshot};
+use omweso_protocol::lobby::{ComputerSeat, GameSummary, SeatNames};
+use omweso_protocol::{Arrangements, ClockView, Legal, SeatView, Seats, Snapshot};
 
 impl Table {
     /// The snapshot as `you` sees it; `connected`, `spectators` and the legal moves (as

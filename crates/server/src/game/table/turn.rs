@@ -7,7 +7,7 @@ use omweso_rules::{Answer, Game, GameMove, GameTurn, PlayResult, Progress, Side}
 use super::super::decision_results;
 use super::super::laps::LapRecord;
 use super::{refuse, Refusal, Table};
-use crate::protocol::{ErrorCode, Event, HistoryEntry, Legal, OptionResult, Played, Status};
+use omweso_protocol::{ErrorCode, Event, HistoryEntry, Legal, OptionResult, Played, Status};
 
 /// A turn waiting at a decision point.
 #[derive(Clone, Debug)]

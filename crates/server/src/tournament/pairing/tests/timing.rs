@@ -1,5 +1,5 @@
 //! How long a large round takes. Ignored (a time, not a property); run it in release:
-//! `cargo test --release -p omweso --lib tournament::pairing::tests::timing -- --ignored
+//! `cargo test --release -p omweso-server --lib tournament::pairing::tests::timing -- --ignored
 //! --nocapture`.
 
 use std::time::{Duration, Instant};

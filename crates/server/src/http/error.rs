@@ -1,0 +1,84 @@
+//! The one error type of the HTTP API, mapped to `{"error":{"code","message"}}` with its
+//! status. Internal details are logged, never sent.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+
+use omweso_protocol::http::{ErrorBody, ErrorDetail};
+use omweso_protocol::ErrorCode;
+
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+impl ApiError {
+    /// A refusal with `code`, answered with the code's status.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status: code.status(),
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// A refusal axum or hyper made with `status` and no code of ours.
+    pub fn with_status(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            code: ErrorCode::for_status(status),
+            message: message.into(),
+        }
+    }
+
+    pub fn bad_request(code: ErrorCode, message: impl Into<String>) -> ApiError {
+        ApiError::new(code, message)
+    }
+
+    pub fn unauthorized() -> ApiError {
+        ApiError::new(
+            ErrorCode::NoSession,
+            "make a session first (POST /api/session) and send its cookie or its token as a bearer",
+        )
+    }
+
+    pub fn not_found(what: &str) -> ApiError {
+        ApiError::new(ErrorCode::NotFound, format!("no such {what}"))
+    }
+
+    /// A limit of docs/security.md was reached.
+    pub fn limited(limit: crate::metrics::Limit, message: impl Into<String>) -> ApiError {
+        limit.refused();
+        ApiError::new(ErrorCode::RateLimited, message)
+    }
+
+    /// A failure inside the server: logged in full, answered in general terms.
+    pub fn internal(error: &dyn std::fmt::Display) -> ApiError {
+        tracing::error!(%error, "internal error");
+        ApiError::new(
+            ErrorCode::Unavailable,
+            "the server could not do this just now; try again",
+        )
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = ErrorBody {
+            error: ErrorDetail {
+                code: self.code,
+                message: self.message,
+            },
+        };
+        (self.status, Json(body)).into_response()
+    }
+}
+
+impl From<crate::store::StoreError> for ApiError {
+    fn from(error: crate::store::StoreError) -> ApiError {
+        ApiError::internal(&error)
+    }
+}

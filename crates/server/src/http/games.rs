@@ -1,0 +1,504 @@
+//! The HTTP API (`shared/PROTOCOL.md`, "HTTP").
+
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use omweso_rules::{Ruleset, Side};
+use serde_json::{json, Value};
+use uuid::Uuid;
+
+use crate::game::lobby::{CreationLimits, OverLimit, Reservation};
+use crate::game::log::Entry;
+use crate::game::table::{Seat, Table};
+use crate::http::accept::ClientIp;
+use crate::http::address::AddressKey;
+use crate::http::error::ApiError;
+use crate::metrics::Limit;
+use crate::session::{token_from, Session, COOKIE};
+use crate::state::AppState;
+use omweso_protocol::config::{GameConfig, SetupKind, TimeControl};
+use omweso_protocol::http::{
+    GameCreated, GameList, Joined, NewGame, NewSession, Opponent, SeatChoice, SessionInfo,
+};
+use omweso_protocol::ErrorCode;
+
+/// The session a request is made as.
+pub async fn session(state: &AppState, headers: &HeaderMap) -> Result<Session, ApiError> {
+    let token = token_from(headers).ok_or_else(ApiError::unauthorized)?;
+    state
+        .sessions
+        .find(&token)
+        .await?
+        .ok_or_else(ApiError::unauthorized)
+}
+
+/// Parses a JSON body, answering a 400 that says what is wrong.
+pub(crate) fn body<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return serde_json::from_str("{}")
+            .map_err(|e| ApiError::bad_request(ErrorCode::BadBody, e.to_string()));
+    }
+    serde_json::from_slice(bytes)
+        .map_err(|e| ApiError::bad_request(ErrorCode::BadBody, e.to_string()))
+}
+
+/// The client's address (set by the accept loop; unspecified for a router served some
+/// other way, which then shares one budget).
+pub fn client_ip(ip: Option<axum::Extension<ClientIp>>) -> std::net::IpAddr {
+    ip.map_or(std::net::IpAddr::from([0, 0, 0, 0]), |ip| ip.0 .0)
+}
+
+/// `POST /api/session`. Limited per address (an IPv6 /64) and on the whole server
+/// (docs/security.md). A request made as a session (a name change: the browser sends its
+/// cookie) replaces it: the old session is signed out, so its token is worthless.
+pub async fn create_session(
+    State(state): State<AppState>,
+    ip: Option<axum::Extension<ClientIp>>,
+    headers: HeaderMap,
+    bytes: axum::body::Bytes,
+) -> Result<Response, ApiError> {
+    let request: NewSession = body(&bytes)?;
+    let address = AddressKey::of(client_ip(ip));
+    let limits = &state.config.limits;
+    if !state.limiters.sessions_per_ip.allow(address) {
+        return Err(ApiError::limited(
+            Limit::SessionsPerIp,
+            format!(
+                "this address made {} sessions in the last minute; wait a little",
+                limits.sessions_per_ip_per_minute
+            ),
+        ));
+    }
+    if !state.limiters.sessions.allow(()) {
+        return Err(ApiError::limited(
+            Limit::Sessions,
+            format!(
+                "the server made {} sessions in the last minute, as many as it makes; try again in a few seconds",
+                limits.sessions_per_minute
+            ),
+        ));
+    }
+    let (session, token) = state
+        .sessions
+        .create(request.name.as_deref())
+        .await
+        .map_err(|message| {
+            if message.contains("name") {
+                ApiError::bad_request(ErrorCode::BadName, message)
+            } else {
+                ApiError::internal(&message)
+            }
+        })?;
+    if let Some(old) = token_from(&headers) {
+        state.sessions.revoke(&old).await?;
+    }
+    let cookie = session_cookie(&state, &token, "Max-Age=31536000");
+    Ok((
+        [(header::SET_COOKIE, cookie)],
+        Json(SessionInfo {
+            token: Some(token),
+            player_id: session.player_id,
+            name: session.name,
+        }),
+    )
+        .into_response())
+}
+
+/// The session cookie holding `token` (empty: a cookie that removes it), with `max_age`.
+fn session_cookie(state: &AppState, token: &str, max_age: &str) -> String {
+    let secure = if crate::http::edge::served_over_https(&state.config) {
+        "; Secure"
+    } else {
+        ""
+    };
+    format!("{COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; {max_age}{secure}")
+}
+
+/// `DELETE /api/session` (sign out): the session's token is worthless at once (its row
+/// deleted, its sockets closed with 1008) and the cookie is removed. 204.
+pub async fn sign_out(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let token = token_from(&headers).ok_or_else(ApiError::unauthorized)?;
+    if !state.sessions.revoke(&token).await? {
+        return Err(ApiError::unauthorized());
+    }
+    let cookie = session_cookie(&state, "", "Max-Age=0");
+    Ok((StatusCode::NO_CONTENT, [(header::SET_COOKIE, cookie)]).into_response())
+}
+
+/// Records that the request's session created or joined something (it then lasts the
+/// longer idle time, docs/security.md). The call it follows has succeeded: a failure to
+/// record it is logged, not answered.
+pub(crate) async fn mark_used(state: &AppState, headers: &HeaderMap) {
+    let Some(token) = token_from(headers) else {
+        return;
+    };
+    if let Err(error) = state.sessions.mark_used(&token).await {
+        tracing::warn!(%error, "could not record a session's use");
+    }
+}
+
+pub async fn create_game(
+    State(state): State<AppState>,
+    ip: Option<axum::Extension<ClientIp>>,
+    headers: HeaderMap,
+    bytes: axum::body::Bytes,
+) -> Result<Response, ApiError> {
+    let session = session(&state, &headers).await?;
+    let request: NewGame = body(&bytes)?;
+    let computer = request
+        .opponent
+        .map(|Opponent::Computer(computer)| computer);
+    // Held until the game is listed (its task lists it as it is spawned, inside
+    // `games.create`) or its creation fails: another request of this session at once
+    // counts this game.
+    let address = AddressKey::of(client_ip(ip));
+    let place = may_create_game(&state, session.player_id, computer.is_some(), client_ip(ip))?;
+    let ruleset = request.ruleset.unwrap_or(Ruleset::Omweso);
+    let setup = match (ruleset, request.setup) {
+        (Ruleset::Omweso, setup) => setup.unwrap_or(SetupKind::Outer),
+        (_, None | Some(SetupKind::Outer)) => SetupKind::Outer,
+        (_, Some(_)) => {
+            return Err(ApiError::bad_request(
+                ErrorCode::BadSetup,
+                format!("{ruleset} has one start; setup presets are for omweso"),
+            ))
+        }
+    };
+    let time_control = match request.time_control {
+        Some(tc) => tc
+            .resolve()
+            .map_err(|m| ApiError::bad_request(ErrorCode::BadTimeControl, m))?,
+        None => TimeControl::CASUAL,
+    };
+    // Against the computer, a person who played a move and left holds one of the
+    // computer's places for the whole grace: bounded (docs/security.md).
+    if computer.is_some() && time_control.disconnect_grace_seconds > COMPUTER_GRACE_MAX_SECONDS {
+        return Err(ApiError::bad_request(
+            ErrorCode::BadTimeControl,
+            format!("against the computer, disconnect_grace_seconds is at most {COMPUTER_GRACE_MAX_SECONDS} (ten minutes)"),
+        ));
+    }
+    let side = match request.seat.unwrap_or(SeatChoice::First) {
+        SeatChoice::First => Side::South,
+        SeatChoice::Second => Side::North,
+        SeatChoice::Random => {
+            if rand::random::<bool>() {
+                Side::South
+            } else {
+                Side::North
+            }
+        }
+    };
+    let config = GameConfig {
+        ruleset,
+        setup,
+        time_control,
+        stop_at_ms: None,
+    };
+    let creator = Seat {
+        player: session.player_id,
+        name: session.name,
+    };
+    // Time-ordered (UUIDv7, 74 random bits): the games being played have the newest ids,
+    // so their log entries sit together at the end of the `(game_id, seq)` index and a
+    // group commit touches a few pages instead of one page per move (with random ids the
+    // database wrote a 4 KiB page per move and the commits could not keep up;
+    // docs/performance.md).
+    let id = Uuid::now_v7();
+    let now = omweso_protocol::clock::now_ms();
+    let mut table = Table::new(id, config.clone(), creator.clone(), side, now);
+    if let Some(computer) = computer {
+        // The computer sits down with the creation (nobody is connected yet to be told),
+        // and so it is logged: the creation entry names it, and a replay seats it again.
+        table
+            .seat_computer(computer, now)
+            .map_err(|refusal| ApiError::new(refusal.code, refusal.message))?;
+    }
+    let entry = Entry::Create {
+        config,
+        creator,
+        side,
+        presence_logged: true,
+        display_count: true,
+        computer,
+    };
+    // On a task of its own, which holds the game's place: a request dropped while the
+    // creation awaits the store (the client gone, the time limit) must not leave a game
+    // saved but never listed, which no limit would count until the next restart loaded it.
+    let games = std::sync::Arc::clone(&state.games);
+    let creation = tokio::spawn(async move {
+        let created = games.create(table, entry, Some(address)).await;
+        drop(place);
+        created
+    });
+    creation
+        .await
+        .map_err(|error| ApiError::internal(&error))?
+        .map_err(|error| ApiError::internal(&error))?;
+    mark_used(&state, &headers).await;
+    Ok((
+        StatusCode::CREATED,
+        Json(GameCreated {
+            game_id: id,
+            url: format!("/g/{id}"),
+        }),
+    )
+        .into_response())
+}
+
+/// A game id as the server writes it: lowercase and hyphenated. Other spellings of the
+/// same UUID (braces, `urn:uuid:`, no hyphens, capitals) are not found, so that every game
+/// has one address.
+pub fn game_id(text: &str) -> Result<Uuid, ApiError> {
+    match text.parse::<Uuid>() {
+        Ok(id) if id.hyphenated().to_string() == text => Ok(id),
+        _ => Err(ApiError::not_found("game")),
+    }
+}
+
+/// The limits on creating games, checked with [`crate::game::lobby::Lobby::reserve`] so
+/// that requests at once are counted together: unstarted games per session and in all
+/// (each one is a task and a row until it starts or expires), or, against the computer
+/// (each costing up to a second of a core a move), unfinished ones per session, per
+/// address and in all;
+/// then the creations per session and per address a minute.
+/// The longest disconnect grace of a game against the computer, in seconds.
+const COMPUTER_GRACE_MAX_SECONDS: f64 = 600.0;
+
+fn may_create_game(
+    state: &AppState,
+    player: Uuid,
+    computer: bool,
+    ip: std::net::IpAddr,
+) -> Result<Reservation, ApiError> {
+    let limits = &state.config.limits;
+    if state.games.live() >= limits.live_games {
+        return Err(ApiError::limited(
+            Limit::LiveGames,
+            "the server is running as many games as it allows; try again when games have finished",
+        ));
+    }
+    let place = state
+        .games
+        .lobby()
+        .reserve(
+            player,
+            AddressKey::of(ip),
+            computer,
+            CreationLimits {
+                open_games_per_session: limits.open_games_per_session,
+                open_games: limits.open_games,
+                bot_games_per_session: limits.bot_games_per_session,
+                bot_games_per_ip: limits.bot_games_per_ip,
+                bot_games: limits.bot_games,
+            },
+        )
+        .map_err(|over| match over {
+            OverLimit::BotGamesPerSession(mine) => ApiError::limited(
+                Limit::BotGamesPerSession,
+                format!(
+                    "you have {mine} unfinished games against the computer; finish or resign one first"
+                ),
+            ),
+            OverLimit::BotGamesPerIp(there) => ApiError::limited(
+                Limit::BotGamesPerIp,
+                format!(
+                    "this address has {there} unfinished games against the computer; finish or resign one first"
+                ),
+            ),
+            OverLimit::BotGames => ApiError::limited(
+                Limit::BotGames,
+                "the computer is playing as many games as this server allows; try again later",
+            ),
+            OverLimit::OpenGamesPerSession(mine) => ApiError::limited(
+                Limit::OpenGamesPerSession,
+                format!(
+                    "you have {mine} games nobody has started yet; start or wait for those first"
+                ),
+            ),
+            OverLimit::OpenGames => ApiError::limited(
+                Limit::OpenGames,
+                "the server has too many games waiting for players; join one of them",
+            ),
+        })?;
+    CreationRates {
+        what: "games",
+        per_session: (
+            &state.limiters.games_per_session,
+            limits.games_per_session_per_minute,
+            Limit::GamesPerSession,
+        ),
+        per_ip: (
+            &state.limiters.games_per_ip,
+            limits.games_per_ip_per_minute,
+            Limit::GamesPerIp,
+        ),
+    }
+    .take(player, ip)?;
+    Ok(place)
+}
+
+/// One kind of creation's two rates (docs/security.md): what a session, and what an
+/// address, may create a minute, each with its configured rate and its refusal's label.
+pub struct CreationRates<'a> {
+    /// What is created, in the plural ("games").
+    pub what: &'static str,
+    pub per_session: (&'a crate::http::limits::Rates<uuid::Uuid>, u32, Limit),
+    pub per_ip: (&'a crate::http::limits::Rates<AddressKey>, u32, Limit),
+}
+
+impl CreationRates<'_> {
+    /// Takes one creation for `player` at `ip`, or refuses by the rate that is spent,
+    /// saying which.
+    pub fn take(&self, player: uuid::Uuid, ip: std::net::IpAddr) -> Result<(), ApiError> {
+        let (rates, per_minute, limit) = self.per_session;
+        if !rates.allow(player) {
+            return Err(ApiError::limited(
+                limit,
+                format!(
+                    "you created {per_minute} {} in the last minute; wait a little",
+                    self.what
+                ),
+            ));
+        }
+        let (rates, per_minute, limit) = self.per_ip;
+        if !rates.allow(AddressKey::of(ip)) {
+            return Err(ApiError::limited(
+                limit,
+                format!(
+                    "this address created {per_minute} {} in the last minute; wait a little",
+                    self.what
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+async fn game(state: &AppState, id: &str) -> Result<crate::game::actor::GameHandle, ApiError> {
+    let id = game_id(id)?;
+    match state.games.get(id).await {
+        Ok(Some(handle)) => Ok(handle),
+        Ok(None) => Err(ApiError::not_found("game")),
+        Err(error) => Err(ApiError::internal(&error)),
+    }
+}
+
+pub async fn join_game(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<Joined>, ApiError> {
+    let session = session(&state, &headers).await?;
+    let handle = game(&state, &id).await?;
+    let seat = Seat {
+        player: session.player_id,
+        name: session.name,
+    };
+    match handle
+        .join(seat)
+        .await
+        .map_err(|e| ApiError::internal(&e))?
+    {
+        Ok(seat) => {
+            mark_used(&state, &headers).await;
+            Ok(Json(Joined { seat }))
+        }
+        Err(refusal) => Err(ApiError::new(refusal.code, refusal.message)),
+    }
+}
+
+pub async fn get_game(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let session = session(&state, &headers).await?;
+    if let Some(snapshot) = finished_snapshot(&state, game_id(&id)?, session.player_id).await? {
+        return Ok(Json(snapshot).into_response());
+    }
+    let handle = game(&state, &id).await?;
+    let snapshot = handle
+        .snapshot(Some(session.player_id))
+        .await
+        .map_err(|e| ApiError::internal(&e))?;
+    Ok(Json(snapshot).into_response())
+}
+
+/// A finished game that is not in memory, from the final snapshot stored with its end
+/// (no replay of its log); `None` when the game is loaded, unfinished, or ended before
+/// final snapshots were stored.
+async fn finished_snapshot(
+    state: &AppState,
+    id: Uuid,
+    viewer: Uuid,
+) -> Result<Option<Value>, ApiError> {
+    if state.games.loaded(id).is_some() {
+        return Ok(None);
+    }
+    let Some(row) = state.games.row(id).await? else {
+        return Err(ApiError::not_found("game"));
+    };
+    let Some(text) = row.final_json else {
+        return Ok(None);
+    };
+    let mut snapshot: Value = serde_json::from_str(&text).map_err(|e| ApiError::internal(&e))?;
+    let you = if row.south == Some(viewer) {
+        json!("s")
+    } else if row.north == Some(viewer) {
+        json!("n")
+    } else {
+        Value::Null
+    };
+    snapshot["you"] = you;
+    Ok(Some(snapshot))
+}
+
+pub async fn healthz(State(state): State<AppState>) -> Result<&'static str, ApiError> {
+    state.store.ping().await?;
+    Ok("ok")
+}
+
+pub async fn me(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Json<SessionInfo>, ApiError> {
+    let session = session(&state, &headers).await?;
+    Ok(Json(SessionInfo {
+        token: None,
+        player_id: session.player_id,
+        name: session.name,
+    }))
+}
+
+/// The lobby: `?list=open` (waiting for a second player) or `?list=live` (playing), the
+/// newest 50, from the summaries the games keep up to date (no game is asked).
+pub async fn list_games(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    axum::extract::Query(query): axum::extract::Query<std::collections::HashMap<String, String>>,
+) -> Result<Json<GameList>, ApiError> {
+    session(&state, &headers).await?;
+    let open = match query.get("list").map(String::as_str) {
+        Some("open") => true,
+        Some("live") => false,
+        _ => {
+            return Err(ApiError::bad_request(
+                ErrorCode::BadList,
+                "list must be \"open\" or \"live\"",
+            ))
+        }
+    };
+    Ok(Json(GameList {
+        games: state.games.lobby().list(open),
+    }))
+}
+
+/// Any path the server does not serve.
+pub async fn not_found() -> ApiError {
+    ApiError::not_found("page or call at this path")
+}

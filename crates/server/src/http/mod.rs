@@ -1,0 +1,18 @@
+//! The HTTP layer: everything between the public port and a resource's handler.
+//!
+//! - [`accept`]: the accept loop (header and idle timeouts, connections per address).
+//! - [`edge`]: what every request passes through (time limit, Origin and content-type
+//!   checks, security headers, JSON errors).
+//! - [`limits`] and [`address`]: the counters and rates the limits use, and what they
+//!   count a client by (an IPv6 client by its /64).
+//! - [`error`]: the API's error type.
+//! - One module per resource: [`games`] (`/api/session`, `/api/games`), [`tournaments`]
+//!   (`/api/tournaments`). The analysis board's calls are `crate::analysis::handlers`.
+
+pub mod accept;
+pub mod address;
+pub mod edge;
+pub mod error;
+pub mod games;
+pub mod limits;
+pub mod tournaments;

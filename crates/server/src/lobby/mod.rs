@@ -1,0 +1,6 @@
+//! The pushed lobby: [`feed`] is one task for the server that reads the game and
+//! tournament lists again when told they changed (coalesced), encodes the `lobby` frame
+//! once and publishes it; each lobby socket (`crate::socket::lobby`) sends the latest.
+//! The games' own list, which each game's task keeps current, is `crate::game::lobby`.
+
+pub mod feed;

@@ -1,0 +1,8 @@
+//! The socket layer: [`connection`] runs one WebSocket as a reader and a writer task (the
+//! transport every socket kind shares: batched flushes, pings, write timeouts, frame and
+//! rate limits) and serves a game's socket (`GET /ws/games/{id}`); [`tournament`]
+//! (`GET /ws/tournaments/{id}`) and [`lobby`] (`GET /ws/lobby`) are the other kinds.
+
+pub mod connection;
+pub mod lobby;
+pub mod tournament;

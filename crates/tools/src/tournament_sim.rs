@@ -1,0 +1,510 @@
+//! `omweso tournament-sim`: a whole tournament of simulated players through the real
+//! protocol (HTTP and WebSockets over loopback), for tests and for load.
+//!
+//! A director and `--players` guest sessions; the director creates the tournament, every
+//! player joins, `--watchers` anonymous sockets open on `/ws/tournaments/{id}`, and then,
+//! round after round, the director pairs and starts the round, each table's two players
+//! open their game sockets and play random legal moves (the load generator's players,
+//! `loadgen::client`: moves from the events' `legal`, decisions answered at once, after
+//! `--think-ms`) until the game ends, and the director waits on its own tournament socket
+//! until every table has a sheet. A game still going when the round's time runs out is
+//! adjudicated by the server and ends like any other.
+//!
+//! The report: rounds, games, moves and moves a second, the final standings' top five,
+//! the latency of the watchers' `board` messages (`latency`), and with `--spawn-server`
+//! the server's CPU time over the play and per move. The exit code is non-zero on any
+//! protocol error, dropped watcher, or round that does not finish.
+
+mod director;
+mod latency;
+mod report;
+mod socket;
+mod watcher;
+
+use std::collections::HashMap;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures_util::StreamExt;
+use omweso_rules::{ParseRulesetError, Ruleset};
+use serde_json::{json, Value};
+use tokio::sync::{mpsc, watch, Semaphore};
+use tokio_util::sync::CancellationToken;
+use uuid::Uuid;
+
+use crate::loadgen::child::{self, Server};
+use crate::loadgen::client::{http, Counted};
+use crate::loadgen::{Cpu, Ctx, Stats};
+use director::Director;
+use latency::{Epoch, MoveLog};
+use report::Report;
+use watcher::WatcherStats;
+
+/// The pairing systems, as `POST /api/tournaments` names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SimSystem {
+    Swiss,
+    RoundRobin,
+    DoubleRoundRobin,
+}
+
+impl SimSystem {
+    fn name(self) -> &'static str {
+        match self {
+            SimSystem::Swiss => "swiss",
+            SimSystem::RoundRobin => "round-robin",
+            SimSystem::DoubleRoundRobin => "double-round-robin",
+        }
+    }
+}
+
+/// The settings of `omweso tournament-sim`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct TournamentSimConfig {
+    /// The server to play on (loopback addresses only). Ignored with --spawn-server.
+    #[arg(long, default_value = "http://127.0.0.1:8080")]
+    pub url: String,
+    /// Start the server as a child process (`omweso serve` on 127.0.0.1:0), measure its
+    /// CPU time over the play, and stop it at the end.
+    #[arg(long)]
+    pub spawn_server: bool,
+    /// The spawned server's database (default: an SQLite file in a new temporary
+    /// directory, removed at the end).
+    #[arg(long)]
+    pub database_url: Option<String>,
+    /// The spawned server's per-connection message rate limit (`OMWESO_RATE_LIMIT`).
+    /// Random players with no --think-ms act far faster than people (the server's default
+    /// is 20 a second), so the default here is 10,000.
+    #[arg(long, default_value_t = 10_000)]
+    pub server_rate_limit: u32,
+    /// Players in the tournament (2 to 1000).
+    #[arg(long, default_value_t = 16)]
+    pub players: usize,
+    /// The pairing system.
+    #[arg(long, value_enum, default_value_t = SimSystem::Swiss)]
+    pub system: SimSystem,
+    /// Rounds of a Swiss (default: the server's, 5). A round-robin's come from its field.
+    #[arg(long)]
+    pub rounds: Option<u32>,
+    /// The games' ruleset: omweso, mweiso or oware.
+    #[arg(long, default_value = "omweso")]
+    pub ruleset: String,
+    /// Minutes a round may last (default: the server's, 15); games still going then are
+    /// adjudicated.
+    #[arg(long)]
+    pub round_minutes: Option<f64>,
+    /// Milliseconds a player waits before each move or decision.
+    #[arg(long, default_value_t = 0)]
+    pub think_ms: u64,
+    /// Tournament sockets opened without a session, each reading every message.
+    #[arg(long, default_value_t = 0)]
+    pub watchers: usize,
+    /// Seed of the players' random choices (default: a random one).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Sessions, joins and watcher sockets set up at once.
+    #[arg(long, default_value_t = 64)]
+    pub connect_concurrency: usize,
+    /// Also print the report as one JSON line (the last line of the output).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs the simulation; see the module's documentation for the exit code.
+#[must_use]
+pub fn main(config: TournamentSimConfig) -> ExitCode {
+    if let Err(message) = check(&config) {
+        eprintln!("omweso tournament-sim: {message}");
+        return ExitCode::from(2);
+    }
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("omweso tournament-sim: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let code = runtime.block_on(run(config));
+    // Sockets still closing must not hold the process.
+    runtime.shutdown_timeout(Duration::from_secs(2));
+    code
+}
+
+fn check(config: &TournamentSimConfig) -> Result<(), String> {
+    if !(2..=omweso_protocol::tournament::MAX_PLAYERS).contains(&config.players) {
+        return Err(format!(
+            "--players must be from 2 to {}",
+            omweso_protocol::tournament::MAX_PLAYERS
+        ));
+    }
+    if config.rounds.is_some() && config.system != SimSystem::Swiss {
+        return Err("--rounds is for a Swiss: a round-robin's rounds come from its field".into());
+    }
+    if config
+        .round_minutes
+        .is_some_and(|m| !(m.is_finite() && m > 0.0))
+    {
+        return Err("--round-minutes must be a positive number".into());
+    }
+    if config.connect_concurrency == 0 {
+        return Err("--connect-concurrency must be at least 1".into());
+    }
+    config
+        .ruleset
+        .parse::<Ruleset>()
+        .map_err(|e: ParseRulesetError| e.to_string())?;
+    Ok(())
+}
+
+async fn run(config: TournamentSimConfig) -> ExitCode {
+    // Two game sockets a player, the watchers, the director's, and HTTP.
+    let sockets = 2 * config.players + config.watchers + 256;
+    match child::raise_fd_limit(sockets as u64) {
+        Ok(Some(limit)) => eprintln!("open-files limit raised to {limit}"),
+        Ok(None) => {}
+        Err(e) => eprintln!(
+            "omweso tournament-sim: warning: {e}; if sockets fail, run `ulimit -n 65536` first"
+        ),
+    }
+    let server = if config.spawn_server {
+        match Server::spawn(
+            config.database_url.as_deref(),
+            Some(config.server_rate_limit),
+        )
+        .await
+        {
+            Ok(s) => {
+                eprintln!(
+                    "server pid {} listening on http://{} (log: {}, removed at the end)",
+                    s.pid,
+                    s.addr,
+                    s.log.display()
+                );
+                Some(s)
+            }
+            Err(e) => {
+                eprintln!("omweso tournament-sim: cannot start the server: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        None
+    };
+    let base = match &server {
+        Some(s) => format!("http://{}", s.addr),
+        None => match child::loopback_base(&config.url).await {
+            Ok(base) => base,
+            Err(e) => {
+                eprintln!("omweso tournament-sim: {e}");
+                return ExitCode::from(2);
+            }
+        },
+    };
+    let code = drive(&config, &base, server.as_ref()).await;
+    if let Some(server) = server {
+        server.stop().await;
+    }
+    code
+}
+
+/// Everything the run measured, for the report.
+pub(crate) struct Outcome {
+    pub(crate) rounds: Vec<director::RoundFigures>,
+    pub(crate) play: Duration,
+    pub(crate) cpu: Option<(Cpu, Cpu)>,
+    pub(crate) peak_rss_kib: Option<u64>,
+    /// The tournament's snapshot at the end.
+    pub(crate) finished: Option<Value>,
+    pub(crate) watchers: Arc<WatcherStats>,
+    /// Protocol faults seen along the way (each one fails the run).
+    pub(crate) faults: Vec<String>,
+}
+
+async fn drive(config: &TournamentSimConfig, base: &str, server: Option<&Server>) -> ExitCode {
+    let http_client = match reqwest::Client::builder()
+        .timeout(Duration::from_secs(30))
+        .pool_max_idle_per_host(config.connect_concurrency * 2)
+        .tcp_nodelay(true)
+        .build()
+    {
+        Ok(client) => client,
+        Err(e) => {
+            eprintln!("omweso tournament-sim: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match http_client.get(format!("{base}/healthz")).send().await {
+        Ok(r) if r.status().is_success() => {}
+        Ok(r) => {
+            eprintln!(
+                "omweso tournament-sim: {base}/healthz answered {}",
+                r.status()
+            );
+            return ExitCode::from(2);
+        }
+        Err(e) => {
+            eprintln!("omweso tournament-sim: cannot reach {base}: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    let seed = config.seed.unwrap_or_else(rand::random);
+    let epoch = Epoch::now();
+    let moves = Arc::new(MoveLog::new(epoch));
+    let log = moves.clone();
+    let ctx = Arc::new(Ctx {
+        base: base.to_owned(),
+        http: http_client,
+        ruleset: config.ruleset.clone(),
+        spectators: 0,
+        seed,
+        stats: Stats::default(),
+        stop: CancellationToken::new(),
+        setups: Semaphore::new(config.connect_concurrency),
+        started: AtomicUsize::new(0),
+        all_started: tokio::sync::Notify::new(),
+        games: config.players / 2,
+        bot_level: 1,
+        quickack: false,
+        think: Duration::from_millis(config.think_ms),
+        on_acked: Some(Arc::new(move |game, version, at| {
+            log.record(game, version, at);
+        })),
+    });
+    let outcome = match play(config, &ctx, moves, epoch, seed, server).await {
+        Ok(outcome) => outcome,
+        Err(e) => {
+            ctx.stop.cancel();
+            eprintln!("omweso tournament-sim: {e}");
+            print_notes(&ctx);
+            return ExitCode::FAILURE;
+        }
+    };
+    let report = Report::build(config, &ctx, &outcome, seed);
+    println!("{}", report.text());
+    if config.json {
+        println!("{}", report.json);
+    }
+    print_notes(&ctx);
+    if report.failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        for failure in &report.failures {
+            eprintln!("omweso tournament-sim: FAILED: {failure}");
+        }
+        ExitCode::FAILURE
+    }
+}
+
+fn print_notes(ctx: &Ctx) {
+    if let Ok(notes) = ctx.stats.notes.lock() {
+        for note in notes.iter() {
+            eprintln!("note: {note}");
+        }
+    }
+}
+
+/// Sets the tournament up, plays it, and closes every socket.
+async fn play(
+    config: &TournamentSimConfig,
+    ctx: &Arc<Ctx>,
+    moves: Arc<MoveLog>,
+    epoch: Epoch,
+    seed: u64,
+    server: Option<&Server>,
+) -> Result<Outcome, String> {
+    let t0 = Instant::now();
+    let director_session = http(
+        ctx,
+        "POST",
+        "/api/session",
+        None,
+        Some(json!({"name": "Director"})),
+    )
+    .await?;
+    let token = field(&director_session, "token")?;
+    let mut settings = json!({
+        "name": format!("tournament-sim {seed}"),
+        "ruleset": config.ruleset,
+        "system": config.system.name(),
+    });
+    if config.ruleset == "omweso" {
+        // The simulated players play moves, not arrangements: the preset start, not the
+        // free setup an Omweso tournament has by default.
+        settings["setup"] = json!("outer");
+    }
+    if let Some(rounds) = config.rounds {
+        settings["rounds"] = json!(rounds);
+    }
+    if let Some(minutes) = config.round_minutes {
+        settings["round_minutes"] = json!(minutes);
+    }
+    let created = http(
+        ctx,
+        "POST",
+        "/api/tournaments",
+        Some(&token),
+        Some(settings),
+    )
+    .await?;
+    let tournament: Uuid = field(&created, "tournament_id")?
+        .parse()
+        .map_err(|e| format!("the new tournament's id: {e}"))?;
+    let tokens = join_players(config, ctx, tournament).await?;
+    eprintln!(
+        "tournament {tournament}: {} players joined in {:.1} s",
+        tokens.len(),
+        t0.elapsed().as_secs_f64()
+    );
+
+    // The director follows the tournament on its own socket; the events reach it through
+    // a bounded channel (a round's end is three events a table).
+    let stop = CancellationToken::new();
+    let (feed_tx, mut feed) = mpsc::channel(1024);
+    let (ws, version) = socket::open(base(ctx), tournament, Some(&token)).await?;
+    let feed_task = tokio::spawn(socket::feed(ws, version, feed_tx, stop.clone()));
+
+    let (settle_tx, settle_rx) = watch::channel(Vec::new());
+    let watcher_stats = Arc::new(WatcherStats::default());
+    let t1 = Instant::now();
+    let opened: Vec<Result<(socket::Ws, u64, Counted), String>> =
+        futures_util::stream::iter(0..config.watchers)
+            .map(|_| async {
+                let (ws, v) = socket::open(base(ctx), tournament, None).await?;
+                Ok((ws, v, Counted::new(ctx)))
+            })
+            .buffer_unordered(config.connect_concurrency)
+            .collect()
+            .await;
+    let mut watchers = Vec::with_capacity(opened.len());
+    for open in opened {
+        let (ws, version, counted) = open.map_err(|e| format!("a watcher: {e}"))?;
+        watchers.push(tokio::spawn(watcher::watch(
+            ws,
+            counted,
+            version,
+            epoch,
+            watcher_stats.clone(),
+            settle_rx.clone(),
+            stop.clone(),
+        )));
+    }
+    drop(settle_rx);
+    if config.watchers > 0 {
+        eprintln!(
+            "{} watchers connected in {:.1} s",
+            watchers.len(),
+            t1.elapsed().as_secs_f64()
+        );
+    }
+
+    let director = Director {
+        ctx: ctx.clone(),
+        tournament,
+        token,
+        tokens,
+        moves,
+        seed,
+        watchers: watcher_stats.clone(),
+        watcher_count: watchers.len(),
+    };
+    let pid = server.map(|s| s.pid);
+    let sampler = server.map(|s| child::Sampler::start(s.pid, ctx.clone()));
+    let cpu_start = Cpu::now(pid);
+    let _ = ctx.stats.window_start.set(Instant::now());
+    ctx.stats.measuring.store(true, Ordering::Release);
+    let start = Instant::now();
+    let mut faults = Vec::new();
+    let played = director.play(&mut feed, &settle_tx, &mut faults).await;
+    let play_time = start.elapsed();
+    ctx.stats.measuring.store(false, Ordering::Release);
+    let cpu_end = Cpu::now(pid);
+    let peak_rss_kib = sampler.map(|s| s.summary().peak_kib);
+    let finished = match &played {
+        Ok(_) => Some(director.snapshot().await?),
+        Err(_) => None,
+    };
+
+    // Every socket closes: the players' (already closed unless a round failed), the
+    // watchers' once they have matched the last round, the director's.
+    ctx.stop.cancel();
+    drop(settle_tx);
+    stop.cancel();
+    for watcher in watchers {
+        if let Err(e) = watcher.await {
+            faults.push(format!("a watcher's task failed: {e}"));
+        }
+    }
+    let _ = feed_task.await;
+    while let Ok(item) = feed.try_recv() {
+        if let socket::Feed::Fault(fault) = item {
+            faults.push(fault);
+        }
+    }
+    let rounds = played.inspect_err(|_| {
+        for fault in &faults {
+            eprintln!("omweso tournament-sim: {fault}");
+        }
+    })?;
+    Ok(Outcome {
+        rounds,
+        play: play_time,
+        cpu: cpu_start.zip(cpu_end),
+        peak_rss_kib,
+        finished,
+        watchers: watcher_stats,
+        faults,
+    })
+}
+
+fn base(ctx: &Ctx) -> &str {
+    &ctx.base
+}
+
+fn field(value: &Value, name: &str) -> Result<String, String> {
+    value[name]
+        .as_str()
+        .map(str::to_owned)
+        .ok_or_else(|| format!("the answer has no {name}: {value}"))
+}
+
+/// Creates each player's session and joins it to the tournament; answers their tokens by
+/// player id.
+async fn join_players(
+    config: &TournamentSimConfig,
+    ctx: &Arc<Ctx>,
+    tournament: Uuid,
+) -> Result<HashMap<Uuid, String>, String> {
+    let width = config.players.to_string().len();
+    let joined: Vec<Result<(Uuid, String), String>> =
+        futures_util::stream::iter(1..=config.players)
+            .map(|i| async move {
+                let name = format!("P{i:0width$}");
+                let session = http(
+                    ctx,
+                    "POST",
+                    "/api/session",
+                    None,
+                    Some(json!({"name": name})),
+                )
+                .await?;
+                let token = field(&session, "token")?;
+                let joined = http(
+                    ctx,
+                    "POST",
+                    &format!("/api/tournaments/{tournament}/join"),
+                    Some(&token),
+                    Some(json!({})),
+                )
+                .await?;
+                let player: Uuid = field(&joined, "player_id")?
+                    .parse()
+                    .map_err(|e| format!("{name}'s player id: {e}"))?;
+                Ok((player, token))
+            })
+            .buffer_unordered(config.connect_concurrency)
+            .collect()
+            .await;
+    joined.into_iter().collect()
+}
