@@ -3,18 +3,20 @@
 //! load tools speak to a server only as a client would.
 //!
 //! - `loadgen` (`omweso loadgen`): games of random moves through the real protocol, with
-//!   latency, moves per second and the server's memory and CPU; `loadgen::client` is one
-//!   seated player, `loadgen::child` a server started as a child process.
+//!   latency, moves per second and the server's memory and CPU.
 //! - `tournament_sim` (`omweso tournament-sim`): a whole tournament of random players with
-//!   watchers on its socket, driving its games with `loadgen`'s players.
+//!   watchers on its socket, driving its games with the harness's players.
 //! - `arena` (`omweso arena`): computer players against each other on std threads.
 //! - `bench` (`omweso bench`): random playouts per second.
 //! - `engine_cli` (`omweso engine`): the rules engine and search over JSON lines.
+//! - `harness`: what the load tools share: a spawned server, a game's clients and seated
+//!   players, the counters.
 //! - `healthcheck` (`omweso healthcheck`): exit 0 if a server answers `/healthz`.
 
 pub mod arena;
 pub mod bench;
 pub mod engine_cli;
+mod harness;
 pub mod healthcheck;
 pub mod loadgen;
 pub mod tournament_sim;

@@ -5,7 +5,7 @@
 //! player joins, `--watchers` anonymous sockets open on `/ws/tournaments/{id}`, and then,
 //! round after round, the director pairs and starts the round, each table's two players
 //! open their game sockets and play random legal moves (the load generator's players,
-//! `loadgen::client`: moves from the events' `legal`, decisions answered at once, after
+//! `harness::player`: moves from the events' `legal`, decisions answered at once, after
 //! `--think-ms`) until the game ends, and the director waits on its own tournament socket
 //! until every table has a sheet. A game still going when the round's time runs out is
 //! adjudicated by the server and ends like any other.
@@ -34,9 +34,9 @@ use tokio::sync::{mpsc, watch, Semaphore};
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
-use crate::loadgen::child::{self, Server};
-use crate::loadgen::client::{http, Counted};
-use crate::loadgen::{Cpu, Ctx, Stats};
+use crate::harness::child::{self, Server};
+use crate::harness::client::{http, Counted};
+use crate::harness::stats::{Cpu, Ctx, Stats};
 use director::Director;
 use latency::{Epoch, MoveLog};
 use report::Report;

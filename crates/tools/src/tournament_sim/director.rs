@@ -18,8 +18,8 @@ use uuid::Uuid;
 use super::latency::{MoveLog, RoundMoves};
 use super::socket::Feed;
 use super::watcher::WatcherStats;
-use crate::loadgen::client::{http, play_seated, Exit};
-use crate::loadgen::Ctx;
+use crate::harness::client::{http, play_seated, Exit};
+use crate::harness::stats::Ctx;
 use omweso_protocol::clock::now_ms;
 use omweso_protocol::tournament::{RoundStatus, RoundView, TournamentEvent};
 

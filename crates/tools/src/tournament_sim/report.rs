@@ -6,7 +6,8 @@ use std::sync::atomic::Ordering;
 use serde_json::{json, Value};
 
 use super::{Outcome, TournamentSimConfig};
-use crate::loadgen::{ms, percentile, Ctx};
+use crate::harness::stats::Ctx;
+use crate::loadgen::{ms, percentile};
 
 pub(crate) struct Report {
     lines: Vec<String>,

@@ -9,7 +9,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use super::Ctx;
+use super::stats::Ctx;
 
 /// Raises the soft open-files limit to at least `want` (up to the hard limit). Returns the
 /// new limit if it was raised.
