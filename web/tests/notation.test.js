@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import {
   parsePosition, formatPosition, replay, cellOf, pitName, cellOfIndex, indexOfCell,
   describeOutcome, summarizeLaps,
-} from '../notation.js';
-import { applyEvent, sideField } from '../game.js';
-import { myStarts, myTurn } from '../viewer.js';
-import { describeStart } from '../hoverline.js';
+} from '../board/notation.js';
+import { applyEvent, sideField } from '../game/model.js';
+import { myStarts, myTurn } from '../game/viewer.js';
+import { describeStart } from '../game/hoverline.js';
 
 const EXAMPLE = '5,0,0,0,1,1,1,1/0,3,0,5,5,5,0,5/10,4,1,4,4,0,0,4/1,0,0,0,4,0,0,0 s';
 
@@ -56,7 +56,7 @@ test('outcomes in words', () => {
 });
 
 test('events update the snapshot in order', () => {
-  /** @type {import('../game.js').Snapshot} */
+  /** @type {import('../game/model.js').Snapshot} */
   const snap = {
     game_id: 'g', ruleset: 'mweiso', setup: 'outer',
     time_control: { referee_seconds: null, move_limit_seconds: 180, sowing_pace: 4, akakyala: false, abandon_seconds: 60, disconnect_grace_seconds: 120 },
@@ -88,7 +88,7 @@ function startResult(start, more = {}) {
 }
 
 test('legal moves and decision results travel with the events', () => {
-  /** @type {import('../game.js').Snapshot} */
+  /** @type {import('../game/model.js').Snapshot} */
   const snap = {
     game_id: 'g', ruleset: 'omweso', setup: 'even',
     time_control: { referee_seconds: 20, move_limit_seconds: 180, sowing_pace: 4, akakyala: false, abandon_seconds: 60, disconnect_grace_seconds: 120 },
@@ -142,7 +142,7 @@ test('a start and a turn in words', () => {
     'A1 clockwise: 2 seeds sown in 1 lap, captured 4, then a choice (a, c).');
   assert.match(describeStart(startResult('C1', { outcome: { result: 'win', winner: 's', victory: 'emitwe-ebiri' } })), /wins the game \(emitwe-ebiri\)\.$/);
   assert.match(describeStart(startResult('C1', { outcome: { result: 'annulled', reason: 'never-ending' } })), /would be annulled\.$/);
-  const laps = /** @type {import('../notation.js').Lap[]} */ ([
+  const laps = /** @type {import('../board/notation.js').Lap[]} */ ([
     { from: 'E1', dir: 'a', seeds: 4, to: 'H2', kind: 'capture', captured: 6 },
     { from: 'E1', dir: 'a', seeds: 6, to: 'F2', kind: 'end', captured: 0 },
   ]);

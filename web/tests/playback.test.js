@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { displayLeft, fitPace, longestStep } from '../playback.js';
+import { displayLeft, fitPace, longestStep } from '../board/playback.js';
 
 /** @param {number} seeds @param {'capture'|'relay'|'end'} kind */
 const lap = (seeds, kind) => ({ from: 'E1', dir: /** @type {'a'} */ ('a'), seeds, to: 'H2', kind, captured: kind === 'capture' ? 6 : 0 });

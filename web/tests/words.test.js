@@ -4,9 +4,9 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 
-import { plural, pointsPhrase } from '../plural.js';
-import { pointsText } from '../standings.js';
-import { describeOutcome, victoryLabel, VICTORY_NAMES } from '../notation.js';
+import { plural, pointsPhrase } from '../core/plural.js';
+import { pointsText } from '../tournament/standings.js';
+import { describeOutcome, victoryLabel, VICTORY_NAMES } from '../board/notation.js';
 
 const name = (/** @type {'s'|'n'} */ side) => (side === 's' ? 'Kato' : 'Nakato');
 
