@@ -1,8 +1,9 @@
-// A socket that stays open: the page's feeds (the lobby, a tournament) are read-only
-// sockets that carry JSON frames `{"t":..,"d":..}`; this reconnects with jittered backoff,
-// pings so that a dead connection is noticed, and asks the owner for the address each
-// time (a tournament resumes with `?v=`). The game's own socket (game.js) also carries
-// requests and their answers, so it keeps its own.
+// A socket that stays open, one for each live page: the lobby's and a tournament's feeds,
+// and a game's socket, which also carries the player's requests (game/gamesession.js). The
+// frames are JSON `{"t":..,"d":..}` (docs/protocol.md). This reconnects with jittered
+// backoff, pings so that a dead connection is noticed, and asks the owner for the address
+// at each attempt, so that a feed resumes after the last event it applied (`?v=`); the
+// owner hears when a socket ends, to fail the requests it was still waiting on.
 
 const PING_EVERY_MS = 10000;
 /** Nothing heard for this long (not even a pong): the connection is dead without knowing it. */
@@ -10,18 +11,27 @@ const SILENCE_MS = 25000;
 const MAX_BACKOFF_MS = 10000;
 
 /** @typedef {'connecting'|'open'|'reconnecting'|'closed'} LiveState */
+/**
+ * How a socket ended: `lost` (closed by the server or the network), `dropped` (by us: it
+ * went silent, or its owner saw a gap in the events), `restarted` (by us: a fresh start).
+ * `opened`: whether it had opened at all (a socket refused before opening never does).
+ * @typedef {{why: 'lost'|'dropped'|'restarted', opened: boolean}} SocketEnd
+ */
 
 export class LiveSocket {
   /**
    * @param {() => string} path the path to open, e.g. `/ws/lobby`, asked at each attempt
    * @param {{onMessage: (msg: any) => void,
-   *   onConnection?: (state: LiveState, info: {attempt: number, retryInMs: number}) => void}} handlers
+   *   onConnection?: (state: LiveState, info: {attempt: number, retryInMs: number}) => void,
+   *   onEnd?: (end: SocketEnd) => void}} handlers
    */
   constructor(path, handlers) {
     this.path = path;
     this.handlers = handlers;
     /** @type {WebSocket | null} */
     this.ws = null;
+    /** Whether the socket in `ws` has opened. */
+    this.opened = false;
     this.attempt = 0;
     /** @type {LiveState} */
     this.state = 'connecting';
@@ -52,8 +62,10 @@ export class LiveSocket {
       return;
     }
     this.ws = ws;
+    this.opened = false;
     ws.onopen = () => {
       if (this.ws !== ws) return;
+      this.opened = true;
       this.lastHeard = Date.now();
       clearInterval(this.pingTimer);
       this.pingTimer = window.setInterval(() => this.heartbeat(), PING_EVERY_MS);
@@ -75,9 +87,11 @@ export class LiveSocket {
       this.handlers.onMessage(msg);
     };
     ws.onclose = () => {
+      // A socket we let go of already (dropped, restarted, stopped) is not heard again.
       if (this.ws !== ws) return;
       this.ws = null;
       clearInterval(this.pingTimer);
+      this.handlers.onEnd?.({ why: 'lost', opened: this.opened });
       this.scheduleReconnect();
     };
     ws.onerror = () => {
@@ -85,19 +99,51 @@ export class LiveSocket {
     };
   }
 
+  /** Is the socket open, so that `send` sends? */
+  isOpen() {
+    return this.ws !== null && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  /**
+   * Sends one frame if the socket is open. @param {object} msg
+   * @returns {boolean} whether it was sent
+   */
+  send(msg) {
+    if (!this.ws || !this.isOpen()) return false;
+    this.ws.send(JSON.stringify(msg));
+    return true;
+  }
+
   heartbeat() {
-    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+    if (!this.isOpen()) return;
     if (Date.now() - this.lastHeard > SILENCE_MS) {
       this.drop();
       return;
     }
-    this.ws.send(JSON.stringify({ t: 'ping', d: {} }));
+    this.send({ t: 'ping', d: {} });
   }
 
   /** Closes the socket and reconnects (a gap in the events: resume from the last one). */
   drop() {
     const ws = this.ws;
     if (!ws) return;
+    this.letGo(ws);
+    this.handlers.onEnd?.({ why: 'dropped', opened: this.opened });
+    this.scheduleReconnect();
+  }
+
+  /** Closes the socket and connects again at once, as at first (the attempts counted afresh). */
+  restart() {
+    const ws = this.ws;
+    clearTimeout(this.retryTimer);
+    if (ws) this.letGo(ws);
+    this.handlers.onEnd?.({ why: 'restarted', opened: this.opened });
+    this.attempt = 0;
+    this.connect();
+  }
+
+  /** Forgets `ws` (its events are ignored from now on) and closes it. @param {WebSocket} ws */
+  letGo(ws) {
     this.ws = null;
     clearInterval(this.pingTimer);
     try {
@@ -105,7 +151,6 @@ export class LiveSocket {
     } catch {
       // already closed
     }
-    this.scheduleReconnect();
   }
 
   scheduleReconnect() {

@@ -4,7 +4,7 @@
 
 import { h, replace, announce } from '../core/ui.js';
 
-/** @typedef {import('./model.js').ConnectionState} ConnectionState */
+/** @typedef {import('../core/livesocket.js').LiveState} ConnectionState */
 
 /**
  * Does the game exist? The answer's Date also shows a server clock far off ours
