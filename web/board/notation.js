@@ -1,8 +1,10 @@
 // Coordinates, positions and laps (RULES.md sections 0-3), with no DOM: the board's
 // geometry, parsing the server's position strings, replaying a turn's laps seed by seed
-// for the animation, and the words for a turn and for how a game ended. No rules: what is
+// for the animation, and the words for a turn and for how a game ended. The words for victories and results are core/words.js's. No rules: what is
 // legal, and what a move would do, the server says (docs/protocol.md). Node's test runner
 // imports this module directly (tests/notation.test.js).
+
+import { VICTORY_NAMES, VICTORY_WORDS, LOSER_WORDS, ANNUL_WORDS, capitalize } from '../core/words.js';
 
 /** @typedef {'s'|'n'} Side */
 /** @typedef {'omweso'|'mweiso'|'oware'} Ruleset */
@@ -283,69 +285,6 @@ export function replay(pos, laps) {
  *   | {result: 'annulled', reason: string}} Outcome
  */
 
-/**
- * The one display vocabulary of victory types (RULES.md 1.5, 2, 3, 4, 5.3) and of the
- * reasons a game is annulled: `VICTORY_NAMES` names each (a sheet's line, a select, a
- * mini-board), `VICTORY_WORDS` says what it means (never repeating the name), so a text
- * that shows both shows each once.
- */
-export const VICTORY_NAMES = /** @type {Record<string, string>} */ ({
-  'no-move': 'no move',
-  'emitwe-ebiri': 'emitwe-ebiri',
-  akawumbi: 'akawumbi',
-  akakyala: 'akakyala',
-  captures: 'captures',
-  resigned: 'resignation',
-  abandoned: 'abandonment',
-  adjudicated: 'adjudication',
-  impasse: 'agreement at an impasse',
-  forfeit: 'forfeit',
-  'never-ending': 'a never-ending turn',
-  budget: 'a turn over the move limit',
-});
-
-/** What each victory type means. */
-export const VICTORY_WORDS = /** @type {Record<string, string>} */ ({
-  'no-move': 'the opponent has no pit with two seeds left',
-  'emitwe-ebiri': 'captured at both ends, columns A and H, in one turn',
-  akawumbi: 'captured in all eight columns in one turn',
-  akakyala: 'captured twice before the opponent captured at all',
-  captures: 'captured more than half the seeds',
-  resigned: 'the opponent resigned',
-  abandoned: 'the opponent abandoned the game (did not move, or stayed away)',
-  adjudicated: 'the tournament round ended before the game was finished, and it was decided on the seeds on each side of the board',
-  forfeit: 'the opponent never came',
-  impasse: 'the players agreed to stop, neither able to capture again; the seeds left were split evenly and the captures decided',
-});
-
-/**
- * The victories whose meaning is what the loser did or could not do, said of the loser by
- * name (a game's result); `VICTORY_WORDS` says them of "the opponent" for a legend.
- * @type {Record<string, (loser: string) => string>}
- */
-const LOSER_WORDS = {
-  'no-move': (loser) => `${loser} has no pit with two seeds left`,
-  resigned: (loser) => `${loser} resigned`,
-  abandoned: (loser) => `${loser} abandoned the game (did not move, or stayed away)`,
-  forfeit: (loser) => `${loser} never came`,
-};
-
-/** Words for each reason a game is annulled. */
-export const ANNUL_WORDS = /** @type {Record<string, string>} */ ({
-  'never-ending': 'the turn would never end (a state of the turn repeated)',
-  budget: 'the turn took longer than the 3-minute move limit',
-});
-
-/**
- * A victory type's name and meaning, each once: "emitwe-ebiri (captured at both ends,
- * columns A and H, in one turn)".
- * @param {string} victory
- */
-export function victoryLabel(victory) {
-  const name = VICTORY_NAMES[victory] || victory;
-  const words = VICTORY_WORDS[victory];
-  return words ? `${name} (${words})` : name;
-}
 
 /**
  * The result in words: a headline and an explanation. A draw is explained by what it was
@@ -396,10 +335,6 @@ function drawDetail(ruleset, position) {
   return `The round ended before the game was finished, with ${south} seeds on each side of the board.`;
 }
 
-/** @param {string} s */
-export function capitalize(s) {
-  return s ? s[0].toUpperCase() + s.slice(1) : s;
-}
 
 /**
  * A short account of a turn: seeds sown, laps, captures, and where it ended (the last

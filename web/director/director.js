@@ -12,8 +12,7 @@
 
 import { ApiError, api } from '../core/api.js';
 import { h, replace, announce, errorText, formatRemaining } from '../core/ui.js';
-import { RESULT_WORDS, formatPoints } from '../tournament/standings.js';
-import { VICTORY_NAMES, victoryLabel } from '../board/notation.js';
+import { RESULT_WORDS, SHEET_STATUS_WORDS, VICTORY_NAMES, formatPoints, victoryLabel } from '../core/words.js';
 import { plural } from '../core/plural.js';
 
 /** @typedef {import('../tournament/tournamentstore.js').TournamentStore} TournamentStore */
@@ -56,9 +55,6 @@ const VICTORIES = /** @type {Record<string, string[]>} */ ({
   oware: ['captures', 'impasse', 'resigned', 'abandoned', 'adjudicated'],
 });
 const ANNUL_REASONS = ['never-ending', 'budget'];
-const STATUS_WORDS = /** @type {Record<string, string>} */ ({
-  pending: 'pending', confirmed: 'confirmed', disputed: 'disputed', corrected: 'corrected', playing: 'being played',
-});
 
 /**
  * Why a round is closing: the director ended it, or its time ran out.
@@ -896,7 +892,7 @@ class DirectorConsole {
     } else if (sheet.status === 'disputed' && sheet.dispute) {
       statusCell = [h('strong', { class: 'director-disputed' }, 'disputed'), h('div', { class: 'small' }, `by ${name(sheet.dispute.by)}: “${sheet.dispute.reason}”`)];
     } else {
-      statusCell = [STATUS_WORDS[sheet.status] || sheet.status];
+      statusCell = [SHEET_STATUS_WORDS[sheet.status] || sheet.status];
       if (sheet.dispute) statusCell.push(h('div', { class: 'small muted' }, `disputed by ${name(sheet.dispute.by)}: “${sheet.dispute.reason}”`));
     }
     const correctable = Boolean(!replaced && gameId && sheet && p.second !== null && sheet.game_id);

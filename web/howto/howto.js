@@ -6,6 +6,7 @@
 import { Board } from '../board/board.js';
 import { cellOf, parsePosition } from '../board/notation.js';
 import { h, replace } from '../core/ui.js';
+import { RULESET_NAMES } from '../core/words.js';
 
 /** @typedef {import('../board/notation.js').Ruleset} Ruleset */
 /**
@@ -18,7 +19,6 @@ import { h, replace } from '../core/ui.js';
 /** @typedef {{heading: string, text: string[], pictures?: Picture[]}} Part */
 
 export const GAMES = /** @type {const} */ (['omweso', 'mweiso', 'oware']);
-const NAMES = { omweso: 'Omweso', mweiso: 'Mweiso', oware: 'Oware' };
 
 const OMWESO_START = '4,4,4,4,4,4,4,4/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/4,4,4,4,4,4,4,4 s';
 const MWEISO_START = '2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 s';
@@ -218,7 +218,7 @@ export async function mountHowto(root, path) {
   const name = (/^\/howto\/([^/]+)\/?$/.exec(path)?.[1] || 'omweso').toLowerCase();
   root.classList.add('howto');
   const nav = h('nav', { class: 'howto-nav', 'aria-label': 'Games' },
-    GAMES.map((g) => h('a', { href: `/howto/${g}`, 'aria-current': g === name ? 'page' : null, class: 'button secondary small' }, NAMES[g])));
+    GAMES.map((g) => h('a', { href: `/howto/${g}`, 'aria-current': g === name ? 'page' : null, class: 'button secondary small' }, RULESET_NAMES[g])));
   if (!(GAMES).includes(/** @type {any} */ (name))) {
     document.title = 'How to play — Omweso';
     replace(root, h('section', { class: 'card' },
@@ -228,7 +228,7 @@ export async function mountHowto(root, path) {
     return;
   }
   const ruleset = /** @type {Ruleset} */ (name);
-  const title = `How to play ${NAMES[ruleset]}`;
+  const title = `How to play ${RULESET_NAMES[ruleset]}`;
   document.title = `${title} — Omweso`;
   replace(root,
     h('article', { class: 'howto-page' },

@@ -5,8 +5,8 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 
 import { plural, pointsPhrase } from '../core/plural.js';
-import { pointsText } from '../tournament/standings.js';
-import { describeOutcome, victoryLabel, VICTORY_NAMES } from '../board/notation.js';
+import { pointsText, victoryLabel, VICTORY_NAMES } from '../core/words.js';
+import { describeOutcome } from '../board/notation.js';
 
 const name = (/** @type {'s'|'n'} */ side) => (side === 's' ? 'Kato' : 'Nakato');
 

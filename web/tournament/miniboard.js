@@ -4,7 +4,8 @@
 // the game is over. Built once per game; each `board` changes only the counts that moved,
 // so fifty tables updating several times a second stay cheap.
 
-import { dims, cellAt, cellOf, parsePosition, pitName, isOware, describeOutcome, VICTORY_NAMES } from '../board/notation.js';
+import { dims, cellAt, cellOf, parsePosition, pitName, isOware, describeOutcome } from '../board/notation.js';
+import { VICTORY_NAMES } from '../core/words.js';
 import { h, formatRemaining } from '../core/ui.js';
 
 /** @typedef {import('./tournamentstore.js').BoardView} BoardView */

@@ -4,8 +4,8 @@
 
 import { api, ApiError } from '../core/api.js';
 import { h, replace, announce, toast, errorText, safeStorage } from '../core/ui.js';
-import { RESULT_WORDS, formatPoints, pointsText, playerResult, southOf } from './standings.js';
-import { VICTORY_NAMES } from '../board/notation.js';
+import { playerResult, southOf } from './standings.js';
+import { RESULT_WORDS, VICTORY_NAMES, formatPoints, pointsText } from '../core/words.js';
 import { plural } from '../core/plural.js';
 
 /** @typedef {import('./tournamentstore.js').TournamentStore} TournamentStore */

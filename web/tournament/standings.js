@@ -4,45 +4,15 @@
 // the parts a club prints and pins on the wall.
 
 import { h } from '../core/ui.js';
-import { pointsPhrase } from '../core/plural.js';
+import { RESULT_WORDS, RESULT_MARKS, formatPoints } from '../core/words.js';
 
 /** @typedef {import('./tournamentstore.js').TournamentSnapshot} TournamentSnapshot */
 /** @typedef {import('./tournamentstore.js').PairingView} PairingView */
 /** @typedef {import('./tournamentstore.js').SheetView} SheetView */
 
-/** Words for a player's result on a sheet (docs/protocol.md). */
-export const RESULT_WORDS = /** @type {Record<string, string>} */ ({
-  won: 'won',
-  drawn: 'drew',
-  lost: 'lost',
-  annulled: 'annulled',
-  bye: 'bye',
-  'forfeit-won': 'won by forfeit',
-  'forfeit-lost': 'lost by forfeit',
-  'adjudicated-won': 'won on adjudication',
-  'adjudicated-drawn': 'drew on adjudication',
-  'adjudicated-lost': 'lost on adjudication',
-});
 
-/** Short marks for the crosstable. */
-const RESULT_MARKS = /** @type {Record<string, string>} */ ({
-  won: '1', drawn: '½', lost: '0', annulled: '½', bye: 'bye', 'forfeit-won': '+', 'forfeit-lost': '−',
-  'adjudicated-won': '1', 'adjudicated-drawn': '½', 'adjudicated-lost': '0',
-});
 
-/** Points as a club writes them: 1, ½, 1½, 2.25. @param {number} points */
-export function formatPoints(points) {
-  const whole = Math.trunc(points);
-  const rest = Math.round((points - whole) * 1000) / 1000;
-  if (rest === 0.5) return whole ? `${whole}½` : '½';
-  if (rest === 0) return String(whole);
-  return String(Math.round(points * 1000) / 1000);
-}
 
-/** Points and their noun: "½ point", "1 point", "1½ points". @param {number} points */
-export function pointsText(points) {
-  return pointsPhrase(points, formatPoints(points));
-}
 
 /** A tiebreak to two decimals at most. @param {number} x */
 function formatScore(x) {

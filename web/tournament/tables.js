@@ -5,7 +5,8 @@
 
 import { MiniBoard } from './miniboard.js';
 import { h, replace, safeStorage } from '../core/ui.js';
-import { RESULT_WORDS, formatPoints, southOf } from './standings.js';
+import { southOf } from './standings.js';
+import { RESULT_WORDS, formatPoints } from '../core/words.js';
 import { rememberTournamentOf } from './playerpanel.js';
 
 /** @typedef {import('./tournamentstore.js').TournamentStore} TournamentStore */

@@ -11,13 +11,10 @@ import { TablesView } from './tables.js';
 import { PlayerPanel } from './playerpanel.js';
 import { standingsTable, crosstable, pairingsTable, finishedRounds } from './standings.js';
 import { ConnectionBanner } from '../game/connection.js';
-import { RULESET_NAMES, SYSTEM_WORDS } from '../core/words.js';
+import { RULESET_NAMES, SYSTEM_WORDS, TOURNAMENT_STATUS_WORDS } from '../core/words.js';
 
 /** Events closer together than this are drawn once. */
 const RENDER_COALESCE_MS = 150;
-const STATUS_WORDS = /** @type {Record<string, string>} */ ({
-  open: 'open for players', running: 'in progress', finished: 'finished',
-});
 
 /** @param {HTMLElement} root @param {string} id */
 export async function mountTournament(root, id) {
@@ -167,7 +164,7 @@ class TournamentPage {
     const setup = snap.ruleset === 'omweso' ? `, ${snap.settings.setup} start` : '';
     replace(this.meta,
       h('span', {}, `${RULESET_NAMES[snap.ruleset] || snap.ruleset}${setup} · ${SYSTEM_WORDS[snap.system] || snap.system} · ${roundText} · ${snap.settings.round_minutes} min rounds · `),
-      h('span', { class: `status-badge status-${snap.status}`, 'data-tournament-status': snap.status }, STATUS_WORDS[snap.status] || snap.status),
+      h('span', { class: `status-badge status-${snap.status}`, 'data-tournament-status': snap.status }, TOURNAMENT_STATUS_WORDS[snap.status] || snap.status),
       h('span', { class: 'muted' }, ` · ${snap.players.filter((p) => !p.withdrawn).length} players`));
     replace(this.standings, standingsTable(snap, me));
     replace(this.crosstable, snap.rounds.length ? crosstable(snap, me) : h('p', { class: 'muted' }, 'The crosstable fills in as rounds are played.'));
