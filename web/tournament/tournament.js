@@ -112,7 +112,7 @@ class TournamentPage {
   /** The director's console, loaded only for the director. */
   async mountDirector() {
     if (!this.store.isDirector()) return;
-    const { mountDirector } = await import('../director/director.js');
+    const { mountDirector } = await import('../director/console.js');
     mountDirector(this.directorSlot, this.store);
   }
 
