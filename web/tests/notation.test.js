@@ -67,13 +67,13 @@ test('events update the snapshot in order', () => {
   };
   const start = '2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 o';
   let s = applyEvent(snap, { t: 'joined', v: 1, d: { seat: 'n', name: 'Nakato' } });
-  s = applyEvent(s, { t: 'started', v: 2, d: { to_move: null, position: start, clock: snap.clock } });
+  s = applyEvent(s, { t: 'started', v: 2, d: { to_move: null, position: start, clock: snap.clock, legal: {} } });
   assert.deepEqual(s.opening, ['s', 'n']);
-  s = applyEvent(s, { t: 'played', v: 3, d: { by: 's', move: "A1'", stolen: false, laps: [], position: start, outcome: null, pending: true } });
-  s = applyEvent(s, { t: 'decision', v: 4, d: { by: 's', options: ['a', 'c', 'l'] } });
+  s = applyEvent(s, { t: 'played', v: 3, d: { by: 's', move: "A1'", stolen: false, laps: [], position: start, outcome: null, pending: true, legal: {} } });
+  s = applyEvent(s, { t: 'decision', v: 4, d: { by: 's', options: ['a', 'c', 'l'], results: [] } });
   assert.deepEqual(s.pending, ['a', 'c', 'l']);
   assert.equal(s.history.length, 0);
-  s = applyEvent(s, { t: 'played', v: 5, d: { by: 's', move: "A1'/a", stolen: false, laps: [], position: start.replace(' o', ' on'), outcome: null, pending: false } });
+  s = applyEvent(s, { t: 'played', v: 5, d: { by: 's', move: "A1'/a", stolen: false, laps: [], position: start.replace(' o', ' on'), outcome: null, pending: false, legal: {} } });
   assert.equal(s.pending, null);
   assert.deepEqual(s.opening, ['n']);
   assert.equal(s.history[0].move, "A1'/a");
@@ -115,6 +115,7 @@ test('legal moves and decision results travel with the events', () => {
   s = applyEvent(s, { t: 'played', v: 4, d: { by: 'n', move: "H4'", stolen: true, laps: [], position: even.replace(' s', ' n'), outcome: null, pending: true, legal: {} } });
   assert.deepEqual(s.legal, {});
   assert.deepEqual(myStarts(s), []);
+  /** @type {import('../game/model.js').OptionResult[]} */
   const results = [
     { choice: 'a', laps: [], position: even, decision: null, outcome: null },
     { choice: 'c', laps: [], laps_omitted: { laps: 90, seeds: 700, captured: 40 }, position: even, decision: null, outcome: { result: 'annulled', reason: 'budget' } },

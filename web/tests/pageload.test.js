@@ -62,7 +62,7 @@ test('the lobby loads only its own modules, compressed and versioned; a second v
 
   const first = await load(page, '/', '#create-game');
   const files = first.filter((r) => r.path.startsWith('/static/'));
-  const names = files.map((r) => r.path.split('/').pop());
+  const names = files.map((r) => r.path.split('/').pop() ?? '');
   for (const name of ['app.js', 'ui.js', 'lobby.js', 'api.js', 'session.js', 'gameform.js', 'style.css']) {
     assert.ok(names.includes(name), `the lobby loads ${name}: ${names.join(' ')}`);
   }
