@@ -2,7 +2,7 @@
 // a game's at a move (`?game=<id>&ply=<n>`, the game's snapshot read once over HTTP: no
 // seat, no socket, so a running game is not disturbed) - its legal pits lit from the
 // server's answer, moves played by clicking and animated lap by lap as in a game,
-// decisions answered with their previews (decision.js), the line of positions with back
+// decisions answered with their previews (game/decision.js), the line of positions with back
 // and forward (analysisline.js), and the engine's best move, score and line
 // (enginepanel.js). No rules here: every legal move, lap and position is the server's
 // (`/api/analysis/...`, docs/protocol.md).

@@ -1,9 +1,9 @@
 // The game page (`/g/<id>`), for players and watchers alike: it keeps the snapshot drawn
 // (behind the model while a turn is animated), lays the page out and has its parts draw
-// it - the board (boardview.js), the player cards and the result (players.js), the prompt
+// it - the board (board/boardview.js), the player cards and the result (players.js), the prompt
 // (turnpanel.js) with the decision panel (decision.js) and the setup editor (arrange.js),
 // the history (history.js), the line under the board (hoverline.js), the clocks
-// (clocks.js). The events come through playback.js in order; the model from game.js.
+// (clocks.js). The events come through board/playback.js in order; the model from gamesession.js.
 
 import { SetupEditor } from './arrange.js';
 import { BoardView } from '../board/boardview.js';

@@ -1,6 +1,6 @@
 // "How to play" (`/howto/omweso`, `/howto/mweiso`, `/howto/oware`): each game in plain
 // words for a newcomer - the start, a turn (sowing, relay, capture, reverse pits), how you
-// win, the referee's count - with pictures drawn by the game's own board (board.js), so
+// win, the referee's count - with pictures drawn by the game's own board (board/board.js), so
 // that what the page shows is what a game looks like. The rules in full: docs/rules.md.
 
 import { Board } from '../board/board.js';

@@ -1,4 +1,4 @@
-// The analysis board's line (analysisline.js), without a browser: going back and forward,
+// The analysis board's line (analysis/analysisline.js), without a browser: going back and forward,
 // a new move replacing what followed (or keeping the line when it is the move already
 // next), a game's moves as a line with its start, budget and akakyala history.
 

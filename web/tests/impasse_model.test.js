@@ -1,5 +1,5 @@
 // Oware's impasse in the page's model, as node unit tests: the split the offer shows
-// (impasse.js), the reducer following a proposal (game.js), the result's words.
+// (game/impasse.js), the reducer following a proposal (game/model.js), the result's words.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// notation.js against RULES.md's worked examples, the model's events (game.js), and the
+// board/notation.js against RULES.md's worked examples, the model's events (game/model.js), and the
 // words the page says about turns. No rules here: what is legal comes from the server.
 
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// The pacing of a turn's animation against its display time (playback.js), without a
+// The pacing of a turn's animation against its display time (board/playback.js), without a
 // browser: the server's count for the next player starts when the display time is over,
 // so every page must have finished showing the turn by then, whatever its own pace.
 

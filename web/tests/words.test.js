@@ -1,5 +1,5 @@
 // The site's words for counts, points and results, as node unit tests of the pure
-// helpers (plural.js, standings.js, notation.js): no browser needed.
+// helpers (core/plural.js, core/words.js, board/notation.js): no browser needed.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
