@@ -3,7 +3,7 @@
 // the analysis board, `/howto/<game>` how to play; the server serves this page for all of them, its files under a
 // versioned prefix (`/static/v/<version>/`) that the relative imports below inherit.
 
-import { toast, safeStorage, h } from './ui.js';
+import { toast, safeStorage, h } from './core/ui.js';
 
 /**
  * The routes, first match wins: each page's module is loaded only on its route
@@ -19,7 +19,7 @@ const ROUTES = [
     mount: async (root, match) => {
       const id = decodeURIComponent(match[1]);
       linkBackToTournament(id);
-      const { mountGame } = await import('./gameview.js');
+      const { mountGame } = await import('./game/gameview.js');
       await mountGame(root, id);
     },
   },
@@ -27,21 +27,21 @@ const ROUTES = [
     path: /^\/t\/([^/]+)\/?$/,
     mount: async (root, match) => {
       const id = decodeURIComponent(match[1]);
-      const { mountTournament } = await import('./tournament.js');
+      const { mountTournament } = await import('./tournament/tournament.js');
       await mountTournament(root, id);
     },
   },
   {
     path: /^\/howto(\/|$)/,
     mount: async (root) => {
-      const { mountHowto } = await import('./howto.js');
+      const { mountHowto } = await import('./howto/howto.js');
       await mountHowto(root, location.pathname);
     },
   },
   {
     path: /^\/analysis\/?$/,
     mount: async (root) => {
-      const { mountAnalysis } = await import('./analysis.js');
+      const { mountAnalysis } = await import('./analysis/analysis.js');
       await mountAnalysis(root, new URLSearchParams(location.search));
     },
   },
@@ -49,7 +49,7 @@ const ROUTES = [
     // The lobby, for `/` and any path no other route takes.
     path: /^/,
     mount: async (root) => {
-      const { mountLobby } = await import('./lobby.js');
+      const { mountLobby } = await import('./lobby/lobby.js');
       await mountLobby(root);
     },
   },

@@ -1,12 +1,12 @@
-// The analysis board's line (analysisline.js), without a browser: going back and forward,
+// The analysis board's line (analysis/analysisline.js), without a browser: going back and forward,
 // a new move replacing what followed (or keeping the line when it is the move already
 // next), a game's moves as a line with its start, budget and akakyala history.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Line, rootNode, captureHistories, startOf, lineOfGame, budgetOf } from '../analysisline.js';
+import { Line, rootNode, captureHistories, startOf, lineOfGame, budgetOf } from '../analysis/analysisline.js';
 
-/** @param {string} move @param {string} position @returns {import('../analysisline.js').LineNode} */
+/** @param {string} move @param {string} position @returns {import('../analysis/analysisline.js').LineNode} */
 const node = (move, position) => ({ ...rootNode(position, null), move, by: 's' });
 
 test('the line: back, forward, a new move replaces what followed, the same move keeps it', () => {
@@ -57,7 +57,7 @@ test('a game as a line: its start from the preset, its positions, the akakyala h
 });
 
 test('a finished game: its last position carries the result, and nobody moves there', async () => {
-  const { endedView } = await import('../analysisline.js');
+  const { endedView } = await import('../analysis/analysisline.js');
   const won = /** @type {const} */ ({ result: 'win', winner: 's', victory: 'emitwe-ebiri' });
   const last = '4,4,4,4,4,4,4,4/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,1/4,4,4,4,0,5,5,5 n';
   const snap = /** @type {any} */ ({

@@ -116,7 +116,7 @@ test('a whole Omweso game at the default animation speed on a phone: captures fl
 
     const seen = await page.evaluate(() => {
       const w = /** @type {any} */ (window);
-      return { csp: w.__csp, flying: w.__flying, animations: w.__animations, gaps: w.__skipGaps };
+      return { csp: w.__csp, flying: w.__flying, animations: w.__animations, gaps: /** @type {{shown: boolean, gap: number}[]} */ (w.__skipGaps) };
     });
     assert.deepEqual(seen.csp, [], 'no Content-Security-Policy violation');
     assert.ok(seen.animations >= moves, `every turn was animated (${seen.animations} animations for ${moves} of the page's moves)`);

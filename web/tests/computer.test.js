@@ -1,7 +1,8 @@
 // A game against the computer in the real page, against the real server, in headless
 // Chromium: "Play the computer" in the lobby, then a whole game played by clicking, the
-// computer answering through the server like any opponent. Animations are instant
-// (`?anim=0`); the computer's least delay is cut to 100 ms so the test stays short.
+// computer answering through the server like any opponent. Played twice: with animations
+// instant (`?anim=0`), and with the default settings as a user gets them (fewer moves, each
+// turn animated). The computer's least delay is cut to 100 ms so the test stays short.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,6 +13,7 @@ import { startServer } from './helpers/server.js';
 import { launch, openPage } from './helpers/browser.js';
 import { rng } from './helpers/protocol.js';
 import { audit, format } from './helpers/axe.js';
+import { assertOmwesoOutcome } from './helpers/outcome.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ARTIFACTS = path.resolve(here, '..', 'test-artifacts');
@@ -46,9 +48,14 @@ async function myTurnOrEnd(page) {
   return handle.jsonValue();
 }
 
-test('a whole game against the computer (level 1), from the lobby, by clicking', async () => {
+/**
+ * A game against the computer, from the lobby: `limit` moves of ours at most, then we resign.
+ * @param {string} query the lobby's query (the game page keeps it): `?anim=0`, or '' for the defaults
+ * @param {number} limit @param {string} shots the screenshot's name suffix
+ */
+async function gameAgainstTheComputer(query, limit, shots) {
   const { context, page, problems } = await openPage(browser, 'player');
-  await page.goto(`${server.url}/?anim=0`);
+  await page.goto(`${server.url}/${query}`);
   await page.click('[data-choose-name]');
   await page.fill('#name-input', 'Kato');
   await page.click('#name-submit');
@@ -82,9 +89,8 @@ test('a whole game against the computer (level 1), from the lobby, by clicking',
   assert.deepEqual(violations, [], `accessibility of the game against the computer:\n${format(violations)}`);
 
   const random = rng(14);
-  const LIMIT = 60;
   let moves = 0;
-  while (state.status === 'playing' && !state.outcome && moves < LIMIT) {
+  while (state.status === 'playing' && !state.outcome && moves < limit) {
     const choices = page.locator('[data-choice]');
     const count = await choices.count();
     const target = count
@@ -100,7 +106,7 @@ test('a whole game against the computer (level 1), from the lobby, by clicking',
     }, before, { timeout: 20000 });
     state = await myTurnOrEnd(page);
     moves += 1;
-    if (moves === 6) await page.screenshot({ path: path.join(ARTIFACTS, 'computer-game.png') });
+    if (moves === 6) await page.screenshot({ path: path.join(ARTIFACTS, `computer-game${shots}.png`) });
   }
   if (state.status === 'playing' && !state.outcome) {
     // A game that runs past the cap is ended by resigning (through the page).
@@ -108,15 +114,22 @@ test('a whole game against the computer (level 1), from the lobby, by clicking',
     await page.click('[data-resign-confirm]');
     await page.waitForFunction(() => /** @type {any} */ (window).__omweso?.settled()?.status === 'finished');
   }
-  const outcome = page.locator('[data-outcome]');
-  await outcome.waitFor();
-  assert.ok((await outcome.innerText()).length > 10, 'the result is explained in words');
   const final = await (await page.waitForFunction(() => {
     const s = /** @type {any} */ (window).__omweso?.settled();
     return s && s.status !== 'playing' ? s : null;
   })).jsonValue();
+  // The result in exact words, to us (North).
+  await assertOmwesoOutcome(page, final, { s: 'Computer (level 1)', n: 'Kato' }, 'n');
   assert.equal(await page.locator('[data-history-index]').count(), final.history, 'the page lists every move, the computer\'s too');
-  console.log(`against the computer: ${moves} moves of ours, ${final.history} in all, ${JSON.stringify(final.outcome)}`);
+  console.log(`against the computer${shots}: ${moves} moves of ours, ${final.history} in all, ${JSON.stringify(final.outcome)}`);
   await context.close();
   assert.deepEqual(problems, [], `the page logged problems:\n${problems.join('\n')}`);
+}
+
+test('a whole game against the computer (level 1), from the lobby, by clicking', async () => {
+  await gameAgainstTheComputer('?anim=0', 60, '');
+});
+
+test('a game against the computer with animations on, as users get it', { timeout: 600000 }, async () => {
+  await gameAgainstTheComputer('', 12, '-animated');
 });

@@ -1,7 +1,8 @@
 // End-to-end: the real server, the real page, headless Chromium. Each test plays through
 // the page the way a person does - by clicking (or tapping, or the keyboard) - and reads
 // the page's stable hooks (data-pit, data-legal, data-choice, data-steal-open,
-// data-outcome). Animations are instant (`?anim=0`) except where they are the subject.
+// data-outcome). Animations are instant (`?anim=0`) except where they are the subject, and
+// in the whole game played once more with the default settings, as a user gets them.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { startServer } from './helpers/server.js';
 import { launch, openPage } from './helpers/browser.js';
 import { rng } from './helpers/protocol.js';
+import { assertOmwesoOutcome } from './helpers/outcome.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ARTIFACTS = path.resolve(here, '..', 'test-artifacts');
@@ -47,9 +49,16 @@ async function closeAll() {
   assert.deepEqual(problems, [], `the pages logged problems:\n${problems.join('\n')}`);
 }
 
-/** Signs up on the lobby under `name`. @param {import('playwright-core').Page} page @param {string} name */
-async function signUp(page, name) {
-  await page.goto(`${server.url}/?anim=0`);
+/** Animations instant: what most tests open their pages with. */
+const INSTANT = '?anim=0';
+
+/**
+ * Signs up on the lobby under `name`.
+ * @param {import('playwright-core').Page} page @param {string} name
+ * @param {string} [query] the lobby's query: `?anim=0`, or '' for the default settings
+ */
+async function signUp(page, name, query = INSTANT) {
+  await page.goto(`${server.url}/${query}`);
   // The lobby is read without a name: the header offers to choose one.
   await page.click('[data-choose-name]');
   await page.fill('#name-input', name);
@@ -77,10 +86,10 @@ async function createGame(page, choice = {}) {
 /**
  * Opens an invite link, joins, and gives a name when asked.
  * @param {import('playwright-core').Page} page @param {string} url @param {string} name
- * @param {{tap?: boolean}} [how]
+ * @param {{tap?: boolean}} [how] @param {string} [query] as for `signUp`
  */
-async function joinByLink(page, url, name, how = {}) {
-  await page.goto(`${url}?anim=0`);
+async function joinByLink(page, url, name, how = {}, query = INSTANT) {
+  await page.goto(`${url}${query}`);
   const join = page.locator('[data-join-seat]');
   if (how.tap) await join.tap();
   else await join.click();
@@ -190,22 +199,29 @@ async function playRandom(page, random, tap = false) {
   return String(what);
 }
 
-test('two players create and join by the invite link and play to the end by clicking; a watcher follows every move', async () => {
+/**
+ * Two players create and join a game by the invite link and play it by clicking (North on
+ * a phone, tapping), a watcher following from the lobby; after `limit` turns South resigns.
+ * @param {string} query the pages' query: `?anim=0`, or '' to animate every turn as a user sees it
+ * @param {number} limit @param {string} shots the screenshots' name suffix
+ */
+async function wholeGame(query, limit, shots) {
   const south = await open('south');
   const north = await open('north (phone)', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
   const watcher = await open('watcher');
-  await signUp(south.page, 'Kato');
+  await signUp(south.page, 'Kato', query);
   const url = await createGame(south.page, { ruleset: 'omweso', setup: 'outer', time: 'casual', seat: 'first' });
 
   // The open game is listed in the lobby, live (the list is polled).
-  await signUp(watcher.page, 'Watcher');
+  await signUp(watcher.page, 'Watcher', query);
   await watcher.page.waitForSelector(`#open-games [data-game-id="${url.split('/g/')[1]}"]`);
 
-  await joinByLink(north.page, url, 'Nakato', { tap: true });
+  await joinByLink(north.page, url, 'Nakato', { tap: true }, query);
   await watcher.page.waitForSelector(`#live-games [data-watch="${url.split('/g/')[1]}"]`);
   await watcher.page.click(`#live-games [data-watch="${url.split('/g/')[1]}"]`);
   await watcher.page.waitForURL(/\/g\//);
-  // The watcher's page follows the game; they joined through the lobby link, with ?anim=0.
+  // The watcher's page follows the game; they came through the lobby's link, which keeps
+  // the lobby's query (so animates as the lobby was asked to).
   const pages = [south.page, north.page, watcher.page];
   let states = await allSettled(pages, 2);
   assert.equal(states[0].you, 's');
@@ -220,8 +236,7 @@ test('two players create and join by the invite link and play to the end by clic
   let moves = 0;
   let decisions = 0;
   let offered = 0;
-  const LIMIT = 600;
-  while (states[0].status === 'playing' && moves < LIMIT) {
+  while (states[0].status === 'playing' && moves < limit) {
     if (moves < 16 && !states[0].pending) {
       // The pits both players are offered are the server's legal starts, nothing else.
       offered += await assertLegalPits(south.page, gameId, version);
@@ -240,8 +255,8 @@ test('two players create and join by the invite link and play to the end by clic
     version = states[0].version;
     moves += 1;
     if (moves === 12) {
-      await south.page.screenshot({ path: path.join(ARTIFACTS, 'board-mid-game.png') });
-      await north.page.screenshot({ path: path.join(ARTIFACTS, 'board-mid-game-phone.png') });
+      await south.page.screenshot({ path: path.join(ARTIFACTS, `board-mid-game${shots}.png`) });
+      await north.page.screenshot({ path: path.join(ARTIFACTS, `board-mid-game-phone${shots}.png`) });
     }
   }
   if (states[0].status === 'playing') {
@@ -252,10 +267,9 @@ test('two players create and join by the invite link and play to the end by clic
   }
   assert.notEqual(states[0].status, 'playing');
   assert.ok(offered > 0, 'legal pits were compared');
-  for (const page of pages) {
-    const outcome = page.locator('[data-outcome]');
-    await outcome.waitFor();
-    assert.ok((await outcome.innerText()).length > 10, 'the result is explained in words');
+  // Each page words the result exactly, to its player (or as a watcher's).
+  for (const [i, page] of pages.entries()) {
+    await assertOmwesoOutcome(page, states[i], { s: 'Kato', n: 'Nakato' }, states[i].you);
   }
   const watcherHistory = await watcher.page.locator('[data-history-index]').count();
   assert.equal(watcherHistory, states[2].history, 'the watcher lists every move');
@@ -263,11 +277,23 @@ test('two players create and join by the invite link and play to the end by clic
   await watcher.page.click('[data-history-index="0"]');
   await watcher.page.waitForSelector('[data-review-exit]');
   await watcher.page.click('[data-review-exit]');
-  await south.page.screenshot({ path: path.join(ARTIFACTS, 'board-end.png') });
+  await south.page.screenshot({ path: path.join(ARTIFACTS, `board-end${shots}.png`) });
   // The screen-reader region announced the moves.
   assert.match(await watcher.page.locator('#announce-log').textContent() || '', /played/);
-  console.log(`full game: ${moves} turns (${decisions} decisions clicked), ${JSON.stringify(states[0].outcome)}`);
+  console.log(`full game${shots}: ${moves} turns (${decisions} decisions clicked), ${JSON.stringify(states[0].outcome)}`);
   await closeAll();
+}
+
+test('two players create and join by the invite link and play to the end by clicking; a watcher follows every move', async () => {
+  await wholeGame(INSTANT, 600, '');
+});
+
+// The same game as users get it, every turn animated at the default speed on all three
+// pages: the pages must still settle on the server's position after each turn, and offer
+// exactly the server's legal pits. Fewer turns (each takes its display time), then a
+// resignation.
+test('the whole game again with animations on, as users get it', { timeout: 600000 }, async () => {
+  await wholeGame('', 24, '-animated');
 });
 
 test('a decision point is answered by clicking, with both options previewed (Mweiso A1\')', async () => {
@@ -460,10 +486,18 @@ test('turns are animated seed by seed for a watcher, ending on the server\'s pos
   }
   assert.equal(state.history, 1, `after E1: ${JSON.stringify(state)}`);
   assert.equal(state.status, 'playing');
-  await north.page.locator('[data-pit][data-legal]').first().click();
+  // North's longest turn that needs no decision (most seeds sown): at the slow speed its
+  // animation lasts seconds, so the skip button is surely still there to be clicked.
+  const longest = await north.page.evaluate(() => {
+    /** @type {{start: string, seeds: number, decision: string[] | null}[]} */
+    const starts = /** @type {any} */ (window).__omweso.session.snap.legal.n.starts;
+    const plain = starts.filter((r) => !r.decision);
+    return (plain.length ? plain : starts).reduce((a, b) => (b.seeds > a.seeds ? b : a)).start;
+  });
+  await north.page.locator(`[data-pit="${longest}"][data-legal]`).click();
   await watcher.page.waitForSelector('[data-skip]:visible', { timeout: 5000 });
   const started = Date.now();
-  await watcher.page.click('[data-skip]').catch(() => {}); // it may just have finished
+  await watcher.page.click('[data-skip]', { timeout: 2000 });
   [state] = await allSettled([south.page, north.page, watcher.page], state.version + 1);
   assert.ok(Date.now() - started < 3000, 'skipping ends the animation at once');
   await closeAll();

@@ -68,7 +68,7 @@ async function play(page, random, shared) {
       const offered = document.querySelector('[data-choice], svg[data-board] [data-legal]');
       return mine && offered && s.version !== v ? { over: false, version: s.version } : null;
     }, acted, { timeout: 120000, polling: 20 });
-    const state = await handle.jsonValue();
+    const state = /** @type {{over: boolean, version: number}} */ (await handle.jsonValue());
     if (state.over) return;
     acted = state.version;
     await page.waitForTimeout(REACTION_MS);

@@ -1,12 +1,12 @@
 // Oware's impasse in the page's model, as node unit tests: the split the offer shows
-// (impasse.js), the reducer following a proposal (game.js), the result's words.
+// (game/impasse.js), the reducer following a proposal (game/model.js), the result's words.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
 
-import { applyEvent } from '../game.js';
-import { impasseSplit } from '../impasse.js';
-import { describeOutcome } from '../notation.js';
+import { applyEvent } from '../game/model.js';
+import { impasseSplit } from '../game/impasse.js';
+import { describeOutcome } from '../board/notation.js';
 
 test('the split: evenly, the odd seed to the side with more on it', () => {
   // 7 left: South C1 3, North F2 1 and A2 3; North keeps the odd one, 23-25.
@@ -22,7 +22,7 @@ test('the split: evenly, the odd seed to the side with more on it', () => {
 });
 
 test('a proposal stands, is declined, lapses with the proposer\'s turn, and ends the game', () => {
-  /** @type {import('../game.js').Snapshot} */
+  /** @type {import('../game/model.js').Snapshot} */
   const snap = {
     game_id: 'g', ruleset: 'oware', setup: 'outer',
     time_control: { referee_seconds: null, move_limit_seconds: 180, sowing_pace: 4, akakyala: false, abandon_seconds: 60, disconnect_grace_seconds: 120 },

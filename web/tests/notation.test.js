@@ -1,4 +1,4 @@
-// notation.js against RULES.md's worked examples, the model's events (game.js), and the
+// board/notation.js against RULES.md's worked examples, the model's events (game/model.js), and the
 // words the page says about turns. No rules here: what is legal comes from the server.
 
 import { test } from 'node:test';
@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import {
   parsePosition, formatPosition, replay, cellOf, pitName, cellOfIndex, indexOfCell,
   describeOutcome, summarizeLaps,
-} from '../notation.js';
-import { applyEvent, sideField } from '../game.js';
-import { myStarts, myTurn } from '../viewer.js';
-import { describeStart } from '../hoverline.js';
+} from '../board/notation.js';
+import { applyEvent, sideField } from '../game/model.js';
+import { myStarts, myTurn } from '../game/viewer.js';
+import { describeStart } from '../game/hoverline.js';
 
 const EXAMPLE = '5,0,0,0,1,1,1,1/0,3,0,5,5,5,0,5/10,4,1,4,4,0,0,4/1,0,0,0,4,0,0,0 s';
 
@@ -56,7 +56,7 @@ test('outcomes in words', () => {
 });
 
 test('events update the snapshot in order', () => {
-  /** @type {import('../game.js').Snapshot} */
+  /** @type {import('../game/model.js').Snapshot} */
   const snap = {
     game_id: 'g', ruleset: 'mweiso', setup: 'outer',
     time_control: { referee_seconds: null, move_limit_seconds: 180, sowing_pace: 4, akakyala: false, abandon_seconds: 60, disconnect_grace_seconds: 120 },
@@ -67,13 +67,13 @@ test('events update the snapshot in order', () => {
   };
   const start = '2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 o';
   let s = applyEvent(snap, { t: 'joined', v: 1, d: { seat: 'n', name: 'Nakato' } });
-  s = applyEvent(s, { t: 'started', v: 2, d: { to_move: null, position: start, clock: snap.clock } });
+  s = applyEvent(s, { t: 'started', v: 2, d: { to_move: null, position: start, clock: snap.clock, legal: {} } });
   assert.deepEqual(s.opening, ['s', 'n']);
-  s = applyEvent(s, { t: 'played', v: 3, d: { by: 's', move: "A1'", stolen: false, laps: [], position: start, outcome: null, pending: true } });
-  s = applyEvent(s, { t: 'decision', v: 4, d: { by: 's', options: ['a', 'c', 'l'] } });
+  s = applyEvent(s, { t: 'played', v: 3, d: { by: 's', move: "A1'", stolen: false, laps: [], position: start, outcome: null, pending: true, legal: {} } });
+  s = applyEvent(s, { t: 'decision', v: 4, d: { by: 's', options: ['a', 'c', 'l'], results: [] } });
   assert.deepEqual(s.pending, ['a', 'c', 'l']);
   assert.equal(s.history.length, 0);
-  s = applyEvent(s, { t: 'played', v: 5, d: { by: 's', move: "A1'/a", stolen: false, laps: [], position: start.replace(' o', ' on'), outcome: null, pending: false } });
+  s = applyEvent(s, { t: 'played', v: 5, d: { by: 's', move: "A1'/a", stolen: false, laps: [], position: start.replace(' o', ' on'), outcome: null, pending: false, legal: {} } });
   assert.equal(s.pending, null);
   assert.deepEqual(s.opening, ['n']);
   assert.equal(s.history[0].move, "A1'/a");
@@ -88,7 +88,7 @@ function startResult(start, more = {}) {
 }
 
 test('legal moves and decision results travel with the events', () => {
-  /** @type {import('../game.js').Snapshot} */
+  /** @type {import('../game/model.js').Snapshot} */
   const snap = {
     game_id: 'g', ruleset: 'omweso', setup: 'even',
     time_control: { referee_seconds: 20, move_limit_seconds: 180, sowing_pace: 4, akakyala: false, abandon_seconds: 60, disconnect_grace_seconds: 120 },
@@ -115,6 +115,7 @@ test('legal moves and decision results travel with the events', () => {
   s = applyEvent(s, { t: 'played', v: 4, d: { by: 'n', move: "H4'", stolen: true, laps: [], position: even.replace(' s', ' n'), outcome: null, pending: true, legal: {} } });
   assert.deepEqual(s.legal, {});
   assert.deepEqual(myStarts(s), []);
+  /** @type {import('../game/model.js').OptionResult[]} */
   const results = [
     { choice: 'a', laps: [], position: even, decision: null, outcome: null },
     { choice: 'c', laps: [], laps_omitted: { laps: 90, seeds: 700, captured: 40 }, position: even, decision: null, outcome: { result: 'annulled', reason: 'budget' } },
@@ -142,7 +143,7 @@ test('a start and a turn in words', () => {
     'A1 clockwise: 2 seeds sown in 1 lap, captured 4, then a choice (a, c).');
   assert.match(describeStart(startResult('C1', { outcome: { result: 'win', winner: 's', victory: 'emitwe-ebiri' } })), /wins the game \(emitwe-ebiri\)\.$/);
   assert.match(describeStart(startResult('C1', { outcome: { result: 'annulled', reason: 'never-ending' } })), /would be annulled\.$/);
-  const laps = /** @type {import('../notation.js').Lap[]} */ ([
+  const laps = /** @type {import('../board/notation.js').Lap[]} */ ([
     { from: 'E1', dir: 'a', seeds: 4, to: 'H2', kind: 'capture', captured: 6 },
     { from: 'E1', dir: 'a', seeds: 6, to: 'F2', kind: 'end', captured: 0 },
   ]);

@@ -13,11 +13,19 @@ import { signInContext } from './helpers/tournament.js';
 
 const live = serverAndBrowser();
 
-/** Modules and styles of the other pages: the lobby must not fetch any of them. */
+/** Modules and styles of the other pages (paths in web/): the lobby must not fetch any of them. */
 const NOT_THE_LOBBYS = [
-  'gameview.js', 'board.js', 'boardview.js', 'playback.js', 'turnpanel.js', 'tournament.js',
-  'tables.js', 'director.js', 'tournamentform.js', 'analysis.js', 'enginepanel.js', 'director.css',
+  'game/gameview.js', 'board/board.js', 'board/boardview.js', 'board/playback.js', 'game/turnpanel.js',
+  'tournament/tournament.js', 'tournament/tables.js', 'director/console.js', 'tournament/tournamentform.js',
+  'analysis/analysis.js', 'analysis/enginepanel.js', 'director.css',
 ];
+/** What the lobby's page loads (paths in web/). */
+const THE_LOBBYS = ['app.js', 'core/ui.js', 'lobby/lobby.js', 'core/api.js', 'core/session.js', 'lobby/gameform.js', 'style.css'];
+
+/** A served file's path in web/, without the `/static/` or `/static/v/<version>/` prefix. @param {string} path */
+function webPath(path) {
+  return path.replace(/^\/static\/(v\/[0-9a-f]{16}\/)?/, '');
+}
 
 /**
  * Loads `path` in `page` until usable (`selector` visible) and quiet; the requests that went
@@ -62,8 +70,8 @@ test('the lobby loads only its own modules, compressed and versioned; a second v
 
   const first = await load(page, '/', '#create-game');
   const files = first.filter((r) => r.path.startsWith('/static/'));
-  const names = files.map((r) => r.path.split('/').pop());
-  for (const name of ['app.js', 'ui.js', 'lobby.js', 'api.js', 'session.js', 'gameform.js', 'style.css']) {
+  const names = files.map((r) => webPath(r.path));
+  for (const name of THE_LOBBYS) {
     assert.ok(names.includes(name), `the lobby loads ${name}: ${names.join(' ')}`);
   }
   for (const name of NOT_THE_LOBBYS) {
@@ -95,12 +103,13 @@ test('the other pages still mount from their modules loaded on demand', { timeou
   const { context, page, problems } = await openPage(live.browser, 'pages');
   await signInContext(context, live.server.url, await session(live.server.url, 'Nakato'));
   const analysis = await load(page, '/analysis', 'svg[data-board] .pit');
-  assert.ok(analysis.some((r) => r.path.endsWith('/analysis.js')));
-  assert.ok(!analysis.some((r) => r.path.endsWith('/director.js') || r.path.endsWith('/tournament.js')));
+  const analysisNames = analysis.map((r) => webPath(r.path));
+  assert.ok(analysisNames.includes('analysis/analysis.js'), analysisNames.join(' '));
+  assert.ok(!analysisNames.some((n) => n.startsWith('director/') || n === 'tournament/tournament.js'), analysisNames.join(' '));
   const form = await load(page, '/t/new', 'form');
-  const names = form.map((r) => r.path.split('/').pop());
-  assert.ok(names.includes('tournamentform.js') && names.includes('director.css'), names.join(' '));
-  assert.ok(!names.includes('director.js'), 'the console is only for a director');
+  const names = form.map((r) => webPath(r.path));
+  assert.ok(names.includes('tournament/tournamentform.js') && names.includes('director.css'), names.join(' '));
+  assert.ok(!names.some((n) => n.startsWith('director/')), `the console is only for a director: ${names.join(' ')}`);
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -1,10 +1,10 @@
-// The pacing of a turn's animation against its display time (playback.js), without a
+// The pacing of a turn's animation against its display time (board/playback.js), without a
 // browser: the server's count for the next player starts when the display time is over,
 // so every page must have finished showing the turn by then, whatever its own pace.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { displayLeft, fitPace, longestStep } from '../playback.js';
+import { displayLeft, fitPace, longestStep } from '../board/playback.js';
 
 /** @param {number} seeds @param {'capture'|'relay'|'end'} kind */
 const lap = (seeds, kind) => ({ from: 'E1', dir: /** @type {'a'} */ ('a'), seeds, to: 'H2', kind, captured: kind === 'capture' ? 6 : 0 });

@@ -227,6 +227,10 @@ test('a Swiss of six over two rounds: created, joined, played, sheets confirmed,
 
   // ---- players join: three from their browsers, three over the protocol ---------------------
   const names = ['Kato', 'Nakato', 'Apio'];
+  /**
+   * The browser players, with their id and (once paired) this round's pairing.
+   * @type {(Awaited<ReturnType<typeof open>> & {name: string, tap: boolean, id: string, pairing: any})[]}
+   */
   const players = [];
   for (const [i, name] of names.entries()) {
     const p = await open(name, i === 1 ? PHONE : undefined);
@@ -236,14 +240,14 @@ test('a Swiss of six over two rounds: created, joined, played, sheets confirmed,
     else await p.page.click('#join-tournament');
     await giveName(p.page, name);
     await p.page.waitForSelector('[data-your-points]');
-    players.push({ ...p, name, tap: i === 1 });
+    players.push({ ...p, name, tap: i === 1, id: '', pairing: null });
   }
   const clients = await joinPlayers(server.url, id, 3, { names: ['Okello', 'Namono', 'Wasswa'] });
   const tokenOf = new Map(clients.map((c) => [c.player_id, c.token]));
   snap = await snapshot(server.url, id, directorToken);
   assert.deepEqual(snap.players.map((/** @type {any} */ p) => p.name), [...names, 'Okello', 'Namono', 'Wasswa']);
   const idOf = new Map(snap.players.map((/** @type {any} */ p) => [p.name, p.player_id]));
-  for (const p of players) p.id = idOf.get(p.name);
+  for (const p of players) p.id = idOf.get(p.name) ?? '';
   const nameOf = new Map(snap.players.map((/** @type {any} */ p) => [p.player_id, p.name]));
 
   // The director's console lists them all.
@@ -381,7 +385,7 @@ test('a Swiss of six over two rounds: created, joined, played, sheets confirmed,
     const left = await p.page.waitForFunction(() => {
       const m = /confirms itself in (\d+) s/.exec(document.querySelector('#your-sheet [data-sheet-countdown]')?.textContent || '');
       return m ? Number(m[1]) : null;
-    }).then((h) => h.jsonValue());
+    }).then(async (h) => /** @type {number} */ (await h.jsonValue()));
     assert.ok(left > 0 && left <= 60, `${p.name}'s sheet counts its 60 s down (${left} s left)`);
   }
   // The parts this test is about (a11y.test.js audits the whole pages).

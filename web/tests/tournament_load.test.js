@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from './helpers/server.js';
 import { launch, openPage } from './helpers/browser.js';
-import { RandomMover, session, waitFor } from './helpers/protocol.js';
+import { RandomMover, session } from './helpers/protocol.js';
 import { createTournament, joinPlayers, pairAndStart, signInContext } from './helpers/tournament.js';
 
 const ARTIFACTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'test-artifacts');

@@ -43,7 +43,7 @@ test('"Your turn" with the referee count is announced once a turn; focus leaves 
       }, null, { timeout: 20000 })).jsonValue();
       if (state.status !== 'playing') break;
       // Said once for this turn, with the count.
-      await page.waitForFunction((n) => /** @type {any} */ (window).__announced.filter((t) => t === 'Your turn: 3 s referee count.').length === n, turn);
+      await page.waitForFunction((n) => /** @type {any} */ (window).__announced.filter((/** @type {string} */ t) => t === 'Your turn: 3 s referee count.').length === n, turn);
       // A legal pit by the keyboard (a pit, not a clockwise control: no decision follows).
       const pit = String(await page.locator('.pit[data-legal]').first().getAttribute('data-pit'));
       await page.focus(`.pit[data-pit="${pit}"]`);

@@ -1,12 +1,12 @@
 // The site's words for counts, points and results, as node unit tests of the pure
-// helpers (plural.js, standings.js, notation.js): no browser needed.
+// helpers (core/plural.js, core/words.js, board/notation.js): no browser needed.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
 
-import { plural, pointsPhrase } from '../plural.js';
-import { pointsText } from '../standings.js';
-import { describeOutcome, victoryLabel, VICTORY_NAMES } from '../notation.js';
+import { plural, pointsPhrase } from '../core/plural.js';
+import { pointsText, victoryLabel, VICTORY_NAMES } from '../core/words.js';
+import { describeOutcome } from '../board/notation.js';
 
 const name = (/** @type {'s'|'n'} */ side) => (side === 's' ? 'Kato' : 'Nakato');
 

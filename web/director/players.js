@@ -1,0 +1,167 @@
+// The console's players: who joined, who is connected, their points, a way to withdraw
+// each; the link to send to the players; and the pairs who must never meet (RULES.md 5.4
+// rule 2), added and removed by name.
+
+import { api } from '../core/api.js';
+import { h, announce, errorText } from '../core/ui.js';
+import { formatPoints } from '../core/words.js';
+import { plural } from '../core/plural.js';
+import { ConsolePart } from './part.js';
+
+export class PlayersPart extends ConsolePart {
+  /** @param {import('./console.js').DirectorConsole} owner */
+  constructor(owner) {
+    super(owner);
+    /** @type {{a: string, b: string}} the two players chosen to keep apart, not yet added */
+    this.forbidPick = { a: '', b: '' };
+  }
+
+  draw() {
+    const snap = this.snap;
+    if (!snap.players.length) {
+      return [h('p', { class: 'muted' }, 'Nobody has joined yet.'), this.shareLink()];
+    }
+    const standings = new Map(snap.standings.map((s) => [s.player_id, s]));
+    const withdrawable = snap.status !== 'finished';
+    const rows = snap.players.map((p) => {
+      const here = this.store.presence.has(p.player_id);
+      const points = standings.get(p.player_id)?.points;
+      const notes = [];
+      if (p.withdrawn) notes.push('withdrawn');
+      if (p.joined_after_round > 0) notes.push(`joined after round ${p.joined_after_round}`);
+      if (p.player_id === snap.director) notes.push('you');
+      return h('tr', { 'data-player-row': p.player_id, 'data-connected': String(here), 'data-withdrawn': String(p.withdrawn), class: p.withdrawn ? 'withdrawn' : null },
+        h('th', { scope: 'row' }, p.name),
+        h('td', { class: 'presence' },
+          h('span', { class: `dot ${here ? 'on' : 'off'}`, 'aria-hidden': 'true' }),
+          h('span', {}, here ? 'connected' : 'not connected')),
+        h('td', { class: 'num' }, points === undefined ? '' : formatPoints(points)),
+        h('td', { class: 'small' }, notes.join(', ')),
+        h('td', {}, p.withdrawn || !withdrawable ? null : this.button(`withdraw:${p.player_id}`, {
+          'data-withdraw': p.player_id, 'aria-label': `Withdraw ${p.name}`,
+          onclick: () => this.withdraw(p.player_id, p.name),
+        }, 'Withdraw')));
+    });
+    const active = snap.players.filter((p) => !p.withdrawn).length;
+    return [
+      h('p', { class: 'muted small' }, `${plural(active, 'active player')}${active !== snap.players.length ? `, ${snap.players.length - active} withdrawn` : ''}.`),
+      h('div', { class: 'table-wrap' },
+        h('table', { class: 'data-table director-players' },
+          h('caption', { class: 'sr-only' }, 'The players, whether they are connected, and their points'),
+          h('thead', {}, h('tr', {},
+            h('th', { scope: 'col' }, 'Name'), h('th', { scope: 'col' }, 'Connection'), h('th', { scope: 'col', class: 'num' }, 'Points'),
+            h('th', { scope: 'col' }, 'Notes'), h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'Actions')))),
+          h('tbody', {}, rows))),
+      snap.status === 'open' ? this.shareLink() : null,
+      this.drawForbidden(),
+    ];
+  }
+
+  /**
+   * The pairs who must never meet (RULES.md 5.4 rule 2), chosen from the players' names:
+   * the list, each with a button to let them meet again, and two selects to add a pair.
+   */
+  drawForbidden() {
+    const snap = this.snap;
+    const pairs = snap.settings.forbidden_pairs || [];
+    const open = snap.status !== 'finished';
+    const nameOf = (/** @type {string} */ id) => snap.players.find((p) => p.player_id === id)?.name || 'a player who has not joined';
+    const list = pairs.length
+      ? h('ul', { class: 'director-forbidden-list' }, pairs.map(([a, b], i) => h('li', { 'data-forbidden-pair': `${a} ${b}` },
+        h('span', {}, `${nameOf(a)} and ${nameOf(b)}`),
+        open ? this.button('forbid', {
+          'data-forbidden-remove': i, 'data-key': `forbid-remove-${a}-${b}`, 'aria-label': `Let ${nameOf(a)} and ${nameOf(b)} meet`,
+          onclick: () => this.saveForbidden(pairs.filter((_, j) => j !== i), `${nameOf(a)} and ${nameOf(b)} may meet again.`),
+        }, 'Remove') : null)))
+      : h('p', { class: 'muted small', 'data-forbidden-none': true }, 'None: anyone may meet anyone.');
+    const heading = h('h4', { id: 'director-forbidden-title' }, 'Pairs who must never meet');
+    const active = snap.players.filter((p) => !p.withdrawn);
+    if (!open || active.length < 2) return h('div', { class: 'director-forbidden', 'aria-labelledby': heading.id, role: 'group' }, heading, list);
+    const select = (/** @type {'a' | 'b'} */ key, /** @type {string} */ label) => [
+      h('label', { for: `forbid-${key}` }, label),
+      h('select', {
+        id: `forbid-${key}`, 'data-key': `forbid-${key}`, 'data-forbid-pick': key,
+        onchange: (/** @type {Event} */ ev) => { this.forbidPick[key] = /** @type {HTMLSelectElement} */ (ev.target).value; },
+      },
+      h('option', { value: '' }, 'Choose a player'),
+      active.map((p) => h('option', { value: p.player_id, selected: p.player_id === this.forbidPick[key] }, p.name))),
+    ];
+    return h('div', { class: 'director-forbidden', 'aria-labelledby': heading.id, role: 'group' },
+      heading,
+      h('p', { class: 'muted small' }, 'Family, club mates: the pairing keeps them apart from the next round paired on.'),
+      list,
+      h('div', { class: 'director-forbid-add' },
+        h('span', { class: 'field inline' }, ...select('a', 'Keep')),
+        h('span', { class: 'field inline' }, ...select('b', 'apart from')),
+        this.button('forbid', { 'data-forbid-add': true, onclick: () => this.addForbidden() }, 'Add the pair')));
+  }
+
+  /** Adds the pair chosen in the two selects. */
+  addForbidden() {
+    const { a, b } = this.forbidPick;
+    if (!a || !b) {
+      this.alert('players', 'Choose the two players to keep apart.');
+      return;
+    }
+    if (a === b) {
+      this.alert('players', 'Choose two different players: a player is never paired with themselves.');
+      return;
+    }
+    const pairs = this.snap.settings.forbidden_pairs || [];
+    if (pairs.some((p) => p.includes(a) && p.includes(b))) {
+      this.alert('players', 'Those two are kept apart already.');
+      return;
+    }
+    const name = (/** @type {string} */ id) => this.store.name(id);
+    this.saveForbidden([...pairs, [a, b]], `${name(a)} and ${name(b)} will never be paired.`).then((ok) => {
+      if (ok) this.forbidPick = { a: '', b: '' };
+      this.redraw(['players']);
+    });
+  }
+
+  /**
+   * Sends the whole new list of forbidden pairs.
+   * @param {[string, string][]} pairs @param {string} said
+   */
+  saveForbidden(pairs, said) {
+    return this.act('forbid', 'players',
+      () => api('PUT', `/api/tournaments/${this.store.id}/forbidden-pairs`, { forbidden_pairs: pairs }),
+      () => said,
+      (e) => `The pairs who must never meet were not saved: ${errorText(e)}`);
+  }
+
+  /** The link to send to the players, with a copy button. */
+  shareLink() {
+    const url = `${location.origin}/t/${this.store.id}`;
+    const input = h('input', { type: 'text', id: 'director-share', readonly: true, value: url, 'data-key': 'share', onfocus: (/** @type {FocusEvent} */ ev) => /** @type {HTMLInputElement} */ (ev.target).select() });
+    return h('div', { class: 'field director-share' },
+      h('label', { for: 'director-share' }, 'Send this link to the players'),
+      h('div', { class: 'invite-row' }, input,
+        h('button', {
+          type: 'button', class: 'button secondary small', 'data-key': 'share-copy',
+          onclick: async () => {
+            try {
+              await navigator.clipboard.writeText(url);
+              announce('The link is copied.');
+            } catch {
+              input.select();
+              announce('Select the link and copy it.');
+            }
+          },
+        }, 'Copy')));
+  }
+
+  /** @param {string} playerId @param {string} name */
+  withdraw(playerId, name) {
+    const round = this.lastRound();
+    const paired = round?.status === 'paired' && round.pairings.some((p) => p.first === playerId || p.second === playerId);
+    const consequence = paired
+      ? ` ${name} is paired in round ${round?.number}, not started: their opponent will win by forfeit when it starts (or edit the pairing first).`
+      : ' A game they are playing goes on.';
+    if (!window.confirm(`Withdraw ${name} from the tournament? They will not be paired again.${consequence}`)) return;
+    this.act(`withdraw:${playerId}`, 'players',
+      () => api('POST', `/api/tournaments/${this.store.id}/withdraw`, { player_id: playerId }),
+      () => `${name} is withdrawn.`,
+      (e) => `Could not withdraw ${name}: ${errorText(e)}`);
+  }
+}

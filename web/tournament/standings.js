@@ -1,0 +1,159 @@
+// The tournament's tables of record: the standings (RULES.md 5.5, as the server ranks
+// them), the crosstable of every round, and one round's pairings with their results. Pure
+// renderings of the snapshot: the page redraws them when the events change it. These are
+// the parts a club prints and pins on the wall.
+
+import { h } from '../core/ui.js';
+import { RESULT_WORDS, RESULT_MARKS, formatPoints } from '../core/words.js';
+
+/** @typedef {import('./tournamentstore.js').TournamentSnapshot} TournamentSnapshot */
+/** @typedef {import('./tournamentstore.js').PairingView} PairingView */
+/** @typedef {import('./tournamentstore.js').SheetView} SheetView */
+
+
+
+
+
+/** A tiebreak to two decimals at most. @param {number} x */
+function formatScore(x) {
+  return String(Math.round(x * 100) / 100);
+}
+
+/**
+ * Who sits South and moves first in a table's current game: the pairing's first player,
+ * unless the game was annulled and replayed, each replay swapping the first move.
+ * @param {PairingView} pairing
+ */
+export function southOf(pairing) {
+  return pairing.replaced.length % 2 === 1 && pairing.second ? pairing.second : pairing.first;
+}
+
+/**
+ * One player's side of a pairing: their result, the points it scored, whether they moved
+ * first. Null while the game is being played (no sheet yet).
+ * @param {PairingView} pairing
+ * @param {string} playerId
+ */
+export function playerResult(pairing, playerId) {
+  const sheet = pairing.sheet;
+  if (!sheet) return null;
+  const isFirst = pairing.first === playerId;
+  const result = isFirst ? sheet.first_result : sheet.second_result;
+  const points = isFirst ? sheet.points.first : sheet.points.second;
+  return { result: result || '', points, sheet };
+}
+
+/**
+ * The standings table (rank, name, points, Buchholz, Sonneborn-Berger, seeds, games,
+ * W/D/L). The session's own row is marked.
+ * @param {TournamentSnapshot} snap
+ * @param {string | null} me
+ */
+export function standingsTable(snap, me) {
+  const withdrawn = new Set(snap.players.filter((p) => p.withdrawn).map((p) => p.player_id));
+  const num = (/** @type {string} */ col, /** @type {string} */ text) => h('td', { 'data-col': col, class: 'num' }, text);
+  const rows = snap.standings.map((s) => h('tr', {
+    'data-player-id': s.player_id, class: s.player_id === me ? 'me' : null,
+  },
+  num('rank', String(s.rank)),
+  h('th', { scope: 'row', 'data-col': 'name' }, s.name,
+    s.player_id === me ? h('span', { class: 'badge' }, 'you') : null,
+    withdrawn.has(s.player_id) ? h('span', { class: 'muted small' }, ' (withdrawn)') : null),
+  num('points', formatPoints(s.points)),
+  num('buchholz', formatScore(s.buchholz)),
+  num('sb', formatScore(s.sonneborn_berger)),
+  num('seeds', String(s.seeds)),
+  num('games', String(s.games)),
+  num('wins', String(s.wins)),
+  num('draws', String(s.draws)),
+  num('losses', String(s.losses))));
+  // Numeric headings align with their numbers (a printed sheet is read column by column).
+  const head = (/** @type {string} */ text, /** @type {string} */ title) => h('th', { scope: 'col', title, class: text === 'Player' ? null : 'num' }, text);
+  return h('table', { class: 'data-table standings-table' },
+    h('caption', { class: 'sr-only' }, `Standings after ${finishedRounds(snap)} round${finishedRounds(snap) === 1 ? '' : 's'}`),
+    h('thead', {}, h('tr', {},
+      head('#', 'Rank'), head('Player', 'Name'), head('Pts', 'Points'),
+      head('Buch', 'Buchholz: the points of the opponents'), head('SB', 'Sonneborn-Berger'),
+      head('Seeds', 'Seeds captured'), head('G', 'Games played'), head('W', 'Wins'), head('D', 'Draws'), head('L', 'Losses'))),
+    h('tbody', {}, rows.length ? rows : h('tr', {}, h('td', { colspan: 10, class: 'muted' }, 'No players yet.'))));
+}
+
+/** @param {TournamentSnapshot} snap */
+export function finishedRounds(snap) {
+  return snap.rounds.filter((r) => r.status === 'finished').length;
+}
+
+/**
+ * The crosstable: each player (in rank order, numbered by rank) against whom they played
+ * each round, with which move, and what they scored.
+ * @param {TournamentSnapshot} snap
+ * @param {string | null} me
+ */
+export function crosstable(snap, me) {
+  const order = snap.standings.length ? snap.standings.map((s) => s.player_id) : snap.players.map((p) => p.player_id);
+  const rankNo = new Map(order.map((id, i) => [id, i + 1]));
+  const name = (/** @type {string | null} */ id) => (id ? snap.players.find((p) => p.player_id === id)?.name || '?' : 'bye');
+  const points = new Map(snap.standings.map((s) => [s.player_id, s.points]));
+  const rows = order.map((id) => {
+    const cells = snap.rounds.map((round) => {
+      const pairing = round.pairings.find((p) => p.first === id || p.second === id);
+      if (!pairing) return h('td', { class: 'cross-cell muted', title: 'not paired (joined later, or withdrawn)' }, '–');
+      const opponent = pairing.first === id ? pairing.second : pairing.first;
+      const first = (pairing.sheet?.moved_first ?? southOf(pairing)) === id;
+      const res = playerResult(pairing, id);
+      if (!opponent) {
+        return h('td', { class: 'cross-cell bye' }, res ? `bye ${formatPoints(res.points)}` : 'bye');
+      }
+      const mark = res ? RESULT_MARKS[res.result] ?? '?' : '…';
+      const title = `Round ${round.number}: against ${name(opponent)}, moving ${first ? 'first' : 'second'}, ${res ? `${RESULT_WORDS[res.result] || res.result} (${formatPoints(res.points)})` : 'being played'}`;
+      return h('td', { class: `cross-cell ${res ? `r-${res.result}` : 'playing'}`, title },
+        h('span', { class: 'sr-only' }, `${title}.`),
+        h('span', { 'aria-hidden': 'true' }, `${rankNo.get(opponent) ?? '?'}${first ? 'f' : 's'} ${res ? formatPoints(res.points) : mark}`));
+    });
+    return h('tr', { 'data-player-id': id, class: id === me ? 'me' : null },
+      h('td', { class: 'num' }, String(rankNo.get(id))),
+      h('th', { scope: 'row' }, name(id)),
+      cells,
+      h('td', { class: 'num total' }, formatPoints(points.get(id) ?? 0)));
+  });
+  return h('table', { class: 'data-table crosstable' },
+    h('caption', { class: 'small muted' }, 'Each cell: the opponent\'s number, f (moved first) or s (second), and the points scored.'),
+    h('thead', {}, h('tr', {},
+      h('th', { scope: 'col' }, 'No'), h('th', { scope: 'col' }, 'Player'),
+      snap.rounds.map((r) => h('th', { scope: 'col' }, `R${r.number}`)),
+      h('th', { scope: 'col' }, 'Pts'))),
+    h('tbody', {}, rows));
+}
+
+/**
+ * One round's pairings: table, the first player (moves first) with their points, the
+ * second, and the result once known.
+ * @param {TournamentSnapshot} snap
+ * @param {number} number
+ * @param {string | null} me
+ */
+export function pairingsTable(snap, number, me) {
+  const round = snap.rounds.find((r) => r.number === number);
+  if (!round) return h('p', { class: 'muted' }, 'No round paired yet.');
+  const points = new Map(snap.standings.map((s) => [s.player_id, s.points]));
+  const who = (/** @type {string | null} */ id) => {
+    if (!id) return h('span', { class: 'muted' }, 'bye');
+    const p = snap.players.find((x) => x.player_id === id);
+    return h('span', { class: id === me ? 'me-name' : null }, p?.name || '?', h('span', { class: 'muted small' }, ` (${formatPoints(points.get(id) ?? 0)})`));
+  };
+  const result = (/** @type {PairingView} */ p) => {
+    if (!p.sheet) return round.status === 'paired' ? '' : p.game_id ? 'playing' : '';
+    if (!p.second) return `bye ${formatPoints(p.sheet.points.first)}`;
+    return `${formatPoints(p.sheet.points.first)} – ${formatPoints(p.sheet.points.second)}`;
+  };
+  return h('table', { class: 'data-table pairings-table' },
+    h('caption', {}, `Round ${round.number} pairings`),
+    h('thead', {}, h('tr', {},
+      h('th', { scope: 'col' }, 'Table'), h('th', { scope: 'col' }, 'First (South)'),
+      h('th', { scope: 'col' }, 'Result'), h('th', { scope: 'col' }, 'Second (North)'))),
+    h('tbody', {}, round.pairings.map((p) => h('tr', { 'data-pairing-table': p.table },
+      h('td', { class: 'num' }, p.game_id ? h('a', { href: `/g/${p.game_id}` }, String(p.table)) : String(p.table)),
+      h('td', {}, who(p.first)),
+      h('td', { class: 'num', 'data-result': true }, result(p)),
+      h('td', {}, who(p.second))))));
+}
