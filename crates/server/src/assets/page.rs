@@ -20,28 +20,28 @@ struct Route {
 const ROUTES: &[Route] = &[
     Route {
         matches: |path| path == "/",
-        module: "lobby.js",
+        module: "lobby/lobby.js",
         styles: &[],
     },
     Route {
         matches: |path| path.starts_with("/g/"),
-        module: "gameview.js",
+        module: "game/gameview.js",
         styles: &[],
     },
     Route {
         matches: |path| path.starts_with("/t/"),
-        module: "tournament.js",
+        module: "tournament/tournament.js",
         // The console and the creation form: only a tournament's page shows them.
         styles: &["director.css"],
     },
     Route {
         matches: |path| path == "/howto" || path.starts_with("/howto/"),
-        module: "howto.js",
+        module: "howto/howto.js",
         styles: &[],
     },
     Route {
         matches: |path| path == "/analysis" || path == "/analysis/",
-        module: "analysis.js",
+        module: "analysis/analysis.js",
         styles: &[],
     },
 ];
@@ -94,15 +94,18 @@ mod tests {
 
     fn site() -> Site {
         Site::for_tests(&[
-            ("app.js", &["ui.js"]),
-            ("ui.js", &[]),
-            ("lobby.js", &["api.js", "ui.js"]),
-            ("api.js", &[]),
-            ("gameview.js", &["board.js", "ui.js"]),
-            ("board.js", &[]),
-            ("tournament.js", &["api.js", "director.js"]),
-            ("director.js", &[]),
-            ("analysis.js", &["board.js"]),
+            ("app.js", &["core/ui.js"]),
+            ("core/ui.js", &[]),
+            ("lobby/lobby.js", &["core/api.js", "core/ui.js"]),
+            ("core/api.js", &[]),
+            ("game/gameview.js", &["board/board.js", "core/ui.js"]),
+            ("board/board.js", &[]),
+            (
+                "tournament/tournament.js",
+                &["core/api.js", "director/console.js"],
+            ),
+            ("director/console.js", &[]),
+            ("analysis/analysis.js", &["board/board.js"]),
         ])
     }
 
@@ -118,15 +121,22 @@ mod tests {
         let preload = |m: &str| format!("  <link rel=\"modulepreload\" href=\"{v}/{m}\">\n");
         assert_eq!(
             render(TEMPLATE, &site(), "/"),
-            expect(&[preload("lobby.js"), preload("ui.js"), preload("api.js")].concat())
+            expect(
+                &[
+                    preload("lobby/lobby.js"),
+                    preload("core/ui.js"),
+                    preload("core/api.js")
+                ]
+                .concat()
+            )
         );
         assert_eq!(
             render(TEMPLATE, &site(), "/g/01a2"),
             expect(
                 &[
-                    preload("gameview.js"),
-                    preload("ui.js"),
-                    preload("board.js")
+                    preload("game/gameview.js"),
+                    preload("core/ui.js"),
+                    preload("board/board.js")
                 ]
                 .concat()
             )
@@ -136,10 +146,10 @@ mod tests {
             expect(
                 &[
                     format!("  <link rel=\"stylesheet\" href=\"{v}/director.css\">\n"),
-                    preload("tournament.js"),
-                    preload("ui.js"),
-                    preload("api.js"),
-                    preload("director.js"),
+                    preload("tournament/tournament.js"),
+                    preload("core/ui.js"),
+                    preload("core/api.js"),
+                    preload("director/console.js"),
                 ]
                 .concat()
             )
@@ -148,9 +158,9 @@ mod tests {
             render(TEMPLATE, &site(), "/analysis"),
             expect(
                 &[
-                    preload("analysis.js"),
-                    preload("ui.js"),
-                    preload("board.js")
+                    preload("analysis/analysis.js"),
+                    preload("core/ui.js"),
+                    preload("board/board.js")
                 ]
                 .concat()
             )
@@ -158,7 +168,7 @@ mod tests {
         // A route this table does not know: the shared modules only.
         assert_eq!(
             render(TEMPLATE, &site(), "/nowhere"),
-            expect(&preload("ui.js"))
+            expect(&preload("core/ui.js"))
         );
     }
 

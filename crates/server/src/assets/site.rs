@@ -182,9 +182,12 @@ mod tests {
         let site = current(false);
         assert_eq!(site.version.len(), 16);
         assert!(site.version.bytes().all(|b| b.is_ascii_hexdigit()));
-        let lobby = site.closure(&["lobby.js"]);
-        assert!(lobby.contains(&"api.js".to_owned()), "{lobby:?}");
-        assert!(!lobby.contains(&"director.js".to_owned()), "{lobby:?}");
+        let lobby = site.closure(&["lobby/lobby.js"]);
+        assert!(lobby.contains(&"core/api.js".to_owned()), "{lobby:?}");
+        assert!(
+            !lobby.iter().any(|module| module.starts_with("director/")),
+            "{lobby:?}"
+        );
         assert!(file("app.js").is_some());
         assert!(
             file("tools/pageload.js").is_none(),

@@ -85,7 +85,7 @@ fn versioned_prefix(page: &str) -> String {
 #[tokio::test]
 async fn the_files_come_compressed_as_asked_and_decode_to_the_file() {
     let server = TestServer::start("sqlite::memory:").await;
-    for path in ["app.js", "style.css", "director.js", "index.html"] {
+    for path in ["app.js", "style.css", "director/pairing.js", "index.html"] {
         let file = web_file(path);
         let url = format!("/static/{path}");
 
@@ -173,12 +173,12 @@ async fn versioned_files_are_immutable_and_the_page_is_revalidated() {
     assert_security_headers(&headers, "versioned app.js");
     let (_, headers, body) = get(
         &server,
-        &format!("{prefix}board.js"),
+        &format!("{prefix}board/board.js"),
         &[("accept-encoding", "br")],
     )
     .await;
     assert_eq!(headers["cache-control"], IMMUTABLE);
-    assert_eq!(unbrotli(&body), web_file("board.js"));
+    assert_eq!(unbrotli(&body), web_file("board/board.js"));
     // Another version's URL (a page from before an upgrade) gets today's file, not kept.
     let (status, headers, body) = get(&server, "/static/v/0000000000000000/app.js", &[]).await;
     assert_eq!(status, 200);
@@ -251,19 +251,24 @@ async fn each_route_preloads_its_own_modules() {
             .collect()
     };
     let lobby_modules = preloads(&lobby);
-    assert_eq!(lobby_modules[0], "lobby.js", "{lobby}");
-    for module in ["ui.js", "api.js", "session.js", "gameform.js"] {
+    assert_eq!(lobby_modules[0], "lobby/lobby.js", "{lobby}");
+    for module in [
+        "core/ui.js",
+        "core/api.js",
+        "core/session.js",
+        "lobby/gameform.js",
+    ] {
         assert!(
             lobby_modules.contains(&module.to_owned()),
             "{module}: {lobby_modules:?}"
         );
     }
     for module in [
-        "director.js",
-        "analysis.js",
-        "gameview.js",
-        "tournament.js",
-        "board.js",
+        "director/console.js",
+        "analysis/analysis.js",
+        "game/gameview.js",
+        "tournament/tournament.js",
+        "board/board.js",
     ] {
         assert!(
             !lobby_modules.contains(&module.to_owned()),
@@ -273,19 +278,23 @@ async fn each_route_preloads_its_own_modules() {
     assert!(!lobby.contains("director.css"), "{lobby}");
 
     let tournament = page("/t/new").await;
-    assert_eq!(preloads(&tournament)[0], "tournament.js");
-    // The console is loaded by the page only for the director (web/tournament.js).
-    assert!(preloads(&tournament).contains(&"tables.js".to_owned()));
-    assert!(!preloads(&tournament).contains(&"director.js".to_owned()));
+    assert_eq!(preloads(&tournament)[0], "tournament/tournament.js");
+    // The console is loaded by the page only for the director (web/tournament/tournament.js).
+    assert!(preloads(&tournament).contains(&"tournament/tables.js".to_owned()));
+    assert!(!preloads(&tournament)
+        .iter()
+        .any(|module| module.starts_with("director/")));
     assert!(tournament.contains(&format!(
         "<link rel=\"stylesheet\" href=\"{prefix}director.css\">"
     )));
     let game = page("/g/01a207ca-6673-7465-be6d-b8e5b92ddd4e").await;
-    assert_eq!(preloads(&game)[0], "gameview.js");
-    assert!(preloads(&game).contains(&"board.js".to_owned()));
-    assert!(!preloads(&game).contains(&"director.js".to_owned()));
+    assert_eq!(preloads(&game)[0], "game/gameview.js");
+    assert!(preloads(&game).contains(&"board/board.js".to_owned()));
+    assert!(!preloads(&game)
+        .iter()
+        .any(|module| module.starts_with("director/")));
     let analysis = page("/analysis").await;
-    assert_eq!(preloads(&analysis)[0], "analysis.js");
+    assert_eq!(preloads(&analysis)[0], "analysis/analysis.js");
     // Every hint names a file that is served, kept a year.
     for module in preloads(&tournament)
         .iter()
