@@ -6,6 +6,11 @@
 // and forward (analysisline.js), and the engine's best move, score and line
 // (enginepanel.js). No rules here: every legal move, lap and position is the server's
 // (`/api/analysis/...`, docs/protocol.md).
+//
+// Over 600 lines, and left so: it is one class, the page's controller, whose methods share
+// the line, the decision waiting and the busy flag; what stands alone is already apart (the
+// line: analysisline.js, the engine: enginepanel.js, the form: positionform.js, decisions:
+// game/decision.js).
 
 import { api } from '../core/api.js';
 import { BoardView } from '../board/boardview.js';
@@ -14,6 +19,7 @@ import { EnginePanel } from './enginepanel.js';
 import { describeStart } from '../game/hoverline.js';
 import { Line, rootNode, nodeOfAnswer, lineOfGame, budgetOf, endedView } from './analysisline.js';
 import { RULESET_NAMES } from '../core/words.js';
+import { PositionForm, RULESETS, STARTS } from './positionform.js';
 import { cellOf, parsePosition, sideName, describeOutcome, summarizeLaps, other } from '../board/notation.js';
 import { animateLaps, checkLaps } from '../board/playback.js';
 import { readerSession } from '../core/session.js';
@@ -27,15 +33,6 @@ import { h, replace, announce, errorText, SPEEDS } from '../core/ui.js';
 /** @typedef {import('./analysisline.js').PlayAnswer} PlayAnswer */
 /** @typedef {import('./analysisline.js').PositionView} PositionView */
 /** @typedef {import('./enginepanel.js').SearchAnswer} SearchAnswer */
-
-const RULESETS = /** @type {Ruleset[]} */ (['omweso', 'mweiso', 'oware']);
-
-/** The position each ruleset starts from, offered in the form. */
-const STARTS = /** @type {Record<Ruleset, string>} */ ({
-  omweso: '4,4,4,4,4,4,4,4/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/4,4,4,4,4,4,4,4 s',
-  mweiso: '2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 o',
-  oware: '4,4,4,4,4,4/4,4,4,4,4,4 s 0 0',
-});
 
 /**
  * Mounts the analysis board.
@@ -100,9 +97,7 @@ class AnalysisView {
       type: 'button', class: 'button secondary small', 'data-line-forward': true, title: 'The next position, its move sown',
       onclick: () => this.step(1),
     }, 'Forward ▶');
-    this.form = this.buildForm();
-    /** The position last written into the form's field: it follows the position shown. */
-    this.formShows = '';
+    this.form = new PositionForm((ruleset, position) => this.analyseTyped(ruleset, position));
     this.buildLayout();
     /** @type {any} */ (window).__omwesoAnalysis = {
       view: this,
@@ -149,12 +144,12 @@ class AnalysisView {
     try {
       snap = await api('GET', `/api/games/${encodeURIComponent(gameId)}`);
     } catch (e) {
-      this.showFormError(`That game could not be read: ${errorText(e)}`);
+      this.form.showError(`That game could not be read: ${errorText(e)}`);
       return;
     }
     const line = lineOfGame(snap, Number.isInteger(ply) ? ply : snap.history.length);
     if (!line) {
-      this.showFormError('That game has not started: there is no position to analyse yet.');
+      this.form.showError('That game has not started: there is no position to analyse yet.');
       return;
     }
     this.game = snap;
@@ -180,7 +175,7 @@ class AnalysisView {
     try {
       view = await api('POST', '/api/analysis/legal', this.ask(ruleset, position, null));
     } catch (e) {
-      this.showFormError(`That position was refused: ${errorText(e)}`);
+      this.form.showError(`That position was refused: ${errorText(e)}`);
       return false;
     }
     this.ruleset = ruleset;
@@ -190,7 +185,7 @@ class AnalysisView {
     this.line = new Line([{ ...rootNode(view.position, view.akakyala || null), view }]);
     this.form.ruleset.value = ruleset;
     this.form.input.value = view.position;
-    this.showFormError('');
+    this.form.showError('');
     this.render();
     return true;
   }
@@ -208,44 +203,17 @@ class AnalysisView {
     return body;
   }
 
-  buildForm() {
-    const ruleset = h('select', { id: 'position-ruleset', 'data-position-ruleset': true },
-      RULESETS.map((r) => h('option', { value: r }, RULESET_NAMES[r] || r)));
-    const input = h('input', {
-      id: 'position-input', type: 'text', 'data-position-input': true, autocomplete: 'off', spellcheck: 'false',
-      'aria-describedby': 'position-help position-error', value: STARTS.omweso,
-    });
-    const error = h('p', { class: 'form-error', id: 'position-error', role: 'alert', 'data-position-error': true });
-    const el = h('form', {
-      class: 'panel position-form', 'aria-labelledby': 'position-title',
-      onsubmit: async (/** @type {Event} */ ev) => {
-        ev.preventDefault();
-        const chosen = /** @type {Ruleset} */ (ruleset.value);
-        this.budget = null;
-        if (await this.openPosition(chosen, input.value.trim())) {
-          history.replaceState(null, '', `/analysis?ruleset=${chosen}&position=${encodeURIComponent(this.line.current.position)}${location.search.includes('anim=') ? `&anim=${new URLSearchParams(location.search).get('anim')}` : ''}`);
-          announce(`Analysing the position typed in: ${describeToMove(this.line.current.view)}.`);
-        }
-      },
-    },
-    h('h2', { id: 'position-title' }, 'Type a position'),
-    h('p', { class: 'muted small', id: 'position-help' },
-      'Four rows from row 4 down to row 1, each 8 counts from A to H, then the side to move (s or n; Mweiso’s opening o, os, on). Oware: north/south side capS capN.'),
-    h('p', {}, h('label', { for: 'position-ruleset' }, 'Game '), ruleset,
-      ' ', h('button', {
-        type: 'button', class: 'button secondary small', 'data-position-start': true,
-        onclick: () => { input.value = STARTS[/** @type {Ruleset} */ (ruleset.value)]; },
-      }, 'The start')),
-    h('p', {}, h('label', { for: 'position-input' }, 'Position'), input),
-    error,
-    h('button', { type: 'submit', class: 'button primary', 'data-position-submit': true }, 'Analyse'));
-    return { el, ruleset, input, error };
-  }
-
-  /** @param {string} text */
-  showFormError(text) {
-    this.form.error.textContent = text;
-    if (text) announce(text);
+  /**
+   * "Analyse" in the form: the position typed in, from the start of a line of its own.
+   * @param {Ruleset} chosen @param {string} position
+   */
+  async analyseTyped(chosen, position) {
+    this.budget = null;
+    if (await this.openPosition(chosen, position)) {
+      const anim = new URLSearchParams(location.search).get('anim');
+      history.replaceState(null, '', `/analysis?ruleset=${chosen}&position=${encodeURIComponent(this.line.current.position)}${anim !== null ? `&anim=${anim}` : ''}`);
+      announce(`Analysing the position typed in: ${describeToMove(this.line.current.view)}.`);
+    }
   }
 
   buildLayout() {
@@ -614,19 +582,7 @@ class AnalysisView {
     this.back.disabled = this.busy || Boolean(this.pending) || !this.line.canBack;
     this.forward.disabled = this.busy || Boolean(this.pending) || !this.line.canForward;
     this.engine.render(node.position, this.pending ? null : node.view, this.busy || Boolean(this.pending));
-    this.syncForm();
-  }
-
-  /**
-   * The form's field holds the position shown, at every move of the line (to copy, or to
-   * edit and analyse); written only when the position shown changes, so typing is kept.
-   */
-  syncForm() {
-    const position = this.pending ? this.pending.answer.after.position : this.line.current.position;
-    if (position === this.formShows) return;
-    this.formShows = position;
-    this.form.input.value = position;
-    this.form.ruleset.value = this.ruleset;
+    this.form.follow(this.ruleset, this.pending ? this.pending.answer.after.position : this.line.current.position);
   }
 
   renderPrompt() {

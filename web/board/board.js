@@ -2,6 +2,10 @@
 // places in each pit, counts, coordinates, highlights, and the seed-by-seed animation of
 // a turn's laps. It knows nothing of the socket: the game view tells it what to show and
 // hears back which pit the player chose.
+//
+// Over 600 lines, and left so: one SVG widget whose drawing, keyboard input and animation
+// all work on the same pit geometry and element maps; split apart, each part would reach
+// into the others' maps.
 
 import {
   cellAt, colOf, rowOf, dims, isOware, pitName, cellOf, clonePosition, lapSteps, COLUMNS,
