@@ -1,9 +1,7 @@
 //! Invariants of the 4x8 engine, on random positions: positions dealt at random and
 //! positions reached by random play.
 
-mod common;
-
-use common::reference;
+use crate::common::reference;
 use omweso_rules::{
     Answer, Board, Direction, Lap, LapKind, Move, Outcome, Owing, Position, Preset, Progress,
     Rules, Setup, Side, ToMove, TurnEnd,

@@ -2,9 +2,7 @@
 //! (no clockwise start), the end conditions are the main phase's, and a player with no
 //! legal opening turn skips it.
 
-mod common;
-
-use common::{moves_of, play, position, refusal};
+use crate::common::{moves_of, play, position, refusal};
 use omweso_rules::{
     AnnulReason, Outcome, Owing, Position, PositionError, Preset, Rules, Side, ToMove, TurnEnd,
     Victory,

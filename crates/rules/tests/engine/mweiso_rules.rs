@@ -1,8 +1,6 @@
 //! Hand-made positions for Mweiso (RULES.md section 2).
 
-mod common;
-
-use common::{moves, play, position, refusal};
+use crate::common::{moves, play, position, refusal};
 use omweso_rules::{
     Answer, Decision, Direction, Outcome, Owing, Position, Preset, Progress, Rules, Side, ToMove,
     Victory,
@@ -158,7 +156,7 @@ fn mweiso_relays_are_always_anticlockwise() {
     // D2 (2) sows C2, B2; B2 (3), column B empty: relay. Clockwise from B2 its 3 seeds
     // would capture at E2 - Omweso asks, Mweiso does not.
     let text_s = "0,0,0,0,1,2,0,0/0,0,0,0,1,0,0,0/0,2,0,2,1,0,0,0/0,0,0,0,0,0,0,0 s";
-    assert_eq!(moves(&common::omweso(text_s)), ["D2/a", "D2/c", "B2"]);
+    assert_eq!(moves(&crate::common::omweso(text_s)), ["D2/a", "D2/c", "B2"]);
     let pos = mweiso(text_s);
     assert_eq!(moves(&pos), ["D2", "B2"]);
     let (_, laps) = play(&pos, "D2", None);
@@ -170,7 +168,7 @@ fn mweiso_has_two_reverse_holes() {
     // B1 clockwise would capture at A2 in Omweso; in Mweiso B1 is not a reverse hole.
     // B1 (2) clockwise: A1, A2; A2 (2) faces A3, A4.
     let text = "1,0,0,0,0,2,0,0/1,0,0,0,0,0,0,0/1,0,0,0,0,0,0,0/0,2,0,0,0,0,0,0 s";
-    assert_eq!(moves(&common::omweso(text)), ["B1", "B1'"]);
+    assert_eq!(moves(&crate::common::omweso(text)), ["B1", "B1'"]);
     let pos = mweiso(text);
     assert_eq!(moves(&pos), ["B1"]);
     assert_eq!(

@@ -2,9 +2,7 @@
 //! than 64 seeds where that makes the rule easier to see (`Position::from_setup_partial`);
 //! every rule works the same on them. Expected values are worked out by hand in comments.
 
-mod common;
-
-use common::{moves, omweso, play, refusal};
+use crate::common::{moves, omweso, play, refusal};
 use omweso_rules::{
     AnnulReason, Direction, Outcome, Position, Progress, Rules, Side, TurnEnd, Victory,
 };
@@ -399,7 +397,7 @@ fn akakyala_when_the_mover_captures_again_before_the_opponent_ever_did() {
     // G1 captures H3+H4 in column H; North still has E4 (2) to move with.
     let text = "0,0,0,0,2,0,0,1/0,0,0,0,0,0,0,1/0,0,0,0,0,0,0,1/0,0,0,0,0,0,2,0 s";
     let akakyala = |rules: Rules, south: bool, north: bool| {
-        let pos = common::position(text, rules).with_capture_history(south, north);
+        let pos = crate::common::position(text, rules).with_capture_history(south, north);
         play(&pos, "G1", None).0.outcome
     };
     let won = Some(Outcome::Win {
@@ -412,7 +410,7 @@ fn akakyala_when_the_mover_captures_again_before_the_opponent_ever_did() {
     assert_eq!(akakyala(Rules::OMWESO_TOURNAMENT, false, false), None);
     assert_eq!(akakyala(Rules::OMWESO, true, false), None);
     // The history flags carry over: after this capture South "has captured".
-    let pos = common::position(text, Rules::OMWESO_TOURNAMENT);
+    let pos = crate::common::position(text, Rules::OMWESO_TOURNAMENT);
     let (result, _) = play(&pos, "G1", None);
     assert!(result.position.has_captured(Side::South));
     assert!(!result.position.has_captured(Side::North));
@@ -420,7 +418,7 @@ fn akakyala_when_the_mover_captures_again_before_the_opponent_ever_did() {
 
 #[test]
 fn a_turn_without_a_capture_keeps_no_akakyala_claim() {
-    let pos = common::position(
+    let pos = crate::common::position(
         "0,0,0,0,2,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,2,0 s",
         Rules::OMWESO_TOURNAMENT,
     )
@@ -429,7 +427,7 @@ fn a_turn_without_a_capture_keeps_no_akakyala_claim() {
 }
 
 /// Found by searching random positions for the shortest never-ending turn; the
-/// `reference` model (every state kept in a set) agrees in tests/properties.rs.
+/// `reference` model (every state kept in a set) agrees in properties.rs.
 const SHORT_CYCLE: &str = "0,0,0,0,0,0,0,2/0,0,0,0,0,0,0,0/1,2,0,4,3,2,3,0/3,4,6,1,4,3,4,1 s";
 
 #[test]
