@@ -156,7 +156,10 @@ fn mweiso_relays_are_always_anticlockwise() {
     // D2 (2) sows C2, B2; B2 (3), column B empty: relay. Clockwise from B2 its 3 seeds
     // would capture at E2 - Omweso asks, Mweiso does not.
     let text_s = "0,0,0,0,1,2,0,0/0,0,0,0,1,0,0,0/0,2,0,2,1,0,0,0/0,0,0,0,0,0,0,0 s";
-    assert_eq!(moves(&crate::common::omweso(text_s)), ["D2/a", "D2/c", "B2"]);
+    assert_eq!(
+        moves(&crate::common::omweso(text_s)),
+        ["D2/a", "D2/c", "B2"]
+    );
     let pos = mweiso(text_s);
     assert_eq!(moves(&pos), ["D2", "B2"]);
     let (_, laps) = play(&pos, "D2", None);
