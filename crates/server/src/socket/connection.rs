@@ -16,9 +16,10 @@ use tokio::sync::mpsc;
 // the rate limit and the ping round trips are exact there.
 use tokio::time::Instant;
 
-use crate::game::actor::{Command, ConnId, GameHandle, Outgoing, OUTGOING_QUEUE};
+use crate::game::actor::{Command, GameHandle, OUTGOING_QUEUE};
 use crate::http::error::ApiError;
 use crate::metrics::{count, Limit, METRICS};
+use crate::room::{ConnId, Outgoing};
 use crate::state::AppState;
 use omweso_protocol::{self, ErrorCode, Frame, MAX_FRAME_BYTES};
 

@@ -19,9 +19,9 @@ use axum::response::Response;
 use futures_util::StreamExt;
 use tokio::sync::{mpsc, watch};
 
-use crate::game::actor::Outgoing;
 use crate::http::error::ApiError;
 use crate::lobby::feed::LobbyText;
+use crate::room::Outgoing;
 use crate::socket::connection::{self, Pings, Settings};
 use crate::state::AppState;
 use omweso_protocol::lobby::LobbyFrame;
