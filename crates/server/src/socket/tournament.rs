@@ -5,7 +5,6 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use axum::extract::ws::{WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
@@ -16,10 +15,10 @@ use tokio::sync::mpsc;
 
 use crate::http::error::ApiError;
 use crate::socket::connection::{self, Pings, Settings};
+use crate::socket::upgrade::{admit, check_origin, open, Admitted};
 use crate::state::AppState;
 use crate::tournament::actor::{Command, TournamentHandle, TOURNAMENT_OUTGOING_QUEUE};
 use omweso_protocol::tournament::TournamentFrame;
-use omweso_protocol::{ErrorCode, MAX_FRAME_BYTES};
 
 pub async fn upgrade(
     ws: WebSocketUpgrade,
@@ -29,42 +28,17 @@ pub async fn upgrade(
     ip: Option<axum::Extension<crate::http::accept::ClientIp>>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    connection::check_origin(&state, &headers)?;
+    check_origin(&state, &headers)?;
     let handle = crate::http::tournaments::tournament(&state, &id).await?;
-    let token = query
-        .get("token")
-        .cloned()
-        .or_else(|| crate::session::token_from(&headers));
-    let player = match token {
-        Some(token) => state.sessions.find(&token).await?.map(|s| s.player_id),
-        None => None,
-    };
-    let resume_after = match query.get("v") {
-        Some(v) => Some(v.parse::<u64>().map_err(|_| {
-            ApiError::bad_request(
-                ErrorCode::BadVersion,
-                "v is the last event version seen: a whole number",
-            )
-        })?),
-        None => None,
-    };
-    let places = connection::hold_places(&state, crate::http::games::client_ip(ip), player)?;
-    let limits = &state.config.limits;
-    let settings = Settings {
-        rate: state.config.rate_limit.max(1),
-        ping_every: Duration::from_secs_f64(limits.ping_seconds),
-        write_timeout: Duration::from_secs_f64(limits.socket_write_seconds),
-    };
-    let tracker = state.sockets.clone();
-    Ok(ws
-        .read_buffer_size(4 * 1024)
-        .max_message_size(4 * MAX_FRAME_BYTES)
-        .max_frame_size(4 * MAX_FRAME_BYTES)
-        .on_upgrade(move |socket| {
-            tracker.track_future(async move {
-                connection(socket, handle, player, resume_after, settings, &places.end).await;
-            })
-        }))
+    let Admitted {
+        player,
+        resume_after,
+        places,
+        settings,
+    } = admit(&state, &query, &headers, ip).await?;
+    Ok(open(ws, &state, places, move |socket, held| async move {
+        connection(socket, handle, player, resume_after, settings, &held.end).await;
+    }))
 }
 
 async fn connection(
