@@ -1,4 +1,5 @@
 //! What a game's task and a tournament's task share as a room that sockets watch: the
+//! handle the rest of the server reaches it by ([`handle`]), the
 //! connections with their bounded outgoing queues and the fan-out of a frame encoded once
 //! ([`connections`]), the recent versioned events a client reconnecting with `?v=` is
 //! caught up from ([`history`]), and the one timer helper every task's loop sleeps on
@@ -6,12 +7,14 @@
 //! as the data of its connections.
 
 pub mod connections;
+pub mod handle;
 pub mod history;
 pub mod wake;
 
 use axum::extract::ws::Utf8Bytes;
 
 pub use connections::{Connection, Connections};
+pub use handle::{Gone, Handle};
 pub use history::History;
 
 /// A message for one connection.

@@ -34,11 +34,14 @@ use crate::http::address::AddressKey;
 use crate::metrics::METRICS;
 use crate::pools::engine::EnginePool;
 use crate::pools::search::Asker;
-use crate::room::{ConnId, Outgoing, Room};
+pub use crate::room::Gone;
+use crate::room::{ConnId, Handle, Outgoing, Room};
 use crate::store::Writer;
 use omweso_protocol::clock::now_ms;
 use omweso_protocol::{ClientMessage, Legal, Snapshot};
 
+/// What a game's [`Gone`] says it is.
+const ROOM_KIND: &str = "game";
 /// Commands a game's channel holds at most; senders wait when it is full.
 pub const COMMAND_QUEUE: usize = 256;
 /// Messages a connection's outgoing queue holds; a connection that falls this far behind
@@ -97,45 +100,13 @@ pub enum Command {
 }
 
 /// What the rest of the server holds to reach a game.
-#[derive(Clone, Debug)]
-pub struct GameHandle {
-    id: Uuid,
-    tx: mpsc::Sender<Command>,
-}
-
-/// The game's task has ended (the game was unloaded or the server is stopping).
-#[derive(Debug, thiserror::Error)]
-#[error("the game is not loaded")]
-pub struct Gone;
+pub type GameHandle = Handle<Command>;
 
 impl GameHandle {
     /// A handle whose commands arrive on `tx`'s receiver (socket tests without a game).
     #[cfg(test)]
     pub(crate) fn for_tests(tx: mpsc::Sender<Command>) -> GameHandle {
-        GameHandle {
-            id: Uuid::nil(),
-            tx,
-        }
-    }
-
-    #[must_use]
-    pub fn id(&self) -> Uuid {
-        self.id
-    }
-
-    #[must_use]
-    pub fn is_closed(&self) -> bool {
-        self.tx.is_closed()
-    }
-
-    pub async fn send(&self, command: Command) -> Result<(), Gone> {
-        self.tx.send(command).await.map_err(|_| Gone)
-    }
-
-    async fn ask<T>(&self, make: impl FnOnce(oneshot::Sender<T>) -> Command) -> Result<T, Gone> {
-        let (reply, answer) = oneshot::channel();
-        self.send(make(reply)).await?;
-        answer.await.map_err(|_| Gone)
+        Handle::new(ROOM_KIND, Uuid::nil(), tx)
     }
 
     pub async fn join(&self, seat: Seat) -> Result<Result<Side, Refusal>, Gone> {
@@ -271,7 +242,7 @@ pub fn spawn(
         .lobby
         .list_new(actor.table.summary(0), address);
     tokio::spawn(actor.run(shutdown, resumed));
-    GameHandle { id, tx }
+    Handle::new(ROOM_KIND, id, tx)
 }
 
 struct Actor {

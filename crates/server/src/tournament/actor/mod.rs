@@ -40,7 +40,8 @@ use super::log::{LoggedPairing, SheetAction};
 use super::state::{Refusal, Tournament};
 use crate::game::news::TableNews;
 use crate::game::registry::Registry;
-use crate::room::{ConnId, Outgoing, Room};
+pub use crate::room::Gone;
+use crate::room::{ConnId, Handle, Outgoing, Room};
 use crate::store::Writer;
 use omweso_protocol::tournament::{BoardView, RoundView, SheetView, TournamentSnapshot};
 
@@ -134,41 +135,7 @@ pub enum Command {
 }
 
 /// What the rest of the server holds to reach a tournament.
-#[derive(Clone, Debug)]
-pub struct TournamentHandle {
-    id: Uuid,
-    tx: mpsc::Sender<Command>,
-}
-
-/// The tournament's task has ended (the server is stopping).
-#[derive(Debug, thiserror::Error)]
-#[error("the tournament is not loaded")]
-pub struct Gone;
-
-impl TournamentHandle {
-    #[must_use]
-    pub fn id(&self) -> Uuid {
-        self.id
-    }
-
-    #[must_use]
-    pub fn is_closed(&self) -> bool {
-        self.tx.is_closed()
-    }
-
-    pub async fn send(&self, command: Command) -> Result<(), Gone> {
-        self.tx.send(command).await.map_err(|_| Gone)
-    }
-
-    pub async fn ask<T>(
-        &self,
-        make: impl FnOnce(oneshot::Sender<T>) -> Command,
-    ) -> Result<T, Gone> {
-        let (reply, answer) = oneshot::channel();
-        self.send(make(reply)).await?;
-        answer.await.map_err(|_| Gone)
-    }
-}
+pub type TournamentHandle = Handle<Command>;
 
 /// What every tournament's task shares with the rest of the server.
 #[derive(Clone)]
@@ -242,7 +209,7 @@ pub fn spawn(tournament: Tournament, next_seq: i64, services: Services) -> Tourn
         to_watch: Vec::new(),
     };
     tokio::spawn(actor.run(shutdown));
-    TournamentHandle { id, tx }
+    Handle::new("tournament", id, tx)
 }
 
 /// Events kept for `?v=` resumption hold at most this many bytes in all (a standings
