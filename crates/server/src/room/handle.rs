@@ -7,6 +7,8 @@ use std::fmt;
 use tokio::sync::{mpsc, oneshot};
 use uuid::Uuid;
 
+use super::{ConnId, Outgoing};
+
 /// A room's task has ended (it was unloaded, or the server is stopping). Says which kind
 /// of room: "the game is not loaded".
 #[derive(Debug, thiserror::Error)]
@@ -68,6 +70,38 @@ impl<C> Handle<C> {
         let (reply, answer) = oneshot::channel();
         self.send(make(reply)).await?;
         answer.await.map_err(|_| Gone(self.kind))
+    }
+}
+
+/// The commands every room takes from its sockets: a socket opening (its outgoing queue,
+/// its session's player, the last version it saw) and closing.
+pub trait SocketCommands: Sized {
+    fn connect(
+        player: Option<Uuid>,
+        resume_after: Option<u64>,
+        tx: mpsc::Sender<Outgoing>,
+        reply: oneshot::Sender<ConnId>,
+    ) -> Self;
+
+    fn disconnect(conn: ConnId) -> Self;
+}
+
+impl<C: SocketCommands> Handle<C> {
+    /// Opens a connection whose messages go on `tx`: the room queues what it missed since
+    /// `resume_after` (or the state) before anything else; its number in the room.
+    pub async fn connect(
+        &self,
+        player: Option<Uuid>,
+        resume_after: Option<u64>,
+        tx: mpsc::Sender<Outgoing>,
+    ) -> Result<ConnId, Gone> {
+        self.ask(|reply| C::connect(player, resume_after, tx, reply))
+            .await
+    }
+
+    /// Tells the room connection `conn` closed (nothing to do if the room is gone).
+    pub async fn disconnect(&self, conn: ConnId) {
+        let _ = self.send(C::disconnect(conn)).await;
     }
 }
 

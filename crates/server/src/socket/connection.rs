@@ -20,6 +20,7 @@ use crate::game::actor::{Command, GameHandle, OUTGOING_QUEUE};
 use crate::http::error::ApiError;
 use crate::metrics::{count, METRICS};
 use crate::room::{ConnId, Outgoing};
+use crate::socket::room::{watch, Visit};
 use crate::socket::upgrade::{admit, check_origin, open, Admitted};
 use crate::state::AppState;
 use omweso_protocol::{self, ErrorCode, Frame, MAX_FRAME_BYTES};
@@ -150,40 +151,16 @@ async fn connection(
     settings: Settings,
     end: &crate::session::SessionEnd,
 ) {
-    let (tx, rx) = mpsc::channel(OUTGOING_QUEUE);
-    let (mut sink, mut stream) = socket.split();
-    let Ok(conn) = game.connect(player, resume_after, tx).await else {
-        let _ = tokio::time::timeout(
-            settings.write_timeout,
-            sink.send(close(
-                1001,
-                "the game is not available; reconnect in a moment",
-            )),
-        )
-        .await;
-        return;
+    let visit = Visit {
+        player,
+        resume_after,
+        queue: OUTGOING_QUEUE,
+        unavailable: "the game is not available; reconnect in a moment",
     };
-    let pings = Arc::new(Mutex::new(Pings::default()));
-    // Answers the reader gives itself (refusals of undecodable frames, closes) go through
-    // a small queue of their own, so the actor's queue closing still ends the writer.
-    let (local_tx, local_rx) = mpsc::channel(16);
-    let mut writer = tokio::spawn(write(sink, rx, local_rx, pings.clone(), settings));
-    // Whichever stops first ends the connection: the reader when the client closes or
-    // breaks the protocol, the writer when the client stops answering pings or reading
-    // (a reader left waiting on a silent client would keep its player "connected").
-    let writer_done = tokio::select! {
-        () = read(&mut stream, &game, conn, &local_tx, &pings, settings.rate) => false,
-        _ = &mut writer => true,
-        () = end.ended() => {
-            let _ = local_tx.try_send(Local::Close(1008, SIGNED_OUT));
-            false
-        }
+    let read = async |stream: &mut _, conn, local: &_, pings: &_| {
+        read(stream, &game, conn, local, pings, settings.rate).await;
     };
-    let _ = game.send(Command::Disconnect { conn }).await;
-    drop(local_tx);
-    if !writer_done {
-        let _ = writer.await;
-    }
+    watch(socket, &game, visit, settings, end, read).await;
 }
 
 /// Reads the client's frames until it closes or breaks the protocol. Generic over the

@@ -4,20 +4,18 @@
 //! pings, write timeouts). The client only ever sends `ping`.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
 
 use axum::extract::ws::{WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
-use futures_util::{SinkExt, StreamExt};
-use tokio::sync::mpsc;
 
 use crate::http::error::ApiError;
-use crate::socket::connection::{self, Pings, Settings};
+use crate::socket::connection::{self, Settings};
+use crate::socket::room::{watch, Visit};
 use crate::socket::upgrade::{admit, check_origin, open, Admitted};
 use crate::state::AppState;
-use crate::tournament::actor::{Command, TournamentHandle, TOURNAMENT_OUTGOING_QUEUE};
+use crate::tournament::actor::{TournamentHandle, TOURNAMENT_OUTGOING_QUEUE};
 use omweso_protocol::tournament::TournamentFrame;
 
 pub async fn upgrade(
@@ -49,49 +47,16 @@ async fn connection(
     settings: Settings,
     end: &crate::session::SessionEnd,
 ) {
-    let (tx, rx) = mpsc::channel(TOURNAMENT_OUTGOING_QUEUE);
-    let (mut sink, mut stream) = socket.split();
-    let conn = tournament
-        .ask(|reply| Command::Connect {
-            player,
-            resume_after,
-            tx,
-            reply,
-        })
-        .await;
-    let Ok(conn) = conn else {
-        let _ = tokio::time::timeout(
-            settings.write_timeout,
-            sink.send(connection::close(
-                1001,
-                "the tournament is not available; reconnect in a moment",
-            )),
-        )
-        .await;
-        return;
+    let visit = Visit {
+        player,
+        resume_after,
+        queue: TOURNAMENT_OUTGOING_QUEUE,
+        unavailable: "the tournament is not available; reconnect in a moment",
     };
-    let pings = Arc::new(Mutex::new(Pings::default()));
-    let (local_tx, local_rx) = mpsc::channel(16);
-    let mut writer = tokio::spawn(connection::write(
-        sink,
-        rx,
-        local_rx,
-        pings.clone(),
-        settings,
-    ));
-    let writer_done = tokio::select! {
-        () = connection::read_pings(&mut stream, &local_tx, &pings, settings.rate, &ANSWERS) => false,
-        _ = &mut writer => true,
-        () = end.ended() => {
-            let _ = local_tx.try_send(connection::Local::Close(1008, connection::SIGNED_OUT));
-            false
-        }
+    let read = async |stream: &mut _, _conn, local: &_, pings: &_| {
+        connection::read_pings(stream, local, pings, settings.rate, &ANSWERS).await;
     };
-    let _ = tournament.send(Command::Disconnect { conn }).await;
-    drop(local_tx);
-    if !writer_done {
-        let _ = writer.await;
-    }
+    watch(socket, &tournament, visit, settings, end, read).await;
 }
 
 /// What the socket answers: `pong` to a `ping`, an `error` to anything else.

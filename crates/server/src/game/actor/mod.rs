@@ -35,7 +35,7 @@ use crate::metrics::METRICS;
 use crate::pools::engine::EnginePool;
 use crate::pools::search::Asker;
 pub use crate::room::Gone;
-use crate::room::{ConnId, Handle, Outgoing, Room};
+use crate::room::{ConnId, Handle, Outgoing, Room, SocketCommands};
 use crate::store::Writer;
 use omweso_protocol::clock::now_ms;
 use omweso_protocol::{ClientMessage, Legal, Snapshot};
@@ -134,20 +134,25 @@ impl GameHandle {
     pub async fn watch(&self, tx: mpsc::Sender<TableNews>) -> Result<TableNews, Gone> {
         self.ask(|reply| Command::Watch { tx, reply }).await
     }
+}
 
-    pub async fn connect(
-        &self,
+impl SocketCommands for Command {
+    fn connect(
         player: Option<Uuid>,
         resume_after: Option<u64>,
         tx: mpsc::Sender<Outgoing>,
-    ) -> Result<ConnId, Gone> {
-        self.ask(|reply| Command::Connect {
+        reply: oneshot::Sender<ConnId>,
+    ) -> Command {
+        Command::Connect {
             player,
             resume_after,
             tx,
             reply,
-        })
-        .await
+        }
+    }
+
+    fn disconnect(conn: ConnId) -> Command {
+        Command::Disconnect { conn }
     }
 }
 

@@ -41,7 +41,7 @@ use super::state::{Refusal, Tournament};
 use crate::game::news::TableNews;
 use crate::game::registry::Registry;
 pub use crate::room::Gone;
-use crate::room::{ConnId, Handle, Outgoing, Room};
+use crate::room::{ConnId, Handle, Outgoing, Room, SocketCommands};
 use crate::store::Writer;
 use omweso_protocol::tournament::{BoardView, RoundView, SheetView, TournamentSnapshot};
 
@@ -136,6 +136,26 @@ pub enum Command {
 
 /// What the rest of the server holds to reach a tournament.
 pub type TournamentHandle = Handle<Command>;
+
+impl SocketCommands for Command {
+    fn connect(
+        player: Option<Uuid>,
+        resume_after: Option<u64>,
+        tx: mpsc::Sender<Outgoing>,
+        reply: oneshot::Sender<ConnId>,
+    ) -> Command {
+        Command::Connect {
+            player,
+            resume_after,
+            tx,
+            reply,
+        }
+    }
+
+    fn disconnect(conn: ConnId) -> Command {
+        Command::Disconnect { conn }
+    }
+}
 
 /// What every tournament's task shares with the rest of the server.
 #[derive(Clone)]
