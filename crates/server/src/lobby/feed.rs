@@ -22,6 +22,7 @@ use tokio::time::Instant;
 pub use changes::{Changed, LobbyChanges};
 
 use crate::game::lobby::Lobby;
+use crate::room::wake::sleep_until;
 use crate::store::{Store, StoreError};
 use crate::tournament::registry;
 use omweso_protocol::lobby::{LobbyFrame, LobbyView, TournamentLists};
@@ -124,12 +125,5 @@ async fn stopped(shutdown: &mut watch::Receiver<bool>, wait: impl std::future::F
     tokio::select! {
         _ = wait => false,
         _ = shutdown.wait_for(|stop| *stop) => true,
-    }
-}
-
-async fn sleep_until(at: Option<Instant>) {
-    match at {
-        Some(at) => tokio::time::sleep_until(at).await,
-        None => std::future::pending().await,
     }
 }

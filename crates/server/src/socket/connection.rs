@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
-use axum::http::{header, HeaderMap};
+use axum::http::HeaderMap;
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::mpsc;
@@ -16,17 +16,20 @@ use tokio::sync::mpsc;
 // the rate limit and the ping round trips are exact there.
 use tokio::time::Instant;
 
-use crate::game::actor::{Command, ConnId, GameHandle, Outgoing, OUTGOING_QUEUE};
+use crate::game::actor::{Command, GameHandle, OUTGOING_QUEUE};
 use crate::http::error::ApiError;
-use crate::metrics::{count, Limit, METRICS};
+use crate::metrics::{count, METRICS};
+use crate::room::{ConnId, Outgoing};
+use crate::socket::room::{watch, Visit};
+use crate::socket::upgrade::{admit, check_origin, open, Admitted};
 use crate::state::AppState;
 use omweso_protocol::{self, ErrorCode, Frame, MAX_FRAME_BYTES};
 
 /// Frames larger than this are refused by the WebSocket layer itself; up to it, the
 /// server reads the frame and answers `too_large` past [`MAX_FRAME_BYTES`].
-const HARD_FRAME_LIMIT: usize = 4 * MAX_FRAME_BYTES;
-/// The socket's read buffer (see `upgrade`).
-const READ_BUFFER: usize = 4 * 1024;
+pub(crate) const HARD_FRAME_LIMIT: usize = 4 * MAX_FRAME_BYTES;
+/// The socket's read buffer (see `upgrade::open`).
+pub(crate) const READ_BUFFER: usize = 4 * 1024;
 
 pub async fn upgrade(
     ws: WebSocketUpgrade,
@@ -43,118 +46,19 @@ pub async fn upgrade(
         Ok(None) => return Err(ApiError::not_found("game")),
         Err(error) => return Err(ApiError::internal(&error)),
     };
-    let token = query
-        .get("token")
-        .cloned()
-        .or_else(|| crate::session::token_from(&headers));
-    let player = match token {
-        Some(token) => state.sessions.find(&token).await?.map(|s| s.player_id),
-        None => None,
-    };
-    let resume_after = match query.get("v") {
-        Some(v) => Some(v.parse::<u64>().map_err(|_| {
-            ApiError::bad_request(
-                ErrorCode::BadVersion,
-                "v is the last event version seen: a whole number",
-            )
-        })?),
-        None => None,
-    };
-    let places = hold_places(&state, crate::http::games::client_ip(ip), player)?;
-    let limits = &state.config.limits;
-    let settings = Settings {
-        rate: state.config.rate_limit.max(1),
-        ping_every: Duration::from_secs_f64(limits.ping_seconds),
-        write_timeout: Duration::from_secs_f64(limits.socket_write_seconds),
-    };
-    let tracker = state.sockets.clone();
-    Ok(ws
-        // tungstenite's default 128 KiB read buffer is resident for every socket; client
-        // frames are small (16 KiB at most accepted), and the buffer still grows for a
-        // larger one up to the hard limit.
-        .read_buffer_size(READ_BUFFER)
-        .max_message_size(HARD_FRAME_LIMIT)
-        .max_frame_size(HARD_FRAME_LIMIT)
-        .on_upgrade(move |socket| {
-            tracker.track_future(async move {
-                connection(socket, handle, player, resume_after, settings, &places.end).await;
-            })
-        }))
-}
-
-/// A socket's places in the per-address and per-session counts, given back when it closes,
-/// and what tells it that its session ended (signed out or replaced: it is closed with
-/// 1008 [`SIGNED_OUT`]).
-pub(crate) struct Places {
-    _ip: crate::http::limits::Held<crate::http::address::AddressKey>,
-    _session: Option<crate::http::limits::Held<uuid::Uuid>>,
-    pub(crate) end: crate::session::SessionEnd,
+    let Admitted {
+        player,
+        resume_after,
+        places,
+        settings,
+    } = admit(&state, &query, &headers, ip).await?;
+    Ok(open(ws, &state, places, move |socket, held| async move {
+        connection(socket, handle, player, resume_after, settings, &held.end).await;
+    }))
 }
 
 /// The close reason of a socket whose session was signed out or replaced.
 pub(crate) const SIGNED_OUT: &str = "the session was signed out";
-
-pub(crate) fn hold_places(
-    state: &AppState,
-    ip: std::net::IpAddr,
-    player: Option<uuid::Uuid>,
-) -> Result<Places, ApiError> {
-    let limits = &state.config.limits;
-    let Some(by_ip) = state.limiters.sockets_per_ip.try_hold(
-        crate::http::address::AddressKey::of(ip),
-        limits.sockets_per_ip,
-    ) else {
-        return Err(ApiError::limited(
-            Limit::SocketsPerIp,
-            format!(
-                "this address has {} game sockets open; close some first",
-                limits.sockets_per_ip
-            ),
-        ));
-    };
-    let by_session = match player {
-        Some(player) => {
-            let Some(held) = state
-                .limiters
-                .sockets_per_session
-                .try_hold(player, limits.sockets_per_session)
-            else {
-                return Err(ApiError::limited(
-                    Limit::SocketsPerSession,
-                    format!(
-                        "your session has {} game sockets open; close some first",
-                        limits.sockets_per_session
-                    ),
-                ));
-            };
-            Some(held)
-        }
-        None => None,
-    };
-    Ok(Places {
-        _ip: by_ip,
-        _session: by_session,
-        end: state.sessions.watch_end(player),
-    })
-}
-
-/// A browser may only open a game socket from this server's own pages or a configured
-/// public origin (scheme included); clients without an `Origin` header (bots, tools) are
-/// not browsers.
-pub(crate) fn check_origin(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
-    let Some(origin) = headers.get(header::ORIGIN) else {
-        return Ok(());
-    };
-    let origin = origin.to_str().unwrap_or("");
-    if crate::http::edge::origin_allowed(&state.config, headers, origin) {
-        Ok(())
-    } else {
-        Err(ApiError::new(
-            ErrorCode::BadOrigin,
-            format!("sockets from {origin} are not allowed"),
-        ))
-    }
-}
 
 /// How a socket is run.
 #[derive(Clone, Copy, Debug)]
@@ -247,40 +151,16 @@ async fn connection(
     settings: Settings,
     end: &crate::session::SessionEnd,
 ) {
-    let (tx, rx) = mpsc::channel(OUTGOING_QUEUE);
-    let (mut sink, mut stream) = socket.split();
-    let Ok(conn) = game.connect(player, resume_after, tx).await else {
-        let _ = tokio::time::timeout(
-            settings.write_timeout,
-            sink.send(close(
-                1001,
-                "the game is not available; reconnect in a moment",
-            )),
-        )
-        .await;
-        return;
+    let visit = Visit {
+        player,
+        resume_after,
+        queue: OUTGOING_QUEUE,
+        unavailable: "the game is not available; reconnect in a moment",
     };
-    let pings = Arc::new(Mutex::new(Pings::default()));
-    // Answers the reader gives itself (refusals of undecodable frames, closes) go through
-    // a small queue of their own, so the actor's queue closing still ends the writer.
-    let (local_tx, local_rx) = mpsc::channel(16);
-    let mut writer = tokio::spawn(write(sink, rx, local_rx, pings.clone(), settings));
-    // Whichever stops first ends the connection: the reader when the client closes or
-    // breaks the protocol, the writer when the client stops answering pings or reading
-    // (a reader left waiting on a silent client would keep its player "connected").
-    let writer_done = tokio::select! {
-        () = read(&mut stream, &game, conn, &local_tx, &pings, settings.rate) => false,
-        _ = &mut writer => true,
-        () = end.ended() => {
-            let _ = local_tx.try_send(Local::Close(1008, SIGNED_OUT));
-            false
-        }
+    let read = async |stream: &mut _, conn, local: &_, pings: &_| {
+        read(stream, &game, conn, local, pings, settings.rate).await;
     };
-    let _ = game.send(Command::Disconnect { conn }).await;
-    drop(local_tx);
-    if !writer_done {
-        let _ = writer.await;
-    }
+    watch(socket, &game, visit, settings, end, read).await;
 }
 
 /// Reads the client's frames until it closes or breaks the protocol. Generic over the

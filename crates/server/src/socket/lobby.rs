@@ -10,7 +10,6 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use axum::extract::ws::{WebSocket, WebSocketUpgrade};
 use axum::extract::{Query, State};
@@ -19,13 +18,13 @@ use axum::response::Response;
 use futures_util::StreamExt;
 use tokio::sync::{mpsc, watch};
 
-use crate::game::actor::Outgoing;
 use crate::http::error::ApiError;
 use crate::lobby::feed::LobbyText;
+use crate::room::Outgoing;
 use crate::socket::connection::{self, Pings, Settings};
+use crate::socket::upgrade::{admit_session, check_origin, open};
 use crate::state::AppState;
 use omweso_protocol::lobby::LobbyFrame;
-use omweso_protocol::MAX_FRAME_BYTES;
 
 /// A lobby socket's outgoing queue: the frame waiting to be written. The feed is read
 /// again only once there is room, so a slow socket gets the latest lobby, not a backlog.
@@ -45,40 +44,19 @@ pub async fn upgrade(
     ip: Option<axum::Extension<crate::http::accept::ClientIp>>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    connection::check_origin(&state, &headers)?;
-    let token = query
-        .get("token")
-        .cloned()
-        .or_else(|| crate::session::token_from(&headers))
-        .ok_or_else(ApiError::unauthorized)?;
-    let session = state
-        .sessions
-        .find(&token)
-        .await?
-        .ok_or_else(ApiError::unauthorized)?;
-    let places = connection::hold_places(
-        &state,
-        crate::http::games::client_ip(ip),
-        Some(session.player_id),
-    )?;
-    let limits = &state.config.limits;
-    let settings = Settings {
-        rate: state.config.rate_limit.max(1),
-        ping_every: Duration::from_secs_f64(limits.ping_seconds),
-        write_timeout: Duration::from_secs_f64(limits.socket_write_seconds),
-    };
+    check_origin(&state, &headers)?;
+    let admitted = admit_session(&state, &query, &headers, ip).await?;
+    let settings = admitted.settings;
     let feed = state.lobby_feed.clone();
     let shutdown = state.shutdown.clone();
-    let tracker = state.sockets.clone();
-    Ok(ws
-        .read_buffer_size(4 * 1024)
-        .max_message_size(4 * MAX_FRAME_BYTES)
-        .max_frame_size(4 * MAX_FRAME_BYTES)
-        .on_upgrade(move |socket| {
-            tracker.track_future(async move {
-                connection(socket, feed, shutdown, settings, &places.end).await;
-            })
-        }))
+    Ok(open(
+        ws,
+        &state,
+        admitted.places,
+        move |socket, held| async move {
+            connection(socket, feed, shutdown, settings, &held.end).await;
+        },
+    ))
 }
 
 async fn connection(

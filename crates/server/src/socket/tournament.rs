@@ -4,22 +4,19 @@
 //! pings, write timeouts). The client only ever sends `ping`.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use axum::extract::ws::{WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
-use futures_util::{SinkExt, StreamExt};
-use tokio::sync::mpsc;
 
 use crate::http::error::ApiError;
-use crate::socket::connection::{self, Pings, Settings};
+use crate::socket::connection::{self, Settings};
+use crate::socket::room::{watch, Visit};
+use crate::socket::upgrade::{admit, check_origin, open, Admitted};
 use crate::state::AppState;
-use crate::tournament::actor::{Command, TournamentHandle, TOURNAMENT_OUTGOING_QUEUE};
+use crate::tournament::actor::{TournamentHandle, TOURNAMENT_OUTGOING_QUEUE};
 use omweso_protocol::tournament::TournamentFrame;
-use omweso_protocol::{ErrorCode, MAX_FRAME_BYTES};
 
 pub async fn upgrade(
     ws: WebSocketUpgrade,
@@ -29,42 +26,17 @@ pub async fn upgrade(
     ip: Option<axum::Extension<crate::http::accept::ClientIp>>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    connection::check_origin(&state, &headers)?;
+    check_origin(&state, &headers)?;
     let handle = crate::http::tournaments::tournament(&state, &id).await?;
-    let token = query
-        .get("token")
-        .cloned()
-        .or_else(|| crate::session::token_from(&headers));
-    let player = match token {
-        Some(token) => state.sessions.find(&token).await?.map(|s| s.player_id),
-        None => None,
-    };
-    let resume_after = match query.get("v") {
-        Some(v) => Some(v.parse::<u64>().map_err(|_| {
-            ApiError::bad_request(
-                ErrorCode::BadVersion,
-                "v is the last event version seen: a whole number",
-            )
-        })?),
-        None => None,
-    };
-    let places = connection::hold_places(&state, crate::http::games::client_ip(ip), player)?;
-    let limits = &state.config.limits;
-    let settings = Settings {
-        rate: state.config.rate_limit.max(1),
-        ping_every: Duration::from_secs_f64(limits.ping_seconds),
-        write_timeout: Duration::from_secs_f64(limits.socket_write_seconds),
-    };
-    let tracker = state.sockets.clone();
-    Ok(ws
-        .read_buffer_size(4 * 1024)
-        .max_message_size(4 * MAX_FRAME_BYTES)
-        .max_frame_size(4 * MAX_FRAME_BYTES)
-        .on_upgrade(move |socket| {
-            tracker.track_future(async move {
-                connection(socket, handle, player, resume_after, settings, &places.end).await;
-            })
-        }))
+    let Admitted {
+        player,
+        resume_after,
+        places,
+        settings,
+    } = admit(&state, &query, &headers, ip).await?;
+    Ok(open(ws, &state, places, move |socket, held| async move {
+        connection(socket, handle, player, resume_after, settings, &held.end).await;
+    }))
 }
 
 async fn connection(
@@ -75,49 +47,16 @@ async fn connection(
     settings: Settings,
     end: &crate::session::SessionEnd,
 ) {
-    let (tx, rx) = mpsc::channel(TOURNAMENT_OUTGOING_QUEUE);
-    let (mut sink, mut stream) = socket.split();
-    let conn = tournament
-        .ask(|reply| Command::Connect {
-            player,
-            resume_after,
-            tx,
-            reply,
-        })
-        .await;
-    let Ok(conn) = conn else {
-        let _ = tokio::time::timeout(
-            settings.write_timeout,
-            sink.send(connection::close(
-                1001,
-                "the tournament is not available; reconnect in a moment",
-            )),
-        )
-        .await;
-        return;
+    let visit = Visit {
+        player,
+        resume_after,
+        queue: TOURNAMENT_OUTGOING_QUEUE,
+        unavailable: "the tournament is not available; reconnect in a moment",
     };
-    let pings = Arc::new(Mutex::new(Pings::default()));
-    let (local_tx, local_rx) = mpsc::channel(16);
-    let mut writer = tokio::spawn(connection::write(
-        sink,
-        rx,
-        local_rx,
-        pings.clone(),
-        settings,
-    ));
-    let writer_done = tokio::select! {
-        () = connection::read_pings(&mut stream, &local_tx, &pings, settings.rate, &ANSWERS) => false,
-        _ = &mut writer => true,
-        () = end.ended() => {
-            let _ = local_tx.try_send(connection::Local::Close(1008, connection::SIGNED_OUT));
-            false
-        }
+    let read = async |stream: &mut _, _conn, local: &_, pings: &_| {
+        connection::read_pings(stream, local, pings, settings.rate, &ANSWERS).await;
     };
-    let _ = tournament.send(Command::Disconnect { conn }).await;
-    drop(local_tx);
-    if !writer_done {
-        let _ = writer.await;
-    }
+    watch(socket, &tournament, visit, settings, end, read).await;
 }
 
 /// What the socket answers: `pong` to a `ping`, an `error` to anything else.

@@ -1,0 +1,132 @@
+//! What the game's task does with each command: a player's action, a join, a
+//! connection, an adjudication, a watcher.
+
+use serde_json::Value;
+use tokio::time::Instant;
+
+use super::{Actor, Command};
+use crate::game::log::Entry;
+use crate::game::news::TableNews;
+use crate::game::table::{Action, Refusal};
+use crate::metrics::{count, METRICS};
+use crate::room::ConnId;
+use omweso_protocol::clock::now_ms;
+use omweso_protocol::{ClientMessage, ErrorCode, Frame};
+
+impl Actor {
+    pub(super) async fn handle(&mut self, command: Command) {
+        match command {
+            Command::Join { seat, reply } => {
+                let before = self.table.savepoint();
+                let now = now_ms();
+                let result = match self.table.join(seat.clone(), now) {
+                    Ok((side, events)) if events.is_empty() => Ok(side),
+                    Ok((side, events)) => match self
+                        .commit(Entry::Join { seat: seat.clone() }, now, events, None)
+                        .await
+                    {
+                        Ok(()) => {
+                            self.seat_open_sockets(seat.player, side).await;
+                            Ok(side)
+                        }
+                        Err(refusal) => {
+                            self.table.rollback(before);
+                            Err(refusal)
+                        }
+                    },
+                    Err(refusal) => Err(refusal),
+                };
+                let _ = reply.send(result);
+            }
+            Command::Snapshot { viewer, reply } => {
+                let you = viewer.and_then(|p| self.table.seat_of(p));
+                let snapshot = self.snapshot(you).await;
+                let _ = reply.send(snapshot);
+            }
+            Command::Connect {
+                player,
+                resume_after,
+                tx,
+                reply,
+            } => {
+                let conn = self.connect(player, resume_after, tx).await;
+                let _ = reply.send(conn);
+            }
+            Command::Disconnect { conn } => self.drop_conn(conn),
+            Command::Latency {
+                conn,
+                round_trip_ms,
+            } => {
+                if let Some(side) = self.room.connections.get(conn).and_then(|v| v.seat) {
+                    self.table.set_latency(side, round_trip_ms);
+                }
+            }
+            Command::Client { conn, id, message } => self.client(conn, id, message).await,
+            Command::Adjudicate { reply } => {
+                let result = self.adjudicate().await.map(|()| TableNews::of(&self.table));
+                let _ = reply.send(result);
+            }
+            Command::News { reply } => {
+                let _ = reply.send(TableNews::of(&self.table));
+            }
+            Command::Watch { tx, reply } => {
+                self.watchers.add(tx);
+                let _ = reply.send(TableNews::of(&self.table));
+            }
+        }
+    }
+
+    /// Ends the game on material, durably, then shows it; undone if it cannot be saved.
+    pub(super) async fn adjudicate(&mut self) -> Result<(), Refusal> {
+        let before = self.table.savepoint();
+        let now = now_ms();
+        let events = self.table.adjudicate(now)?;
+        let committed = self.commit(Entry::Adjudicate, now, events, None).await;
+        if committed.is_err() {
+            self.table.rollback(before);
+        }
+        committed
+    }
+
+    pub(super) async fn client(&mut self, conn: ConnId, id: Option<Value>, message: ClientMessage) {
+        let Some(action) = Action::from_message(message) else {
+            return self.reply(conn, Frame::pong());
+        };
+        let Some(side) = self.room.connections.get(conn).and_then(|v| v.seat) else {
+            let refusal = Frame::error(
+                id,
+                ErrorCode::Spectator,
+                "you are watching this game; only its players may play",
+            );
+            return self.reply(conn, refusal);
+        };
+        let started = Instant::now();
+        let is_play = matches!(action, Action::Move { .. } | Action::Decide { .. });
+        let before = self.table.savepoint();
+        let now = now_ms();
+        match self.table.act(side, &action, now) {
+            Err(refusal) => {
+                count(&METRICS.refused_messages);
+                self.reply(conn, Frame::error(id, refusal.code, refusal.message));
+            }
+            Ok(events) => {
+                let entry = Entry::Act { side, action };
+                match self
+                    .commit(entry, now, events, Some((conn, id.clone())))
+                    .await
+                {
+                    Ok(()) => {
+                        if is_play {
+                            count(&METRICS.moves);
+                            METRICS.move_latency.observe(started.elapsed());
+                        }
+                    }
+                    Err(refusal) => {
+                        self.table.rollback(before);
+                        self.reply(conn, Frame::error(id, refusal.code, refusal.message));
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,207 @@
+//! What every socket's upgrade does before the socket opens, written once for the game,
+//! tournament and lobby sockets: the `Origin` check, the session's player from the token
+//! (`?token=` or the cookie), the last version seen (`?v=`), the socket's places in the
+//! per-address and per-session counts, how the socket is run, and the WebSocket layer's
+//! buffer and frame limits.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::time::Duration;
+
+use axum::extract::ws::{WebSocket, WebSocketUpgrade};
+use axum::http::{header, HeaderMap};
+use axum::response::Response;
+use uuid::Uuid;
+
+use crate::http::accept::ClientIp;
+use crate::http::error::ApiError;
+use crate::metrics::Limit;
+use crate::socket::connection::{Settings, HARD_FRAME_LIMIT, READ_BUFFER};
+use crate::state::AppState;
+use omweso_protocol::ErrorCode;
+
+/// A client let in to a socket: who it is, where it resumes, and its places.
+pub(crate) struct Admitted {
+    /// The session's player (none: a visitor without a session, or an unknown token).
+    pub(crate) player: Option<Uuid>,
+    /// The last event version the client saw (`?v=`), to be caught up from.
+    pub(crate) resume_after: Option<u64>,
+    pub(crate) places: Places,
+    pub(crate) settings: Settings,
+}
+
+/// Lets a client in to a room's socket (a game's or a tournament's), anyone, with or
+/// without a session: its player from its token, its `?v=`, and its places.
+pub(crate) async fn admit(
+    state: &AppState,
+    query: &HashMap<String, String>,
+    headers: &HeaderMap,
+    ip: Option<axum::Extension<ClientIp>>,
+) -> Result<Admitted, ApiError> {
+    let player = session_player(state, query, headers).await?;
+    let resume_after = resume_after(query)?;
+    let places = hold_places(state, crate::http::games::client_ip(ip), player)?;
+    Ok(Admitted {
+        player,
+        resume_after,
+        places,
+        settings: settings(state),
+    })
+}
+
+/// Lets a client with a session in (the lobby socket, whose lists the same callers may
+/// read): 401 without a token or with one that names no session. No `?v=`: the lobby is
+/// sent whole.
+pub(crate) async fn admit_session(
+    state: &AppState,
+    query: &HashMap<String, String>,
+    headers: &HeaderMap,
+    ip: Option<axum::Extension<ClientIp>>,
+) -> Result<Admitted, ApiError> {
+    let player = session_player(state, query, headers)
+        .await?
+        .ok_or_else(ApiError::unauthorized)?;
+    let places = hold_places(state, crate::http::games::client_ip(ip), Some(player))?;
+    Ok(Admitted {
+        player: Some(player),
+        resume_after: None,
+        places,
+        settings: settings(state),
+    })
+}
+
+/// Opens the socket with the WebSocket layer's limits, tracked so that the server waits
+/// for it when stopping, and runs `run` on it; the places are held until `run` ends.
+pub(crate) fn open<F, Fut>(
+    ws: WebSocketUpgrade,
+    state: &AppState,
+    places: Places,
+    run: F,
+) -> Response
+where
+    F: FnOnce(WebSocket, Places) -> Fut + Send + 'static,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    let tracker = state.sockets.clone();
+    ws
+        // tungstenite's default 128 KiB read buffer is resident for every socket; client
+        // frames are small (16 KiB at most accepted), and the buffer still grows for a
+        // larger one up to the hard limit.
+        .read_buffer_size(READ_BUFFER)
+        .max_message_size(HARD_FRAME_LIMIT)
+        .max_frame_size(HARD_FRAME_LIMIT)
+        .on_upgrade(move |socket| tracker.track_future(run(socket, places)))
+}
+
+/// The session's player: from `?token=`, else the session cookie; none without a token or
+/// when the token names no session (a visitor, who may watch).
+async fn session_player(
+    state: &AppState,
+    query: &HashMap<String, String>,
+    headers: &HeaderMap,
+) -> Result<Option<Uuid>, ApiError> {
+    let token = query
+        .get("token")
+        .cloned()
+        .or_else(|| crate::session::token_from(headers));
+    Ok(match token {
+        Some(token) => state.sessions.find(&token).await?.map(|s| s.player_id),
+        None => None,
+    })
+}
+
+/// `?v=`: the last event version the client saw; refused unless a whole number.
+fn resume_after(query: &HashMap<String, String>) -> Result<Option<u64>, ApiError> {
+    query
+        .get("v")
+        .map(|v| {
+            v.parse::<u64>().map_err(|_| {
+                ApiError::bad_request(
+                    ErrorCode::BadVersion,
+                    "v is the last event version seen: a whole number",
+                )
+            })
+        })
+        .transpose()
+}
+
+/// How a socket is run, from the server's settings.
+fn settings(state: &AppState) -> Settings {
+    let limits = &state.config.limits;
+    Settings {
+        rate: state.config.rate_limit.max(1),
+        ping_every: Duration::from_secs_f64(limits.ping_seconds),
+        write_timeout: Duration::from_secs_f64(limits.socket_write_seconds),
+    }
+}
+
+/// A socket's places in the per-address and per-session counts, given back when it closes,
+/// and what tells it that its session ended (signed out or replaced: it is closed with
+/// 1008 [`SIGNED_OUT`](crate::socket::connection::SIGNED_OUT)).
+pub(crate) struct Places {
+    _ip: crate::http::limits::Held<crate::http::address::AddressKey>,
+    _session: Option<crate::http::limits::Held<Uuid>>,
+    pub(crate) end: crate::session::SessionEnd,
+}
+
+fn hold_places(
+    state: &AppState,
+    ip: std::net::IpAddr,
+    player: Option<Uuid>,
+) -> Result<Places, ApiError> {
+    let limits = &state.config.limits;
+    let Some(by_ip) = state.limiters.sockets_per_ip.try_hold(
+        crate::http::address::AddressKey::of(ip),
+        limits.sockets_per_ip,
+    ) else {
+        return Err(ApiError::limited(
+            Limit::SocketsPerIp,
+            format!(
+                "this address has {} game sockets open; close some first",
+                limits.sockets_per_ip
+            ),
+        ));
+    };
+    let by_session = match player {
+        Some(player) => {
+            let Some(held) = state
+                .limiters
+                .sockets_per_session
+                .try_hold(player, limits.sockets_per_session)
+            else {
+                return Err(ApiError::limited(
+                    Limit::SocketsPerSession,
+                    format!(
+                        "your session has {} game sockets open; close some first",
+                        limits.sockets_per_session
+                    ),
+                ));
+            };
+            Some(held)
+        }
+        None => None,
+    };
+    Ok(Places {
+        _ip: by_ip,
+        _session: by_session,
+        end: state.sessions.watch_end(player),
+    })
+}
+
+/// A browser may only open a game socket from this server's own pages or a configured
+/// public origin (scheme included); clients without an `Origin` header (bots, tools) are
+/// not browsers.
+pub(crate) fn check_origin(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return Ok(());
+    };
+    let origin = origin.to_str().unwrap_or("");
+    if crate::http::edge::origin_allowed(&state.config, headers, origin) {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            ErrorCode::BadOrigin,
+            format!("sockets from {origin} are not allowed"),
+        ))
+    }
+}

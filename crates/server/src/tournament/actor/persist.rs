@@ -1,0 +1,148 @@
+//! A change applied, saved (with the games it creates), then published; rebuilt from the
+//! log when it could not be saved.
+
+use tokio::time::Instant;
+
+use super::{Actor, RETRY_MS, STANDINGS_EVERY, STANDINGS_GATHER};
+use crate::game::registry::SeatedGame;
+use crate::store::{TournamentEntryRow, TournamentRow, Write};
+use crate::tournament::log::Entry;
+use crate::tournament::state::{Refusal, Tournament};
+use omweso_protocol::clock::now_ms;
+use omweso_protocol::tournament::TournamentEvent;
+use omweso_protocol::ErrorCode;
+
+impl Actor {
+    /// Applies `entry` now and saves it; see [`Actor::commit_at`].
+    pub(super) async fn commit(
+        &mut self,
+        entry: Entry,
+        games: Vec<SeatedGame>,
+    ) -> Result<Vec<(u64, TournamentEvent)>, Refusal> {
+        self.commit_at(entry, now_ms(), games).await
+    }
+
+    /// Applies `entry` at `now`, saves it (with `games`, created and seated in the same
+    /// transaction) and publishes its events; refused or unsaved, nothing changed.
+    pub(super) async fn commit_at(
+        &mut self,
+        entry: Entry,
+        now: u64,
+        games: Vec<SeatedGame>,
+    ) -> Result<Vec<(u64, TournamentEvent)>, Refusal> {
+        // Not a copy of the whole state for every change (at a thousand players it is
+        // megabytes): a save that fails, which is rare, rebuilds the state from the log.
+        if self.stale_until.is_some() {
+            return Err(unavailable());
+        }
+        let summary_before = self.t.summary();
+        let events = self.t.apply(&entry, now)?;
+        let saved = self.save(&entry, now, games).await;
+        if let Err(refusal) = saved {
+            self.rebuild().await;
+            return Err(refusal);
+        }
+        self.next_seq += 1;
+        // Saved first: the lobby reads its lists from the store.
+        if summary_before != self.t.summary() {
+            self.services.lobby.tournaments_changed();
+        }
+        if matches!(entry, Entry::GameEnd { .. }) && self.standings_due.is_none() {
+            let due =
+                (Instant::now() + STANDINGS_GATHER).max(self.standings_sent + STANDINGS_EVERY);
+            self.standings_due = Some(due);
+        }
+        self.publish(&events);
+        Ok(events)
+    }
+
+    /// After a change was applied but could not be saved: the state as the log has it.
+    /// If even the log cannot be read, the task ends (its sockets close, clients come
+    /// back), and the tournament is rebuilt from its log when next asked for.
+    pub(super) async fn rebuild(&mut self) {
+        let id = self.t.id();
+        let rebuilt = match self.services.store.tournament_log(id).await {
+            Ok(rows) => crate::tournament::registry::replay(id, &rows).map_err(|e| e.to_string()),
+            Err(error) => Err(error.to_string()),
+        };
+        match rebuilt {
+            Ok(t) => {
+                self.t = t;
+                self.state_frame = None;
+                self.stale_until = None;
+            }
+            Err(error) => {
+                // The store is likely down: every change is refused (503) until the state
+                // is rebuilt, tried again every few seconds; nothing unsaved was published.
+                tracing::error!(tournament = %id, %error, "could not rebuild a tournament after a failed save; trying again");
+                self.stale_until = Some(now_ms() + RETRY_MS);
+            }
+        }
+    }
+
+    pub(super) async fn save(
+        &self,
+        entry: &Entry,
+        now: u64,
+        games: Vec<SeatedGame>,
+    ) -> Result<(), Refusal> {
+        let id = self.t.id();
+        let payload_json = serde_json::to_string(entry).map_err(|error| {
+            tracing::error!(tournament = %id, %error, "could not encode an entry");
+            unavailable()
+        })?;
+        let writes = vec![
+            Write::AppendTournamentEntry(TournamentEntryRow {
+                tournament_id: id,
+                seq: self.next_seq,
+                at_ms: i64::try_from(now).unwrap_or(i64::MAX),
+                kind: entry.kind().to_owned(),
+                payload_json,
+            }),
+            Write::UpdateTournament(row(&self.t)),
+        ];
+        let saved = if games.is_empty() {
+            self.services
+                .writer
+                .write(writes)
+                .await
+                .map_err(|e| e.to_string())
+        } else {
+            self.services
+                .games
+                .create_seated(games, writes)
+                .await
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        };
+        saved.map_err(|error| {
+            tracing::error!(tournament = %id, %error, "could not save a tournament's change");
+            unavailable()
+        })
+    }
+}
+
+/// The store's row for a tournament (what the lobby lists).
+#[must_use]
+pub fn row(t: &Tournament) -> TournamentRow {
+    let summary = t.summary();
+    TournamentRow {
+        id: t.id(),
+        name: summary.name,
+        ruleset: summary.ruleset.to_string(),
+        system: summary.system.name().to_owned(),
+        director: t.director(),
+        status: summary.status.name().to_owned(),
+        players: i64::from(summary.players),
+        round: i64::from(summary.round),
+        created_at_ms: i64::try_from(t.created_at_ms()).unwrap_or(i64::MAX),
+        updated_at_ms: i64::try_from(now_ms()).unwrap_or(i64::MAX),
+    }
+}
+
+pub(super) fn unavailable() -> Refusal {
+    Refusal {
+        code: ErrorCode::Unavailable,
+        message: "the server could not save this; nothing changed, try again".into(),
+    }
+}
