@@ -794,7 +794,7 @@ impl Actor {
     async fn rebuild(&mut self) {
         let id = self.t.id();
         let rebuilt = match self.services.store.tournament_log(id).await {
-            Ok(rows) => super::registry::replay(id, &rows).map_err(|e| e.to_string()),
+            Ok(rows) => super::state::replay(id, &rows).map_err(|e| e.to_string()),
             Err(error) => Err(error.to_string()),
         };
         match rebuilt {

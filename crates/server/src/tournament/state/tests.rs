@@ -5,7 +5,8 @@ use omweso_rules::{AnnulReason, Outcome, Side, Victory};
 use uuid::Uuid;
 
 use super::*;
-use omweso_protocol::tournament::{NewTournament, PlayerResult};
+use crate::tournament::log::SheetAction;
+use omweso_protocol::tournament::{NewTournament, PlayerResult, StandingView, TournamentEvent};
 
 const MINUTE: u64 = 60_000;
 
@@ -17,7 +18,7 @@ fn settings(system: System) -> Settings {
             rounds: Some(3),
             ..NewTournament::default()
         },
-        crate::tournament::settings::MIN_ROUND_MINUTES,
+        crate::config::MIN_ROUND_MINUTES,
     )
     .expect("valid settings")
 }
