@@ -34,11 +34,7 @@ fn the_tools_have_no_module_cycle() {
 
 #[test]
 fn the_rules_have_no_module_cycle() {
-    // `position` takes `turn`'s direct-capture test and option list (`captures_clockwise`,
-    // `list`, `Options`) while `turn` plays on a `Position`: a cycle of the rules crate not
-    // yet untangled (issue 26). Allowed here so the check guards against any other; it
-    // fails as soon as the edge is gone, so the allowance cannot outlive the fix.
-    assert_no_cycles(&src("rules"), &[("position", "turn")]);
+    assert_no_cycles(&src("rules"), &[]);
 }
 
 #[test]

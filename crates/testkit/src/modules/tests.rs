@@ -3,6 +3,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use proc_macro2::{TokenStream, TokenTree};
+
+use super::tokens::{parse_use_tree, UseLeaf};
 use super::*;
 
 /// A crate's `src` written to a directory of its own, removed when dropped.
