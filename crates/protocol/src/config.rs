@@ -141,3 +141,81 @@ pub struct GameConfig {
 pub fn ms(seconds: f64) -> u64 {
     (seconds * 1000.0).round().max(0.0) as u64
 }
+
+/// A time control: a preset's name (`casual`, `tournament`) and fields over it (over
+/// `casual` when no preset is named). `referee_seconds`, `move_limit_seconds` and
+/// `arrange_seconds` may be `null` (off).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TimeControlRequest {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preset: Option<String>,
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub referee_seconds: Option<Option<f64>>,
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub move_limit_seconds: Option<Option<f64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sowing_pace: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub akakyala: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abandon_seconds: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disconnect_grace_seconds: Option<f64>,
+    /// The arrangement limit of a free setup, seconds; `null`: none (RULES.md 1.1).
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub arrange_seconds: Option<Option<f64>>,
+}
+
+impl TimeControlRequest {
+    /// The time control asked for, checked; the refusal says what is wrong.
+    pub fn resolve(self) -> Result<TimeControl, String> {
+        let mut tc = match self.preset.as_deref() {
+            None | Some("casual") => TimeControl::CASUAL,
+            Some("tournament") => TimeControl::TOURNAMENT,
+            Some(other) => {
+                return Err(format!(
+                    "unknown preset \"{other}\": expected \"casual\" or \"tournament\""
+                ))
+            }
+        };
+        if let Some(r) = self.referee_seconds {
+            tc.referee_seconds = r;
+        }
+        if let Some(l) = self.move_limit_seconds {
+            tc.move_limit_seconds = l;
+        }
+        if let Some(a) = self.arrange_seconds {
+            tc.arrange_seconds = a;
+        }
+        tc.sowing_pace = self.sowing_pace.unwrap_or(tc.sowing_pace);
+        tc.akakyala = self.akakyala.unwrap_or(tc.akakyala);
+        tc.abandon_seconds = self.abandon_seconds.unwrap_or(tc.abandon_seconds);
+        tc.disconnect_grace_seconds = self
+            .disconnect_grace_seconds
+            .unwrap_or(tc.disconnect_grace_seconds);
+        tc.validate()?;
+        Ok(tc)
+    }
+}
+
+/// A field that may be absent (outer `None`) or `null` (inner `None`).
+fn nullable<'de, D, T>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(deserializer).map(Some)
+}

@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use super::client::Empty;
+use super::config::TimeControlRequest;
 use super::game::{ClockView, Status};
-use super::http::TimeControlRequest;
 use super::server::ErrorReply;
 use crate::config::{SetupKind, TimeControl};
 

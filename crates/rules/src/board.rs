@@ -247,6 +247,30 @@ pub(crate) const fn column_of(side: Side, index: u8) -> u8 {
     Pit::from_index(side, index).column()
 }
 
+/// Seeds a lap ending in occupied pit `last` captures, if it captures: `last` is an inner
+/// pit and both opponent pits of its column hold seeds (their inner pit `23 - last`, in
+/// the high half of their side, and their outer pit `last - 8`, in the low half).
+#[inline(always)]
+pub(crate) fn capture_at(theirs: u128, last: u8) -> Option<u8> {
+    if last < 8 {
+        return None;
+    }
+    let inner = ((theirs >> 64) as u64 >> (8 * u32::from(15 - last))) as u8;
+    let outer = ((theirs as u64) >> (8 * u32::from(last - 8))) as u8;
+    (inner != 0 && outer != 0).then(|| inner + outer)
+}
+
+/// Would a clockwise lap of `hand` seeds from `origin` (already lifted, if it is a lift)
+/// capture with its own last seed: a "direct capture" (RULES.md 1.3)?
+#[inline]
+pub(crate) fn captures_clockwise(mine: u128, theirs: u128, origin: u8, hand: u8) -> bool {
+    let last = ((u32::from(origin) + 256 - u32::from(hand)) & 15) as u8;
+    hand > 0
+        && last >= 8
+        && seeds_after_landing(byte(mine, last), hand) >= 2
+        && capture_at(theirs, last).is_some()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -55,7 +55,7 @@ pub use game::{
     ParseGameError, ParseGameMoveError, PlayResult, Start,
 };
 pub use movegen::LegalMoves;
-pub use notation::{Answer, Answers, Move, ParseMoveError};
+pub use notation::{Answer, Answers, Move, Options, ParseMoveError};
 pub use outcome::{AnnulReason, Outcome, Victory};
 pub use pit::{ParsePitError, Pit};
 pub use position::{
@@ -67,6 +67,6 @@ pub use ruleset::{ParseRulesetError, Ruleset};
 pub use setup::{Owing, ParseSetupError, Setup, ToMove};
 pub use side::{ParseSideError, Side};
 pub use turn::{
-    AnswerError, Decision, Lap, LapKind, LapObserver, Options, Progress, Turn, TurnEnd, TurnResult,
+    AnswerError, Decision, Lap, LapKind, LapObserver, Progress, Turn, TurnEnd, TurnResult,
     TurnSummary,
 };

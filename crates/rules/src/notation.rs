@@ -152,3 +152,16 @@ impl FromStr for Move {
         })
     }
 }
+
+/// The answers open at a decision point.
+pub type Options = SmallVec<[Answer; 16]>;
+
+/// `a or c`, `a, c or l`.
+pub(crate) fn list(options: &[Answer]) -> String {
+    let names: Vec<String> = options.iter().map(ToString::to_string).collect();
+    match names.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::from("none"),
+    }
+}

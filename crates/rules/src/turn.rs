@@ -9,12 +9,11 @@
 
 use std::fmt;
 
-use smallvec::SmallVec;
-
 use crate::board::{
-    add_to_byte, byte, clear_byte, column_of, seeds_after_landing, sow, sowable_mask,
+    add_to_byte, byte, capture_at, captures_clockwise, clear_byte, column_of, sow, sowable_mask,
 };
 use crate::never_ending::{Anchor, Anchors};
+use crate::notation::{list, Options};
 use crate::{
     Answer, Board, Direction, Outcome, Pit, Position, Rules, Side, ToMove, Variant, Victory,
 };
@@ -61,9 +60,6 @@ pub enum Decision {
     /// indices, at least two).
     Pit { pits: u16 },
 }
-
-/// The answers open at a decision point.
-pub type Options = SmallVec<[Answer; 16]>;
 
 impl Decision {
     /// The answers the player may give, in notation order.
@@ -592,30 +588,6 @@ impl Turn {
     }
 }
 
-/// Seeds a lap ending in occupied pit `last` captures, if it captures: `last` is an inner
-/// pit and both opponent pits of its column hold seeds (their inner pit `23 - last`, in
-/// the high half of their side, and their outer pit `last - 8`, in the low half).
-#[inline(always)]
-fn capture_at(theirs: u128, last: u8) -> Option<u8> {
-    if last < 8 {
-        return None;
-    }
-    let inner = ((theirs >> 64) as u64 >> (8 * u32::from(15 - last))) as u8;
-    let outer = ((theirs as u64) >> (8 * u32::from(last - 8))) as u8;
-    (inner != 0 && outer != 0).then(|| inner + outer)
-}
-
-/// Would a clockwise lap of `hand` seeds from `origin` (already lifted, if it is a lift)
-/// capture with its own last seed: a "direct capture" (RULES.md 1.3)?
-#[inline]
-pub(crate) fn captures_clockwise(mine: u128, theirs: u128, origin: u8, hand: u8) -> bool {
-    let last = ((u32::from(origin) + 256 - u32::from(hand)) & 15) as u8;
-    hand > 0
-        && last >= 8
-        && seeds_after_landing(byte(mine, last), hand) >= 2
-        && capture_at(theirs, last).is_some()
-}
-
 /// Why an answer was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum AnswerError {
@@ -623,14 +595,4 @@ pub enum AnswerError {
     NotWaiting { answer: Answer },
     #[error("{answer} is not an option here; the options are {}", list(options))]
     NotAnOption { answer: Answer, options: Options },
-}
-
-/// `a or c`, `a, c or l`.
-pub(crate) fn list(options: &[Answer]) -> String {
-    let names: Vec<String> = options.iter().map(ToString::to_string).collect();
-    match names.split_last() {
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-        None => String::from("none"),
-    }
 }

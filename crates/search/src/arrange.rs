@@ -347,7 +347,7 @@ impl Arranger<'_> {
             // No noise: a pair of arrangements has one score, whatever the seed.
             noise: 0,
             temperature: None,
-            table: crate::search::table_for(nodes),
+            table: crate::tt::table_for(nodes),
         };
         match search(&game, first, self.max_seeds, &settings, 0, self.stop) {
             Some(found) => {

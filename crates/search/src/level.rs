@@ -126,7 +126,7 @@ impl Strength {
             table: if self.depth <= 3 {
                 1 << 12
             } else {
-                crate::search::table_for(self.nodes)
+                crate::tt::table_for(self.nodes)
             },
         }
     }

@@ -6,6 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::alphabeta::{search, Settings, MAX_DEPTH};
+use crate::tt::{table_for, MAX_TABLE};
 use crate::{Found, Limit, Query, SearchError};
 
 /// The longest time limit accepted (ENGINE-CLI.md `bestmove`).
@@ -15,10 +16,6 @@ pub const MAX_MILLIS: u64 = 60_000;
 /// under a time or node limit, so that games between two bots differ with the seed
 /// without weakening the play.
 const TIE_NOISE: i32 = 2;
-
-/// Transposition table slots at most (24 bytes each): 24 MB, for level 8's millions of
-/// nodes; a search of fewer nodes gets about one slot per node.
-const MAX_TABLE: usize = 1 << 20;
 
 /// The move `query.side` should play, searched within `query.limit` or until `stop` is
 /// raised (then the best move found so far; a move is always found once the one-move
@@ -81,10 +78,4 @@ fn settings(query: &Query) -> Settings {
             table: table_for(nodes),
         },
     }
-}
-
-/// Table slots for a search of `nodes` positions: about one per node, at most
-/// [`MAX_TABLE`].
-pub(crate) fn table_for(nodes: u64) -> usize {
-    usize::try_from(nodes).unwrap_or(usize::MAX).min(MAX_TABLE)
 }

@@ -123,6 +123,16 @@ pub fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// Transposition table slots at most (24 bytes each): 24 MB, for level 8's millions of
+/// nodes; a search of fewer nodes gets about one slot per node.
+pub(crate) const MAX_TABLE: usize = 1 << 20;
+
+/// Table slots for a search of `nodes` positions: about one per node, at most
+/// [`MAX_TABLE`].
+pub(crate) fn table_for(nodes: u64) -> usize {
+    usize::try_from(nodes).unwrap_or(usize::MAX).min(MAX_TABLE)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

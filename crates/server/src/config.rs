@@ -2,6 +2,16 @@
 
 use std::net::SocketAddr;
 
+/// The shortest round time, in minutes (RULES.md 4, 5.3). A round must fit a game's
+/// worst legal moments: one turn may take the whole 3-minute move limit, and a player who
+/// never comes loses by abandonment only after the 60 s disconnect grace and the 60 s
+/// abandonment wait; 3 + 1 + 1 = 5 minutes, below which a round can end on material
+/// before a single slow turn or a no-show could be decided. A server may lower it for
+/// tests and demonstrations (`OMWESO_MIN_ROUND_MINUTES`). Here, with the server's other
+/// settings, rather than in `tournament::settings`, which is given it as a parameter: the
+/// settings read names through `session`, which reads its defaults here.
+pub const MIN_ROUND_MINUTES: f64 = 5.0;
+
 #[derive(Clone, Debug, clap::Args)]
 pub struct ServeConfig {
     /// Address to listen on.
@@ -176,7 +186,7 @@ pub struct Limits {
     /// The shortest round time a tournament may be created with, in minutes (5: a round
     /// must hold a whole 3-minute turn and a no-show's abandonment; docs/tournaments.md).
     /// Lower it only for tests and demonstrations.
-    #[arg(long, env = "OMWESO_MIN_ROUND_MINUTES", default_value_t = crate::tournament::settings::MIN_ROUND_MINUTES)]
+    #[arg(long, env = "OMWESO_MIN_ROUND_MINUTES", default_value_t = MIN_ROUND_MINUTES)]
     pub min_round_minutes: f64,
     /// Pairings (the next round, or an edited one) one session asks for a minute.
     #[arg(
@@ -244,7 +254,7 @@ impl Limits {
             request_seconds: 15.0,
             socket_write_seconds: 10.0,
             ping_seconds: 5.0,
-            min_round_minutes: crate::tournament::settings::MIN_ROUND_MINUTES,
+            min_round_minutes: MIN_ROUND_MINUTES,
             pairings_per_session_per_minute: 20,
             unfinished_tournaments_per_director: 3,
             unfinished_tournaments: 1_000,

@@ -18,7 +18,7 @@ use crate::pools::engine::EnginePool;
 use crate::pools::search::SearchPool;
 use crate::state::AppState;
 use crate::store::{CommitDelay, Store, StoreError, Writer};
-use crate::{analysis, assets, http, socket};
+use crate::{assets, http, socket};
 
 /// How long shutdown waits for sockets to take their close frames.
 const CLOSE_GRACE: Duration = Duration::from_secs(3);
@@ -43,11 +43,11 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/api/games/{id}", get(http::games::get_game))
         .route("/api/games/{id}/join", post(http::games::join_game))
-        .route("/ws/games/{id}", get(socket::connection::upgrade))
+        .route("/ws/games/{id}", get(socket::game::upgrade))
         .route("/api/me", get(http::games::me))
-        .route("/api/analysis/legal", post(analysis::legal))
-        .route("/api/analysis/play", post(analysis::play))
-        .route("/api/analysis/search", post(analysis::search))
+        .route("/api/analysis/legal", post(http::analysis::legal))
+        .route("/api/analysis/play", post(http::analysis::play))
+        .route("/api/analysis/search", post(http::analysis::search))
         .route("/analysis", get(assets::page))
         .route("/howto/{game}", get(assets::page))
         .route(

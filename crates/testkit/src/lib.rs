@@ -4,8 +4,13 @@
 //! of a server at an address; [`Client`], one socket; and [`FreshPostgres`], a database of
 //! the test's own on the PostgreSQL server `TEST_POSTGRES_URL` names.
 //!
+//! And [`modules`]: a crate's module graph and its cycles, for the test that keeps every
+//! crate of the workspace free of module cycles (`tests/module_cycles.rs`).
+//!
 //! A test that cannot do what it set out to (a refused request, a closed socket) panics
 //! with what went wrong: these are test helpers, and a panic is a test's failure.
+
+pub mod modules;
 
 use std::time::Duration;
 

@@ -22,7 +22,8 @@
 mod config;
 mod report;
 
-use crate::harness::stats::{Cpu, Ctx, Stats};
+use crate::harness::child::Cpu;
+use crate::harness::stats::{Ctx, Stats};
 use crate::harness::{child, client};
 use config::check;
 pub use config::LoadgenConfig;

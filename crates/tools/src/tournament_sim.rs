@@ -34,9 +34,11 @@ use tokio::sync::{mpsc, watch, Semaphore};
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
+use crate::harness::child::Cpu;
 use crate::harness::child::{self, Server};
-use crate::harness::client::{http, Counted};
-use crate::harness::stats::{Cpu, Ctx, Stats};
+use crate::harness::socket::http;
+use crate::harness::socket::Counted;
+use crate::harness::stats::{Ctx, Stats};
 use director::Director;
 use latency::{Epoch, MoveLog};
 use report::Report;

@@ -23,12 +23,8 @@ use rand::{rngs::SmallRng, Rng, SeedableRng};
 use tokio::time::Instant;
 use uuid::Uuid;
 
-use super::table::{Action, ComputerDue, Seat, Table};
+use super::table::{Action, ComputerDue, Table};
 use crate::pools::search::{Busy, SearchPool, Searching};
-
-/// The computer's player id in the seat it holds (and in the game's row). No session has
-/// it: sessions' ids are random (v4) and this one is not.
-pub const PLAYER: Uuid = Uuid::from_u128(0x0000_0000_0000_0000_0000_0000_0000_c0de);
 
 /// How long after the search queue was full a game asks again.
 const BUSY_RETRY: Duration = Duration::from_secs(1);
@@ -41,21 +37,6 @@ const SAVE_RETRY: Duration = Duration::from_secs(1);
 pub struct ComputerServices {
     pub pool: SearchPool,
     pub delay: Duration,
-}
-
-/// The name the computer's seat shows.
-#[must_use]
-pub fn name(level: Level) -> String {
-    format!("Computer (level {level})")
-}
-
-/// The computer's seat at a table.
-#[must_use]
-pub fn seat(computer: omweso_protocol::Computer) -> Seat {
-    Seat {
-        player: PLAYER,
-        name: name(computer.level),
-    }
 }
 
 /// The seed of the computer's choice for move `moves_played` of game `id` (SplitMix64 of
@@ -411,15 +392,6 @@ mod tests {
             level_1,
             random_arrangement(5).counts().map(u64::from).to_vec()
         );
-    }
-
-    #[test]
-    fn the_seat_is_named_for_its_level() {
-        let computer = omweso_protocol::Computer {
-            level: Level::new(3).unwrap(),
-        };
-        assert_eq!(seat(computer).name, "Computer (level 3)");
-        assert_eq!(seat(computer).player, PLAYER);
     }
 
     #[test]

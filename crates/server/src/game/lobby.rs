@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use uuid::Uuid;
 
 use crate::http::address::AddressKey;
-use crate::lobby::feed::LobbyChanges;
+use crate::lobby::changes::LobbyChanges;
 use omweso_protocol::lobby::GameSummary;
 use omweso_protocol::Status;
 
@@ -350,7 +350,7 @@ mod tests {
 
     #[test]
     fn changes_are_marked_for_the_pushed_lobby_and_repeats_are_not() {
-        use crate::lobby::feed::Changed;
+        use crate::lobby::changes::Changed;
         let lobby = Lobby::default();
         let games_only = Changed {
             games: true,

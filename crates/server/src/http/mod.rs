@@ -7,10 +7,12 @@
 //!   count a client by (an IPv6 client by its /64).
 //! - [`error`]: the API's error type.
 //! - One module per resource: [`games`] (`/api/session`, `/api/games`), [`tournaments`]
-//!   (`/api/tournaments`). The analysis board's calls are `crate::analysis::handlers`.
+//!   (`/api/tournaments`), [`analysis`] (`/api/analysis`: the analysis board's calls, over
+//!   the service in `crate::analysis`).
 
 pub mod accept;
 pub mod address;
+pub mod analysis;
 pub mod edge;
 pub mod error;
 pub mod games;

@@ -1,7 +1,8 @@
 //! The pushed lobby behind `GET /ws/lobby`: ONE task for the whole server, not one per
-//! socket. Told that a list changed ([`LobbyChanges`]), it reads the lists again, encodes
-//! the `lobby` frame once and publishes its text on a `watch`; every lobby socket sends
-//! the latest text whenever it changes (`lobby_ws`). A socket that cannot keep up skips
+//! socket. Told that a list changed ([`LobbyChanges`](super::changes::LobbyChanges), set
+//! by the games and the tournaments), it reads the lists again, encodes the `lobby` frame
+//! once and publishes its text on a `watch`; every lobby socket sends the latest text
+//! whenever it changes (`crate::socket::lobby`). A socket that cannot keep up skips
 //! to the latest text: nothing queues up per socket.
 //!
 //! Changes are coalesced: a push at most every [`PUSH_EVERY`], each [`SETTLE`] after the
@@ -10,8 +11,6 @@
 //! the tournaments' from the store, read here only, and only when a tournament's line
 //! changed. A push whose text is the last one's is not made.
 
-mod changes;
-
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -19,7 +18,7 @@ use axum::extract::ws::Utf8Bytes;
 use tokio::sync::watch;
 use tokio::time::Instant;
 
-pub use changes::{Changed, LobbyChanges};
+use super::changes::Changed;
 
 use crate::game::lobby::Lobby;
 use crate::room::wake::sleep_until;

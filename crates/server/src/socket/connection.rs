@@ -1,61 +1,28 @@
-//! `GET /ws/games/{id}`: one task per socket, a thin pipe between the client and the game's
-//! actor. The reader decodes and forwards; the writer drains the connection's bounded
-//! queue (fed by the actor) and pings to measure latency for the referee.
+//! The transport of every socket: the writer drains the connection's bounded queue (fed by
+//! its room's task) in batched flushes and pings to measure latency for the referee; the
+//! ping-only reader serves the sockets that take nothing else (tournament, lobby); a
+//! kind's own reader (`socket::game`) uses the rate limit and the close codes here.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, Query, State};
-use axum::http::HeaderMap;
-use axum::response::Response;
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::mpsc;
 // tokio's clock is the system's in the server; in tests it can be paused and advanced, so
 // the rate limit and the ping round trips are exact there.
 use tokio::time::Instant;
 
-use crate::game::actor::{Command, GameHandle, OUTGOING_QUEUE};
-use crate::http::error::ApiError;
 use crate::metrics::{count, METRICS};
-use crate::room::{ConnId, Outgoing};
-use crate::socket::room::{watch, Visit};
-use crate::socket::upgrade::{admit, check_origin, open, Admitted};
-use crate::state::AppState;
-use omweso_protocol::{self, ErrorCode, Frame, MAX_FRAME_BYTES};
+use crate::room::Outgoing;
+use omweso_protocol::{self, ErrorCode, MAX_FRAME_BYTES};
 
 /// Frames larger than this are refused by the WebSocket layer itself; up to it, the
 /// server reads the frame and answers `too_large` past [`MAX_FRAME_BYTES`].
 pub(crate) const HARD_FRAME_LIMIT: usize = 4 * MAX_FRAME_BYTES;
 /// The socket's read buffer (see `upgrade::open`).
 pub(crate) const READ_BUFFER: usize = 4 * 1024;
-
-pub async fn upgrade(
-    ws: WebSocketUpgrade,
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    Query(query): Query<HashMap<String, String>>,
-    ip: Option<axum::Extension<crate::http::accept::ClientIp>>,
-    headers: HeaderMap,
-) -> Result<Response, ApiError> {
-    check_origin(&state, &headers)?;
-    let id = crate::http::games::game_id(&id)?;
-    let handle = match state.games.get(id).await {
-        Ok(Some(handle)) => handle,
-        Ok(None) => return Err(ApiError::not_found("game")),
-        Err(error) => return Err(ApiError::internal(&error)),
-    };
-    let Admitted {
-        player,
-        resume_after,
-        places,
-        settings,
-    } = admit(&state, &query, &headers, ip).await?;
-    Ok(open(ws, &state, places, move |socket, held| async move {
-        connection(socket, handle, player, resume_after, settings, &held.end).await;
-    }))
-}
 
 /// The close reason of a socket whose session was signed out or replaced.
 pub(crate) const SIGNED_OUT: &str = "the session was signed out";
@@ -141,113 +108,6 @@ pub(crate) enum Local {
     EchoClose,
     /// The client broke the protocol: close with this code.
     Close(u16, &'static str),
-}
-
-async fn connection(
-    socket: WebSocket,
-    game: GameHandle,
-    player: Option<uuid::Uuid>,
-    resume_after: Option<u64>,
-    settings: Settings,
-    end: &crate::session::SessionEnd,
-) {
-    let visit = Visit {
-        player,
-        resume_after,
-        queue: OUTGOING_QUEUE,
-        unavailable: "the game is not available; reconnect in a moment",
-    };
-    let read = async |stream: &mut _, conn, local: &_, pings: &_| {
-        read(stream, &game, conn, local, pings, settings.rate).await;
-    };
-    watch(socket, &game, visit, settings, end, read).await;
-}
-
-/// Reads the client's frames until it closes or breaks the protocol. Generic over the
-/// stream so that tests drive it with plain values, without a network (as axum's
-/// `testing-websockets` example).
-async fn read<S>(
-    stream: &mut S,
-    game: &GameHandle,
-    conn: ConnId,
-    local: &mpsc::Sender<Local>,
-    pings: &Mutex<Pings>,
-    rate: u32,
-) where
-    S: futures_util::Stream<Item = Result<Message, axum::Error>> + Unpin,
-{
-    let mut limit = RateLimit::new(rate);
-    while let Some(frame) = stream.next().await {
-        let frame = match frame {
-            Ok(frame) => frame,
-            Err(error) => {
-                let (code, reason) = protocol_error_close(error);
-                let _ = local.try_send(Local::Close(code, reason));
-                break;
-            }
-        };
-        let text = match frame {
-            Message::Text(text) => text,
-            Message::Binary(_) => {
-                let refusal =
-                    Frame::error(None, ErrorCode::BadMessage, "messages are JSON text frames");
-                let _ = local.try_send(Local::Text(refusal.to_text()));
-                continue;
-            }
-            Message::Pong(payload) => {
-                // Pongs count against the message rate like any frame.
-                let answered = if limit.allow() {
-                    pings.lock().ok().and_then(|mut p| p.answer(&payload))
-                } else {
-                    None
-                };
-                match answered {
-                    Some(round_trip) => {
-                        let round_trip_ms =
-                            u64::try_from(round_trip.as_millis()).unwrap_or(u64::MAX);
-                        let _ = game
-                            .send(Command::Latency {
-                                conn,
-                                round_trip_ms,
-                            })
-                            .await;
-                    }
-                    None => count(&METRICS.ignored_pongs),
-                }
-                continue;
-            }
-            Message::Ping(_) => continue,
-            Message::Close(_) => {
-                let _ = local.try_send(Local::EchoClose);
-                break;
-            }
-        };
-        match omweso_protocol::decode(text.as_str()) {
-            // Decoded first, so that the refusal names the message it refuses.
-            Ok(request) if !limit.allow() => {
-                let refusal = Frame::error(
-                    request.id,
-                    ErrorCode::RateLimited,
-                    "too many messages; slow down",
-                );
-                let _ = local.try_send(Local::Text(refusal.to_text()));
-            }
-            Ok(request) => {
-                let command = Command::Client {
-                    conn,
-                    id: request.id,
-                    message: request.message,
-                };
-                if game.send(command).await.is_err() {
-                    break;
-                }
-            }
-            Err(e) => {
-                let refusal = Frame::error(e.id, e.code, e.message);
-                let _ = local.try_send(Local::Text(refusal.to_text()));
-            }
-        }
-    }
 }
 
 /// What a socket that only takes `ping` answers (the tournament's, the lobby's): each

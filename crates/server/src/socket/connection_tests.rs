@@ -6,6 +6,9 @@
 //! by concern, each part would need those helpers made public to its siblings.
 
 use super::*;
+use crate::game::actor::{Command, GameHandle, OUTGOING_QUEUE};
+use crate::room::ConnId;
+use crate::socket::game::read;
 
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -1,11 +1,18 @@
-//! The socket layer: [`connection`] runs one WebSocket as a reader and a writer task (the
-//! transport every socket kind shares: batched flushes, pings, write timeouts, frame and
-//! rate limits) and serves a game's socket (`GET /ws/games/{id}`); [`tournament`]
-//! (`GET /ws/tournaments/{id}`) and [`lobby`] (`GET /ws/lobby`) are the other kinds.
-//! [`room`] runs a socket watching a room (a game's or a tournament's), [`upgrade`] is what each kind's upgrade does before its socket opens (origin, token,
-//! `?v=`, the per-address and per-session places, the frame limits).
+//! The socket layer, one module per job:
+//!
+//! - [`connection`]: the transport every socket kind shares: the writer (batched flushes,
+//!   pings, write timeouts, the slow client dropped), the ping-only reader, rate and frame
+//!   limits, close codes.
+//! - [`upgrade`]: what each kind's upgrade does before its socket opens (origin, token,
+//!   `?v=`, the per-address and per-session places, the frame limits).
+//! - [`room`]: runs a socket watching a room (a game's or a tournament's): connect, the
+//!   writer, the kind's reader, disconnect.
+//! - One module per kind: [`game`] (`GET /ws/games/{id}`: its reader forwards each frame to
+//!   the game's task), [`tournament`] (`GET /ws/tournaments/{id}`), [`lobby`]
+//!   (`GET /ws/lobby`).
 
 pub mod connection;
+pub mod game;
 pub mod lobby;
 pub mod room;
 pub mod tournament;

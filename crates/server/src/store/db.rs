@@ -14,6 +14,7 @@ use super::params::bind_params;
 use super::rows::{
     ActionRow, ByKind, GameRow, SessionRow, TournamentEntryRow, TournamentRow, Write,
 };
+use super::sql::MAX_ROWS_PER_INSERT;
 use super::sqlite_writes::SqliteWrites;
 use super::{migrations, sql, StoreError};
 
@@ -29,10 +30,6 @@ const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 const SQLITE_READ_CONNECTIONS: u32 = 8;
 const PG_CONNECTIONS: u32 = 16;
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(15);
-/// The largest multi-row INSERT for actions (768 bound parameters, under every SQLite's
-/// limit). A batch is cut into statements of 128, 64, ..., 1 rows, so that only 8 distinct
-/// statements exist and all stay in each connection's prepared-statement cache.
-pub(crate) const MAX_ROWS_PER_INSERT: usize = 128;
 
 /// The server's database: sessions, games and every game's action log, tournaments and
 /// every tournament's log.

@@ -7,7 +7,10 @@
 
 use std::sync::LazyLock;
 
-use super::db::MAX_ROWS_PER_INSERT;
+/// The largest multi-row INSERT for actions (768 bound parameters, under every SQLite's
+/// limit). A batch is cut into statements of 128, 64, ..., 1 rows, so that only 8 distinct
+/// statements exist and all stay in each connection's prepared-statement cache.
+pub(crate) const MAX_ROWS_PER_INSERT: usize = 128;
 
 /// The columns of `sessions`, in [`SessionRow`](super::SessionRow) order.
 pub(crate) const INSERT_SESSION: &str = "INSERT INTO sessions (player_id, token_hash, name, \

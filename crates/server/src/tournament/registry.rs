@@ -10,7 +10,7 @@ use uuid::Uuid;
 use super::actor::{self, Services, TournamentHandle};
 use super::log::Entry;
 use super::settings::Settings;
-use super::state::Tournament;
+use super::state::{self, Tournament};
 use crate::store::{Store, StoreError, TournamentEntryRow, TournamentRow, Write};
 use omweso_protocol::clock::now_ms;
 use omweso_protocol::tournament::{TournamentStatus, TournamentSummary};
@@ -169,27 +169,10 @@ fn summary(row: &TournamentRow) -> Option<TournamentSummary> {
     })
 }
 
-/// Rebuilds a tournament from its log.
+/// Rebuilds a tournament from its log (`state::replay`), as a load error when it cannot.
 pub fn replay(id: Uuid, rows: &[TournamentEntryRow]) -> Result<Tournament, LoadError> {
-    let fail = |seq: i64, error: String| LoadError::Replay {
+    state::replay(id, rows).map_err(|e| LoadError::Replay {
         id,
-        error: format!("entry {seq}: {error}"),
-    };
-    // A time or an entry that cannot be read fails the replay: a default would move the
-    // deadlines.
-    let mut entries = rows.iter().map(|row| {
-        let entry = serde_json::from_str::<Entry>(&row.payload_json).map_err(|e| e.to_string());
-        let at = u64::try_from(row.at_ms).map_err(|_| format!("a negative time {}", row.at_ms));
-        (row.seq, at.and_then(|at| entry.map(|entry| (at, entry))))
-    });
-    let Some((seq, first)) = entries.next() else {
-        return Err(fail(0, "the log is empty".into()));
-    };
-    let (at, first) = first.map_err(|e| fail(seq, e))?;
-    let mut t = Tournament::create(id, &first, at).map_err(|r| fail(seq, r.message))?;
-    for (seq, entry) in entries {
-        let (at, entry) = entry.map_err(|e| fail(seq, e))?;
-        t.apply(&entry, at).map_err(|r| fail(seq, r.message))?;
-    }
-    Ok(t)
+        error: e.to_string(),
+    })
 }

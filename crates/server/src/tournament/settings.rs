@@ -15,13 +15,6 @@ pub const MAX_NAME_CHARS: usize = 80;
 pub const MAX_ROUNDS: u32 = 30;
 /// The default round time limit (RULES.md 5).
 pub const DEFAULT_ROUND_MINUTES: f64 = 15.0;
-/// The shortest round time, in minutes (RULES.md 4, 5.3). A round must fit a game's
-/// worst legal moments: one turn may take the whole 3-minute move limit, and a player who
-/// never comes loses by abandonment only after the 60 s disconnect grace and the 60 s
-/// abandonment wait; 3 + 1 + 1 = 5 minutes, below which a round can end on material
-/// before a single slow turn or a no-show could be decided. A server may lower it for
-/// tests and demonstrations (`OMWESO_MIN_ROUND_MINUTES`).
-pub const MIN_ROUND_MINUTES: f64 = 5.0;
 /// The longest round time, in minutes (a day).
 pub const MAX_ROUND_MINUTES: f64 = 24.0 * 60.0;
 /// The default number of Swiss rounds.
@@ -49,7 +42,7 @@ pub struct Settings {
 impl Settings {
     /// The settings a creation request asks for, defaults filled in, checked; the refusal
     /// says what is wrong. `min_round_minutes`: the server's shortest round
-    /// ([`MIN_ROUND_MINUTES`] unless lowered for tests).
+    /// ([`crate::config::MIN_ROUND_MINUTES`] unless lowered for tests).
     pub fn from_request(
         request: NewTournament,
         min_round_minutes: f64,
@@ -323,6 +316,7 @@ fn points_table(request: PointsRequest) -> Result<PointsTable, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::MIN_ROUND_MINUTES;
 
     fn named(name: &str) -> NewTournament {
         NewTournament {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::stats::Ctx;
 
@@ -377,5 +377,26 @@ impl Sampler {
 impl Drop for Sampler {
     fn drop(&mut self) {
         self.task.abort();
+    }
+}
+
+/// CPU seconds used so far by the server (if any) and by this process.
+#[derive(Clone, Copy)]
+pub(crate) struct Cpu {
+    pub(crate) at: Instant,
+    pub(crate) server: Option<f64>,
+    pub(crate) me: Option<f64>,
+    /// The machine's (busy, total) CPU seconds.
+    pub(crate) machine: Option<(f64, f64)>,
+}
+
+impl Cpu {
+    pub(crate) fn now(server: Option<u32>) -> Option<Cpu> {
+        Some(Cpu {
+            at: Instant::now(),
+            server: server.and_then(cpu_seconds),
+            me: cpu_seconds(std::process::id()),
+            machine: machine_cpu_seconds(),
+        })
     }
 }

@@ -2,100 +2,25 @@
 //! socket on a task of its own.
 
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
 use futures_util::StreamExt;
 use omweso_rules::Side;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use serde_json::{json, Value};
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use serde_json::json;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use tokio_util::sync::CancellationToken;
 
 use super::player::Player;
+use super::socket::{client_config, close, http, quickack, Counted, Exit, Sent, Socket};
 use super::stats::Ctx;
 use omweso_protocol::server::Envelope;
-use omweso_protocol::{Frame, Reply, ServerMessage, Snapshot};
+use omweso_protocol::{Frame, Reply, ServerMessage};
 
-pub(super) type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
-
-/// A game where nothing arrives for this long although a move is due has stalled.
-pub(super) const STALL: Duration = Duration::from_secs(20);
-/// The same in a game against the computer.
-pub(super) const BOT_STALL: Duration = Duration::from_secs(300);
 /// HTTP calls, handshakes and first messages wait at most this long.
 const SETUP_TIMEOUT: Duration = Duration::from_secs(30);
-/// How long to wait before resending an action refused with `rate_limited`.
-pub(super) const RATE_LIMIT_BACKOFF: Duration = Duration::from_millis(60);
-
-/// Counts an open socket until dropped.
-pub(crate) struct Counted(Arc<Ctx>);
-
-impl Counted {
-    pub(crate) fn new(ctx: &Arc<Ctx>) -> Counted {
-        ctx.stats.conn_opened();
-        Counted(ctx.clone())
-    }
-}
-
-impl Drop for Counted {
-    fn drop(&mut self) {
-        self.0.stats.conn_closed();
-    }
-}
-
-/// An open socket and the first message it got (the `state`).
-pub(super) struct Socket {
-    pub(super) ws: Ws,
-    pub(super) _counted: Counted,
-    pub(super) first: Box<Snapshot>,
-}
-
-/// How a socket's task ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Exit {
-    /// The game ended.
-    Ended,
-    /// The run is over.
-    Stopped,
-    /// The game was given up (another of its sockets failed).
-    Aborted,
-    /// The server closed the socket, or it failed.
-    Dropped,
-    /// Nothing came for [`STALL`] though a move was due.
-    Stalled,
-}
-
-/// Send times of a game's actions, by the version their `played` event will have.
-#[derive(Default)]
-pub(super) struct Sent(pub(super) Mutex<Vec<(u64, Instant)>>);
-
-impl Sent {
-    pub(super) fn put(&self, version: u64, at: Instant) {
-        if let Ok(mut s) = self.0.lock() {
-            s.retain(|&(v, _)| v != version);
-            s.push((version, at));
-        }
-    }
-
-    /// The send time of the action whose event has `version`; older entries are dropped.
-    pub(super) fn take(&self, version: u64) -> Option<Instant> {
-        let mut s = self.0.lock().ok()?;
-        let found = s.iter().find(|&&(v, _)| v == version).map(|&(_, at)| at);
-        s.retain(|&(v, _)| v > version);
-        found
-    }
-
-    pub(super) fn forget(&self, version: u64) {
-        if let Ok(mut s) = self.0.lock() {
-            s.retain(|&(v, _)| v != version);
-        }
-    }
-}
 
 /// One slot: keeps a game going until the run stops, starting a new one when it ends.
 pub(crate) async fn slot(ctx: Arc<Ctx>, index: usize) {
@@ -328,48 +253,6 @@ async fn set_up_against_computer(
     })
 }
 
-/// One HTTP call; a refusal is counted by its status and code.
-pub(crate) async fn http(
-    ctx: &Ctx,
-    method: &str,
-    path: &str,
-    token: Option<&str>,
-    body: Option<Value>,
-) -> Result<Value, String> {
-    let url = format!("{}{path}", ctx.base);
-    let mut request = match method {
-        "GET" => ctx.http.get(url),
-        _ => ctx.http.post(url),
-    };
-    if let Some(token) = token {
-        request = request.bearer_auth(token);
-    }
-    if let Some(body) = body {
-        request = request.json(&body);
-    }
-    let response = request.send().await.map_err(|e| {
-        ctx.stats.error("http_failed");
-        format!("{method} {path}: {e}")
-    })?;
-    let status = response.status();
-    let value: Value = response.json().await.unwrap_or(Value::Null);
-    if !status.is_success() {
-        let code = value["error"]["code"].as_str().unwrap_or("no_code");
-        ctx.stats.error(&format!("http_{}_{code}", status.as_u16()));
-        return Err(format!("{method} {path}: {status} {value}"));
-    }
-    Ok(value)
-}
-
-/// The clients' socket settings: tungstenite's default read buffer is 128 KiB, all of it
-/// touched on every read; the server's messages are a few KiB at most (the buffer grows for
-/// a larger one).
-pub(crate) fn client_config() -> WebSocketConfig {
-    WebSocketConfig::default()
-        .read_buffer_size(4 * 1024)
-        .write_buffer_size(0)
-}
-
 /// Opens a game socket (as a player with `token`, else as a spectator) and waits for its
 /// `state`.
 async fn connect(ctx: &Arc<Ctx>, game: &str, token: Option<&str>) -> Result<Socket, String> {
@@ -493,38 +376,6 @@ async fn play(ctx: &Arc<Ctx>, game: Game, rng: &mut SmallRng) -> Exit {
     } else {
         exit
     }
-}
-
-/// Asks the kernel to ACK what arrives on this socket at once rather than delaying the ACK
-/// (it falls back to delayed ACKs by itself, so this is repeated after every read).
-pub(super) fn quickack(ws: &Ws) {
-    #[cfg(target_os = "linux")]
-    if let MaybeTlsStream::Plain(tcp) = ws.get_ref() {
-        use std::os::fd::AsRawFd;
-        let one: libc::c_int = 1;
-        // SAFETY: setsockopt reads an int from a valid pointer; the fd is the open socket.
-        unsafe {
-            libc::setsockopt(
-                tcp.as_raw_fd(),
-                libc::IPPROTO_TCP,
-                libc::TCP_QUICKACK,
-                std::ptr::from_ref(&one).cast(),
-                std::mem::size_of::<libc::c_int>() as libc::socklen_t,
-            );
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = ws;
-}
-
-/// Waits for the close handshake briefly, so the server sees a clean close.
-pub(super) async fn close(ws: &mut Ws) {
-    let _ = tokio::time::timeout(Duration::from_secs(2), async {
-        if ws.close(None).await.is_ok() {
-            while let Some(Ok(_)) = ws.next().await {}
-        }
-    })
-    .await;
 }
 
 /// A spectator: reads every event, checks the versions follow one another, leaves at the

@@ -14,7 +14,7 @@ use serde_json::Value;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_util::sync::CancellationToken;
 
-use super::client::{
+use super::socket::{
     close, http, quickack, Exit, Sent, Socket, Ws, BOT_STALL, RATE_LIMIT_BACKOFF, STALL,
 };
 use super::stats::Ctx;

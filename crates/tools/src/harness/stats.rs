@@ -11,8 +11,6 @@ use std::time::{Duration, Instant};
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 
-use super::child;
-
 /// Counters shared by every task.
 #[derive(Default)]
 pub(crate) struct Stats {
@@ -154,24 +152,3 @@ pub(crate) struct Ctx {
 /// its `ack` arrived. The ack comes before that event on the mover's socket (durable,
 /// then acknowledged, then shown), so the version is the event's, read from the event.
 pub(crate) type OnAcked = Arc<dyn Fn(&str, u64, Instant) + Send + Sync>;
-
-/// CPU seconds used so far by the server (if any) and by this process.
-#[derive(Clone, Copy)]
-pub(crate) struct Cpu {
-    pub(crate) at: Instant,
-    pub(crate) server: Option<f64>,
-    pub(crate) me: Option<f64>,
-    /// The machine's (busy, total) CPU seconds.
-    pub(crate) machine: Option<(f64, f64)>,
-}
-
-impl Cpu {
-    pub(crate) fn now(server: Option<u32>) -> Option<Cpu> {
-        Some(Cpu {
-            at: Instant::now(),
-            server: server.and_then(child::cpu_seconds),
-            me: child::cpu_seconds(std::process::id()),
-            machine: child::machine_cpu_seconds(),
-        })
-    }
-}

@@ -9,7 +9,8 @@ use serde_json::{json, Value};
 
 use super::LoadgenConfig;
 use crate::harness::child;
-use crate::harness::stats::{Cpu, Ctx, Stats};
+use crate::harness::child::Cpu;
+use crate::harness::stats::{Ctx, Stats};
 
 /// What one game's turnover costs the server, measured before the run.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -13,7 +13,7 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
-use crate::harness::client::client_config;
+use crate::harness::socket::client_config;
 use omweso_protocol::tournament::{TournamentEvent, TournamentFrame, TournamentMessage};
 
 pub(crate) type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;

@@ -15,7 +15,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::latency::{Arrivals, Epoch, Histogram, RoundMoves};
 use super::socket::{board, close, head, Lite, Ws};
-use crate::harness::client::Counted;
+use crate::harness::socket::Counted;
 
 /// How long a watcher still reads once the run is over, for the last round's end to reach
 /// it (it matches a round only after its own socket said the round finished).

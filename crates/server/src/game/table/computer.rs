@@ -6,11 +6,32 @@
 
 use omweso_rules::{Arrangement, Game, Rules, Side};
 
-use super::super::computer::seat;
+use omweso_search::Level;
+use uuid::Uuid;
+
 use super::turn::options;
-use super::{refuse, Refusal, Table};
+use super::{refuse, Refusal, Seat, Table};
 use omweso_protocol::config::SetupKind;
 use omweso_protocol::{Computer, ErrorCode, Event, Status};
+
+/// The computer's player id in the seat it holds (and in the game's row). No session has
+/// it: sessions' ids are random (v4) and this one is not.
+pub const PLAYER: Uuid = Uuid::from_u128(0x0000_0000_0000_0000_0000_0000_0000_c0de);
+
+/// The name the computer's seat shows.
+#[must_use]
+pub fn name(level: Level) -> String {
+    format!("Computer (level {level})")
+}
+
+/// The computer's seat at a table.
+#[must_use]
+pub fn seat(computer: omweso_protocol::Computer) -> Seat {
+    Seat {
+        player: PLAYER,
+        name: name(computer.level),
+    }
+}
 
 /// What the computer has to do at a table now.
 #[derive(Clone, Debug, PartialEq)]
@@ -145,6 +166,15 @@ mod tests {
     use super::ComputerDue;
     use omweso_protocol::config::{SetupKind, TimeControl};
     use omweso_protocol::{Computer, Event, Status};
+
+    #[test]
+    fn the_seat_is_named_for_its_level() {
+        let computer = omweso_protocol::Computer {
+            level: Level::new(3).unwrap(),
+        };
+        assert_eq!(super::seat(computer).name, "Computer (level 3)");
+        assert_eq!(super::seat(computer).player, super::PLAYER);
+    }
 
     fn level(n: i64) -> Computer {
         Computer {

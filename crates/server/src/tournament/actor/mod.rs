@@ -164,7 +164,7 @@ pub struct Services {
     pub games: Arc<Registry>,
     pub shutdown: watch::Receiver<bool>,
     /// Told when a tournament's lobby line (its summary) changes.
-    pub lobby: Arc<crate::lobby::feed::LobbyChanges>,
+    pub lobby: Arc<crate::lobby::changes::LobbyChanges>,
     /// Games the server keeps in memory at most: a round that would pass it is refused
     /// whole, before any of its games is created (docs/security.md).
     pub live_games: usize,

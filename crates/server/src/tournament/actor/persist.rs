@@ -62,7 +62,7 @@ impl Actor {
     pub(super) async fn rebuild(&mut self) {
         let id = self.t.id();
         let rebuilt = match self.services.store.tournament_log(id).await {
-            Ok(rows) => crate::tournament::registry::replay(id, &rows).map_err(|e| e.to_string()),
+            Ok(rows) => crate::tournament::state::replay(id, &rows).map_err(|e| e.to_string()),
             Err(error) => Err(error.to_string()),
         };
         match rebuilt {

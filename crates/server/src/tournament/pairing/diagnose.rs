@@ -7,7 +7,7 @@
 //! the forbidden pairs (2), then the bye (3); failing both, rule 1. The players named are
 //! the ones the largest pairing leaves without an opponent.
 
-use super::bye::{cover, Cover};
+use super::cover::{cover, Cover};
 use super::field::Field;
 use super::PairingError;
 

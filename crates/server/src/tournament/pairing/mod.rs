@@ -24,6 +24,7 @@
 mod bye;
 mod check;
 mod colours;
+mod cover;
 mod diagnose;
 mod field;
 mod history;

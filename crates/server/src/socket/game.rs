@@ -1,0 +1,159 @@
+//! `GET /ws/games/{id}`: a game's socket, a thin pipe between the client and the game's
+//! task. The upgrade admits it (`upgrade::admit`: the token, `?v=`, the places), the
+//! room runner (`room::watch`) connects it to the game and runs the transport's writer;
+//! the reader here decodes each frame and forwards it to the game as a `Command`.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
+use futures_util::StreamExt;
+use tokio::sync::mpsc;
+// tokio's clock is the system's in the server; in tests it can be paused and advanced, so
+// the rate limit and the ping round trips are exact there.
+
+use crate::game::actor::{Command, GameHandle, OUTGOING_QUEUE};
+use crate::http::error::ApiError;
+use crate::metrics::{count, METRICS};
+use crate::room::ConnId;
+use crate::socket::connection::{protocol_error_close, Local, Pings, RateLimit, Settings};
+use crate::socket::room::{watch, Visit};
+use crate::socket::upgrade::{admit, check_origin, open, Admitted};
+use crate::state::AppState;
+use omweso_protocol::{self, ErrorCode, Frame};
+
+pub async fn upgrade(
+    ws: WebSocketUpgrade,
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+    ip: Option<axum::Extension<crate::http::accept::ClientIp>>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    check_origin(&state, &headers)?;
+    let id = crate::http::games::game_id(&id)?;
+    let handle = match state.games.get(id).await {
+        Ok(Some(handle)) => handle,
+        Ok(None) => return Err(ApiError::not_found("game")),
+        Err(error) => return Err(ApiError::internal(&error)),
+    };
+    let Admitted {
+        player,
+        resume_after,
+        places,
+        settings,
+    } = admit(&state, &query, &headers, ip).await?;
+    Ok(open(ws, &state, places, move |socket, held| async move {
+        connection(socket, handle, player, resume_after, settings, &held.end).await;
+    }))
+}
+
+async fn connection(
+    socket: WebSocket,
+    game: GameHandle,
+    player: Option<uuid::Uuid>,
+    resume_after: Option<u64>,
+    settings: Settings,
+    end: &crate::session::SessionEnd,
+) {
+    let visit = Visit {
+        player,
+        resume_after,
+        queue: OUTGOING_QUEUE,
+        unavailable: "the game is not available; reconnect in a moment",
+    };
+    let read = async |stream: &mut _, conn, local: &_, pings: &_| {
+        read(stream, &game, conn, local, pings, settings.rate).await;
+    };
+    watch(socket, &game, visit, settings, end, read).await;
+}
+
+/// Reads the client's frames until it closes or breaks the protocol. Generic over the
+/// stream so that tests drive it with plain values, without a network (as axum's
+/// `testing-websockets` example).
+pub(super) async fn read<S>(
+    stream: &mut S,
+    game: &GameHandle,
+    conn: ConnId,
+    local: &mpsc::Sender<Local>,
+    pings: &Mutex<Pings>,
+    rate: u32,
+) where
+    S: futures_util::Stream<Item = Result<Message, axum::Error>> + Unpin,
+{
+    let mut limit = RateLimit::new(rate);
+    while let Some(frame) = stream.next().await {
+        let frame = match frame {
+            Ok(frame) => frame,
+            Err(error) => {
+                let (code, reason) = protocol_error_close(error);
+                let _ = local.try_send(Local::Close(code, reason));
+                break;
+            }
+        };
+        let text = match frame {
+            Message::Text(text) => text,
+            Message::Binary(_) => {
+                let refusal =
+                    Frame::error(None, ErrorCode::BadMessage, "messages are JSON text frames");
+                let _ = local.try_send(Local::Text(refusal.to_text()));
+                continue;
+            }
+            Message::Pong(payload) => {
+                // Pongs count against the message rate like any frame.
+                let answered = if limit.allow() {
+                    pings.lock().ok().and_then(|mut p| p.answer(&payload))
+                } else {
+                    None
+                };
+                match answered {
+                    Some(round_trip) => {
+                        let round_trip_ms =
+                            u64::try_from(round_trip.as_millis()).unwrap_or(u64::MAX);
+                        let _ = game
+                            .send(Command::Latency {
+                                conn,
+                                round_trip_ms,
+                            })
+                            .await;
+                    }
+                    None => count(&METRICS.ignored_pongs),
+                }
+                continue;
+            }
+            Message::Ping(_) => continue,
+            Message::Close(_) => {
+                let _ = local.try_send(Local::EchoClose);
+                break;
+            }
+        };
+        match omweso_protocol::decode(text.as_str()) {
+            // Decoded first, so that the refusal names the message it refuses.
+            Ok(request) if !limit.allow() => {
+                let refusal = Frame::error(
+                    request.id,
+                    ErrorCode::RateLimited,
+                    "too many messages; slow down",
+                );
+                let _ = local.try_send(Local::Text(refusal.to_text()));
+            }
+            Ok(request) => {
+                let command = Command::Client {
+                    conn,
+                    id: request.id,
+                    message: request.message,
+                };
+                if game.send(command).await.is_err() {
+                    break;
+                }
+            }
+            Err(e) => {
+                let refusal = Frame::error(e.id, e.code, e.message);
+                let _ = local.try_send(Local::Text(refusal.to_text()));
+            }
+        }
+    }
+}

@@ -1,0 +1,583 @@
+//! The transitions: every log [`Entry`] applied to the tournament at the time it happened
+//! (a join, a withdrawal, a pairing, a round's start, a game's end, a sheet's change, the
+//! forbidden pairs, a round's end) and the clock's tick, each answering the events it
+//! caused or a [`Refusal`] that changed nothing.
+
+use uuid::Uuid;
+
+use crate::tournament::log::{Entry, LoggedPairing, SheetAction};
+use crate::tournament::settings::MAX_FORBIDDEN_PAIRS;
+use crate::tournament::sheet::{Correction, Dispute, Sheet, Verdict, MAX_REASON_CHARS};
+use omweso_protocol::tournament::{
+    RoundStatus, SheetStatus, StatusChanged, System, TournamentEvent, TournamentStatus,
+};
+use omweso_protocol::ErrorCode;
+
+use super::*;
+
+impl Tournament {
+    /// Applies one logged change at `at`: checks it, changes the state, and returns the
+    /// events it makes, versioned. Refused with nothing changed when it does not apply.
+    pub fn apply(
+        &mut self,
+        entry: &Entry,
+        at: u64,
+    ) -> Result<Vec<(u64, TournamentEvent)>, Refusal> {
+        let status_before = self.status();
+        let mut events = match entry {
+            Entry::Create { .. } => return refuse(ErrorCode::BadBody, "a second creation"),
+            Entry::Join { player, name } => self.join(*player, name)?,
+            Entry::Withdraw { player, by } => self.withdraw(*player, *by)?,
+            Entry::Pair {
+                round,
+                pairings,
+                manual,
+                breaches,
+            } => self.pair(*round, pairings, *manual, breaches)?,
+            Entry::Start {
+                round,
+                games,
+                deadline_ms,
+            } => self.start(*round, games, at, *deadline_ms)?,
+            Entry::GameEnd {
+                game_id,
+                outcome,
+                moves,
+                figures,
+                replay,
+                ended_at_ms,
+                adjudicated,
+            } => {
+                // The game's own end, never after the entry's.
+                let ended = ended_at_ms.map_or(at, |end| end.min(at));
+                let end = GameEnd {
+                    outcome: *outcome,
+                    moves: *moves,
+                    figures: *figures,
+                    adjudicated: *adjudicated,
+                };
+                self.game_end(*game_id, end, *replay, ended)?
+            }
+            Entry::Sheet {
+                game_id,
+                by,
+                action,
+            } => self.sheet(*game_id, *by, action, at)?,
+            Entry::EndRound { round, by } => self.end_round(*round, *by)?,
+            Entry::ForbiddenPairs { pairs, by } => self.set_forbidden_pairs(pairs, *by)?,
+            Entry::Tick => self.tick(at),
+            Entry::Standings => vec![self.standings_event()],
+        };
+        let status = self.status();
+        if status != status_before {
+            events.push(TournamentEvent::Status(StatusChanged { status }));
+        }
+        Ok(events
+            .into_iter()
+            .map(|e| {
+                self.version += 1;
+                (self.version, e)
+            })
+            .collect())
+    }
+
+    pub(super) fn join(
+        &mut self,
+        player: Uuid,
+        name: &str,
+    ) -> Result<Vec<TournamentEvent>, Refusal> {
+        if self.by_id.contains_key(&player) {
+            return refuse(
+                ErrorCode::AlreadyJoined,
+                "you have already joined this tournament",
+            );
+        }
+        self.joinable()?;
+        let index = self.players.len();
+        self.players.push(Player {
+            id: player,
+            name: name.to_owned(),
+            withdrawn: false,
+            joined_after_round: self.rounds.len() as u32,
+        });
+        self.by_id.insert(player, index);
+        let mut events = vec![TournamentEvent::Player(self.player_view(index))];
+        // Before the first round everyone has nothing: a new line says nothing new (and
+        // sending the whole table for every join would be quadratic in the field).
+        if self.rounds.iter().any(|r| r.started_at_ms.is_some()) {
+            events.push(self.standings_event());
+        }
+        Ok(events)
+    }
+
+    pub(super) fn withdraw(
+        &mut self,
+        player: Uuid,
+        by: Uuid,
+    ) -> Result<Vec<TournamentEvent>, Refusal> {
+        if by != player && by != self.director {
+            return refuse(
+                ErrorCode::NotDirector,
+                "only the director may withdraw another player",
+            );
+        }
+        let Some(index) = self.player_index(player) else {
+            return refuse(
+                ErrorCode::NotInTournament,
+                "that player is not in this tournament",
+            );
+        };
+        if self.players[index].withdrawn {
+            return refuse(
+                ErrorCode::NotInTournament,
+                format!("{} has already withdrawn", self.players[index].name),
+            );
+        }
+        if self.status() == TournamentStatus::Finished {
+            return refuse(ErrorCode::TournamentClosed, "the tournament is over");
+        }
+        self.players[index].withdrawn = true;
+        Ok(vec![TournamentEvent::Player(self.player_view(index))])
+    }
+
+    pub(super) fn pair(
+        &mut self,
+        number: u32,
+        pairings: &[LoggedPairing],
+        manual: bool,
+        breaches: &[String],
+    ) -> Result<Vec<TournamentEvent>, Refusal> {
+        let replaces = self
+            .rounds
+            .last()
+            .is_some_and(|r| r.number == number && r.status() == RoundStatus::Paired);
+        if !replaces {
+            if number != self.rounds.len() as u32 + 1 {
+                return refuse(
+                    ErrorCode::RoundNotReady,
+                    format!("round {number} is not the next round"),
+                );
+            }
+            self.may_pair_next()?;
+        }
+        let mut tables = Vec::with_capacity(pairings.len());
+        for (i, &(first, second)) in pairings.iter().enumerate() {
+            let index = |id: Uuid| {
+                self.player_index(id).ok_or_else(|| Refusal {
+                    code: ErrorCode::BadPairing,
+                    message: format!("{id} is not a player of this tournament"),
+                })
+            };
+            tables.push(Table {
+                number: i as u32 + 1,
+                first: index(first)?,
+                second: second.map(index).transpose()?,
+                game: None,
+                replaced: Vec::new(),
+                forfeit_winner: None,
+                no_game: false,
+            });
+        }
+        if self.field.is_none() && self.settings.system != System::Swiss {
+            self.field = Some(self.active().collect());
+        }
+        let round = Round {
+            number,
+            tables,
+            manual,
+            breaches: breaches.to_vec(),
+            started_at_ms: None,
+            deadline_ms: None,
+            closing: false,
+            ended_by_director: false,
+        };
+        if replaces {
+            if let Some(last) = self.rounds.last_mut() {
+                *last = round;
+            }
+        } else {
+            self.rounds.push(round);
+        }
+        Ok(vec![TournamentEvent::Round(
+            self.round_view(self.rounds.len() - 1),
+        )])
+    }
+
+    pub(super) fn start(
+        &mut self,
+        number: u32,
+        games: &[Option<Uuid>],
+        at: u64,
+        deadline_ms: u64,
+    ) -> Result<Vec<TournamentEvent>, Refusal> {
+        let plan = self.start_plan(number)?;
+        if plan.len() != games.len()
+            || plan
+                .iter()
+                .zip(games)
+                .any(|(p, g)| p.is_some() != g.is_some())
+        {
+            return refuse(
+                ErrorCode::BadBody,
+                "the games do not match the round's tables",
+            );
+        }
+        let ids: Vec<Uuid> = games.iter().flatten().copied().collect();
+        let distinct: std::collections::HashSet<&Uuid> = ids.iter().collect();
+        if distinct.len() != ids.len() || ids.iter().any(|id| self.games.contains_key(id)) {
+            return refuse(ErrorCode::BadBody, "a game id is used twice");
+        }
+        let r = self
+            .rounds
+            .iter()
+            .position(|r| r.number == number)
+            .ok_or_else(|| Refusal {
+                code: ErrorCode::NotFound,
+                message: format!("round {number} is not paired"),
+            })?;
+        let withdrawn: Vec<bool> = self.players.iter().map(|p| p.withdrawn).collect();
+        let round = &mut self.rounds[r];
+        round.started_at_ms = Some(at);
+        round.deadline_ms = Some(deadline_ms);
+        for (t, (table, game)) in round.tables.iter_mut().zip(games).enumerate() {
+            match (game, table.second) {
+                (Some(game_id), _) => {
+                    table.game = Some(TableGame {
+                        game_id: *game_id,
+                        moved_first: 0,
+                        sheet: None,
+                    });
+                    self.games.insert(*game_id, (r, t));
+                }
+                (None, Some(second)) => {
+                    table.no_game = true;
+                    table.forfeit_winner = match (withdrawn[table.first], withdrawn[second]) {
+                        (false, true) => Some(0),
+                        (true, false) => Some(1),
+                        _ => None,
+                    };
+                }
+                // A withdrawn player is no longer paired: not even their bye counts.
+                (None, None) => table.no_game = withdrawn[table.first],
+            }
+        }
+        Ok(vec![
+            TournamentEvent::Round(self.round_view(r)),
+            self.standings_event(),
+        ])
+    }
+
+    pub(super) fn game_end(
+        &mut self,
+        game_id: Uuid,
+        end: GameEnd,
+        replay: Option<Uuid>,
+        at: u64,
+    ) -> Result<Vec<TournamentEvent>, Refusal> {
+        let GameEnd {
+            outcome,
+            moves,
+            figures,
+            adjudicated,
+        } = end;
+        let Some(&(r, t)) = self.games.get(&game_id) else {
+            return refuse(ErrorCode::NotFound, "that game is not of this tournament");
+        };
+        let replay_seats = self.replay_for(game_id, at);
+        let round_before = self.rounds[r].status();
+        let table = &mut self.rounds[r].tables[t];
+        let Some(game) = table.game.as_mut().filter(|g| g.game_id == game_id) else {
+            return refuse(
+                ErrorCode::GameOver,
+                "that game was replayed; its end is recorded",
+            );
+        };
+        if game.sheet.is_some() {
+            return refuse(ErrorCode::GameOver, "that game's end is recorded already");
+        }
+        let verdict = match Verdict::of_game(outcome, game.moved_first, moves) {
+            Verdict::Draw { .. } if adjudicated => Verdict::Draw { adjudicated: true },
+            verdict => verdict,
+        };
+        // Checked before anything changes: a refused entry changes nothing.
+        let annulled = matches!(verdict, Verdict::Annulled { .. });
+        if replay.is_some_and(|id| id == game_id || self.games.contains_key(&id)) {
+            return refuse(ErrorCode::BadBody, "the replay's game id is used already");
+        }
+        if replay.is_some() && (!annulled || replay_seats.is_none()) {
+            return refuse(ErrorCode::RoundNotReady, "that game is not to be replayed");
+        }
+        // The figures come in game seats (South moved first): in the pairing's order.
+        // The game's figures are South's and North's; the sheet's, the pairing's first and
+        // second player's.
+        let mut figures = figures;
+        if game.moved_first == 1 {
+            figures.captured.swap(0, 1);
+            if let Some(arrangements) = figures.arrangements.as_mut() {
+                arrangements.swap(0, 1);
+            }
+            figures.late_arranged.swap(0, 1);
+        }
+        game.sheet = Some(Sheet::new(verdict, figures, at));
+        let ended = game.clone();
+        let mut events = vec![self.sheet_event(r, t, &ended)];
+        if let Some(new_id) = replay {
+            let table = &mut self.rounds[r].tables[t];
+            table.replaced.push(ended.clone());
+            table.game = Some(TableGame {
+                game_id: new_id,
+                moved_first: 1 - ended.moved_first,
+                sheet: None,
+            });
+            self.games.insert(new_id, (r, t));
+            // The table has a new game: the round as a whole says so.
+            events.push(TournamentEvent::Round(self.round_view(r)));
+        } else if self.rounds[r].status() != round_before {
+            // The round's last game: it is finished.
+            events.push(TournamentEvent::Round(self.round_view(r)));
+        }
+        // The sheet is all a game's end changes of the round. The standings it changes
+        // are not sent here: the tournament's task logs an `Entry::Standings` at most every
+        // few seconds, since at a thousand players each is 150 KB and a round's end sent
+        // every watcher 100 MB of them.
+        Ok(events)
+    }
+
+    pub(super) fn sheet(
+        &mut self,
+        game_id: Uuid,
+        by: Uuid,
+        action: &SheetAction,
+        at: u64,
+    ) -> Result<Vec<TournamentEvent>, Refusal> {
+        let Some(&(r, t)) = self.games.get(&game_id) else {
+            return refuse(ErrorCode::NotFound, "that game is not of this tournament");
+        };
+        let director = self.director;
+        let by_name = self
+            .player_index(by)
+            .map(|i| self.players[i].name.clone())
+            .unwrap_or_else(|| self.director_name.clone());
+        let table = &mut self.rounds[r].tables[t];
+        let players = table.players();
+        let me = players.and_then(|p| p.iter().position(|&i| self.players[i].id == by));
+        let Some(game) = table.game.as_mut().filter(|g| g.game_id == game_id) else {
+            return refuse(
+                ErrorCode::GameOver,
+                "that game was annulled and replayed: its replay's sheet counts",
+            );
+        };
+        let moved_first = game.moved_first;
+        let Some(sheet) = game.sheet.as_mut() else {
+            return refuse(
+                ErrorCode::NotStarted,
+                "that game is still being played: its sheet is filled in when it ends",
+            );
+        };
+        let mut standings_change = false;
+        match action {
+            SheetAction::Confirm | SheetAction::Dispute { .. } => {
+                let Some(me) = me else {
+                    return refuse(
+                        ErrorCode::NotYourGame,
+                        "only the players of that game may confirm or dispute its sheet",
+                    );
+                };
+                if sheet.status() != SheetStatus::Pending {
+                    return refuse(
+                        ErrorCode::SheetSettled,
+                        format!(
+                            "the sheet is {}; ask the director to correct it",
+                            status_name(sheet.status())
+                        ),
+                    );
+                }
+                match action {
+                    SheetAction::Confirm => {
+                        if sheet.confirmed[me] {
+                            return refuse(
+                                ErrorCode::SheetSettled,
+                                "you have confirmed this sheet already",
+                            );
+                        }
+                        sheet.confirmed[me] = true;
+                    }
+                    SheetAction::Dispute { reason } => {
+                        sheet.dispute = Some(Dispute {
+                            by: me,
+                            reason: checked_reason(reason)?,
+                            at_ms: at,
+                        });
+                    }
+                    SheetAction::Correct { .. } => {}
+                }
+            }
+            SheetAction::Correct { outcome, reason } => {
+                if by != director {
+                    return refuse(
+                        ErrorCode::NotDirector,
+                        "only the director may correct a sheet",
+                    );
+                }
+                let reason = checked_reason(reason)?;
+                // The same result again upholds the sheet (a dispute rejected): kept as
+                // a correction too, with its reason, and as the sheet had it (a forfeit
+                // stays a forfeit, an adjudicated draw stays adjudicated).
+                let before = sheet.verdict();
+                let asked = Verdict::corrected(*outcome, moved_first);
+                let after = if asked.same_result(before) {
+                    before
+                } else {
+                    asked
+                };
+                sheet.corrections.push(Correction {
+                    at_ms: at,
+                    by,
+                    by_name,
+                    reason,
+                    before,
+                    after,
+                });
+                standings_change = true;
+            }
+        }
+        let game = self.rounds[r].tables[t].game.clone();
+        let mut events = Vec::new();
+        if let Some(game) = game {
+            events.push(self.sheet_event(r, t, &game));
+        }
+        if standings_change {
+            events.push(self.standings_event());
+        }
+        Ok(events)
+    }
+
+    /// The director's new list of forbidden pairs, for the rounds paired from now on. Each
+    /// id is a player of the tournament, or one the list already named (a pair set at
+    /// creation, before its players joined); a pair of someone with themselves, or more
+    /// than [`MAX_FORBIDDEN_PAIRS`], is refused; a pair given twice (either way round) is
+    /// kept once. No event: the list is part of the snapshot's settings, and the call
+    /// answers it.
+    pub(super) fn set_forbidden_pairs(
+        &mut self,
+        pairs: &[[Uuid; 2]],
+        by: Uuid,
+    ) -> Result<Vec<TournamentEvent>, Refusal> {
+        if by != self.director {
+            return refuse(
+                ErrorCode::NotDirector,
+                "only the director may set the forbidden pairs",
+            );
+        }
+        if self.status() == TournamentStatus::Finished {
+            return refuse(ErrorCode::TournamentClosed, "the tournament is over");
+        }
+        if pairs.len() > MAX_FORBIDDEN_PAIRS {
+            return refuse(
+                ErrorCode::BadRequest,
+                format!("at most {MAX_FORBIDDEN_PAIRS} forbidden pairs"),
+            );
+        }
+        let known = |id: &Uuid| {
+            self.by_id.contains_key(id)
+                || self.settings.forbidden_pairs.iter().any(|p| p.contains(id))
+        };
+        let mut kept: Vec<[Uuid; 2]> = Vec::with_capacity(pairs.len());
+        for &[a, b] in pairs {
+            if a == b {
+                return refuse(
+                    ErrorCode::BadRequest,
+                    format!("a player cannot be kept apart from themselves ({a})"),
+                );
+            }
+            if let Some(unknown) = [a, b].into_iter().find(|id| !known(id)) {
+                return refuse(
+                    ErrorCode::NotInTournament,
+                    format!("{unknown} is not a player of this tournament"),
+                );
+            }
+            if !kept.iter().any(|p| p.contains(&a) && p.contains(&b)) {
+                kept.push([a, b]);
+            }
+        }
+        self.settings.forbidden_pairs = kept;
+        Ok(Vec::new())
+    }
+
+    pub(super) fn end_round(
+        &mut self,
+        number: u32,
+        by: Uuid,
+    ) -> Result<Vec<TournamentEvent>, Refusal> {
+        if by != self.director {
+            return refuse(ErrorCode::NotDirector, "only the director may end a round");
+        }
+        let r = self
+            .rounds
+            .iter()
+            .position(|r| r.number == number)
+            .ok_or_else(|| Refusal {
+                code: ErrorCode::NotFound,
+                message: format!("round {number} is not paired"),
+            })?;
+        if self.rounds[r].status() != RoundStatus::Playing {
+            return refuse(
+                ErrorCode::RoundNotReady,
+                format!("round {number} is not being played"),
+            );
+        }
+        if self.rounds[r].closing {
+            return refuse(
+                ErrorCode::RoundNotReady,
+                format!("round {number} is ending already"),
+            );
+        }
+        self.rounds[r].closing = true;
+        self.rounds[r].ended_by_director = true;
+        Ok(vec![TournamentEvent::Round(self.round_view(r))])
+    }
+
+    pub(super) fn tick(&mut self, at: u64) -> Vec<TournamentEvent> {
+        let mut events = Vec::new();
+        let mut confirmed = Vec::new();
+        for (r, round) in self.rounds.iter_mut().enumerate() {
+            for (t, table) in round.tables.iter_mut().enumerate() {
+                let Some(sheet) = table.game.as_mut().and_then(|g| g.sheet.as_mut()) else {
+                    continue;
+                };
+                if sheet.confirms_at().is_some_and(|due| at >= due) {
+                    sheet.auto_confirmed = true;
+                    confirmed.push((r, t));
+                }
+            }
+        }
+        for (r, t) in confirmed {
+            if let Some(game) = self.rounds[r].tables[t].game.clone() {
+                events.push(self.sheet_event(r, t, &game));
+            }
+        }
+        for r in 0..self.rounds.len() {
+            let round = &mut self.rounds[r];
+            let due = round.deadline_ms.is_some_and(|d| at >= d);
+            if due && !round.closing && round.status() == RoundStatus::Playing {
+                round.closing = true;
+                events.push(TournamentEvent::Round(self.round_view(r)));
+            }
+        }
+        events
+    }
+}
+
+fn checked_reason(reason: &str) -> Result<String, Refusal> {
+    let reason = reason.trim();
+    if reason.is_empty() {
+        return refuse(ErrorCode::BadReason, "say why (a reason is required)");
+    }
+    if reason.chars().count() > MAX_REASON_CHARS {
+        return refuse(
+            ErrorCode::BadReason,
+            format!("the reason is longer than {MAX_REASON_CHARS} characters"),
+        );
+    }
+    Ok(reason.to_owned())
+}
