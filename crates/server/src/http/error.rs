@@ -77,6 +77,13 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// A refusal of a game, a tournament or the analysis board, answered with its code.
+impl From<crate::refusal::Refusal> for ApiError {
+    fn from(refusal: crate::refusal::Refusal) -> ApiError {
+        ApiError::new(refusal.code, refusal.message)
+    }
+}
+
 impl From<crate::store::StoreError> for ApiError {
     fn from(error: crate::store::StoreError) -> ApiError {
         ApiError::internal(&error)

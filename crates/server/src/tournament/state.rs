@@ -27,18 +27,11 @@ use omweso_protocol::ErrorCode;
 
 pub use omweso_protocol::tournament::MAX_PLAYERS;
 
-/// A refused change: a protocol error code and what is wrong. Nothing changed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refusal {
-    pub code: ErrorCode,
-    pub message: String,
-}
+/// A refused change: nothing changed.
+pub use crate::refusal::Refusal;
 
 fn refuse<T>(code: ErrorCode, message: impl Into<String>) -> Result<T, Refusal> {
-    Err(Refusal {
-        code,
-        message: message.into(),
-    })
+    Err(Refusal::new(code, message))
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
