@@ -11,18 +11,41 @@ use super::actor::{self, Services, TournamentHandle};
 use super::log::Entry;
 use super::settings::Settings;
 use super::state::Tournament;
+use crate::refusal::Refusal;
 use crate::store::{Store, StoreError, TournamentEntryRow, TournamentRow, Write};
 use omweso_protocol::clock::now_ms;
 use omweso_protocol::tournament::{TournamentStatus, TournamentSummary};
 
+/// Why a tournament could not be loaded or created. Each keeps its cause as its
+/// `source()`, and says it in its text too (the logs print the text alone).
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
     #[error(transparent)]
     Store(#[from] StoreError),
-    #[error("tournament {id} cannot be rebuilt from its log: {error}")]
-    Replay { id: Uuid, error: String },
-    #[error("tournament {id} cannot be encoded: {error}")]
-    Encode { id: Uuid, error: String },
+    #[error("tournament {id} cannot be rebuilt from its log: entry {seq}: {source}")]
+    Replay {
+        id: Uuid,
+        seq: i64,
+        source: RebuildError,
+    },
+    #[error("tournament {id} cannot be created: {source}")]
+    Create { id: Uuid, source: Refusal },
+    #[error("tournament {id} cannot be encoded: {source}")]
+    Encode { id: Uuid, source: serde_json::Error },
+}
+
+/// Why one entry of a tournament's stored log could not be replayed.
+#[derive(Debug, thiserror::Error)]
+pub enum RebuildError {
+    #[error("the log is empty")]
+    Empty,
+    #[error(transparent)]
+    Undecodable(#[from] serde_json::Error),
+    #[error("a negative time {0}")]
+    NegativeTime(i64),
+    /// The tournament refused the entry on replay.
+    #[error(transparent)]
+    Refused(#[from] Refusal),
 }
 
 pub struct Tournaments {
@@ -77,14 +100,10 @@ impl Tournaments {
             director,
             director_name,
         };
-        let t = Tournament::create(id, &entry, now).map_err(|r| LoadError::Replay {
-            id,
-            error: r.message,
-        })?;
-        let payload_json = serde_json::to_string(&entry).map_err(|e| LoadError::Encode {
-            id,
-            error: e.to_string(),
-        })?;
+        let t = Tournament::create(id, &entry, now)
+            .map_err(|source| LoadError::Create { id, source })?;
+        let payload_json =
+            serde_json::to_string(&entry).map_err(|source| LoadError::Encode { id, source })?;
         let first = TournamentEntryRow {
             tournament_id: id,
             seq: 0,
@@ -171,25 +190,74 @@ fn summary(row: &TournamentRow) -> Option<TournamentSummary> {
 
 /// Rebuilds a tournament from its log.
 pub fn replay(id: Uuid, rows: &[TournamentEntryRow]) -> Result<Tournament, LoadError> {
-    let fail = |seq: i64, error: String| LoadError::Replay {
-        id,
-        error: format!("entry {seq}: {error}"),
-    };
+    let fail = |seq: i64| move |source: RebuildError| LoadError::Replay { id, seq, source };
     // A time or an entry that cannot be read fails the replay: a default would move the
     // deadlines.
     let mut entries = rows.iter().map(|row| {
-        let entry = serde_json::from_str::<Entry>(&row.payload_json).map_err(|e| e.to_string());
-        let at = u64::try_from(row.at_ms).map_err(|_| format!("a negative time {}", row.at_ms));
-        (row.seq, at.and_then(|at| entry.map(|entry| (at, entry))))
+        let at = u64::try_from(row.at_ms).map_err(|_| RebuildError::NegativeTime(row.at_ms));
+        let read = at.and_then(|at| {
+            let entry = serde_json::from_str::<Entry>(&row.payload_json)?;
+            Ok((at, entry))
+        });
+        (row.seq, read)
     });
     let Some((seq, first)) = entries.next() else {
-        return Err(fail(0, "the log is empty".into()));
+        return Err(fail(0)(RebuildError::Empty));
     };
-    let (at, first) = first.map_err(|e| fail(seq, e))?;
-    let mut t = Tournament::create(id, &first, at).map_err(|r| fail(seq, r.message))?;
+    let (at, first) = first.map_err(fail(seq))?;
+    let mut t = Tournament::create(id, &first, at).map_err(|r| fail(seq)(r.into()))?;
     for (seq, entry) in entries {
-        let (at, entry) = entry.map_err(|e| fail(seq, e))?;
-        t.apply(&entry, at).map_err(|r| fail(seq, r.message))?;
+        let (at, entry) = entry.map_err(fail(seq))?;
+        t.apply(&entry, at).map_err(|r| fail(seq)(r.into()))?;
     }
     Ok(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::error::Error;
+
+    fn row(seq: i64, at_ms: i64, payload_json: &str) -> TournamentEntryRow {
+        TournamentEntryRow {
+            tournament_id: Uuid::nil(),
+            seq,
+            at_ms,
+            kind: "create".into(),
+            payload_json: payload_json.into(),
+        }
+    }
+
+    #[test]
+    fn a_log_that_cannot_be_replayed_keeps_its_cause_as_the_source() {
+        let undecodable = replay(Uuid::nil(), &[row(0, 5, "{not json")]).unwrap_err();
+        assert!(matches!(
+            undecodable,
+            LoadError::Replay {
+                seq: 0,
+                source: RebuildError::Undecodable(_),
+                ..
+            }
+        ));
+        let cause = undecodable
+            .source()
+            .and_then(|e| e.downcast_ref::<RebuildError>());
+        assert!(
+            matches!(cause, Some(RebuildError::Undecodable(e)) if e.is_syntax()),
+            "{undecodable:?}"
+        );
+        let negative = replay(Uuid::nil(), &[row(3, -1, "{}")]).unwrap_err();
+        assert_eq!(
+            negative.to_string(),
+            "tournament 00000000-0000-0000-0000-000000000000 cannot be rebuilt from its log: entry 3: a negative time -1"
+        );
+        let empty = replay(Uuid::nil(), &[]).unwrap_err();
+        assert!(matches!(
+            empty,
+            LoadError::Replay {
+                source: RebuildError::Empty,
+                ..
+            }
+        ));
+    }
 }
