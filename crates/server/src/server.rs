@@ -311,7 +311,7 @@ async fn serve_with(
                     (
                         [(
                             axum::http::header::CONTENT_TYPE,
-                            "text/plain; version=0.0.4",
+                            crate::metrics::CONTENT_TYPE,
                         )],
                         crate::metrics::render(live, sessions),
                     )
