@@ -5,7 +5,6 @@
 use super::*;
 
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::{Context, Poll};
 
 use serde_json::{json, Value};
