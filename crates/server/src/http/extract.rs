@@ -173,7 +173,7 @@ pub struct JsonBody<T>(pub T);
 
 impl<T: serde::de::DeserializeOwned> FromRequest<AppState> for JsonBody<T> {
     /// A body too long or cut off is axum's refusal, which the edge gives the JSON error
-    /// body of every refusal (`edge::finish_response`).
+    /// body of every refusal (`edge::json_refusals`).
     type Rejection = Response;
 
     async fn from_request(request: Request, state: &AppState) -> Result<Self, Response> {
