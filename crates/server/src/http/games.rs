@@ -18,7 +18,7 @@ use crate::http::extract::{
     find_game, id_as_written, ClientAddress, GameAt, GameId, JsonBody, SignedIn,
 };
 use crate::metrics::Limit;
-use crate::session::{token_from, COOKIE};
+use crate::session::{token_from, CreateError, COOKIE};
 use crate::state::AppState;
 use omweso_protocol::config::{GameConfig, SetupKind, TimeControl};
 use omweso_protocol::http::{
@@ -62,12 +62,9 @@ pub async fn create_session(
         .sessions
         .create(request.name.as_deref())
         .await
-        .map_err(|message| {
-            if message.contains("name") {
-                ApiError::bad_request(ErrorCode::BadName, message)
-            } else {
-                ApiError::internal(&message)
-            }
+        .map_err(|error| match error {
+            CreateError::Name(message) => ApiError::bad_request(ErrorCode::BadName, message),
+            CreateError::Store(error) => ApiError::internal(&error),
         })?;
     if let Some(old) = token_from(&headers) {
         state.sessions.revoke(&old).await?;
