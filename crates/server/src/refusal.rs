@@ -42,5 +42,7 @@ mod tests {
         let long = Refusal::new(ErrorCode::BadBody, "é".repeat(MESSAGE_MAX_CHARS + 1));
         assert_eq!(long.message, format!("{}…", "é".repeat(MESSAGE_MAX_CHARS)));
         assert_eq!(long.code, ErrorCode::BadBody);
+        let again = Refusal::new(long.code, long.message.clone());
+        assert_eq!(again, long, "cutting is done once");
     }
 }
