@@ -213,3 +213,42 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientAddress {
 pub fn client_ip(ip: Option<axum::Extension<ClientIp>>) -> std::net::IpAddr {
     ip.map_or(std::net::IpAddr::from([0, 0, 0, 0]), |ip| ip.0 .0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_id_is_found_only_as_the_server_writes_it() {
+        let id = Uuid::now_v7();
+        let written = id.hyphenated().to_string();
+        assert_eq!(id_as_written(&written, "game").unwrap(), id);
+        for other in [
+            written.to_uppercase(),
+            format!("{{{written}}}"),
+            format!("urn:uuid:{written}"),
+            id.simple().to_string(),
+            "nope".to_owned(),
+        ] {
+            let refusal = id_as_written(&other, "tournament").unwrap_err();
+            assert_eq!(refusal.code, ErrorCode::NotFound, "{other}");
+            assert_eq!(refusal.message, "no such tournament");
+        }
+    }
+
+    #[test]
+    fn an_empty_body_reads_as_an_empty_object_and_a_bad_one_says_why() {
+        #[derive(serde::Deserialize, Debug, PartialEq)]
+        struct Named {
+            name: Option<String>,
+        }
+        assert_eq!(body::<Named>(b" \n").unwrap(), Named { name: None });
+        let refusal = body::<Named>(b"{\"name\": 3}").unwrap_err();
+        assert_eq!(refusal.code, ErrorCode::BadBody);
+        assert!(
+            refusal.message.starts_with("invalid type: integer `3`"),
+            "{}",
+            refusal.message
+        );
+    }
+}
