@@ -86,6 +86,7 @@ pub mod http;
 pub mod lobby;
 pub mod metrics;
 pub mod pools;
+pub mod refusal;
 pub mod room;
 pub mod server;
 pub mod session;

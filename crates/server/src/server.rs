@@ -35,7 +35,7 @@ pub enum ServeError {
 
 /// The routes.
 pub fn router(state: AppState) -> Router {
-    Router::new()
+    let router = Router::new()
         .route("/healthz", get(http::games::healthz))
         .route(
             "/api/session",
@@ -108,12 +108,9 @@ pub fn router(state: AppState) -> Router {
             state.clone(),
             http::edge::time_limit,
         ))
-        .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            http::edge::finish_response,
-        ))
-        .layer(compress_api_answers())
-        .with_state(state)
+        .layer(axum::middleware::from_fn(http::edge::json_refusals))
+        .layer(compress_api_answers());
+    http::edge::with_security_headers(router, &state.config).with_state(state)
 }
 
 /// The API's JSON (and its CSV and text exports) compressed as the client accepts, once
@@ -311,7 +308,7 @@ async fn serve_with(
                     (
                         [(
                             axum::http::header::CONTENT_TYPE,
-                            "text/plain; version=0.0.4",
+                            crate::metrics::CONTENT_TYPE,
                         )],
                         crate::metrics::render(live, sessions),
                     )

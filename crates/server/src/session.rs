@@ -33,6 +33,16 @@ pub struct Session {
     pub name: String,
 }
 
+/// Why a session was not created.
+#[derive(Debug, thiserror::Error)]
+pub enum CreateError {
+    /// The name asked for is refused; the text says which character and why.
+    #[error("{0}")]
+    Name(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
 /// How long sessions last without being used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Expiry {
@@ -124,8 +134,8 @@ impl Sessions {
     }
 
     /// Creates a session; returns it with its token.
-    pub async fn create(&self, name: Option<&str>) -> Result<(Session, String), String> {
-        let name = clean_name(name)?;
+    pub async fn create(&self, name: Option<&str>) -> Result<(Session, String), CreateError> {
+        let name = clean_name(name).map_err(CreateError::Name)?;
         let mut bytes = [0u8; 32];
         rand::rng().fill_bytes(&mut bytes);
         let token = hex::encode(bytes);
@@ -144,8 +154,7 @@ impl Sessions {
         };
         self.writer
             .write(vec![Write::InsertSession(row.clone())])
-            .await
-            .map_err(|e| e.to_string())?;
+            .await?;
         self.remember(
             row.token_hash,
             Cached {

@@ -15,27 +15,8 @@ pub mod position;
 pub mod search;
 pub mod service;
 
-use omweso_protocol::ErrorCode;
-
 pub use service::Analysis;
 
-/// A refused analysis: a protocol error code and what is wrong.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refused {
-    pub code: ErrorCode,
-    pub message: String,
-}
-
-/// The longest refusal message, in characters (it may quote what the client sent).
-const MESSAGE_MAX_CHARS: usize = 160;
-
-impl Refused {
-    pub fn new(code: ErrorCode, message: impl Into<String>) -> Refused {
-        let mut message = message.into();
-        if let Some((cut, _)) = message.char_indices().nth(MESSAGE_MAX_CHARS) {
-            message.truncate(cut);
-            message.push('…');
-        }
-        Refused { code, message }
-    }
-}
+/// A refused analysis: the server's one refusal type (`crate::refusal`), under the name
+/// this module's files use.
+pub use crate::refusal::Refusal as Refused;

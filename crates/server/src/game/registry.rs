@@ -17,16 +17,39 @@ use crate::store::{ActionRow, GameRow, Store, StoreError, Write};
 use omweso_protocol::clock::now_ms;
 use omweso_protocol::config::GameConfig;
 
+/// Why a game could not be loaded, created or seated. Each keeps its cause as its
+/// `source()`, and says it in its text too (the logs print the text alone).
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
     #[error(transparent)]
     Store(#[from] StoreError),
-    #[error("game {id} cannot be rebuilt from its log: {error}")]
-    Replay { id: Uuid, error: String },
-    #[error("game {id} cannot be encoded: {error}")]
-    Encode { id: Uuid, error: String },
-    #[error("game {id} cannot be seated: {error}")]
-    Seat { id: Uuid, error: String },
+    #[error("game {id} cannot be rebuilt from its log: {source}")]
+    Replay { id: Uuid, source: RebuildError },
+    #[error("game {id} cannot be encoded: {source}")]
+    Encode { id: Uuid, source: serde_json::Error },
+    #[error("game {id} cannot be seated: {source}")]
+    Seat { id: Uuid, source: SeatError },
+}
+
+/// Why a game's stored log did not give back its table.
+#[derive(Debug, thiserror::Error)]
+pub enum RebuildError {
+    #[error("entry {seq}: {source}")]
+    Undecodable { seq: i64, source: serde_json::Error },
+    /// The engine pool, which replays the moves, stopped or failed.
+    #[error(transparent)]
+    Pool(#[from] crate::pools::engine::PoolGone),
+    #[error(transparent)]
+    Replay(#[from] crate::game::log::ReplayError),
+}
+
+/// Why the second player of a paired game could not sit down.
+#[derive(Debug, thiserror::Error)]
+pub enum SeatError {
+    #[error(transparent)]
+    Refused(#[from] crate::refusal::Refusal),
+    #[error("the same player cannot hold both seats")]
+    SamePlayer,
 }
 
 /// A game to create with both players seated (a tournament's pairing): `first` moves
@@ -47,15 +70,12 @@ fn log_row(id: Uuid, seq: i64, at_ms: i64, entry: &Entry) -> Result<ActionRow, L
         at_ms,
         side: None,
         kind: entry.kind().to_owned(),
-        payload_json: serde_json::to_string(entry).map_err(|e| encode_error(id, &e))?,
+        payload_json: serde_json::to_string(entry).map_err(|e| encode_error(id, e))?,
     })
 }
 
-fn encode_error(id: Uuid, error: &serde_json::Error) -> LoadError {
-    LoadError::Encode {
-        id,
-        error: error.to_string(),
-    }
+fn encode_error(id: Uuid, source: serde_json::Error) -> LoadError {
+    LoadError::Encode { id, source }
 }
 
 pub struct Registry {
@@ -183,7 +203,7 @@ impl Registry {
         // game against the computer starts as it is created) at the very same time.
         let created = i64::try_from(table.created_at_ms()).unwrap_or(i64::MAX);
         let first = log_row(id, 0, created, &entry)?;
-        let row = actor::game_row(&table, None).map_err(|e| encode_error(id, &e))?;
+        let row = actor::game_row(&table, None).map_err(|e| encode_error(id, e))?;
         self.services
             .writer
             .write(vec![Write::InsertGame(row), Write::AppendAction(first)])
@@ -219,14 +239,14 @@ impl Registry {
             let mut table = Table::new(id, game.config, game.first, Side::South, now);
             let seated = table.join(game.second.clone(), now);
             if !matches!(seated, Ok((Side::North, _))) {
-                let error = match seated {
-                    Err(refusal) => refusal.message,
-                    Ok(_) => "the same player cannot hold both seats".to_owned(),
+                let source = match seated {
+                    Err(refusal) => SeatError::Refused(refusal),
+                    Ok(_) => SeatError::SamePlayer,
                 };
-                return Err(LoadError::Seat { id, error });
+                return Err(LoadError::Seat { id, source });
             }
             let joining = Entry::Join { seat: game.second };
-            let row = actor::game_row(&table, None).map_err(|e| encode_error(id, &e))?;
+            let row = actor::game_row(&table, None).map_err(|e| encode_error(id, e))?;
             writes.push(Write::InsertGame(row));
             writes.push(Write::AppendAction(log_row(id, 0, at_ms, &creation)?));
             writes.push(Write::AppendAction(log_row(id, 1, at_ms, &joining)?));
@@ -264,9 +284,12 @@ impl Registry {
         let mut entries = Vec::with_capacity(rows.len());
         for row in rows {
             let entry: Entry =
-                serde_json::from_str(&row.payload_json).map_err(|e| LoadError::Replay {
+                serde_json::from_str(&row.payload_json).map_err(|source| LoadError::Replay {
                     id,
-                    error: format!("entry {}: {e}", row.seq),
+                    source: RebuildError::Undecodable {
+                        seq: row.seq,
+                        source,
+                    },
                 })?;
             entries.push((row.seq, u64::try_from(row.at_ms).unwrap_or(0), entry));
         }
@@ -278,11 +301,11 @@ impl Registry {
             .await
             .map_err(|e| LoadError::Replay {
                 id,
-                error: e.to_string(),
+                source: e.into(),
             })?;
         let table = replayed.map_err(|e| LoadError::Replay {
             id,
-            error: e.to_string(),
+            source: e.into(),
         })?;
         Ok(Some((table, next_seq)))
     }

@@ -7,24 +7,17 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use axum::extract::State;
-use axum::http::HeaderMap;
 use axum::Json;
 
-use crate::analysis::{play, position, search, Refused};
+use crate::analysis::{play, position, search};
 use crate::http::address::AddressKey;
 use crate::http::error::ApiError;
-use crate::http::games::{body, client_ip, session};
+use crate::http::extract::{ClientAddress, JsonBody, SignedIn};
 use crate::state::AppState;
 use omweso_protocol::analysis::{
     PlayAnswer, PlayQuery, PositionQuery, PositionView, SearchAnswer, SearchQuery,
 };
 use omweso_protocol::ErrorCode;
-
-impl From<Refused> for ApiError {
-    fn from(refused: Refused) -> ApiError {
-        ApiError::new(refused.code, refused.message)
-    }
-}
 
 fn pool_gone(_: crate::pools::engine::PoolGone) -> ApiError {
     ApiError::new(
@@ -36,12 +29,10 @@ fn pool_gone(_: crate::pools::engine::PoolGone) -> ApiError {
 /// `POST /api/analysis/legal`: who may move in a position, and what each start does.
 pub async fn legal(
     State(state): State<AppState>,
-    headers: HeaderMap,
-    bytes: axum::body::Bytes,
+    signed: SignedIn,
+    JsonBody(query): JsonBody<PositionQuery>,
 ) -> Result<Json<PositionView>, ApiError> {
-    let session = session(&state, &headers).await?;
-    let query: PositionQuery = body(&bytes)?;
-    state.analysis.may_analyse(session.player_id)?;
+    state.analysis.may_analyse(signed.player_id())?;
     let read = position::read(
         query.ruleset,
         &query.position,
@@ -61,12 +52,10 @@ pub async fn legal(
 /// decision point.
 pub async fn play(
     State(state): State<AppState>,
-    headers: HeaderMap,
-    bytes: axum::body::Bytes,
+    signed: SignedIn,
+    JsonBody(query): JsonBody<PlayQuery>,
 ) -> Result<Json<PlayAnswer>, ApiError> {
-    let session = session(&state, &headers).await?;
-    let query: PlayQuery = body(&bytes)?;
-    state.analysis.may_analyse(session.player_id)?;
+    state.analysis.may_analyse(signed.player_id())?;
     let read = position::read(
         query.ruleset,
         &query.position,
@@ -86,12 +75,10 @@ pub async fn play(
 /// `POST /api/analysis/search`: the engine's best move, its score and its line.
 pub async fn search(
     State(state): State<AppState>,
-    ip: Option<axum::Extension<crate::http::accept::ClientIp>>,
-    headers: HeaderMap,
-    bytes: axum::body::Bytes,
+    ClientAddress(ip): ClientAddress,
+    signed: SignedIn,
+    JsonBody(query): JsonBody<SearchQuery>,
 ) -> Result<Json<SearchAnswer>, ApiError> {
-    let session = session(&state, &headers).await?;
-    let query: SearchQuery = body(&bytes)?;
     let read = position::read(
         query.ruleset,
         &query.position,
@@ -99,7 +86,7 @@ pub async fn search(
         query.akakyala,
     )?;
     let checked = search::check(read.game, read.budget, query.millis, query.side)?;
-    let permit = state.analysis.may_search(session.player_id)?;
+    let permit = state.analysis.may_search(signed.player_id())?;
     // Answered within the request's time limit, or the search is wasted: it thinks only
     // for what its request has left when its turn comes.
     let deadline = std::time::Instant::now()
@@ -110,8 +97,8 @@ pub async fn search(
     let answer = state
         .analysis
         .search(
-            AddressKey::of(client_ip(ip)),
-            session.player_id,
+            AddressKey::of(ip),
+            signed.player_id(),
             permit,
             checked,
             deadline,

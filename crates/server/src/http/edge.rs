@@ -10,6 +10,8 @@ use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use axum::Router;
+use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::config::ServeConfig;
 use crate::http::error::ApiError;
@@ -118,13 +120,41 @@ pub async fn time_limit(State(state): State<AppState>, request: Request, next: N
     }
 }
 
-/// Adds the security headers, and gives every refusal that is not JSON yet (axum's
-/// rejections, an unknown path or method) the protocol's JSON error body.
-pub async fn finish_response(
-    State(state): State<AppState>,
-    request: Request,
-    next: Next,
-) -> Response {
+/// The security headers of every answer, pages, API calls, refusals and socket upgrades
+/// alike (docs/security.md), each set by a `tower-http` layer that replaces any the
+/// handler set: the content security policy, no framing, no content-type sniffing, the
+/// referrer kept to this site, and HSTS when the public origin is https.
+pub fn with_security_headers<S>(router: Router<S>, config: &ServeConfig) -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+{
+    let hsts = served_over_https(config).then(|| HeaderValue::from_static("max-age=31536000"));
+    router
+        .layer(SetResponseHeaderLayer::overriding(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::X_FRAME_OPTIONS,
+            HeaderValue::from_static("DENY"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("same-origin"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::STRICT_TRANSPORT_SECURITY,
+            hsts,
+        ))
+}
+
+/// Gives every refusal that is not JSON yet (axum's rejections, an unknown path or
+/// method) the protocol's JSON error body.
+pub async fn json_refusals(request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
     let status = response.status();
     let is_json = response
@@ -149,26 +179,6 @@ pub async fn finish_response(
                 response.headers_mut().insert(name, value.clone());
             }
         }
-    }
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(CONTENT_SECURITY_POLICY),
-    );
-    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-    headers.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-    headers.insert(
-        header::REFERRER_POLICY,
-        HeaderValue::from_static("same-origin"),
-    );
-    if served_over_https(&state.config) {
-        headers.insert(
-            header::STRICT_TRANSPORT_SECURITY,
-            HeaderValue::from_static("max-age=31536000"),
-        );
     }
     response
 }
@@ -252,5 +262,47 @@ mod tests {
             "application/json; charset=utf-8".parse().unwrap(),
         );
         assert!(check_state_change(&config, &h).is_ok());
+    }
+
+    /// The headers `with_security_headers` gives an answer of `router` to `GET /`.
+    async fn headers_of(router: Router, config: &ServeConfig) -> HeaderMap {
+        use tower_service::Service;
+        let mut app = with_security_headers(router, config);
+        let request = Request::builder().uri("/").body(Body::empty()).unwrap();
+        app.call(request).await.unwrap().headers().clone()
+    }
+
+    #[tokio::test]
+    async fn every_answer_carries_the_security_headers_and_https_adds_hsts() {
+        // A handler that sets its own, weaker, framing header: the layer replaces it.
+        let page = Router::new().route(
+            "/",
+            axum::routing::get(|| async { ([(header::X_FRAME_OPTIONS, "SAMEORIGIN")], "page") }),
+        );
+        let refusal = Router::new().route(
+            "/",
+            axum::routing::get(|| async { ApiError::not_found("thing") }),
+        );
+        let mut config = ServeConfig::for_tests("sqlite::memory:");
+        for router in [page.clone(), refusal] {
+            let headers = headers_of(router, &config).await;
+            assert_eq!(
+                headers[header::CONTENT_SECURITY_POLICY],
+                "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+                 connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; \
+                 form-action 'self'; frame-ancestors 'none'"
+            );
+            assert_eq!(headers.get_all(header::X_FRAME_OPTIONS).iter().count(), 1);
+            assert_eq!(headers[header::X_FRAME_OPTIONS], "DENY");
+            assert_eq!(headers[header::X_CONTENT_TYPE_OPTIONS], "nosniff");
+            assert_eq!(headers[header::REFERRER_POLICY], "same-origin");
+            assert_eq!(headers.get(header::STRICT_TRANSPORT_SECURITY), None);
+        }
+        config.public_origin = vec!["https://omweso.org".into()];
+        let headers = headers_of(page, &config).await;
+        assert_eq!(
+            headers[header::STRICT_TRANSPORT_SECURITY],
+            "max-age=31536000"
+        );
     }
 }

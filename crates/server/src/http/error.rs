@@ -77,6 +77,16 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// A refusal of a game, a tournament or the analysis board, answered with its code. Its
+/// message is held to the one cap again here: a refusal written field by field rather than
+/// by `Refusal::new` still leaves no longer.
+impl From<crate::refusal::Refusal> for ApiError {
+    fn from(refusal: crate::refusal::Refusal) -> ApiError {
+        let refusal = crate::refusal::Refusal::new(refusal.code, refusal.message);
+        ApiError::new(refusal.code, refusal.message)
+    }
+}
+
 impl From<crate::store::StoreError> for ApiError {
     fn from(error: crate::store::StoreError) -> ApiError {
         ApiError::internal(&error)

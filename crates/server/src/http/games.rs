@@ -1,21 +1,24 @@
 //! The HTTP API (`shared/PROTOCOL.md`, "HTTP").
 
-use axum::extract::{Path, State};
+use axum::extract::{Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use omweso_rules::{Ruleset, Side};
 use serde_json::{json, Value};
+use std::collections::HashMap;
 use uuid::Uuid;
 
 use crate::game::lobby::{CreationLimits, OverLimit, Reservation};
 use crate::game::log::Entry;
 use crate::game::table::{Seat, Table};
-use crate::http::accept::ClientIp;
 use crate::http::address::AddressKey;
 use crate::http::error::ApiError;
+use crate::http::extract::{
+    find_game, id_as_written, ClientAddress, GameAt, GameId, JsonBody, SignedIn,
+};
 use crate::metrics::Limit;
-use crate::session::{token_from, Session, COOKIE};
+use crate::session::{token_from, CreateError, COOKIE};
 use crate::state::AppState;
 use omweso_protocol::config::{GameConfig, SetupKind, TimeControl};
 use omweso_protocol::http::{
@@ -23,43 +26,19 @@ use omweso_protocol::http::{
 };
 use omweso_protocol::ErrorCode;
 
-/// The session a request is made as.
-pub async fn session(state: &AppState, headers: &HeaderMap) -> Result<Session, ApiError> {
-    let token = token_from(headers).ok_or_else(ApiError::unauthorized)?;
-    state
-        .sessions
-        .find(&token)
-        .await?
-        .ok_or_else(ApiError::unauthorized)
-}
-
-/// Parses a JSON body, answering a 400 that says what is wrong.
-pub(crate) fn body<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return serde_json::from_str("{}")
-            .map_err(|e| ApiError::bad_request(ErrorCode::BadBody, e.to_string()));
-    }
-    serde_json::from_slice(bytes)
-        .map_err(|e| ApiError::bad_request(ErrorCode::BadBody, e.to_string()))
-}
-
-/// The client's address (set by the accept loop; unspecified for a router served some
-/// other way, which then shares one budget).
-pub fn client_ip(ip: Option<axum::Extension<ClientIp>>) -> std::net::IpAddr {
-    ip.map_or(std::net::IpAddr::from([0, 0, 0, 0]), |ip| ip.0 .0)
-}
+/// The socket upgrades (`crate::socket`) read the client's address through here.
+pub use crate::http::extract::client_ip;
 
 /// `POST /api/session`. Limited per address (an IPv6 /64) and on the whole server
 /// (docs/security.md). A request made as a session (a name change: the browser sends its
 /// cookie) replaces it: the old session is signed out, so its token is worthless.
 pub async fn create_session(
     State(state): State<AppState>,
-    ip: Option<axum::Extension<ClientIp>>,
+    ClientAddress(ip): ClientAddress,
     headers: HeaderMap,
-    bytes: axum::body::Bytes,
+    JsonBody(request): JsonBody<NewSession>,
 ) -> Result<Response, ApiError> {
-    let request: NewSession = body(&bytes)?;
-    let address = AddressKey::of(client_ip(ip));
+    let address = AddressKey::of(ip);
     let limits = &state.config.limits;
     if !state.limiters.sessions_per_ip.allow(address) {
         return Err(ApiError::limited(
@@ -83,12 +62,9 @@ pub async fn create_session(
         .sessions
         .create(request.name.as_deref())
         .await
-        .map_err(|message| {
-            if message.contains("name") {
-                ApiError::bad_request(ErrorCode::BadName, message)
-            } else {
-                ApiError::internal(&message)
-            }
+        .map_err(|error| match error {
+            CreateError::Name(message) => ApiError::bad_request(ErrorCode::BadName, message),
+            CreateError::Store(error) => ApiError::internal(&error),
         })?;
     if let Some(old) = token_from(&headers) {
         state.sessions.revoke(&old).await?;
@@ -129,34 +105,21 @@ pub async fn sign_out(
     Ok((StatusCode::NO_CONTENT, [(header::SET_COOKIE, cookie)]).into_response())
 }
 
-/// Records that the request's session created or joined something (it then lasts the
-/// longer idle time, docs/security.md). The call it follows has succeeded: a failure to
-/// record it is logged, not answered.
-pub(crate) async fn mark_used(state: &AppState, headers: &HeaderMap) {
-    let Some(token) = token_from(headers) else {
-        return;
-    };
-    if let Err(error) = state.sessions.mark_used(&token).await {
-        tracing::warn!(%error, "could not record a session's use");
-    }
-}
-
 pub async fn create_game(
     State(state): State<AppState>,
-    ip: Option<axum::Extension<ClientIp>>,
-    headers: HeaderMap,
-    bytes: axum::body::Bytes,
+    ClientAddress(ip): ClientAddress,
+    signed_in: SignedIn,
+    JsonBody(request): JsonBody<NewGame>,
 ) -> Result<Response, ApiError> {
-    let session = session(&state, &headers).await?;
-    let request: NewGame = body(&bytes)?;
+    let session = &signed_in.session;
     let computer = request
         .opponent
         .map(|Opponent::Computer(computer)| computer);
     // Held until the game is listed (its task lists it as it is spawned, inside
     // `games.create`) or its creation fails: another request of this session at once
     // counts this game.
-    let address = AddressKey::of(client_ip(ip));
-    let place = may_create_game(&state, session.player_id, computer.is_some(), client_ip(ip))?;
+    let address = AddressKey::of(ip);
+    let place = may_create_game(&state, session.player_id, computer.is_some(), ip)?;
     let ruleset = request.ruleset.unwrap_or(Ruleset::Omweso);
     let setup = match (ruleset, request.setup) {
         (Ruleset::Omweso, setup) => setup.unwrap_or(SetupKind::Outer),
@@ -201,7 +164,7 @@ pub async fn create_game(
     };
     let creator = Seat {
         player: session.player_id,
-        name: session.name,
+        name: session.name.clone(),
     };
     // Time-ordered (UUIDv7, 74 random bits): the games being played have the newest ids,
     // so their log entries sit together at the end of the `(game_id, seq)` index and a
@@ -214,9 +177,7 @@ pub async fn create_game(
     if let Some(computer) = computer {
         // The computer sits down with the creation (nobody is connected yet to be told),
         // and so it is logged: the creation entry names it, and a replay seats it again.
-        table
-            .seat_computer(computer, now)
-            .map_err(|refusal| ApiError::new(refusal.code, refusal.message))?;
+        table.seat_computer(computer, now)?;
     }
     let entry = Entry::Create {
         config,
@@ -239,7 +200,7 @@ pub async fn create_game(
         .await
         .map_err(|error| ApiError::internal(&error))?
         .map_err(|error| ApiError::internal(&error))?;
-    mark_used(&state, &headers).await;
+    signed_in.mark_used(&state).await;
     Ok((
         StatusCode::CREATED,
         Json(GameCreated {
@@ -254,10 +215,7 @@ pub async fn create_game(
 /// same UUID (braces, `urn:uuid:`, no hyphens, capitals) are not found, so that every game
 /// has one address.
 pub fn game_id(text: &str) -> Result<Uuid, ApiError> {
-    match text.parse::<Uuid>() {
-        Ok(id) if id.hyphenated().to_string() == text => Ok(id),
-        _ => Err(ApiError::not_found("game")),
-    }
+    id_as_written(text, "game")
 }
 
 /// The limits on creating games, checked with [`crate::game::lobby::Lobby::reserve`] so
@@ -379,53 +337,39 @@ impl CreationRates<'_> {
     }
 }
 
-async fn game(state: &AppState, id: &str) -> Result<crate::game::actor::GameHandle, ApiError> {
-    let id = game_id(id)?;
-    match state.games.get(id).await {
-        Ok(Some(handle)) => Ok(handle),
-        Ok(None) => Err(ApiError::not_found("game")),
-        Err(error) => Err(ApiError::internal(&error)),
-    }
-}
-
 pub async fn join_game(
     State(state): State<AppState>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
+    signed_in: SignedIn,
+    GameAt(game): GameAt,
 ) -> Result<Json<Joined>, ApiError> {
-    let session = session(&state, &headers).await?;
-    let handle = game(&state, &id).await?;
     let seat = Seat {
-        player: session.player_id,
-        name: session.name,
+        player: signed_in.player_id(),
+        name: signed_in.session.name.clone(),
     };
-    match handle
+    let seat = game
         .join(seat)
         .await
-        .map_err(|e| ApiError::internal(&e))?
-    {
-        Ok(seat) => {
-            mark_used(&state, &headers).await;
-            Ok(Json(Joined { seat }))
-        }
-        Err(refusal) => Err(ApiError::new(refusal.code, refusal.message)),
-    }
+        .map_err(|gone| ApiError::internal(&gone))??;
+    signed_in.mark_used(&state).await;
+    Ok(Json(Joined { seat }))
 }
 
+/// A game's snapshot as the viewer sees it: a finished game not in memory from its
+/// stored final snapshot, any other from its task (loaded if need be).
 pub async fn get_game(
     State(state): State<AppState>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
+    signed_in: SignedIn,
+    GameId(id): GameId,
 ) -> Result<Response, ApiError> {
-    let session = session(&state, &headers).await?;
-    if let Some(snapshot) = finished_snapshot(&state, game_id(&id)?, session.player_id).await? {
+    let viewer = signed_in.player_id();
+    if let Some(snapshot) = finished_snapshot(&state, id, viewer).await? {
         return Ok(Json(snapshot).into_response());
     }
-    let handle = game(&state, &id).await?;
-    let snapshot = handle
-        .snapshot(Some(session.player_id))
+    let snapshot = find_game(&state, id)
+        .await?
+        .snapshot(Some(viewer))
         .await
-        .map_err(|e| ApiError::internal(&e))?;
+        .map_err(|gone| ApiError::internal(&gone))?;
     Ok(Json(snapshot).into_response())
 }
 
@@ -463,26 +407,21 @@ pub async fn healthz(State(state): State<AppState>) -> Result<&'static str, ApiE
     Ok("ok")
 }
 
-pub async fn me(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-) -> Result<Json<SessionInfo>, ApiError> {
-    let session = session(&state, &headers).await?;
-    Ok(Json(SessionInfo {
+pub async fn me(SignedIn { session, .. }: SignedIn) -> Json<SessionInfo> {
+    Json(SessionInfo {
         token: None,
         player_id: session.player_id,
         name: session.name,
-    }))
+    })
 }
 
 /// The lobby: `?list=open` (waiting for a second player) or `?list=live` (playing), the
 /// newest 50, from the summaries the games keep up to date (no game is asked).
 pub async fn list_games(
     State(state): State<AppState>,
-    headers: HeaderMap,
-    axum::extract::Query(query): axum::extract::Query<std::collections::HashMap<String, String>>,
+    _: SignedIn,
+    Query(query): Query<HashMap<String, String>>,
 ) -> Result<Json<GameList>, ApiError> {
-    session(&state, &headers).await?;
     let open = match query.get("list").map(String::as_str) {
         Some("open") => true,
         Some("live") => false,

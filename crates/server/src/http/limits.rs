@@ -1,13 +1,20 @@
 //! The building blocks of the server's limits (docs/security.md): counters of things held
 //! open (connections, sockets) per key, and rates of things created (sessions, games) per
-//! key. Each is one map behind a lock held only for a lookup, never across an `.await`.
+//! key. The rates are `governor`'s keyed limits; the counters of things held are ours (a
+//! rate limiter counts what arrives in time, not what is still open), one map behind a
+//! lock held only for a lookup, never across an `.await`.
 //! Whatever counts per client address keys on [`AddressKey`] (`address.rs`: an IPv6
 //! client by its /64).
 
 use std::collections::HashMap;
 use std::hash::Hash;
+use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+
+use governor::clock::{Clock, DefaultClock};
+use governor::middleware::NoOpMiddleware;
+use governor::state::keyed::DashMapStateStore;
+use governor::{Quota, RateLimiter};
 
 use crate::http::address::AddressKey;
 
@@ -81,51 +88,53 @@ impl<K: Hash + Eq + Copy> Drop for Held<K> {
     }
 }
 
-/// A rate per key: `per_minute` a minute, in bursts of as many (a token bucket per key).
-/// Keys whose bucket is full again are forgotten, so the map holds only recent keys.
-#[derive(Debug)]
-pub struct Rates<K: Hash + Eq + Copy> {
-    per_minute: f64,
-    buckets: Mutex<HashMap<K, (f64, Instant)>>,
+/// A rate per key: `per_minute` a minute, in bursts of as many. `governor`'s keyed GCRA,
+/// which gives the same budget as a token bucket of `per_minute` refilled evenly over the
+/// minute. Keys whose budget is whole again are forgotten once [`SWEEP_AT`] are kept, so
+/// the map holds only recent keys. A rate of 0 refuses everything.
+pub struct Rates<K: Hash + Eq + Clone, C: Clock = DefaultClock> {
+    limiter: Option<KeyedLimiter<K, C>>,
 }
 
-/// Buckets kept before the full ones are swept out.
+impl<K: Hash + Eq + Clone, C: Clock> std::fmt::Debug for Rates<K, C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Rates")
+            .field("keys", &self.limiter.as_ref().map_or(0, RateLimiter::len))
+            .finish()
+    }
+}
+
+/// `governor`'s limiter with one state per key, in a concurrent map, on clock `C`.
+type KeyedLimiter<K, C> =
+    RateLimiter<K, DashMapStateStore<K>, C, NoOpMiddleware<<C as Clock>::Instant>>;
+
+/// Keys kept before those whose budget is whole again are swept out.
 const SWEEP_AT: usize = 4096;
 
-impl<K: Hash + Eq + Copy> Rates<K> {
+impl<K: Hash + Eq + Clone> Rates<K> {
     #[must_use]
     pub fn new(per_minute: u32) -> Rates<K> {
+        Rates::with_clock(per_minute, DefaultClock::default())
+    }
+}
+
+impl<K: Hash + Eq + Clone, C: Clock> Rates<K, C> {
+    fn with_clock(per_minute: u32, clock: C) -> Rates<K, C> {
         Rates {
-            per_minute: f64::from(per_minute),
-            buckets: Mutex::new(HashMap::new()),
+            limiter: NonZeroU32::new(per_minute)
+                .map(|n| RateLimiter::dashmap_with_clock(Quota::per_minute(n), clock)),
         }
     }
 
     /// Takes one for `key`; `false` when its rate is spent.
     pub fn allow(&self, key: K) -> bool {
-        self.allow_at(key, Instant::now())
-    }
-
-    fn allow_at(&self, key: K, now: Instant) -> bool {
-        let Ok(mut buckets) = self.buckets.lock() else {
+        let Some(limiter) = &self.limiter else {
             return false;
         };
-        let capacity = self.per_minute;
-        let refill = |(tokens, since): (f64, Instant)| {
-            let elapsed = now.saturating_duration_since(since).as_secs_f64();
-            (tokens + elapsed * capacity / 60.0).min(capacity)
-        };
-        if buckets.len() >= SWEEP_AT {
-            buckets.retain(|_, bucket| refill(*bucket) < capacity);
+        if limiter.len() >= SWEEP_AT {
+            limiter.retain_recent();
         }
-        let tokens = buckets.get(&key).map_or(capacity, |bucket| refill(*bucket));
-        if tokens >= 1.0 {
-            buckets.insert(key, (tokens - 1.0, now));
-            true
-        } else {
-            buckets.insert(key, (tokens, now));
-            false
-        }
+        limiter.check_key(&key).is_ok()
     }
 }
 
@@ -165,6 +174,7 @@ impl Limiters {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use governor::clock::FakeRelativeClock;
     use std::time::Duration;
 
     #[test]
@@ -188,19 +198,43 @@ mod tests {
 
     #[test]
     fn rates_allow_a_burst_then_refill_over_the_minute() {
-        let rates = Rates::new(6);
-        let start = Instant::now();
+        let clock = FakeRelativeClock::default();
+        let rates = Rates::with_clock(6, clock.clone());
         for _ in 0..6 {
-            assert!(rates.allow_at("ip", start));
+            assert!(rates.allow("ip"));
         }
-        assert!(!rates.allow_at("ip", start), "the burst of 6 is spent");
-        assert!(
-            rates.allow_at("other", start),
-            "each key has its own bucket"
-        );
+        assert!(!rates.allow("ip"), "the burst of 6 is spent");
+        assert!(rates.allow("other"), "each key has its own bucket");
         // 6 a minute: one more every 10 s.
-        assert!(!rates.allow_at("ip", start + Duration::from_secs(9)));
-        assert!(rates.allow_at("ip", start + Duration::from_secs(11)));
-        assert!(!rates.allow_at("ip", start + Duration::from_secs(11)));
+        clock.advance(Duration::from_secs(9));
+        assert!(!rates.allow("ip"));
+        clock.advance(Duration::from_secs(2));
+        assert!(rates.allow("ip"));
+        assert!(!rates.allow("ip"));
+        // A minute idle makes the burst whole again.
+        clock.advance(Duration::from_secs(60));
+        for _ in 0..6 {
+            assert!(rates.allow("ip"));
+        }
+        assert!(!rates.allow("ip"));
+    }
+
+    #[test]
+    fn a_rate_of_zero_refuses_everything() {
+        let rates = Rates::new(0);
+        assert!(!rates.allow(()));
+    }
+
+    #[test]
+    fn keys_whose_budget_is_whole_again_are_swept() {
+        let clock = FakeRelativeClock::default();
+        let rates = Rates::with_clock(60, clock.clone());
+        for key in 0..SWEEP_AT {
+            assert!(rates.allow(key));
+        }
+        clock.advance(Duration::from_secs(2));
+        assert!(rates.allow(SWEEP_AT), "a new key after the sweep");
+        let kept = rates.limiter.as_ref().map_or(0, RateLimiter::len);
+        assert_eq!(kept, 1, "only the key just used is kept");
     }
 }

@@ -6,6 +6,8 @@
 //! - [`limits`] and [`address`]: the counters and rates the limits use, and what they
 //!   count a client by (an IPv6 client by its /64).
 //! - [`error`]: the API's error type.
+//! - [`extract`]: what a request names, read once for every handler: its session, the
+//!   game or tournament of its path, its JSON body, its client's address.
 //! - One module per resource: [`games`] (`/api/session`, `/api/games`), [`tournaments`]
 //!   (`/api/tournaments`), [`analysis`] (`/api/analysis`: the analysis board's calls, over
 //!   the service in `crate::analysis`).
@@ -15,6 +17,7 @@ pub mod address;
 pub mod analysis;
 pub mod edge;
 pub mod error;
+pub mod extract;
 pub mod games;
 pub mod limits;
 pub mod tournaments;

@@ -2,72 +2,59 @@
 //! handler checks who asks and hands the change to the tournament's task, which checks
 //! what is asked (who may do what, RULES.md 5) and answers once it is saved.
 
-use crate::metrics::Limit;
 use axum::extract::{Path, Query, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use serde::Deserialize;
 use std::collections::HashMap;
 use uuid::Uuid;
 
 use crate::http::error::ApiError;
-use crate::http::games::{body, session};
+use crate::http::extract::{
+    find_tournament, id_as_written, ClientAddress, JsonBody, SignedIn, TournamentAt,
+};
+use crate::metrics::Limit;
 use crate::state::AppState;
 use crate::tournament::actor::{Command, TournamentHandle};
 use crate::tournament::export;
 use crate::tournament::log::SheetAction;
 use crate::tournament::settings::Settings;
-use crate::tournament::state::Refusal;
 use omweso_protocol::tournament::{
-    EditRound, ForbiddenPairs, NewTournament, SheetRequest, TournamentCreated, TournamentJoined,
-    TournamentList, TournamentStatus, WithdrawRequest,
+    EditRound, ForbiddenPairs, NewTournament, RoundView, SheetRequest, SheetView,
+    TournamentCreated, TournamentJoined, TournamentList, TournamentSnapshot, TournamentStatus,
+    WithdrawRequest,
 };
 use omweso_protocol::ErrorCode;
 
 /// A tournament id as the server writes it (lowercase, hyphenated).
 pub fn tournament_id(text: &str) -> Result<Uuid, ApiError> {
-    match text.parse::<Uuid>() {
-        Ok(id) if id.hyphenated().to_string() == text => Ok(id),
-        _ => Err(ApiError::not_found("tournament")),
-    }
+    id_as_written(text, "tournament")
 }
 
+/// The tournament a socket's path names (`/ws/tournaments/{id}`).
 pub async fn tournament(state: &AppState, id: &str) -> Result<TournamentHandle, ApiError> {
-    let id = tournament_id(id)?;
-    match state.tournaments.get(id).await {
-        Ok(Some(handle)) => Ok(handle),
-        Ok(None) => Err(ApiError::not_found("tournament")),
-        Err(error) => Err(ApiError::internal(&error)),
-    }
-}
-
-fn refused(refusal: Refusal) -> ApiError {
-    ApiError::new(refusal.code, refusal.message)
-}
-
-fn gone(error: crate::tournament::actor::Gone) -> ApiError {
-    ApiError::internal(&error)
+    find_tournament(state, tournament_id(id)?).await
 }
 
 pub async fn create(
     State(state): State<AppState>,
-    ip: Option<axum::Extension<crate::http::accept::ClientIp>>,
-    headers: HeaderMap,
-    bytes: axum::body::Bytes,
+    ClientAddress(ip): ClientAddress,
+    signed_in: SignedIn,
+    JsonBody(request): JsonBody<NewTournament>,
 ) -> Result<Response, ApiError> {
-    let session = session(&state, &headers).await?;
-    let request: NewTournament = body(&bytes)?;
     let settings = Settings::from_request(request, state.config.limits.min_round_minutes)
         .map_err(|message| ApiError::bad_request(ErrorCode::BadSettings, message))?;
-    may_create_tournament(&state, session.player_id, crate::http::games::client_ip(ip))?;
-    may_hold_another(&state, session.player_id).await?;
+    let director = signed_in.player_id();
+    may_create_tournament(&state, director, ip)?;
+    may_hold_another(&state, director).await?;
     let handle = state
         .tournaments
-        .create(settings, session.player_id, session.name)
+        .create(settings, director, signed_in.session.name.clone())
         .await
         .map_err(|error| ApiError::internal(&error))?;
     let id = handle.id();
-    crate::http::games::mark_used(&state, &headers).await;
+    signed_in.mark_used(&state).await;
     Ok((
         StatusCode::CREATED,
         Json(TournamentCreated {
@@ -133,10 +120,9 @@ async fn may_hold_another(state: &AppState, director: uuid::Uuid) -> Result<(), 
 
 pub async fn list(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    _: SignedIn,
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Json<TournamentList>, ApiError> {
-    session(&state, &headers).await?;
     let status = match query.get("list").map(String::as_str) {
         Some("open") => TournamentStatus::Open,
         Some("running") => TournamentStatus::Running,
@@ -154,75 +140,57 @@ pub async fn list(
 }
 
 pub async fn get(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-) -> Result<Response, ApiError> {
-    let session = session(&state, &headers).await?;
-    let handle = tournament(&state, &id).await?;
-    let viewer = Some(session.player_id);
-    let snapshot = handle
-        .ask(|reply| Command::Snapshot { viewer, reply })
-        .await
-        .map_err(gone)?;
-    Ok(Json(snapshot).into_response())
+    signed_in: SignedIn,
+    tournament: TournamentAt,
+) -> Result<Json<TournamentSnapshot>, ApiError> {
+    let viewer = Some(signed_in.player_id());
+    let snapshot = tournament
+        .read(|reply| Command::Snapshot { viewer, reply })
+        .await?;
+    Ok(Json(snapshot))
 }
 
 pub async fn join(
     State(state): State<AppState>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
+    signed_in: SignedIn,
+    tournament: TournamentAt,
 ) -> Result<Json<TournamentJoined>, ApiError> {
-    let session = session(&state, &headers).await?;
-    let handle = tournament(&state, &id).await?;
-    let player = session.player_id;
-    let name = session.name;
-    handle
-        .ask(|reply| Command::Join {
+    let player = signed_in.player_id();
+    let name = signed_in.session.name.clone();
+    tournament
+        .change(|reply| Command::Join {
             player,
             name,
             reply,
         })
-        .await
-        .map_err(gone)?
-        .map_err(refused)?;
-    crate::http::games::mark_used(&state, &headers).await;
+        .await?;
+    signed_in.mark_used(&state).await;
     Ok(Json(TournamentJoined { player_id: player }))
 }
 
 pub async fn withdraw(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    bytes: axum::body::Bytes,
+    signed_in: SignedIn,
+    tournament: TournamentAt,
+    JsonBody(request): JsonBody<WithdrawRequest>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let session = session(&state, &headers).await?;
-    let request: WithdrawRequest = body(&bytes)?;
-    let handle = tournament(&state, &id).await?;
-    let by = session.player_id;
+    let by = signed_in.player_id();
     let player = request.player_id.unwrap_or(by);
-    handle
-        .ask(|reply| Command::Withdraw { player, by, reply })
-        .await
-        .map_err(gone)?
-        .map_err(refused)?;
+    tournament
+        .change(|reply| Command::Withdraw { player, by, reply })
+        .await?;
     Ok(Json(serde_json::json!({})))
 }
 
 pub async fn pair(
     State(state): State<AppState>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
+    signed_in: SignedIn,
+    tournament: TournamentAt,
 ) -> Result<Response, ApiError> {
-    let session = session(&state, &headers).await?;
-    let handle = tournament(&state, &id).await?;
-    may_pair(&state, session.player_id)?;
-    let by = session.player_id;
-    let round = handle
-        .ask(|reply| Command::PairNext { by, reply })
-        .await
-        .map_err(gone)?
-        .map_err(refused)?;
+    let by = signed_in.player_id();
+    may_pair(&state, by)?;
+    let round = tournament
+        .change(|reply| Command::PairNext { by, reply })
+        .await?;
     Ok((StatusCode::CREATED, Json(round)).into_response())
 }
 
@@ -240,90 +208,96 @@ fn may_pair(state: &AppState, player: uuid::Uuid) -> Result<(), ApiError> {
     ))
 }
 
-fn round_number(text: &str) -> Result<u32, ApiError> {
-    text.parse::<u32>()
-        .ok()
-        .filter(|&n| n >= 1)
-        .ok_or_else(|| ApiError::not_found("round"))
+/// A round's number in the path (`{n}`, from 1): `not_found` for anything else.
+pub struct RoundNumber(u32);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for RoundNumber {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, ApiError> {
+        #[derive(Deserialize)]
+        struct RoundPath {
+            n: String,
+        }
+        let Path(RoundPath { n }) = Path::<RoundPath>::from_request_parts(parts, state)
+            .await
+            .map_err(|_| ApiError::not_found("round"))?;
+        n.parse::<u32>()
+            .ok()
+            .filter(|&n| n >= 1)
+            .map(RoundNumber)
+            .ok_or_else(|| ApiError::not_found("round"))
+    }
 }
 
 pub async fn edit_round(
     State(state): State<AppState>,
-    Path((id, n)): Path<(String, String)>,
-    headers: HeaderMap,
-    bytes: axum::body::Bytes,
-) -> Result<Response, ApiError> {
-    let session = session(&state, &headers).await?;
-    let request: EditRound = body(&bytes)?;
-    let round = round_number(&n)?;
-    let handle = tournament(&state, &id).await?;
-    may_pair(&state, session.player_id)?;
-    let by = session.player_id;
+    signed_in: SignedIn,
+    tournament: TournamentAt,
+    RoundNumber(round): RoundNumber,
+    JsonBody(request): JsonBody<EditRound>,
+) -> Result<Json<RoundView>, ApiError> {
+    let by = signed_in.player_id();
+    may_pair(&state, by)?;
     let pairings = request
         .pairings
         .iter()
         .map(|p| (p.first, p.second))
         .collect();
     let confirm_breach = request.confirm_breach;
-    let round = handle
-        .ask(|reply| Command::EditRound {
+    let round = tournament
+        .change(|reply| Command::EditRound {
             by,
             round,
             pairings,
             confirm_breach,
             reply,
         })
-        .await
-        .map_err(gone)?
-        .map_err(refused)?;
-    Ok(Json(round).into_response())
+        .await?;
+    Ok(Json(round))
 }
 
 pub async fn start_round(
-    State(state): State<AppState>,
-    Path((id, n)): Path<(String, String)>,
-    headers: HeaderMap,
-) -> Result<Response, ApiError> {
-    let session = session(&state, &headers).await?;
-    let round = round_number(&n)?;
-    let handle = tournament(&state, &id).await?;
-    let by = session.player_id;
-    let round = handle
-        .ask(|reply| Command::StartRound { by, round, reply })
-        .await
-        .map_err(gone)?
-        .map_err(refused)?;
-    Ok(Json(round).into_response())
+    signed_in: SignedIn,
+    tournament: TournamentAt,
+    RoundNumber(round): RoundNumber,
+) -> Result<Json<RoundView>, ApiError> {
+    let by = signed_in.player_id();
+    let round = tournament
+        .change(|reply| Command::StartRound { by, round, reply })
+        .await?;
+    Ok(Json(round))
 }
 
 pub async fn end_round(
-    State(state): State<AppState>,
-    Path((id, n)): Path<(String, String)>,
-    headers: HeaderMap,
-) -> Result<Response, ApiError> {
-    let session = session(&state, &headers).await?;
-    let round = round_number(&n)?;
-    let handle = tournament(&state, &id).await?;
-    let by = session.player_id;
-    let round = handle
-        .ask(|reply| Command::EndRound { by, round, reply })
-        .await
-        .map_err(gone)?
-        .map_err(refused)?;
-    Ok(Json(round).into_response())
+    signed_in: SignedIn,
+    tournament: TournamentAt,
+    RoundNumber(round): RoundNumber,
+) -> Result<Json<RoundView>, ApiError> {
+    let by = signed_in.player_id();
+    let round = tournament
+        .change(|reply| Command::EndRound { by, round, reply })
+        .await?;
+    Ok(Json(round))
+}
+
+/// The game of a sheet's path (`{game_id}`), as the server writes game ids.
+#[derive(Deserialize)]
+pub struct SheetPath {
+    game_id: String,
 }
 
 pub async fn sheet(
-    State(state): State<AppState>,
-    Path((id, game)): Path<(String, String)>,
-    headers: HeaderMap,
-    bytes: axum::body::Bytes,
-) -> Result<Response, ApiError> {
-    let session = session(&state, &headers).await?;
-    let request: SheetRequest = body(&bytes)?;
-    let game_id = crate::http::games::game_id(&game)?;
-    let handle = tournament(&state, &id).await?;
-    let by = session.player_id;
+    signed_in: SignedIn,
+    tournament: TournamentAt,
+    Path(SheetPath { game_id }): Path<SheetPath>,
+    JsonBody(request): JsonBody<SheetRequest>,
+) -> Result<Json<SheetView>, ApiError> {
+    let game_id = id_as_written(&game_id, "game")?;
+    let by = signed_in.player_id();
     let action = match request {
         SheetRequest::Confirm => SheetAction::Confirm,
         SheetRequest::Dispute { reason } => SheetAction::Dispute { reason },
@@ -332,59 +306,52 @@ pub async fn sheet(
             reason,
         },
     };
-    let sheet = handle
-        .ask(|reply| Command::Sheet {
+    let sheet = tournament
+        .change(|reply| Command::Sheet {
             by,
             game_id,
             action,
             reply,
         })
-        .await
-        .map_err(gone)?
-        .map_err(refused)?;
-    Ok(Json(sheet).into_response())
+        .await?;
+    Ok(Json(sheet))
 }
 
 /// `PUT /api/tournaments/{id}/forbidden-pairs`: the director replaces the list.
 pub async fn forbidden_pairs(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    bytes: axum::body::Bytes,
+    signed_in: SignedIn,
+    tournament: TournamentAt,
+    JsonBody(request): JsonBody<ForbiddenPairs>,
 ) -> Result<Json<ForbiddenPairs>, ApiError> {
-    let session = session(&state, &headers).await?;
-    let request: ForbiddenPairs = body(&bytes)?;
-    let handle = tournament(&state, &id).await?;
-    let by = session.player_id;
+    let by = signed_in.player_id();
     let pairs = request.forbidden_pairs;
-    let kept = handle
-        .ask(|reply| Command::ForbiddenPairs { by, pairs, reply })
-        .await
-        .map_err(gone)?
-        .map_err(refused)?;
+    let kept = tournament
+        .change(|reply| Command::ForbiddenPairs { by, pairs, reply })
+        .await?;
     Ok(Json(ForbiddenPairs {
         forbidden_pairs: kept,
     }))
 }
 
+/// The file of an export's path (`{file}`).
+#[derive(Deserialize)]
+pub struct ExportPath {
+    file: String,
+}
+
 /// `standings.csv`, `sheets.csv` or `tournament.trf`.
 pub async fn export(
-    State(state): State<AppState>,
-    Path((id, file)): Path<(String, String)>,
-    headers: HeaderMap,
+    _: SignedIn,
+    tournament: TournamentAt,
+    Path(ExportPath { file }): Path<ExportPath>,
 ) -> Result<Response, ApiError> {
-    session(&state, &headers).await?;
     let kind = match file.as_str() {
         "standings.csv" => export::Kind::StandingsCsv,
         "sheets.csv" => export::Kind::SheetsCsv,
         "tournament.trf" => export::Kind::Trf,
         _ => return Err(ApiError::not_found("export")),
     };
-    let handle = tournament(&state, &id).await?;
-    let t = handle
-        .ask(|reply| Command::State { reply })
-        .await
-        .map_err(gone)?;
+    let t = tournament.read(|reply| Command::State { reply }).await?;
     let text = export::render(&t, kind);
     let content_type = match kind {
         export::Kind::Trf => "text/plain; charset=utf-8",

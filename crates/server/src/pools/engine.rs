@@ -62,13 +62,9 @@ impl EnginePool {
         let job: Job = Box::new(move || {
             let _ = reply.send(job());
         });
-        METRICS
-            .engine_jobs_queued
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        METRICS.engine_jobs_queued.inc();
         let sent = self.jobs.send(job).await;
-        METRICS
-            .engine_jobs_queued
-            .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+        METRICS.engine_jobs_queued.dec();
         sent.map_err(|_| PoolGone)?;
         answer.await.map_err(|_| PoolGone)
     }

@@ -148,7 +148,7 @@ impl SearchPool {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
         let job = move || {
-            METRICS.searches_queued.fetch_sub(1, Ordering::Relaxed);
+            METRICS.searches_queued.dec();
             if flag.load(Ordering::Relaxed) {
                 return;
             }
@@ -157,18 +157,18 @@ impl SearchPool {
             METRICS.search.observe(started.elapsed());
             let _ = reply.send(result);
         };
-        METRICS.searches_queued.fetch_add(1, Ordering::Relaxed);
+        METRICS.searches_queued.inc();
         match self
             .pool
             .try_push(self.asker.group, self.asker.session, job)
         {
             Ok(()) => {
-                METRICS.searches.fetch_add(1, Ordering::Relaxed);
+                METRICS.searches.inc();
                 Ok(Searching { answer, stop })
             }
             Err(_) => {
-                METRICS.searches_queued.fetch_sub(1, Ordering::Relaxed);
-                METRICS.searches_busy.fetch_add(1, Ordering::Relaxed);
+                METRICS.searches_queued.dec();
+                METRICS.searches_busy.inc();
                 Err(Busy)
             }
         }

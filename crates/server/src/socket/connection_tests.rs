@@ -11,7 +11,6 @@ use crate::room::ConnId;
 use crate::socket::game::read;
 
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::{Context, Poll};
 
 use serde_json::{json, Value};
@@ -93,8 +92,8 @@ fn reader_ends() -> (
     (GameHandle::for_tests(game_tx), game_rx, local_tx, local_rx)
 }
 
-fn counter(counter: &AtomicU64) -> u64 {
-    counter.load(Ordering::Relaxed)
+fn counter(counter: &prometheus_client::metrics::counter::Counter) -> u64 {
+    counter.get()
 }
 
 #[tokio::test(start_paused = true)]

@@ -1,7 +1,6 @@
 //! [`Writer`]: group commit for everything the server writes while it runs.
 
 use std::ops::Range;
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use tokio::runtime::Handle;
@@ -190,9 +189,7 @@ fn commit(store: &Store, group: &mut Group, runtime: &Handle) {
     let result = store.write_blocking(&group.writes, runtime);
     METRICS.database_commit.observe(started.elapsed());
     count(&METRICS.database_commits);
-    METRICS
-        .database_writes
-        .fetch_add(group.writes.len() as u64, Ordering::Relaxed);
+    METRICS.database_writes.inc_by(group.writes.len() as u64);
     match result {
         Ok(()) => {
             for (_, done) in group.callers.drain(..) {

@@ -10,19 +10,28 @@ use uuid::Uuid;
 use super::actor::{self, Services, TournamentHandle};
 use super::log::Entry;
 use super::settings::Settings;
-use super::state::{self, Tournament};
+use super::state::{self, RebuildError, Tournament};
+use crate::refusal::Refusal;
 use crate::store::{Store, StoreError, TournamentEntryRow, TournamentRow, Write};
 use omweso_protocol::clock::now_ms;
 use omweso_protocol::tournament::{TournamentStatus, TournamentSummary};
 
+/// Why a tournament could not be loaded or created. Each keeps its cause as its
+/// `source()`, and says it in its text too (the logs print the text alone).
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
     #[error(transparent)]
     Store(#[from] StoreError),
-    #[error("tournament {id} cannot be rebuilt from its log: {error}")]
-    Replay { id: Uuid, error: String },
-    #[error("tournament {id} cannot be encoded: {error}")]
-    Encode { id: Uuid, error: String },
+    #[error("tournament {id} cannot be rebuilt from its log: entry {seq}: {source}")]
+    Replay {
+        id: Uuid,
+        seq: i64,
+        source: RebuildError,
+    },
+    #[error("tournament {id} cannot be created: {source}")]
+    Create { id: Uuid, source: Refusal },
+    #[error("tournament {id} cannot be encoded: {source}")]
+    Encode { id: Uuid, source: serde_json::Error },
 }
 
 pub struct Tournaments {
@@ -77,14 +86,10 @@ impl Tournaments {
             director,
             director_name,
         };
-        let t = Tournament::create(id, &entry, now).map_err(|r| LoadError::Replay {
-            id,
-            error: r.message,
-        })?;
-        let payload_json = serde_json::to_string(&entry).map_err(|e| LoadError::Encode {
-            id,
-            error: e.to_string(),
-        })?;
+        let t = Tournament::create(id, &entry, now)
+            .map_err(|source| LoadError::Create { id, source })?;
+        let payload_json =
+            serde_json::to_string(&entry).map_err(|source| LoadError::Encode { id, source })?;
         let first = TournamentEntryRow {
             tournament_id: id,
             seq: 0,
@@ -173,6 +178,56 @@ fn summary(row: &TournamentRow) -> Option<TournamentSummary> {
 pub fn replay(id: Uuid, rows: &[TournamentEntryRow]) -> Result<Tournament, LoadError> {
     state::replay(id, rows).map_err(|e| LoadError::Replay {
         id,
-        error: e.to_string(),
+        seq: e.seq,
+        source: e.source,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::error::Error;
+
+    fn row(seq: i64, at_ms: i64, payload_json: &str) -> TournamentEntryRow {
+        TournamentEntryRow {
+            tournament_id: Uuid::nil(),
+            seq,
+            at_ms,
+            kind: "create".into(),
+            payload_json: payload_json.into(),
+        }
+    }
+
+    #[test]
+    fn a_log_that_cannot_be_replayed_keeps_its_cause_as_the_source() {
+        let undecodable = replay(Uuid::nil(), &[row(0, 5, "{not json")]).unwrap_err();
+        assert!(matches!(
+            undecodable,
+            LoadError::Replay {
+                seq: 0,
+                source: RebuildError::Undecodable(_),
+                ..
+            }
+        ));
+        let cause = undecodable
+            .source()
+            .and_then(|e| e.downcast_ref::<RebuildError>());
+        assert!(
+            matches!(cause, Some(RebuildError::Undecodable(e)) if e.is_syntax()),
+            "{undecodable:?}"
+        );
+        let negative = replay(Uuid::nil(), &[row(3, -1, "{}")]).unwrap_err();
+        assert_eq!(
+            negative.to_string(),
+            "tournament 00000000-0000-0000-0000-000000000000 cannot be rebuilt from its log: entry 3: a negative time -1"
+        );
+        let empty = replay(Uuid::nil(), &[]).unwrap_err();
+        assert!(matches!(
+            empty,
+            LoadError::Replay {
+                source: RebuildError::Empty,
+                ..
+            }
+        ));
+    }
 }

@@ -281,7 +281,7 @@ struct Actor {
 /// The connection gauge for a seat (players) or none (spectators).
 fn connection_gauge(seat: Option<Side>) -> &'static std::sync::atomic::AtomicI64 {
     match seat {
-        Some(_) => &METRICS.player_connections,
-        None => &METRICS.spectator_connections,
+        Some(_) => METRICS.player_connections.inner(),
+        None => METRICS.spectator_connections.inner(),
     }
 }

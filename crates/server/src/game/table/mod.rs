@@ -59,24 +59,11 @@ impl Action {
     }
 }
 
-/// A refused action: a protocol error code and what is wrong. Nothing changed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refusal {
-    pub code: ErrorCode,
-    pub message: String,
-}
-
-/// The longest refusal message, in characters: a message quotes what the client sent,
-/// and a client may send 16 KiB of it.
-const REFUSAL_MAX_CHARS: usize = 160;
+/// A refused action: nothing changed.
+pub use crate::refusal::Refusal;
 
 fn refuse(code: ErrorCode, message: impl Into<String>) -> Refusal {
-    let mut message = message.into();
-    if let Some((cut, _)) = message.char_indices().nth(REFUSAL_MAX_CHARS) {
-        message.truncate(cut);
-        message.push('…');
-    }
-    Refusal { code, message }
+    Refusal::new(code, message)
 }
 
 /// What [`Table::legal_query`] answers: each side that may start a turn with the board it

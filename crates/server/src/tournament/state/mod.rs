@@ -26,18 +26,11 @@ use omweso_protocol::ErrorCode;
 
 pub use omweso_protocol::tournament::MAX_PLAYERS;
 
-/// A refused change: a protocol error code and what is wrong. Nothing changed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refusal {
-    pub code: ErrorCode,
-    pub message: String,
-}
+/// A refused change: nothing changed.
+pub use crate::refusal::Refusal;
 
 fn refuse<T>(code: ErrorCode, message: impl Into<String>) -> Result<T, Refusal> {
-    Err(Refusal {
-        code,
-        message: message.into(),
-    })
+    Err(Refusal::new(code, message))
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -431,7 +424,7 @@ mod replay;
 mod transitions;
 mod views;
 
-pub use replay::{replay, ReplayError};
+pub use replay::{replay, RebuildError, ReplayError};
 
 #[cfg(test)]
 mod tests;

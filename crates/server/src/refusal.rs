@@ -1,0 +1,48 @@
+//! A refused request: what a game, a tournament or the analysis board answers when it
+//! will not do what was asked (nothing changed). One type for every domain, turned into
+//! the HTTP API's error (`http::error`) or a socket's `error` frame at the boundary.
+
+use omweso_protocol::ErrorCode;
+
+/// A protocol error code and what is wrong, in at most [`MESSAGE_MAX_CHARS`] characters.
+/// An error whose text is the message, so that an error that wraps it keeps it as its
+/// source.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct Refusal {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+/// The longest refusal message, in characters: a message may quote what the client sent,
+/// and a client may send 16 KiB of it.
+pub const MESSAGE_MAX_CHARS: usize = 160;
+
+impl Refusal {
+    /// A refusal with `code`, its message cut to [`MESSAGE_MAX_CHARS`] (an ellipsis marks
+    /// the cut).
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Refusal {
+        let mut message = message.into();
+        if let Some((cut, _)) = message.char_indices().nth(MESSAGE_MAX_CHARS) {
+            message.truncate(cut);
+            message.push('…');
+        }
+        Refusal { code, message }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_message_is_cut_at_the_cap_with_an_ellipsis() {
+        let short = Refusal::new(ErrorCode::BadBody, "é".repeat(MESSAGE_MAX_CHARS));
+        assert_eq!(short.message, "é".repeat(MESSAGE_MAX_CHARS));
+        let long = Refusal::new(ErrorCode::BadBody, "é".repeat(MESSAGE_MAX_CHARS + 1));
+        assert_eq!(long.message, format!("{}…", "é".repeat(MESSAGE_MAX_CHARS)));
+        assert_eq!(long.code, ErrorCode::BadBody);
+        let again = Refusal::new(long.code, long.message.clone());
+        assert_eq!(again, long, "cutting is done once");
+    }
+}
