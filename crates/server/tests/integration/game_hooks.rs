@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use omweso_protocol::client::MoveRequest;
 use omweso_protocol::config::{GameConfig, SetupKind, TimeControl};
-use omweso_protocol::{ClientMessage, ErrorCode, Status};
+use omweso_protocol::{ClientMessage, ErrorCode, Snapshot, Status};
 use omweso_rules::{Outcome, Ruleset, Side, Victory};
 use omweso_server::game::actor::{Command, ConnId, GameHandle, Outgoing, Services};
 use omweso_server::game::computer::ComputerServices;
@@ -311,7 +311,17 @@ async fn adjudication_ends_a_running_game_and_its_watchers_hear_the_end() {
         row.outcome_json.as_deref(),
         Some(r#"{"result":"win","winner":"s","victory":"adjudicated"}"#)
     );
-    assert!(row.final_json.is_some());
+    // The final snapshot stored with the end is the game as it ended, seen by nobody:
+    // nobody counted at the table (the sockets are not the store's), no `you`.
+    let stored: Snapshot =
+        serde_json::from_str(row.final_json.as_deref().expect("a final snapshot"))
+            .expect("the final snapshot is a snapshot");
+    let mut expected = snapshot.clone();
+    for seat in [&mut expected.seats.s, &mut expected.seats.n] {
+        seat.as_mut().expect("both seats taken").connected = false;
+    }
+    expected.spectators = 0;
+    assert_eq!(stored, expected);
     let log = store.actions(pairing.id).await.unwrap();
     assert_eq!(log.last().map(|a| a.kind.as_str()), Some("adjudicate"));
 
