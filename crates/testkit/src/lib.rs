@@ -158,16 +158,22 @@ impl Remote {
         (token, player)
     }
 
-    /// Pairs the next round `n` of tournament `id` and starts it; the round as started.
-    pub async fn pair_and_start(&self, director: &str, id: &str, n: u64) -> Value {
-        let (status, r) = self
+    /// Pairs the next round of tournament `id` (`201`); the round as paired.
+    pub async fn pair_next_round(&self, director: &str, id: &str) -> Value {
+        let (status, round) = self
             .post(
                 &format!("/api/tournaments/{id}/rounds"),
                 director,
                 json!({}),
             )
             .await;
-        assert_eq!(status, 201, "{r}");
+        assert_eq!(status, 201, "{round}");
+        round
+    }
+
+    /// Pairs the next round `n` of tournament `id` and starts it; the round as started.
+    pub async fn pair_and_start(&self, director: &str, id: &str, n: u64) -> Value {
+        self.pair_next_round(director, id).await;
         let (status, round) = self
             .post(
                 &format!("/api/tournaments/{id}/rounds/{n}/start"),
@@ -232,6 +238,27 @@ impl Remote {
             .unwrap();
         Client { ws }
     }
+}
+
+/// The Prometheus text served at `url` (`http://host:port/metrics`).
+pub async fn scrape(url: &str) -> String {
+    reqwest::get(url).await.unwrap().text().await.unwrap()
+}
+
+/// The value of the sample `sample` (a name, with its labels if it has any:
+/// `omweso_limited_total{limit="sessions_per_ip"}`) in Prometheus text; panics, showing the
+/// text, when there is none.
+pub fn metric_value(text: &str, sample: &str) -> f64 {
+    text.lines()
+        .filter(|line| !line.starts_with('#'))
+        .find_map(|line| {
+            line.strip_prefix(sample)?
+                .strip_prefix(' ')?
+                .trim()
+                .parse()
+                .ok()
+        })
+        .unwrap_or_else(|| panic!("no {sample} in:\n{text}"))
 }
 
 /// Sends `request`: its status and JSON body (`null` when the body is not JSON).

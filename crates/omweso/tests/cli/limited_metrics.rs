@@ -56,12 +56,7 @@ impl Server {
 
     /// Every `omweso_limited_total` sample, as `(label, count)`, in the order served.
     async fn limited(&self) -> Vec<(String, u64)> {
-        let text = reqwest::get(&self.metrics)
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
+        let text = omweso_testkit::scrape(&self.metrics).await;
         text.lines()
             .filter_map(|line| line.strip_prefix("omweso_limited_total{limit=\""))
             .map(|rest| {

@@ -6,8 +6,9 @@ use std::process::Command;
 
 use serde_json::Value;
 
-/// `omweso loadgen --spawn-server` on an in-memory database with `args`: its output and
-/// its JSON report (the last line), having checked that the run succeeded.
+/// `omweso loadgen --spawn-server` on an in-memory database, 4 s with 1 of warm-up, seed 7,
+/// with `args`: its output and its JSON report (the last line), having checked that the
+/// run succeeded.
 fn loadgen(args: &[&str]) -> (String, Value) {
     let output = Command::new(env!("CARGO_BIN_EXE_omweso"))
         .args([
@@ -16,6 +17,10 @@ fn loadgen(args: &[&str]) -> (String, Value) {
             "--database-url",
             "sqlite::memory:",
         ])
+        .args(["--seconds", "4", "--warmup", "1", "--seed", "7", "--json"])
+        // A few games in a closed loop move far faster than people: each player sends
+        // over a hundred actions a second, past the default limit of 20.
+        .args(["--server-rate-limit", "10000"])
         .args(args)
         .output()
         .expect("the omweso binary runs");
@@ -29,24 +34,7 @@ fn loadgen(args: &[&str]) -> (String, Value) {
 
 #[test]
 fn a_short_load_run_plays_games_cleanly_and_reports_them() {
-    let (stdout, report) = loadgen(&[
-        "--games",
-        "4",
-        "--spectators",
-        "1",
-        "--seconds",
-        "4",
-        "--warmup",
-        "1",
-        "--seed",
-        "7",
-        // Four games in a closed loop move far faster than people: each player sends
-        // over a hundred actions a second, past the default limit of 20.
-        "--server-rate-limit",
-        "10000",
-        "--timeline",
-        "--json",
-    ]);
+    let (stdout, report) = loadgen(&["--games", "4", "--spectators", "1", "--timeline"]);
 
     assert_eq!(report["games"], 4);
     assert_eq!(report["spectators"], 1);
@@ -86,15 +74,6 @@ fn games_against_the_computer_run_beside_the_human_games_and_are_reported_apart(
         "2",
         "--bot-level",
         "1",
-        "--seconds",
-        "4",
-        "--warmup",
-        "1",
-        "--seed",
-        "7",
-        "--server-rate-limit",
-        "10000",
-        "--json",
     ]);
     assert_eq!(report["bot_games"], 2);
     assert_eq!(report["bot_level"], 1);

@@ -80,6 +80,17 @@ fn extra(player_id: Uuid) -> Write {
     })
 }
 
+/// One game of `ruleset` created seated (its pairing, and the running game).
+async fn one_seated(games: &Registry, ruleset: Ruleset) -> (SeatedGame, GameHandle) {
+    let pairing = pairing(ruleset);
+    let game = games
+        .create_seated(vec![pairing.clone()], vec![])
+        .await
+        .unwrap()
+        .remove(0);
+    (pairing, game)
+}
+
 async fn next(rx: &mut mpsc::Receiver<TableNews>) -> TableNews {
     timeout(PATIENCE, rx.recv())
         .await
@@ -217,12 +228,7 @@ async fn a_round_the_store_refuses_writes_nothing() {
 async fn a_watcher_hears_every_move_with_its_version_position_and_notation() {
     let store = Store::open("sqlite::memory:").await.unwrap();
     let (games, _stop) = registry(&store);
-    let pairing = pairing(Ruleset::Omweso);
-    let game = games
-        .create_seated(vec![pairing.clone()], vec![])
-        .await
-        .unwrap()
-        .remove(0);
+    let (pairing, game) = one_seated(&games, Ruleset::Omweso).await;
     let (tx, mut news) = mpsc::channel(16);
     let now = game.watch(tx).await.unwrap();
     assert_eq!(now.game_id, pairing.id);
@@ -272,12 +278,7 @@ async fn a_watcher_hears_every_move_with_its_version_position_and_notation() {
 async fn adjudication_ends_a_running_game_and_its_watchers_hear_the_end() {
     let store = Store::open("sqlite::memory:").await.unwrap();
     let (games, _stop) = registry(&store);
-    let pairing = pairing(Ruleset::Omweso);
-    let game = games
-        .create_seated(vec![pairing.clone()], vec![])
-        .await
-        .unwrap()
-        .remove(0);
+    let (pairing, game) = one_seated(&games, Ruleset::Omweso).await;
     let south = connect(&game, &pairing.first).await;
     let north = connect(&game, &pairing.second).await;
     let (tx, mut news) = mpsc::channel(16);
@@ -349,12 +350,7 @@ async fn adjudication_ends_a_running_game_and_its_watchers_hear_the_end() {
 async fn the_end_reaches_a_watcher_whose_channel_is_full() {
     let store = Store::open("sqlite::memory:").await.unwrap();
     let (games, _stop) = registry(&store);
-    let pairing = pairing(Ruleset::Oware);
-    let game = games
-        .create_seated(vec![pairing.clone()], vec![])
-        .await
-        .unwrap()
-        .remove(0);
+    let (pairing, game) = one_seated(&games, Ruleset::Oware).await;
     let south = connect(&game, &pairing.first).await;
     let north = connect(&game, &pairing.second).await;
     // Watched once both players are here (their coming is news too).

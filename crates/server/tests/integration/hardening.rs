@@ -660,34 +660,20 @@ async fn https_deployments_get_secure_cookies_and_every_page_a_csp() {
 /// The exact security headers (common::assert_security_headers) on every kind of answer:
 /// the page, a script, a JSON answer, a JSON refusal, a 404 of a page, a 405.
 async fn assert_headers_on_every_kind_of_answer(server: &Remote, token: &str, https: bool) {
+    let get = |path: &str| server.http.get(server.url(path));
     let kinds: [(&str, reqwest::RequestBuilder, u16, &str); 6] = [
-        (
-            "the page",
-            server.http.get(server.url("/")),
-            200,
-            "text/html",
-        ),
-        (
-            "a script",
-            server.http.get(server.url("/static/app.js")),
-            200,
-            "text/javascript",
-        ),
+        ("the page", get("/"), 200, "text/html"),
+        ("a script", get("/static/app.js"), 200, "text/javascript"),
         (
             "a JSON answer",
-            server.http.get(server.url("/api/me")).bearer_auth(token),
+            get("/api/me").bearer_auth(token),
             200,
             "application/json",
         ),
-        (
-            "a JSON refusal",
-            server.http.get(server.url("/api/me")),
-            401,
-            "application/json",
-        ),
+        ("a JSON refusal", get("/api/me"), 401, "application/json"),
         (
             "an unknown page",
-            server.http.get(server.url("/no/such/page")),
+            get("/no/such/page"),
             404,
             "application/json",
         ),
@@ -963,14 +949,7 @@ async fn concurrent_loads_of_a_game_share_one_task() {
     }
     // The finished game, watched by nobody, leaves memory: the server's count of loaded
     // games falls to 0 (else the sockets below would find it loaded, not load it).
-    let deadline = std::time::Instant::now() + crate::common::PATIENCE;
-    while server.metric("omweso_games_live").await != 0.0 {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the finished game stayed in memory"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    server.until_no_game_is_loaded().await;
     let sockets =
         futures_util::future::join_all((0..10).map(|_| server.socket(&game, None, None))).await;
     for mut socket in sockets {

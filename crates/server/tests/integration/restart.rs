@@ -2,8 +2,6 @@
 //! `TEST_POSTGRES_URL` is set (a fresh database is created for the run). A finished game
 //! that left memory, or outlived a restart, reads as it ended.
 
-use std::time::Duration;
-
 use crate::common::{SeatedGame, TestServer};
 use serde_json::{json, Value};
 
@@ -104,14 +102,7 @@ async fn a_finished_game_that_left_memory_reads_exactly_as_it_ended() {
     assert_eq!(ended["you"], "n");
     drop((south, north));
     // Watched by nobody, it leaves memory.
-    let deadline = std::time::Instant::now() + crate::common::PATIENCE;
-    while server.metric("omweso_games_live").await != 0.0 {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the game stayed loaded"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    server.until_no_game_is_loaded().await;
     let expected = with_nobody_there(ended);
     let read = server.snapshot(&game.north, &game.id).await;
     assert_eq!(read, expected);

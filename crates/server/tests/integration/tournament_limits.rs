@@ -75,14 +75,7 @@ async fn a_round_that_would_pass_the_servers_games_is_refused_whole() {
         let (status, r) = join(&server, &id, &format!("Player {i}")).await;
         assert_eq!(status, 200, "{r}");
     }
-    let (status, r) = server
-        .post(
-            &format!("/api/tournaments/{id}/rounds"),
-            &director,
-            json!({}),
-        )
-        .await;
-    assert_eq!(status, 201, "{r}");
+    server.pair_next_round(&director, &id).await;
     let (status, r) = server
         .post(
             &format!("/api/tournaments/{id}/rounds/1/start"),

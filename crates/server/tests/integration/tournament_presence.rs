@@ -111,22 +111,7 @@ async fn the_director_and_the_players_see_who_is_here() {
     presence_until(&mut watcher, &[&director_id]).await;
 
     // At their game: a round started, a player connected only to their game is here.
-    let (status, r) = server
-        .post(
-            &format!("/api/tournaments/{id}/rounds"),
-            &director,
-            json!({}),
-        )
-        .await;
-    assert_eq!(status, 201, "{r}");
-    let (status, round) = server
-        .post(
-            &format!("/api/tournaments/{id}/rounds/1/start"),
-            &director,
-            json!({}),
-        )
-        .await;
-    assert_eq!(status, 200, "{round}");
+    let round = server.pair_and_start(&director, &id, 1).await;
     let game = round["pairings"][0]["game_id"].as_str().unwrap().to_owned();
     let mut at_game = server.socket(&game, Some(&nakato), None).await;
     at_game.recv_type("state").await;

@@ -42,6 +42,17 @@ impl Event<'_> {
         }
     }
 
+    /// An Oware round-robin with `players` joined (R0, R1, ...): the event and their ids.
+    async fn round_robin(server: &Remote, players: usize) -> (Event<'_>, Vec<String>) {
+        let settings = json!({"name":"Club round-robin","ruleset":"oware","system":"round-robin"});
+        let mut event = Event::create(server, settings).await;
+        let mut ids = Vec::new();
+        for i in 0..players {
+            ids.push(event.join(&format!("R{i}")).await);
+        }
+        (event, ids)
+    }
+
     fn path(&self, rest: &str) -> String {
         format!("/api/tournaments/{}{rest}", self.id)
     }
@@ -103,6 +114,15 @@ impl Event<'_> {
         assert_eq!(status, 200, "{r}");
         assert_eq!(r["status"], "playing");
         r
+    }
+
+    /// `player` withdraws (`{}`).
+    async fn withdraw(&self, player: &str) {
+        let (status, r) = self
+            .server
+            .post(&self.path("/withdraw"), &self.tokens[player], json!({}))
+            .await;
+        assert_eq!((status, &r), (200, &json!({})), "{r}");
     }
 
     /// `player` resigns the game `game`.
@@ -347,14 +367,7 @@ async fn swiss_played_to_the_end(database_url: &str) {
 
     // ----- a withdrawal: seven play round 2, so one has the bye -----
     let withdrawn = players[7].clone();
-    let (status, r) = server
-        .post(
-            &event.path("/withdraw"),
-            &event.tokens[&withdrawn],
-            json!({}),
-        )
-        .await;
-    assert_eq!(status, 200, "{r}");
+    event.withdraw(&withdrawn).await;
     let r2 = event.pair().await;
     let pairs = pairings(&r2);
     assert_eq!(pairs.len(), 4);
@@ -543,15 +556,7 @@ async fn a_swiss_is_played_to_the_end_with_postgres() {
 #[tokio::test]
 async fn a_round_robin_of_five() {
     let server = TestServer::start("sqlite::memory:").await;
-    let mut event = Event::create(
-        &server,
-        json!({"name":"Club round-robin","ruleset":"oware","system":"round-robin"}),
-    )
-    .await;
-    let mut players = Vec::new();
-    for i in 0..5 {
-        players.push(event.join(&format!("R{i}")).await);
-    }
+    let (event, players) = Event::round_robin(&server, 5).await;
     let snap = event.snapshot().await;
     assert_eq!(snap["rounds_planned"], 5);
     let mut points: HashMap<String, f64> = HashMap::new();
@@ -608,15 +613,7 @@ async fn a_round_robin_of_five() {
 #[tokio::test]
 async fn a_round_robin_withdrawal_forfeits_the_rest_of_the_players_games() {
     let server = TestServer::start("sqlite::memory:").await;
-    let mut event = Event::create(
-        &server,
-        json!({"name":"Club round-robin","ruleset":"oware","system":"round-robin"}),
-    )
-    .await;
-    let mut players = Vec::new();
-    for i in 0..4 {
-        players.push(event.join(&format!("R{i}")).await);
-    }
+    let (event, players) = Event::round_robin(&server, 4).await;
     assert_eq!(event.snapshot().await["rounds_planned"], 3);
     let withdrawn = players[3].clone();
     let mut points: HashMap<String, f64> = players.iter().map(|p| (p.clone(), 0.0)).collect();
@@ -625,15 +622,7 @@ async fn a_round_robin_withdrawal_forfeits_the_rest_of_the_players_games() {
         let pairs = pairings(&event.pair().await);
         assert_eq!(pairs.len(), 2, "two tables, no bye: {pairs:?}");
         if n == 1 {
-            let (status, r) = server
-                .post(
-                    &event.path("/withdraw"),
-                    &event.tokens[&withdrawn],
-                    json!({}),
-                )
-                .await;
-            assert_eq!(status, 200, "{r}");
-            assert_eq!(r, json!({}));
+            event.withdraw(&withdrawn).await;
         }
         let started = event.start(n).await;
         for (t, (first, second)) in pairs.iter().enumerate() {

@@ -75,16 +75,23 @@ impl TestServer {
     /// `omweso` crate's cli tests).
     pub async fn metric(&self, sample: &str) -> f64 {
         let addr = self.metrics.expect("the tests' servers serve metrics");
-        let text = self
-            .http
-            .get(format!("http://{addr}/metrics"))
-            .send()
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
-        metric_value(&text, sample).unwrap_or_else(|| panic!("no {sample} in:\n{text}"))
+        omweso_testkit::metric_value(
+            &omweso_testkit::scrape(&format!("http://{addr}/metrics")).await,
+            sample,
+        )
+    }
+
+    /// Waits (the tests' patience at most) until no game is loaded: a finished game nobody
+    /// watches leaves memory.
+    pub async fn until_no_game_is_loaded(&self) {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        while self.metric("omweso_games_live").await != 0.0 {
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "a game stayed in memory"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
     }
 
     pub async fn stop(mut self) {
@@ -106,19 +113,6 @@ pub fn config_with(set: impl FnOnce(&mut omweso_server::config::Limits)) -> Serv
     let mut config = ServeConfig::for_tests("sqlite::memory:");
     set(&mut config.limits);
     config
-}
-
-/// The value of `sample` in Prometheus text (`name{labels} value` lines).
-pub fn metric_value(text: &str, sample: &str) -> Option<f64> {
-    text.lines()
-        .filter(|line| !line.starts_with('#'))
-        .find_map(|line| {
-            line.strip_prefix(sample)?
-                .strip_prefix(' ')?
-                .trim()
-                .parse()
-                .ok()
-        })
 }
 
 /// What the server's edge sets on every answer (docs/security.md): the same policy on a
