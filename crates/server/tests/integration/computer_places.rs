@@ -185,6 +185,10 @@ async fn one_players_flood_does_not_delay_anothers_first_answer() {
     let mut config = ServeConfig::for_tests("sqlite::memory:");
     config.limits.trusted_proxy = vec!["127.0.0.1".into()];
     config.limits.search_threads = 2;
+    // The flood's person never comes to its games: on a loaded machine the test outlasts
+    // the default no-show time (60 s), and the games it counts the answers of would be
+    // removed under it (404).
+    config.limits.computer_no_show_seconds = 3_600.0;
     let server = TestServer::start_with(config).await;
     let probe = LatencyProbe::start(&server).await;
     let (flood, _) = server.session("Flood").await;
