@@ -86,7 +86,10 @@ fuzz_target!(|data: &[u8]| {
         }
         let mut replayed = tournament(system);
         for (entry, at) in &accepted {
-            assert!(replayed.apply(entry, *at).is_ok(), "{entry:?} refused on replay");
+            assert!(
+                replayed.apply(entry, *at).is_ok(),
+                "{entry:?} refused on replay"
+            );
         }
         assert_eq!(
             serde_json::to_value(replayed.snapshot(None)).expect("encodes"),
