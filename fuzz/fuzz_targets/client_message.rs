@@ -18,9 +18,9 @@
 use libfuzzer_sys::fuzz_target;
 use omweso_protocol::config::{GameConfig, SetupKind, TimeControl};
 use omweso_protocol::game::MAX_EVENT_LAPS;
-use omweso_server::game::table::{Action, Seat, Table};
 use omweso_protocol::{decode, DecodeError, ErrorCode, Event, Played, Request};
 use omweso_rules::{Ruleset, Side};
+use omweso_server::game::table::{Action, Seat, Table};
 use serde_json::Value;
 
 /// See `engine_request.rs`: SQLite's two `aiOff` statics are not an ODR violation.

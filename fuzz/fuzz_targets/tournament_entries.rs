@@ -15,7 +15,7 @@ use omweso_protocol::tournament::{
     EditRound, NewTournament, SheetRequest, System, WithdrawRequest,
 };
 use omweso_server::tournament::log::Entry;
-use omweso_server::tournament::settings::Settings;
+use omweso_server::tournament::settings::{Settings, MIN_ROUND_MINUTES};
 use omweso_server::tournament::state::Tournament;
 
 /// See `engine_request.rs`: SQLite's two `aiOff` statics are not an ODR violation.
@@ -25,11 +25,14 @@ pub extern "C" fn __asan_default_options() -> *const std::ffi::c_char {
 }
 
 fn tournament(system: System) -> Tournament {
-    let settings = Settings::from_request(NewTournament {
-        name: Some("Fuzz".into()),
-        system: Some(system),
-        ..NewTournament::default()
-    })
+    let settings = Settings::from_request(
+        NewTournament {
+            name: Some("Fuzz".into()),
+            system: Some(system),
+            ..NewTournament::default()
+        },
+        MIN_ROUND_MINUTES,
+    )
     .expect("valid settings");
     let create = Entry::Create {
         settings: Box::new(settings),
@@ -46,7 +49,7 @@ fuzz_target!(|data: &[u8]| {
     let mut entries = Vec::new();
     for line in text.lines() {
         if let Ok(request) = serde_json::from_str::<NewTournament>(line) {
-            if let Err(message) = Settings::from_request(request) {
+            if let Err(message) = Settings::from_request(request, MIN_ROUND_MINUTES) {
                 assert!(!message.is_empty());
             }
         }
@@ -83,7 +86,10 @@ fuzz_target!(|data: &[u8]| {
         }
         let mut replayed = tournament(system);
         for (entry, at) in &accepted {
-            assert!(replayed.apply(entry, *at).is_ok(), "{entry:?} refused on replay");
+            assert!(
+                replayed.apply(entry, *at).is_ok(),
+                "{entry:?} refused on replay"
+            );
         }
         assert_eq!(
             serde_json::to_value(replayed.snapshot(None)).expect("encodes"),

@@ -21,6 +21,11 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
+/// How long a test waits for what a working server does at once (a message, a close, a
+/// push): generous, so that a loaded machine (a debug build, the other suites in the same
+/// process, two cores) does not fail a test that a stalled server would.
+pub const PATIENCE: Duration = Duration::from_secs(30);
+
 /// A server reached at an address, with the calls the tests make of it.
 #[derive(Clone, Debug)]
 pub struct Remote {
@@ -85,22 +90,11 @@ impl Remote {
         if let Some(from) = from {
             request = request.header("x-forwarded-for", from);
         }
-        let r = request.json(&body).send().await.unwrap();
-        let status = r.status().as_u16();
-        (status, r.json().await.unwrap_or(Value::Null))
+        answer(request.json(&body)).await
     }
 
     pub async fn put(&self, path: &str, token: &str, body: Value) -> (u16, Value) {
-        let r = self
-            .http
-            .put(self.url(path))
-            .bearer_auth(token)
-            .json(&body)
-            .send()
-            .await
-            .unwrap();
-        let status = r.status().as_u16();
-        (status, r.json().await.unwrap_or(Value::Null))
+        answer(self.http.put(self.url(path)).bearer_auth(token).json(&body)).await
     }
 
     /// A body that is not JSON (an export), with its status.
@@ -126,15 +120,7 @@ impl Remote {
     }
 
     pub async fn get(&self, path: &str, token: &str) -> (u16, Value) {
-        let r = self
-            .http
-            .get(self.url(path))
-            .bearer_auth(token)
-            .send()
-            .await
-            .unwrap();
-        let status = r.status().as_u16();
-        (status, r.json().await.unwrap_or(Value::Null))
+        answer(self.http.get(self.url(path)).bearer_auth(token)).await
     }
 
     /// Creates a game as `token` and returns its id.
@@ -177,16 +163,22 @@ impl Remote {
         (token, player)
     }
 
-    /// Pairs the next round `n` of tournament `id` and starts it; the round as started.
-    pub async fn pair_and_start(&self, director: &str, id: &str, n: u64) -> Value {
-        let (status, r) = self
+    /// Pairs the next round of tournament `id` (`201`); the round as paired.
+    pub async fn pair_next_round(&self, director: &str, id: &str) -> Value {
+        let (status, round) = self
             .post(
                 &format!("/api/tournaments/{id}/rounds"),
                 director,
                 json!({}),
             )
             .await;
-        assert_eq!(status, 201, "{r}");
+        assert_eq!(status, 201, "{round}");
+        round
+    }
+
+    /// Pairs the next round `n` of tournament `id` and starts it; the round as started.
+    pub async fn pair_and_start(&self, director: &str, id: &str, n: u64) -> Value {
+        self.pair_next_round(director, id).await;
         let (status, round) = self
             .post(
                 &format!("/api/tournaments/{id}/rounds/{n}/start"),
@@ -253,6 +245,34 @@ impl Remote {
     }
 }
 
+/// The Prometheus text served at `url` (`http://host:port/metrics`).
+pub async fn scrape(url: &str) -> String {
+    reqwest::get(url).await.unwrap().text().await.unwrap()
+}
+
+/// The value of the sample `sample` (a name, with its labels if it has any:
+/// `omweso_limited_total{limit="sessions_per_ip"}`) in Prometheus text; panics, showing the
+/// text, when there is none.
+pub fn metric_value(text: &str, sample: &str) -> f64 {
+    text.lines()
+        .filter(|line| !line.starts_with('#'))
+        .find_map(|line| {
+            line.strip_prefix(sample)?
+                .strip_prefix(' ')?
+                .trim()
+                .parse()
+                .ok()
+        })
+        .unwrap_or_else(|| panic!("no {sample} in:\n{text}"))
+}
+
+/// Sends `request`: its status and JSON body (`null` when the body is not JSON).
+async fn answer(request: reqwest::RequestBuilder) -> (u16, Value) {
+    let r = request.send().await.unwrap();
+    let status = r.status().as_u16();
+    (status, r.json().await.unwrap_or(Value::Null))
+}
+
 pub struct Client {
     pub ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
 }
@@ -282,11 +302,11 @@ impl Client {
         }
     }
 
-    /// The next protocol message (pings and pongs skipped), within 5 s.
+    /// The next protocol message (pings and pongs skipped), within [`PATIENCE`].
     pub async fn recv(&mut self) -> Value {
-        self.try_recv(Duration::from_secs(5))
+        self.try_recv(PATIENCE)
             .await
-            .expect("a message within 5 s")
+            .expect("a message within PATIENCE")
     }
 
     pub async fn try_recv(&mut self, within: Duration) -> Option<Value> {
@@ -303,12 +323,12 @@ impl Client {
         }
     }
 
-    /// The next text frame as it came, within 5 s (pings and pongs skipped).
+    /// The next text frame as it came, within [`PATIENCE`] (pings and pongs skipped).
     pub async fn ws_text(&mut self) -> String {
         loop {
-            let frame = tokio::time::timeout(Duration::from_secs(5), self.ws.next())
+            let frame = tokio::time::timeout(PATIENCE, self.ws.next())
                 .await
-                .expect("a frame within 5 s")
+                .expect("a frame within PATIENCE")
                 .expect("the socket is open")
                 .expect("a frame");
             match frame {
@@ -319,12 +339,12 @@ impl Client {
         }
     }
 
-    /// The close frame the server sends next (other frames skipped), within 5 s.
+    /// The close frame the server sends next (other frames skipped), within [`PATIENCE`].
     pub async fn close_frame(
         &mut self,
     ) -> Option<tokio_tungstenite::tungstenite::protocol::CloseFrame> {
         loop {
-            match tokio::time::timeout(Duration::from_secs(5), self.ws.next()).await {
+            match tokio::time::timeout(PATIENCE, self.ws.next()).await {
                 Ok(Some(Ok(Message::Close(frame)))) => return frame,
                 Ok(Some(Ok(_))) => continue,
                 other => panic!("no close frame came: {other:?}"),

@@ -6,31 +6,22 @@ use std::process::Command;
 
 use serde_json::Value;
 
-#[test]
-fn a_short_load_run_plays_games_cleanly_and_reports_them() {
+/// `omweso loadgen --spawn-server` on an in-memory database, 4 s with 1 of warm-up, seed 7,
+/// with `args`: its output and its JSON report (the last line), having checked that the
+/// run succeeded.
+fn loadgen(args: &[&str]) -> (String, Value) {
     let output = Command::new(env!("CARGO_BIN_EXE_omweso"))
         .args([
             "loadgen",
             "--spawn-server",
             "--database-url",
             "sqlite::memory:",
-            "--games",
-            "4",
-            "--spectators",
-            "1",
-            "--seconds",
-            "4",
-            "--warmup",
-            "1",
-            "--seed",
-            "7",
-            // Four games in a closed loop move far faster than people: each player sends
-            // over a hundred actions a second, past the default limit of 20.
-            "--server-rate-limit",
-            "10000",
-            "--timeline",
-            "--json",
         ])
+        .args(["--seconds", "4", "--warmup", "1", "--seed", "7", "--json"])
+        // A few games in a closed loop move far faster than people: each player sends
+        // over a hundred actions a second, past the default limit of 20.
+        .args(["--server-rate-limit", "10000"])
+        .args(args)
         .output()
         .expect("the omweso binary runs");
     let stdout = String::from_utf8(output.stdout).expect("UTF-8 output");
@@ -38,6 +29,12 @@ fn a_short_load_run_plays_games_cleanly_and_reports_them() {
     assert!(output.status.success(), "{stdout}\n{stderr}");
     let report: Value = serde_json::from_str(stdout.lines().last().expect("a JSON line"))
         .expect("the last line is the JSON report");
+    (stdout, report)
+}
+
+#[test]
+fn a_short_load_run_plays_games_cleanly_and_reports_them() {
+    let (stdout, report) = loadgen(&["--games", "4", "--spectators", "1", "--timeline"]);
 
     assert_eq!(report["games"], 4);
     assert_eq!(report["spectators"], 1);
@@ -68,37 +65,16 @@ fn a_short_load_run_plays_games_cleanly_and_reports_them() {
 
 #[test]
 fn games_against_the_computer_run_beside_the_human_games_and_are_reported_apart() {
-    let output = Command::new(env!("CARGO_BIN_EXE_omweso"))
-        .args([
-            "loadgen",
-            "--spawn-server",
-            "--database-url",
-            "sqlite::memory:",
-            "--games",
-            "2",
-            "--spectators",
-            "1",
-            "--bot-games",
-            "2",
-            "--bot-level",
-            "1",
-            "--seconds",
-            "4",
-            "--warmup",
-            "1",
-            "--seed",
-            "7",
-            "--server-rate-limit",
-            "10000",
-            "--json",
-        ])
-        .output()
-        .expect("the omweso binary runs");
-    let stdout = String::from_utf8(output.stdout).expect("UTF-8 output");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stdout}\n{stderr}");
-    let report: Value = serde_json::from_str(stdout.lines().last().expect("a JSON line"))
-        .expect("the last line is the JSON report");
+    let (stdout, report) = loadgen(&[
+        "--games",
+        "2",
+        "--spectators",
+        "1",
+        "--bot-games",
+        "2",
+        "--bot-level",
+        "1",
+    ]);
     assert_eq!(report["bot_games"], 2);
     assert_eq!(report["bot_level"], 1);
     assert_eq!(report["errors_total"], 0, "{stdout}");

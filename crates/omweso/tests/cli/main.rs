@@ -1,9 +1,11 @@
 //! The `omweso` binary's tests, one test binary: the real binary run as a child process
 //! (`omweso serve` killed with SIGKILL and restarted, `omweso engine`, `loadgen`,
-//! `tournament-sim`, `arena`, the metrics port, self-hosting by environment variables).
+//! `tournament-sim`, `arena`, the metrics port and its refusal counters, self-hosting by
+//! environment variables).
 
 mod arena;
 mod engine_cli;
+mod limited_metrics;
 mod loadgen;
 mod metrics_port;
 mod self_hosting;

@@ -5,6 +5,7 @@
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
+use omweso_testkit::metric_value as metric;
 use serde_json::json;
 
 /// A database URL for this run (PostgreSQL when available), and the database to drop.
@@ -17,14 +18,6 @@ async fn database() -> (String, Option<omweso_testkit::FreshPostgres>) {
             (format!("sqlite://{}", path.display()), None)
         }
     }
-}
-
-fn metric(text: &str, name: &str) -> f64 {
-    text.lines()
-        .find(|l| l.starts_with(name) && l[name.len()..].starts_with(' '))
-        .and_then(|l| l.rsplit(' ').next())
-        .and_then(|v| v.parse().ok())
-        .unwrap_or_else(|| panic!("no metric {name} in\n{text}"))
 }
 
 #[tokio::test]
@@ -74,14 +67,7 @@ async fn the_binary_configured_only_by_environment_plays_and_counts() {
         sockets[who].expect_ack(mv).await;
     }
     let http = &server.http;
-    let text = http
-        .get(&metrics_url)
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let text = omweso_testkit::scrape(&metrics_url).await;
     assert_eq!(metric(&text, "omweso_moves_total"), 3.0);
     assert_eq!(metric(&text, "omweso_games_created_total"), 1.0);
     assert_eq!(metric(&text, "omweso_games_live"), 1.0);

@@ -48,6 +48,9 @@ pub async fn upgrade(
     } = admit(&state, &query, &headers, ip).await?;
     Ok(open(ws, &state, places, move |socket, held| async move {
         connection(socket, handle, player, resume_after, settings, &held.end).await;
+        // The places are given back here, when the socket ends (named whole: a capture of
+        // `held.end` alone would give the caps' holds back as soon as the upgrade answered).
+        drop(held);
     }))
 }
 

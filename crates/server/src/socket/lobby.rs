@@ -55,6 +55,9 @@ pub async fn upgrade(
         admitted.places,
         move |socket, held| async move {
             connection(socket, feed, shutdown, settings, &held.end).await;
+            // The places are given back here, when the socket ends (named whole: a capture of
+            // `held.end` alone would give the caps' holds back as soon as the upgrade answered).
+            drop(held);
         },
     ))
 }

@@ -2,7 +2,7 @@
 //! exact answers on hand-made positions (RULES.md 1.6), refusals that say what is wrong,
 //! the limits, and a spectator's analysis of a running game leaving the game as it was.
 
-use crate::common::TestServer;
+use crate::common::{SeatedGame, TestServer};
 use serde_json::{json, Value};
 
 /// RULES.md 1.6: South to move, and the position after South's E1.
@@ -387,11 +387,12 @@ async fn analysis_calls_and_searches_are_limited_per_session() {
 #[tokio::test]
 async fn a_spectator_analysing_a_running_game_leaves_it_as_it_was() {
     let server = TestServer::start("sqlite::memory:").await;
-    let (kato, _) = server.session("Kato").await;
-    let (nakato, _) = server.session("Nakato").await;
+    let SeatedGame {
+        id: game,
+        south: kato,
+        ..
+    } = SeatedGame::new(&server, json!({"ruleset":"omweso"})).await;
     let (watcher, _) = server.session("Okello").await;
-    let game = server.create(&kato, json!({"ruleset":"omweso"})).await;
-    server.join(&nakato, &game).await;
     let mut south = server.socket(&game, Some(&kato), None).await;
     south
         .send(json!({"t":"move","d":{"move":"E1"},"id":"m1"}))

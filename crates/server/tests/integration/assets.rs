@@ -39,18 +39,9 @@ fn unbrotli(bytes: &[u8]) -> Vec<u8> {
     out
 }
 
-/// The headers every answer carries (crates/server/src/edge.rs).
+/// The exact security headers of an answer of the tests' (plain http) server.
 fn assert_security_headers(headers: &HeaderMap, what: &str) {
-    let csp = headers
-        .get("content-security-policy")
-        .unwrap_or_else(|| panic!("{what}: no CSP"))
-        .to_str()
-        .unwrap();
-    assert!(csp.contains("script-src 'self';"), "{what}: {csp}");
-    assert!(csp.contains("style-src 'self';"), "{what}: {csp}");
-    assert_eq!(headers["x-frame-options"], "DENY", "{what}");
-    assert_eq!(headers["x-content-type-options"], "nosniff", "{what}");
-    assert_eq!(headers["referrer-policy"], "same-origin", "{what}");
+    crate::common::assert_security_headers(headers, false, what);
 }
 
 /// GET `path` with these request headers: status, headers, body as sent.

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use omweso_protocol::client::MoveRequest;
 use omweso_protocol::config::{GameConfig, SetupKind, TimeControl};
-use omweso_protocol::{ClientMessage, ErrorCode, Status};
+use omweso_protocol::{ClientMessage, ErrorCode, Snapshot, Status};
 use omweso_rules::{Outcome, Ruleset, Side, Victory};
 use omweso_server::game::actor::{Command, GameHandle, Services};
 use omweso_server::game::computer::ComputerServices;
@@ -79,6 +79,17 @@ fn extra(player_id: Uuid) -> Write {
         last_seen_ms: 0,
         used: false,
     })
+}
+
+/// One game of `ruleset` created seated (its pairing, and the running game).
+async fn one_seated(games: &Registry, ruleset: Ruleset) -> (SeatedGame, GameHandle) {
+    let pairing = pairing(ruleset);
+    let game = games
+        .create_seated(vec![pairing.clone()], vec![])
+        .await
+        .unwrap()
+        .remove(0);
+    (pairing, game)
 }
 
 async fn next(rx: &mut mpsc::Receiver<TableNews>) -> TableNews {
@@ -218,12 +229,7 @@ async fn a_round_the_store_refuses_writes_nothing() {
 async fn a_watcher_hears_every_move_with_its_version_position_and_notation() {
     let store = Store::open("sqlite::memory:").await.unwrap();
     let (games, _stop) = registry(&store);
-    let pairing = pairing(Ruleset::Omweso);
-    let game = games
-        .create_seated(vec![pairing.clone()], vec![])
-        .await
-        .unwrap()
-        .remove(0);
+    let (pairing, game) = one_seated(&games, Ruleset::Omweso).await;
     let (tx, mut news) = mpsc::channel(16);
     let now = game.watch(tx).await.unwrap();
     assert_eq!(now.game_id, pairing.id);
@@ -273,12 +279,7 @@ async fn a_watcher_hears_every_move_with_its_version_position_and_notation() {
 async fn adjudication_ends_a_running_game_and_its_watchers_hear_the_end() {
     let store = Store::open("sqlite::memory:").await.unwrap();
     let (games, _stop) = registry(&store);
-    let pairing = pairing(Ruleset::Omweso);
-    let game = games
-        .create_seated(vec![pairing.clone()], vec![])
-        .await
-        .unwrap()
-        .remove(0);
+    let (pairing, game) = one_seated(&games, Ruleset::Omweso).await;
     let south = connect(&game, &pairing.first).await;
     let north = connect(&game, &pairing.second).await;
     let (tx, mut news) = mpsc::channel(16);
@@ -312,7 +313,17 @@ async fn adjudication_ends_a_running_game_and_its_watchers_hear_the_end() {
         row.outcome_json.as_deref(),
         Some(r#"{"result":"win","winner":"s","victory":"adjudicated"}"#)
     );
-    assert!(row.final_json.is_some());
+    // The final snapshot stored with the end is the game as it ended, seen by nobody:
+    // nobody counted at the table (the sockets are not the store's), no `you`.
+    let stored: Snapshot =
+        serde_json::from_str(row.final_json.as_deref().expect("a final snapshot"))
+            .expect("the final snapshot is a snapshot");
+    let mut expected = snapshot.clone();
+    for seat in [&mut expected.seats.s, &mut expected.seats.n] {
+        seat.as_mut().expect("both seats taken").connected = false;
+    }
+    expected.spectators = 0;
+    assert_eq!(stored, expected);
     let log = store.actions(pairing.id).await.unwrap();
     assert_eq!(log.last().map(|a| a.kind.as_str()), Some("adjudicate"));
 
@@ -340,12 +351,7 @@ async fn adjudication_ends_a_running_game_and_its_watchers_hear_the_end() {
 async fn the_end_reaches_a_watcher_whose_channel_is_full() {
     let store = Store::open("sqlite::memory:").await.unwrap();
     let (games, _stop) = registry(&store);
-    let pairing = pairing(Ruleset::Oware);
-    let game = games
-        .create_seated(vec![pairing.clone()], vec![])
-        .await
-        .unwrap()
-        .remove(0);
+    let (pairing, game) = one_seated(&games, Ruleset::Oware).await;
     let south = connect(&game, &pairing.first).await;
     let north = connect(&game, &pairing.second).await;
     // Watched once both players are here (their coming is news too).

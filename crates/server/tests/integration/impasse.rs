@@ -2,7 +2,7 @@
 //! declined, one standing through a restart, and accepted after it, the game ended by the
 //! even split; refusals that say what is wrong; spectators see it all.
 
-use crate::common::{Client, TestServer};
+use crate::common::{Client, SeatedGame, TestServer};
 use serde_json::{json, Value};
 
 /// The next versioned event, which must be of type `t`.
@@ -24,11 +24,13 @@ async fn a_proposal_is_declined_another_survives_a_restart_and_is_accepted() {
     let path = std::env::temp_dir().join(format!("omweso-impasse-{}.db", uuid::Uuid::new_v4()));
     let url = format!("sqlite://{}", path.display());
     let server = TestServer::start(&url).await;
-    let (kato, _) = server.session("Kato").await;
-    let (nakato, _) = server.session("Nakato").await;
+    let SeatedGame {
+        id: game,
+        south: kato,
+        north: nakato,
+        ..
+    } = SeatedGame::new(&server, json!({"ruleset":"oware"})).await;
     let (apio, _) = server.session("Apio").await;
-    let game = server.create(&kato, json!({"ruleset":"oware"})).await;
-    server.join(&nakato, &game).await;
     let mut south = server.socket(&game, Some(&kato), None).await;
     let mut north = server.socket(&game, Some(&nakato), None).await;
     let mut watcher = server.socket(&game, Some(&apio), None).await;
@@ -162,10 +164,11 @@ async fn a_proposal_is_declined_another_survives_a_restart_and_is_accepted() {
 #[tokio::test]
 async fn only_oware_has_the_proposal() {
     let server = TestServer::start("sqlite::memory:").await;
-    let (kato, _) = server.session("Kato").await;
-    let (nakato, _) = server.session("Nakato").await;
-    let game = server.create(&kato, json!({"ruleset":"omweso"})).await;
-    server.join(&nakato, &game).await;
+    let SeatedGame {
+        id: game,
+        south: kato,
+        ..
+    } = SeatedGame::new(&server, json!({"ruleset":"omweso"})).await;
     let mut south = server.socket(&game, Some(&kato), None).await;
     let e = refused(&mut south, "p", json!({"t":"impasse","d":{}})).await;
     assert_eq!(e["code"], "not_oware");

@@ -20,20 +20,22 @@ async fn next_lobby(socket: &mut Client) -> Value {
     }
 }
 
-/// The pushes until one satisfies `done` (5 s at most): that one, and how many came.
+/// The pushes until one satisfies `done` ([`PATIENCE`] at most): that one, and how many came.
 async fn lobby_until(
     socket: &mut Client,
     what: &str,
     done: impl Fn(&Value) -> bool,
 ) -> (Value, usize) {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    let deadline = tokio::time::Instant::now() + crate::common::PATIENCE;
     let mut pushes = 0;
     loop {
         let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-        let m = socket
-            .try_recv(left)
-            .await
-            .unwrap_or_else(|| panic!("no push showing {what} within 5 s"));
+        let m = socket.try_recv(left).await.unwrap_or_else(|| {
+            panic!(
+                "no push showing {what} within {:?}",
+                crate::common::PATIENCE
+            )
+        });
         if m["t"] != "lobby" {
             continue;
         }

@@ -2,17 +2,19 @@
 
 use std::time::Duration;
 
-use crate::common::{Client, Remote, TestServer};
+use crate::common::{Client, Remote, SeatedGame, TestServer};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
 
 /// Two players seated in a new game of `body`; returns (game, south token, north token).
 async fn seated(server: &Remote, body: Value) -> (String, String, String) {
-    let (kato, _) = server.session("Kato").await;
-    let (nakato, _) = server.session("Nakato").await;
-    let game = server.create(&kato, body).await;
-    assert_eq!(server.join(&nakato, &game).await, "n");
+    let SeatedGame {
+        id: game,
+        south: kato,
+        north: nakato,
+        ..
+    } = SeatedGame::new(server, body).await;
     (game, kato, nakato)
 }
 

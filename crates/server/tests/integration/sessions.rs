@@ -7,25 +7,15 @@
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
-use crate::common::probe::{assert_p99_under, LatencyProbe};
-use crate::common::{Remote, TestServer};
+use crate::common::config_with as config;
+use crate::common::probe::{assert_every_move_went_through, LatencyProbe};
+use crate::common::{Remote, SeatedGame, TestServer};
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-
-/// The probe game's p99 while an attack runs.
-const PROBE_P99: Duration = Duration::from_millis(50);
 
 /// One test at a time: the probes measure their own test's load, and the connection
 /// tests need the file descriptors.
 static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
-
-fn config(
-    set: impl FnOnce(&mut omweso_server::config::Limits),
-) -> omweso_server::config::ServeConfig {
-    let mut config = omweso_server::config::ServeConfig::for_tests("sqlite::memory:");
-    set(&mut config.limits);
-    config
-}
 
 /// `POST /api/session` as a client at `from` (through the trusted proxy 127.0.0.1), with
 /// the cookie of `replacing` if given: (status, body, the Set-Cookie header).
@@ -87,7 +77,7 @@ async fn a_crowd_behind_one_address_gets_its_sessions() {
         let (status, me) = server.get("/api/me", token).await;
         assert_eq!(status, 200, "{me}");
     }
-    assert_p99_under("a crowd's sessions", &probe.finish().await, PROBE_P99);
+    assert_every_move_went_through("a crowd's sessions", &probe.finish().await);
     server.stop().await;
 }
 
@@ -360,10 +350,12 @@ async fn close_of(client: &mut crate::common::Client) -> (u16, String) {
 async fn signing_out_makes_the_token_worthless_and_closes_its_sockets() {
     let _serial = ONE_AT_A_TIME.lock().await;
     let server = TestServer::start("sqlite::memory:").await;
-    let (kato, _) = server.session("Kato").await;
-    let (nakato, _) = server.session("Nakato").await;
-    let game = server.create(&kato, json!({"ruleset": "oware"})).await;
-    server.join(&nakato, &game).await;
+    let SeatedGame {
+        id: game,
+        south: kato,
+        north: nakato,
+        ..
+    } = SeatedGame::new(&server, json!({"ruleset": "oware"})).await;
     let mut kato_game = server.socket(&game, Some(&kato), None).await;
     kato_game.recv_type("state").await;
     let mut kato_lobby = server.socket_at(&format!("/ws/lobby?token={kato}")).await;
@@ -455,14 +447,7 @@ async fn security_headers_on_every_answer_and_hypers_own_400_is_empty() {
     let server = TestServer::start("sqlite::memory:").await;
     for path in ["/", "/api/me", "/nowhere", "/static/nothing.js"] {
         let answer = server.http.get(server.url(path)).send().await.unwrap();
-        for name in [
-            "content-security-policy",
-            "x-frame-options",
-            "x-content-type-options",
-            "referrer-policy",
-        ] {
-            assert!(answer.headers().contains_key(name), "{path}: no {name}");
-        }
+        crate::common::assert_security_headers(answer.headers(), false, path);
     }
     for malformed in [
         "GET / HTTP/1.1\r\nHost: x\r\nNot a header\r\n\r\n".to_owned(),

@@ -3,8 +3,6 @@
 //! no longer once one leaves; a player connected only to their game in the tournament
 //! counts too; watchers who are not in the tournament are never listed.
 
-use std::time::Duration;
-
 use crate::common::{Client, TestServer};
 use serde_json::{json, Value};
 
@@ -23,16 +21,19 @@ fn connected(presence: &Value) -> Vec<String> {
 }
 
 /// The presences until one lists exactly `expected` (sorted here, as the server sends
-/// them), within 5 s.
+/// them), within [`PATIENCE`](crate::common::PATIENCE).
 async fn presence_until(socket: &mut Client, expected: &[&str]) {
     let mut expected: Vec<String> = expected.iter().map(|&id| id.to_owned()).collect();
     expected.sort();
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    let deadline = tokio::time::Instant::now() + crate::common::PATIENCE;
     let mut seen = Vec::new();
     loop {
         let left = deadline.saturating_duration_since(tokio::time::Instant::now());
         let Some(m) = socket.try_recv(left).await else {
-            panic!("no presence {expected:?} within 5 s; saw {seen:?}");
+            panic!(
+                "no presence {expected:?} within {:?}; saw {seen:?}",
+                crate::common::PATIENCE
+            );
         };
         if m["t"] != "presence" {
             continue;
@@ -110,22 +111,7 @@ async fn the_director_and_the_players_see_who_is_here() {
     presence_until(&mut watcher, &[&director_id]).await;
 
     // At their game: a round started, a player connected only to their game is here.
-    let (status, r) = server
-        .post(
-            &format!("/api/tournaments/{id}/rounds"),
-            &director,
-            json!({}),
-        )
-        .await;
-    assert_eq!(status, 201, "{r}");
-    let (status, round) = server
-        .post(
-            &format!("/api/tournaments/{id}/rounds/1/start"),
-            &director,
-            json!({}),
-        )
-        .await;
-    assert_eq!(status, 200, "{round}");
+    let round = server.pair_and_start(&director, &id, 1).await;
     let game = round["pairings"][0]["game_id"].as_str().unwrap().to_owned();
     let mut at_game = server.socket(&game, Some(&nakato), None).await;
     at_game.recv_type("state").await;

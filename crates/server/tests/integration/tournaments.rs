@@ -42,6 +42,17 @@ impl Event<'_> {
         }
     }
 
+    /// An Oware round-robin with `players` joined (R0, R1, ...): the event and their ids.
+    async fn round_robin(server: &Remote, players: usize) -> (Event<'_>, Vec<String>) {
+        let settings = json!({"name":"Club round-robin","ruleset":"oware","system":"round-robin"});
+        let mut event = Event::create(server, settings).await;
+        let mut ids = Vec::new();
+        for i in 0..players {
+            ids.push(event.join(&format!("R{i}")).await);
+        }
+        (event, ids)
+    }
+
     fn path(&self, rest: &str) -> String {
         format!("/api/tournaments/{}{rest}", self.id)
     }
@@ -103,6 +114,15 @@ impl Event<'_> {
         assert_eq!(status, 200, "{r}");
         assert_eq!(r["status"], "playing");
         r
+    }
+
+    /// `player` withdraws (`{}`).
+    async fn withdraw(&self, player: &str) {
+        let (status, r) = self
+            .server
+            .post(&self.path("/withdraw"), &self.tokens[player], json!({}))
+            .await;
+        assert_eq!((status, &r), (200, &json!({})), "{r}");
     }
 
     /// `player` resigns the game `game`.
@@ -300,14 +320,18 @@ async fn swiss_played_to_the_end(database_url: &str) {
             .await;
         assert_eq!(status, 200, "{r}");
     }
-    let (_, r) = event
+    let (status, r) = event
         .sheet(
             &t2_game,
             &event.tokens[&pairs[1].0],
             json!({"action":"confirm"}),
         )
         .await;
-    assert_eq!(r["error"]["code"], "sheet_settled");
+    assert_eq!(
+        (status, &r["error"]["code"]),
+        (409, &json!("sheet_settled")),
+        "{r}"
+    );
     let snap = event.snapshot().await;
     assert_eq!(
         round(&snap, 1)["pairings"][1]["sheet"]["status"],
@@ -343,14 +367,7 @@ async fn swiss_played_to_the_end(database_url: &str) {
 
     // ----- a withdrawal: seven play round 2, so one has the bye -----
     let withdrawn = players[7].clone();
-    let (status, r) = server
-        .post(
-            &event.path("/withdraw"),
-            &event.tokens[&withdrawn],
-            json!({}),
-        )
-        .await;
-    assert_eq!(status, 200, "{r}");
+    event.withdraw(&withdrawn).await;
     let r2 = event.pair().await;
     let pairs = pairings(&r2);
     assert_eq!(pairs.len(), 4);
@@ -539,15 +556,7 @@ async fn a_swiss_is_played_to_the_end_with_postgres() {
 #[tokio::test]
 async fn a_round_robin_of_five() {
     let server = TestServer::start("sqlite::memory:").await;
-    let mut event = Event::create(
-        &server,
-        json!({"name":"Club round-robin","ruleset":"oware","system":"round-robin"}),
-    )
-    .await;
-    let mut players = Vec::new();
-    for i in 0..5 {
-        players.push(event.join(&format!("R{i}")).await);
-    }
+    let (event, players) = Event::round_robin(&server, 5).await;
     let snap = event.snapshot().await;
     assert_eq!(snap["rounds_planned"], 5);
     let mut points: HashMap<String, f64> = HashMap::new();
@@ -593,6 +602,101 @@ async fn a_round_robin_of_five() {
         .await;
     assert_eq!(status, 409, "{r}");
     assert_eq!(r["error"]["code"], "round_not_ready");
+    server.stop().await;
+}
+
+/// A player who withdraws from a round-robin loses the rest of their games by forfeit
+/// (docs/tournaments.md): withdrawn after round 1 is paired and before it starts, their
+/// pairing of every round is still there (the Berger table is fixed), decided at each
+/// start: a sheet without a game, confirmed at once, `forfeit-won` 1 for the opponent,
+/// `forfeit-lost` 0 for them. The exact standings follow.
+#[tokio::test]
+async fn a_round_robin_withdrawal_forfeits_the_rest_of_the_players_games() {
+    let server = TestServer::start("sqlite::memory:").await;
+    let (event, players) = Event::round_robin(&server, 4).await;
+    assert_eq!(event.snapshot().await["rounds_planned"], 3);
+    let withdrawn = players[3].clone();
+    let mut points: HashMap<String, f64> = players.iter().map(|p| (p.clone(), 0.0)).collect();
+    let mut forfeits = 0;
+    for n in 1..=3 {
+        let pairs = pairings(&event.pair().await);
+        assert_eq!(pairs.len(), 2, "two tables, no bye: {pairs:?}");
+        if n == 1 {
+            event.withdraw(&withdrawn).await;
+        }
+        let started = event.start(n).await;
+        for (t, (first, second)) in pairs.iter().enumerate() {
+            let second = second.as_ref().expect("no bye among four");
+            let pairing = &started["pairings"][t];
+            if *first == withdrawn || *second == withdrawn {
+                let (winner_result, loser_result) = if *first == withdrawn {
+                    ("forfeit-lost", "forfeit-won")
+                } else {
+                    ("forfeit-won", "forfeit-lost")
+                };
+                let sheet = &pairing["sheet"];
+                assert_eq!(pairing["game_id"], Value::Null, "{pairing}");
+                assert_eq!(
+                    (
+                        &sheet["status"],
+                        &sheet["first_result"],
+                        &sheet["second_result"],
+                        &sheet["victory"],
+                        &sheet["game_id"],
+                    ),
+                    (
+                        &json!("confirmed"),
+                        &json!(winner_result),
+                        &json!(loser_result),
+                        &json!("forfeit"),
+                        &Value::Null,
+                    ),
+                    "round {n}: {sheet}"
+                );
+                let (first_points, second_points) = if *first == withdrawn {
+                    (0.0, 1.0)
+                } else {
+                    (1.0, 0.0)
+                };
+                assert_eq!(
+                    sheet["points"],
+                    json!({"first": first_points, "second": second_points}),
+                    "round {n}: {sheet}"
+                );
+                let opponent = if *first == withdrawn { second } else { first };
+                *points.get_mut(opponent).unwrap() += 1.0;
+                forfeits += 1;
+            } else {
+                // The others play: the second resigns.
+                event.resign(&game_of(&started, t + 1), second).await;
+                *points.get_mut(first).unwrap() += 1.0;
+            }
+        }
+        event
+            .until("the round finished", |s| {
+                round(s, n as usize)["status"] == "finished"
+            })
+            .await;
+    }
+    assert_eq!(forfeits, 3, "one forfeit in each of the three rounds");
+    let snap = event.snapshot().await;
+    assert_eq!(snap["status"], "finished");
+    let standings = snap["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), 4, "{standings:?}");
+    for line in standings {
+        let id = line["player_id"].as_str().unwrap();
+        assert_eq!(line["points"].as_f64().unwrap(), points[id], "{line}");
+    }
+    let last = standings.last().unwrap();
+    assert_eq!(last["player_id"], withdrawn.as_str(), "{standings:?}");
+    assert_eq!(last["points"], 0.0, "{last}");
+    let withdrawn_entry = snap["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["player_id"] == withdrawn.as_str())
+        .unwrap();
+    assert_eq!(withdrawn_entry["withdrawn"], true, "{withdrawn_entry}");
     server.stop().await;
 }
 
@@ -903,7 +1007,8 @@ async fn every_forbidden_action_is_refused_saying_why() {
         400,
     );
     // A player's tournament socket knows who they are; everyone may watch.
-    let (_, mine) = server.get(&event.path(""), &event.tokens[&a]).await;
+    let (status, mine) = server.get(&event.path(""), &event.tokens[&a]).await;
+    assert_eq!(status, 200, "{mine}");
     assert_eq!(mine["you"], a.as_str());
     let mut socket = server
         .socket_at(&format!(

@@ -1,17 +1,23 @@
 //! A real server on port 0 in the test's process, with the clients of
 //! [`omweso_testkit::Remote`] (through `Deref`), for the server's integration tests.
 
+pub mod fixtures;
 pub mod probe;
 
 use std::time::Duration;
 
 use omweso_server::config::ServeConfig;
-pub use omweso_testkit::{postgres_admin_url, Client, FreshPostgres, Remote};
+pub use omweso_testkit::{postgres_admin_url, Client, FreshPostgres, Remote, PATIENCE};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
+pub use fixtures::SeatedGame;
+
 pub struct TestServer {
     remote: Remote,
+    /// Where this server serves `GET /metrics` (the tests' servers serve them on a port
+    /// of their own, as a deployment does).
+    metrics: Option<std::net::SocketAddr>,
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<Result<(), omweso_server::server::ServeError>>>,
 }
@@ -35,7 +41,10 @@ impl TestServer {
     }
 
     /// A server listening on `bind` (`[::1]:0`, say).
-    pub async fn start_at(bind: &str, config: ServeConfig) -> TestServer {
+    pub async fn start_at(bind: &str, mut config: ServeConfig) -> TestServer {
+        if config.metrics_addr == "off" {
+            config.metrics_addr = "127.0.0.1:0".into();
+        }
         let listener = tokio::net::TcpListener::bind(bind).await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = oneshot::channel::<()>();
@@ -51,8 +60,37 @@ impl TestServer {
         assert!(ready.wait().await, "the server did not start");
         TestServer {
             remote: Remote::new(addr),
+            metrics: ready.metrics_addr(),
             stop: Some(stop),
             task: Some(task),
+        }
+    }
+
+    /// The value of the metric sample `sample` (a name, with its labels if it has any:
+    /// `omweso_limited_total{limit="sessions_per_ip"}`) as this server reports it now.
+    ///
+    /// The gauges read at scrape time (`omweso_games_live`, `omweso_sessions_cached`) are
+    /// this server's own; the counters are the process's, shared by every server of the
+    /// test binary, so a test asserts exact counters only on a binary of its own (the
+    /// `omweso` crate's cli tests).
+    pub async fn metric(&self, sample: &str) -> f64 {
+        let addr = self.metrics.expect("the tests' servers serve metrics");
+        omweso_testkit::metric_value(
+            &omweso_testkit::scrape(&format!("http://{addr}/metrics")).await,
+            sample,
+        )
+    }
+
+    /// Waits (the tests' patience at most) until no game is loaded: a finished game nobody
+    /// watches leaves memory.
+    pub async fn until_no_game_is_loaded(&self) {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        while self.metric("omweso_games_live").await != 0.0 {
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "a game stayed in memory"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
         }
     }
 
@@ -68,4 +106,49 @@ impl TestServer {
                 .unwrap();
         }
     }
+}
+
+/// The tests' settings on `sqlite::memory:`, with the limits a test needs set on top.
+pub fn config_with(set: impl FnOnce(&mut omweso_server::config::Limits)) -> ServeConfig {
+    let mut config = ServeConfig::for_tests("sqlite::memory:");
+    set(&mut config.limits);
+    config
+}
+
+/// What the server's edge sets on every answer (docs/security.md): the same policy on a
+/// page, a script, a JSON answer and a refusal.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
+     style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; \
+     object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// Asserts the exact security headers of docs/security.md on one answer; HSTS exactly
+/// when the server's public origin is https.
+pub fn assert_security_headers(headers: &reqwest::header::HeaderMap, https: bool, what: &str) {
+    let value = |name: &str| {
+        headers
+            .get(name)
+            .map(|v| v.to_str().expect("a text header").to_owned())
+    };
+    assert_eq!(
+        value("content-security-policy").as_deref(),
+        Some(CONTENT_SECURITY_POLICY),
+        "{what}"
+    );
+    assert_eq!(value("x-frame-options").as_deref(), Some("DENY"), "{what}");
+    assert_eq!(
+        value("x-content-type-options").as_deref(),
+        Some("nosniff"),
+        "{what}"
+    );
+    assert_eq!(
+        value("referrer-policy").as_deref(),
+        Some("same-origin"),
+        "{what}"
+    );
+    let hsts = https.then_some("max-age=31536000");
+    assert_eq!(
+        value("strict-transport-security").as_deref(),
+        hsts,
+        "{what}"
+    );
 }
