@@ -62,11 +62,6 @@ pub async fn signed_in(state: &AppState, headers: &HeaderMap) -> Result<SignedIn
     Ok(SignedIn { session, token })
 }
 
-/// The session a request is made as (for handlers outside this folder that read headers).
-pub async fn session(state: &AppState, headers: &HeaderMap) -> Result<Session, ApiError> {
-    Ok(signed_in(state, headers).await?.session)
-}
-
 /// An id as the server writes it: lowercase and hyphenated. Other spellings of the same
 /// UUID (braces, `urn:uuid:`, no hyphens, capitals) are not found, so that everything has
 /// one address.
