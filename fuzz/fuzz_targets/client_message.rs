@@ -29,7 +29,7 @@ pub extern "C" fn __asan_default_options() -> *const std::ffi::c_char {
     c"detect_odr_violation=0".as_ptr()
 }
 
-/// The codes `decode` answers with (shared/PROTOCOL.md).
+/// The codes `decode` answers with (docs/protocol.md).
 const DECODE_CODES: [ErrorCode; 3] = [
     ErrorCode::TooLarge,
     ErrorCode::BadMessage,

@@ -1,4 +1,4 @@
-//! `omweso engine` (shared/ENGINE-CLI.md): arbitrary bytes as request lines.
+//! `omweso engine` (docs/engine-cli.md): arbitrary bytes as request lines.
 //!
 //! - The whole input, if UTF-8, is one request line to `engine_cli::respond`: the answer
 //!   must be one line of JSON, an object holding either an `"error"` string or a `"moves"`,

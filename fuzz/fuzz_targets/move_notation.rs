@@ -1,7 +1,7 @@
-//! Move notation (RULES.md 0.3): arbitrary text parsed as a 4x8 [`Move`] and as an Oware
+//! Move notation (docs/rules.md#03-move-notation): arbitrary text parsed as a 4x8 [`Move`] and as an Oware
 //! [`oware::House`]. Whatever parses must print back to text that parses to an equal
 //! value. A parsed move is then played on four fixed positions (Omweso's outer start, the
-//! worked example of RULES.md 1.6, Mweiso's start and a Mweiso main-phase position) with
+//! worked example of docs/rules.md#16-worked-example, Mweiso's start and a Mweiso main-phase position) with
 //! the server's budget of 720 seeds: `play` must not panic, and a move it accepts must
 //! leave 64 seeds on the board. `play_unchecked`, documented never to panic on an illegal
 //! move, is called with it too. A parsed house is played on three Oware positions.
@@ -14,7 +14,7 @@ use omweso_rules::{oware, Move, Position, Preset, Rules, Side, SEEDS};
 
 const BUDGET: Option<u64> = Some(720);
 
-/// RULES.md 1.6: South's legal moves are E1 H2 E2 D2 B2 A2.
+/// docs/rules.md#16-worked-example: South's legal moves are E1 H2 E2 D2 B2 A2.
 const WORKED_EXAMPLE: &str = "5,0,0,0,1,1,1,1/0,3,0,5,5,5,0,5/10,4,1,4,4,0,0,4/1,0,0,0,4,0,0,0 s";
 /// Mweiso after the opening turns North A4, then South C1; North moves first.
 const MWEISO_MAIN: &str = "1,0,3,3,0,3,3,3/6,0,5,1,5,5,5,1/2,0,2,0,2,2,2,0/2,0,0,1,0,3,3,1 n";

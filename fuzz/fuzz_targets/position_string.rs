@@ -1,4 +1,4 @@
-//! Position strings (RULES.md 0.2): arbitrary text parsed as a free-form [`Setup`], as an
+//! Position strings (docs/rules.md#02-position-strings): arbitrary text parsed as a free-form [`Setup`], as an
 //! Omweso and a Mweiso [`Position`], and as an Oware position.
 //!
 //! - Whatever parses must print back to text that parses to an equal value.
@@ -13,7 +13,7 @@
 use libfuzzer_sys::fuzz_target;
 use omweso_rules::{oware, Position, Rules, Setup, Side, SEEDS};
 
-/// The sowing budget of the server's move-completion limit (RULES.md 4).
+/// The sowing budget of the server's move-completion limit (docs/rules.md#4-play-under-the-referee-server-rules).
 const BUDGET: Option<u64> = Some(720);
 
 /// At most this many enumerated moves are replayed with `Position::play` per side (the

@@ -205,7 +205,7 @@ export function endedView(view, over) {
 }
 
 /**
- * The budget a game's turns are sown under (RULES.md 4): its move limit at its sowing
+ * The budget a game's turns are sown under (docs/rules.md#4-play-under-the-referee-server-rules): its move limit at its sowing
  * pace, or the server's hard cap when the limit is off.
  * @param {Snapshot} snap
  */

@@ -1,4 +1,4 @@
-// The analysis board's "Type a position" form: a ruleset, a position string (RULES.md 0.2)
+// The analysis board's "Type a position" form: a ruleset, a position string (docs/rules.md#02-position-strings)
 // and "The start" of each ruleset. It follows the position shown (to copy, or to edit and
 // analyse) without overwriting what is being typed, and shows the server's refusal in
 // words. What happens on "Analyse" is the page's (analysis.js).

@@ -1,4 +1,4 @@
-// Coordinates, positions and laps (RULES.md sections 0-3), with no DOM: the board's
+// Coordinates, positions and laps (docs/rules.md#0-board-coordinates-notation to #3-oware-abapa), with no DOM: the board's
 // geometry, parsing the server's position strings, replaying a turn's laps seed by seed
 // for the animation, and the words for a turn and for how a game ended. The words for victories and results are core/words.js's. No rules: what is
 // legal, and what a move would do, the server says (docs/protocol.md). Node's test runner
@@ -101,7 +101,7 @@ export function sideName(side) {
 }
 
 /**
- * The cell of a side's pit by its index in the side's anticlockwise order (RULES.md 0.1):
+ * The cell of a side's pit by its index in the side's anticlockwise order (docs/rules.md#01-the-4x8-board-omweso-mweiso):
  * South 0..7 = A1..H1, 8..15 = H2..A2; North 0..7 = H4..A4, 8..15 = A3..H3. Oware uses one
  * ring of twelve houses, whatever the side: 0..5 = A1..F1, 6..11 = F2..A2.
  * @param {string} ruleset
@@ -152,7 +152,7 @@ export function emptyPosition(ruleset) {
 }
 
 /**
- * Parses a position string (RULES.md 0.2).
+ * Parses a position string (docs/rules.md#02-position-strings).
  * @param {Ruleset} ruleset
  * @param {string} text
  * @returns {Position}

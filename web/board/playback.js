@@ -168,7 +168,7 @@ export class Playback {
           const animation = animateLaps(board, parsePosition(before.ruleset, before.position), ev.d.laps, ms);
           if (ev.d.display_ms) {
             // Whatever the page's pace, the turn is shown within its display time: the next
-            // player's count starts when it is over (RULES.md 4). A skip takes effect at the
+            // player's count starts when it is over (docs/rules.md#4-play-under-the-referee-server-rules). A skip takes effect at the
             // next step, so the cut comes one step (the longest: a capture's flight) early.
             const left = displayLeft(ev.d.display_ms, item.receivedAt ?? performance.now(), performance.now());
             let timer = 0;

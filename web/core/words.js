@@ -29,7 +29,7 @@ export function describeTimeControl(tc) {
 }
 
 /**
- * The one display vocabulary of victory types (RULES.md 1.5, 2, 3, 4, 5.3) and of the
+ * The one display vocabulary of victory types (docs/rules.md#15-end-of-the-game, 2, 3, 4, 5.3) and of the
  * reasons a game is annulled: `VICTORY_NAMES` names each (a sheet's line, a select, a
  * mini-board), `VICTORY_WORDS` says what it means (never repeating the name), so a text
  * that shows both shows each once.

@@ -18,7 +18,7 @@ import { resultText } from './sheets.js';
  * @typedef {{gameId: string, result: string, victory: string, reason: string}} Correcting
  */
 
-/** The victories a game of each ruleset can end with (RULES.md 1.5, 2, 3, 4, 5.3). */
+/** The victories a game of each ruleset can end with (docs/rules.md#15-end-of-the-game, 2, 3, 4, 5.3). */
 const VICTORIES = /** @type {Record<string, string[]>} */ ({
   omweso: ['no-move', 'emitwe-ebiri', 'akawumbi', 'akakyala', 'resigned', 'abandoned', 'adjudicated'],
   mweiso: ['no-move', 'emitwe-ebiri', 'resigned', 'abandoned', 'adjudicated'],

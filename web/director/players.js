@@ -1,5 +1,5 @@
 // The console's players: who joined, who is connected, their points, a way to withdraw
-// each; the link to send to the players; and the pairs who must never meet (RULES.md 5.4
+// each; the link to send to the players; and the pairs who must never meet (docs/rules.md#54-pairing
 // rule 2), added and removed by name.
 
 import { api } from '../core/api.js';
@@ -58,7 +58,7 @@ export class PlayersPart extends ConsolePart {
   }
 
   /**
-   * The pairs who must never meet (RULES.md 5.4 rule 2), chosen from the players' names:
+   * The pairs who must never meet (docs/rules.md#54-pairing rule 2), chosen from the players' names:
    * the list, each with a button to let them meet again, and two selects to add a pair.
    */
   drawForbidden() {

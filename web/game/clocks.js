@@ -1,6 +1,6 @@
 // The game page's clocks: the referee count on the player cards and in the prompt, the
 // move limit, the abandonment countdown while a steal is open, and the arrangement limit
-// of a free setup (RULES.md 1.1). Deadlines are server
+// of a free setup (docs/rules.md#11-setup). Deadlines are server
 // times (`GameSession.serverNow`); the page calls `update` every 100 ms and after drawing.
 
 import { h, formatRemaining } from '../core/ui.js';

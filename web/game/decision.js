@@ -1,7 +1,7 @@
 // The decision panel: when a turn may go on more than one way, its options as buttons,
 // each with what it would do in words and, while pointed at or focused, on the board - as
 // the server says in the decision's `results` (the snapshot's `pending_results`). A choice
-// that annuls the game needs a second click (RULES.md 1.4). Once the player has answered,
+// that annuls the game needs a second click (docs/rules.md#14-never-ending-turns). Once the player has answered,
 // the panel leaves the screen (it comes back if the server refuses).
 
 import { moveLimitLine } from './clocks.js';
@@ -161,7 +161,7 @@ export class DecisionPanel {
     if (!snap || this.sending || !this.isOpen(snap)) return;
     this.follow(snap);
     if (resultOf(snap, choice)?.outcome?.result === 'annulled' && this.armed !== choice) {
-      // RULES.md 1.4: warn before sending a choice that annuls the game.
+      // docs/rules.md#14-never-ending-turns: warn before sending a choice that annuls the game.
       this.armed = choice;
       toast('This choice never ends (or runs past the move limit): the game would be annulled. Choose it again to confirm.', 'error');
       this.host.render();

@@ -1,4 +1,4 @@
-// Oware's impasse (RULES.md 3, docs/protocol.md "The impasse"): a player may propose to
+// Oware's impasse (docs/rules.md#3-oware-abapa, docs/protocol.md "The impasse"): a player may propose to
 // stop when neither can capture again; if the other accepts, the seeds left are split
 // evenly (the odd one to the side with more on it) and the game is scored on captures.
 // This panel holds the proposal button for a player, the offer with Accept / Decline for

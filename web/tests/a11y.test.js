@@ -139,7 +139,7 @@ for (const [on, device] of /** @type {[string, any][]} */ ([['', undefined], [' 
     await analyst.page.mouse.move(1, 1);
     await analyst.page.waitForTimeout(400);
     await check(analyst.page, 'the analysis board with the engine\'s answer');
-    // The opening never starts clockwise (RULES.md 2): South opens C1, North H4, then
+    // The opening never starts clockwise (docs/rules.md#2-mweiso-kagera-murray-1951): South opens C1, North H4, then
     // South's A1' stops at the clockwise chain's decision.
     await analyst.page.click('svg[data-board] [data-pit="C1"]');
     await analyst.page.waitForSelector('svg[data-board] [data-pit="A1"][data-legal]', { state: 'detached' });

@@ -18,7 +18,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const ARTIFACTS = path.resolve(here, '..', 'test-artifacts');
 mkdirSync(ARTIFACTS, { recursive: true });
 
-/** RULES.md 1.6, and the position after South's E1. */
+/** docs/rules.md#16-worked-example, and the position after South's E1. */
 const WORKED = '5,0,0,0,1,1,1,1/0,3,0,5,5,5,0,5/10,4,1,4,4,0,0,4/1,0,0,0,4,0,0,0 s';
 const AFTER_E1 = '5,0,0,0,1,1,1,0/0,3,0,5,5,5,0,0/10,4,1,4,4,1,1,6/1,0,0,0,0,2,2,2 n';
 
@@ -140,7 +140,7 @@ test('analysing a running game at a move, playing, asking the engine, typing a p
   assert.equal(after.version, version);
   assert.equal(after.history.length, snap.history.length);
 
-  // A position typed in: RULES.md 1.6's worked example.
+  // A position typed in: docs/rules.md#16-worked-example's worked example.
   await page.fill('#position-input', WORKED);
   await page.click('[data-position-submit]');
   s = await settled(page, (x) => x.cursor === 0 && x.nodes === 1 && x.position.startsWith('5,0,0,0'));
@@ -244,7 +244,7 @@ test('a Mweiso opening (never clockwise), then a clockwise start, its decision a
   await signInContext(context, live.server.url, analyst);
   await page.goto(`${live.server.url}/analysis?ruleset=mweiso&anim=0`);
   let s = await settled(page, (x) => x.ruleset === 'mweiso' && x.legal.length > 0);
-  // RULES.md 2: no opening turn starts clockwise.
+  // docs/rules.md#2-mweiso-kagera-murray-1951: no opening turn starts clockwise.
   assert.ok(s.legal.includes('A1') && s.legal.includes('H4'), `${s.legal}`);
   assert.ok(!s.legal.includes("A1'") && !s.legal.includes("H4'"), `${s.legal}`);
   // South opens C1, North H4; South, first in the main phase, then has A1', whose

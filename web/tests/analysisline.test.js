@@ -31,7 +31,7 @@ const OUTER = '4,4,4,4,4,4,4,4/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/4,4,4,4,4,4,4,4 s
 const TIME = { referee_seconds: null, move_limit_seconds: 180, sowing_pace: 4, akakyala: true, abandon_seconds: 60, disconnect_grace_seconds: 120 };
 
 test('a game as a line: its start from the preset, its positions, the akakyala history by counting seeds', () => {
-  // RULES.md 1.6: South's E1 captures North's H3 and H4 (6 seeds): North's total drops.
+  // docs/rules.md#16-worked-example: South's E1 captures North's H3 and H4 (6 seeds): North's total drops.
   const worked = '5,0,0,0,1,1,1,1/0,3,0,5,5,5,0,5/10,4,1,4,4,0,0,4/1,0,0,0,4,0,0,0 s';
   const afterE1 = '5,0,0,0,1,1,1,0/0,3,0,5,5,5,0,0/10,4,1,4,4,1,1,6/1,0,0,0,0,2,2,2 n';
   assert.deepEqual(captureHistories('omweso', [worked, afterE1], [null, 's']), [{ s: false, n: false }, { s: true, n: false }]);

@@ -1,4 +1,4 @@
-// Omweso's free setup on a phone, under the arrangement limit (RULES.md 1.1), through the
+// Omweso's free setup on a phone, under the arrangement limit (docs/rules.md#11-setup), through the
 // real server and the real page with its Content-Security-Policy: South arranges with
 // taps only (move seeds from pit to pit, take one out, add one), watching their time count
 // down; North sees South's arrangement and their own time, lets it run out, is given the

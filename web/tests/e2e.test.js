@@ -308,7 +308,7 @@ test('a decision point is answered by clicking, with both options previewed (Mwe
   // Both players have their opening pits; D1/E1 (4th and 5th from the left) are not among them.
   await north.page.waitForSelector('[data-pit="H4"][data-legal]');
   assert.equal(await south.page.locator('[data-pit="D1"][data-legal]').count(), 0);
-  // No opening turn starts clockwise (RULES.md 2).
+  // No opening turn starts clockwise (docs/rules.md#2-mweiso-kagera-murray-1951).
   assert.equal(await south.page.locator('[data-pit="A1\'"][data-legal]').count(), 0);
   // South opens C1, North H4; South, first in the main phase, then has A1', whose
   // clockwise chain asks a, c or l.

@@ -1,4 +1,4 @@
-// The referee count as a player on a slow line gets it (RULES.md 4, "When the count
+// The referee count as a player on a slow line gets it (docs/rules.md#4-play-under-the-referee-server-rules, "When the count
 // starts"), through the real server, the real page with its default animation, and a delay
 // proxy giving each player a 300 ms round trip. Each player reacts a second after their
 // board becomes playable, as a person does. Over a whole game with long sowings:

@@ -1,4 +1,4 @@
-// Oware's impasse on phones (RULES.md 3): a player proposes to stop, the opponent sees the
+// Oware's impasse on phones (docs/rules.md#3-oware-abapa): a player proposes to stop, the opponent sees the
 // offer with Accept / Decline as big buttons, declines, the other proposes and the first
 // accepts; a watcher sees the proposal; the result says the game ended by agreement with
 // the split. Real server, real page, headless Chromium at a phone's size.

@@ -1,4 +1,4 @@
-// board/notation.js against RULES.md's worked examples, the model's events (game/model.js), and the
+// board/notation.js against docs/rules.md's worked examples, the model's events (game/model.js), and the
 // words the page says about turns. No rules here: what is legal comes from the server.
 
 import { test } from 'node:test';
@@ -13,7 +13,7 @@ import { describeStart } from '../game/hoverline.js';
 
 const EXAMPLE = '5,0,0,0,1,1,1,1/0,3,0,5,5,5,0,5/10,4,1,4,4,0,0,4/1,0,0,0,4,0,0,0 s';
 
-test('coordinates: side indices follow RULES.md 0.1', () => {
+test('coordinates: side indices follow docs/rules.md#01-the-4x8-board-omweso-mweiso', () => {
   const name = (/** @type {'s'|'n'} */ side, /** @type {number} */ i) => pitName('omweso', cellOfIndex('omweso', side, i));
   assert.deepEqual([0, 7, 8, 15].map((i) => name('s', i)), ['A1', 'H1', 'H2', 'A2']);
   assert.deepEqual([0, 7, 8, 15].map((i) => name('n', i)), ['H4', 'A4', 'A3', 'H3']);
@@ -32,7 +32,7 @@ test('positions round-trip', () => {
   assert.equal(formatPosition(parsePosition('oware', oware)), oware);
 });
 
-test('the worked example (RULES.md 1.6): the laps of E1', () => {
+test('the worked example (docs/rules.md#16-worked-example): the laps of E1', () => {
   const pos = parsePosition('omweso', EXAMPLE);
   const after = replay(pos, [
     { from: 'E1', dir: 'a', seeds: 4, to: 'H2', kind: 'capture', captured: 6 },

@@ -93,7 +93,7 @@ export class PlayerPanel {
     const error = h('p', { class: 'form-error', role: 'alert' }, this.error);
     if (!joined) {
       // A Swiss takes players until its last round is paired; a round-robin's field is
-      // fixed by its first pairing (RULES.md 5.3).
+      // fixed by its first pairing (docs/rules.md#53-rounds).
       const joinable = snap.status !== 'finished'
         && (snap.system === 'swiss' ? snap.rounds.length < snap.settings.rounds : snap.rounds.length === 0);
       if (!joinable) {

@@ -1,4 +1,4 @@
-// The tournament's tables of record: the standings (RULES.md 5.5, as the server ranks
+// The tournament's tables of record: the standings (docs/rules.md#55-standings-and-tiebreaks, as the server ranks
 // them), the crosstable of every round, and one round's pairings with their results. Pure
 // renderings of the snapshot: the page redraws them when the events change it. These are
 // the parts a club prints and pins on the wall.

@@ -8,7 +8,7 @@ import { ensureSession } from '../core/session.js';
 import { h, replace, errorText } from '../core/ui.js';
 
 /**
- * The points table of RULES.md 5.2 (and the two additions), in the order shown.
+ * The points table of docs/rules.md#52-points (and the two additions), in the order shown.
  * `only`: the rulesets where that victory exists (the others score every win as `win`).
  * @type {{key: string, label: string, value: number, hint: string, only?: string[]}[]}
  */

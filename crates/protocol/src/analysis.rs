@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::game::{LapView, Legal, OmittedLaps, OptionResult};
 
-/// Who has captured in an earlier turn of the game: Omweso's akakyala rule (RULES.md
+/// Who has captured in an earlier turn of the game: Omweso's akakyala rule (docs/rules.md#15-end-of-the-game,
 /// 1.5.4), which a position string cannot say. Given, the rule is on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -23,9 +23,9 @@ pub struct CaptureHistory {
 #[serde(deny_unknown_fields)]
 pub struct PositionQuery {
     pub ruleset: Ruleset,
-    /// RULES.md 0.2 (Oware: section 0.2's `north/south side capS capN`).
+    /// docs/rules.md#02-position-strings (Oware: section 0.2's `north/south side capS capN`).
     pub position: String,
-    /// The sowing budget of each turn (RULES.md 1.4): 720 when absent, at most 20,000.
+    /// The sowing budget of each turn (docs/rules.md#14-never-ending-turns): 720 when absent, at most 20,000.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_seeds: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -1,4 +1,4 @@
-//! What clients send on a game's socket (`shared/PROTOCOL.md`, "Client to server"), and
+//! What clients send on a game's socket (docs/protocol.md#client-to-server), and
 //! the decoder that turns a text frame into it or into a refusal that says what is wrong.
 
 use serde::{Deserialize, Serialize};
@@ -33,7 +33,7 @@ pub struct ArrangeRequest {
 }
 
 /// `{"accept":true}`: the answer to the opponent's proposal to stop at an Oware impasse
-/// (addition, RULES.md 3).
+/// (addition, docs/rules.md#3-oware-abapa).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ImpasseAnswer {

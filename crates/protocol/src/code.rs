@@ -60,7 +60,7 @@ pub enum ErrorCode {
     IllegalMove,
     NoDecision,
     BadDecision,
-    /// An impasse proposal in a game that is not Oware (RULES.md 3).
+    /// An impasse proposal in a game that is not Oware (docs/rules.md#3-oware-abapa).
     NotOware,
     /// A proposal to stop at an impasse while one already stands.
     ImpasseStanding,

@@ -4,8 +4,8 @@ use omweso_rules::{Preset, Ruleset};
 use serde::{Deserialize, Serialize};
 
 /// The most seeds the server sows in one turn, whatever the time control; a turn that
-/// would sow more is annulled as `budget` (RULES.md 4). About seven times the longest turn
-/// that ended in random play (about 3,000 seeds, RULES.md 1.4), and 28 times the 720 seeds
+/// would sow more is annulled as `budget` (docs/rules.md#4-play-under-the-referee-server-rules). About seven times the longest turn
+/// that ended in random play (about 3,000 seeds, docs/rules.md#14-never-ending-turns), and 28 times the 720 seeds
 /// of the 3-minute limit at 4 seeds a second. Playing such a turn takes about 0.1 ms
 /// (docs/security.md); without the cap, a free-setup turn of 451 million laps ran the
 /// server out of memory.
@@ -17,7 +17,7 @@ pub const TURN_SEED_CAP: u64 = 20_000;
 pub enum SetupKind {
     Outer,
     Even,
-    /// Each player arranges their 32 seeds, the first player first (RULES.md 1.1).
+    /// Each player arranges their 32 seeds, the first player first (docs/rules.md#11-setup).
     Free,
 }
 
@@ -32,7 +32,7 @@ impl SetupKind {
     }
 }
 
-/// The referee's timing (RULES.md 4). Durations are milliseconds on the wire of the store;
+/// The referee's timing (docs/rules.md#4-play-under-the-referee-server-rules). Durations are milliseconds on the wire of the store;
 /// the API speaks seconds.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TimeControl {
@@ -50,7 +50,7 @@ pub struct TimeControl {
     pub abandon_seconds: f64,
     /// Seconds a seated player may stay disconnected during play before losing.
     pub disconnect_grace_seconds: f64,
-    /// The arrangement limit of a free setup (RULES.md 1.1): seconds each player has to
+    /// The arrangement limit of a free setup (docs/rules.md#11-setup): seconds each player has to
     /// arrange their seeds before they are given the `outer` arrangement; `None`: no limit.
     /// Absent from configurations stored before the limit existed (none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -85,7 +85,7 @@ impl TimeControl {
 
     /// The sowing budget of a turn with `used_ms` of its limit already spent deciding:
     /// what the move-completion limit leaves at the table's pace, and never more than
-    /// [`TURN_SEED_CAP`], whatever the time control (RULES.md 4: no turn can exhaust the
+    /// [`TURN_SEED_CAP`], whatever the time control (docs/rules.md#4-play-under-the-referee-server-rules: no turn can exhaust the
     /// server, even with the limit off or set to a day).
     #[must_use]
     pub fn budget(&self, used_ms: u64) -> u64 {
@@ -132,7 +132,7 @@ pub struct GameConfig {
     pub setup: SetupKind,
     pub time_control: TimeControl,
     /// A tournament round's deadline (ms since the epoch): the game, if still going then,
-    /// stops and is decided on material (RULES.md 5.3) by its own referee, to the
+    /// stops and is decided on material (docs/rules.md#53-rounds) by its own referee, to the
     /// millisecond and the same on replay. `None` for a game outside a tournament.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop_at_ms: Option<u64>,
@@ -170,7 +170,7 @@ pub struct TimeControlRequest {
     pub abandon_seconds: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub disconnect_grace_seconds: Option<f64>,
-    /// The arrangement limit of a free setup, seconds; `null`: none (RULES.md 1.1).
+    /// The arrangement limit of a free setup, seconds; `null`: none (docs/rules.md#11-setup).
     #[serde(
         default,
         deserialize_with = "nullable",

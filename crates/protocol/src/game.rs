@@ -1,8 +1,8 @@
 //! A game as the protocol shows it: the versioned events, the snapshot, and the pieces
 //! they share (laps, the referee's clock, the seats, what a player may do). Every type
-//! serializes to the shape of `shared/PROTOCOL.md` (plus the additions `docs/protocol.md`
-//! lists) and deserializes from it, so that the load generator, the tests and any Rust
-//! client read the server's messages with the server's own types.
+//! serializes to the shape docs/protocol.md gives (its additions included) and
+//! deserializes from it, so that the load generator, the tests and any Rust client read
+//! the server's messages with the server's own types.
 
 use omweso_rules::{Direction, GameLap, Outcome, Ruleset, Side};
 use serde::{Deserialize, Serialize};
@@ -48,7 +48,7 @@ pub struct ClockView {
     pub steal_open: bool,
     pub move_deadline: Option<u64>,
     /// When the player now arranging a free setup runs out of their arrangement limit
-    /// (addition; RULES.md 1.1): absent when no limit runs (none set, nobody arranging,
+    /// (addition; docs/rules.md#11-setup): absent when no limit runs (none set, nobody arranging,
     /// or the arranging player not at the table yet).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arrange_deadline: Option<u64>,
@@ -148,7 +148,7 @@ pub struct Played {
     #[serde(default)]
     pub pending: bool,
     /// How long every page takes to show these laps being sown, in milliseconds: the next
-    /// turn's referee count starts when it is over (addition; RULES.md 4).
+    /// turn's referee count starts when it is over (addition; docs/rules.md#4-play-under-the-referee-server-rules).
     #[serde(default)]
     pub display_ms: u64,
     #[serde(default)]
@@ -182,7 +182,7 @@ pub enum Event {
         by: Side,
         pits: [u8; 16],
         /// The player's arrangement limit ran out and the referee gave them the `outer`
-        /// arrangement (RULES.md 1.1).
+        /// arrangement (docs/rules.md#11-setup).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         late: bool,
         /// The clock after it: the second player's arrangement deadline, once the first
@@ -201,7 +201,7 @@ pub enum Event {
         clock: ClockView,
     },
     /// The referee count of the turn now open starts (addition): the game's first turn,
-    /// or the turn a restart left open, once both players are at the table (RULES.md 4).
+    /// or the turn a restart left open, once both players are at the table (docs/rules.md#4-play-under-the-referee-server-rules).
     Count {
         #[serde(default)]
         clock: ClockView,
@@ -215,7 +215,7 @@ pub enum Event {
         #[serde(default)]
         legal: Legal,
     },
-    /// A player proposes to stop at an Oware impasse (addition, RULES.md 3): it stands
+    /// A player proposes to stop at an Oware impasse (addition, docs/rules.md#3-oware-abapa): it stands
     /// until the opponent answers or the proposer plays their next turn.
     #[serde(rename = "impasse_proposed")]
     ImpasseProposed {
@@ -239,7 +239,7 @@ pub enum Event {
     },
 }
 
-/// A proposal to stop at an Oware impasse (addition, RULES.md 3): who made it and, once
+/// A proposal to stop at an Oware impasse (addition, docs/rules.md#3-oware-abapa): who made it and, once
 /// accepted, how the seeds left were split.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -1,4 +1,4 @@
-//! The bodies of the HTTP API (`shared/PROTOCOL.md`, "HTTP"): what `/api` calls take and
+//! The bodies of the HTTP API (docs/protocol.md#http): what `/api` calls take and
 //! answer. The snapshot is [`super::Snapshot`], the lobby's entries
 //! [`crate::lobby::GameSummary`].
 

@@ -1,6 +1,6 @@
-//! The wire protocol as types, both ways (`shared/PROTOCOL.md` and the additions in
-//! `docs/protocol.md`): every message a client sends or the server answers, over HTTP and
-//! on a game's socket, serializes from and deserializes into exactly one type here. The
+//! The wire protocol as types, both ways (docs/protocol.md, its additions included):
+//! every message a client sends or the server answers, over HTTP and on a game's socket,
+//! serializes from and deserializes into exactly one type here. The
 //! server writes its messages with them, and the load generator and the tests read them
 //! with them, so a shape is declared once.
 //!
@@ -109,7 +109,7 @@ mod tests {
 
     #[test]
     fn a_message_with_only_the_contracts_fields_is_read() {
-        // PROTOCOL.md's own examples, without any of the server's additions.
+        // docs/protocol.md's own examples, without any of the server's additions.
         let decision: Frame = serde_json::from_value(
             json!({"t":"decision","v":3,"d":{"by":"s","options":["a","c"]}}),
         )

@@ -1,4 +1,4 @@
-//! What the server sends on a game's socket (`shared/PROTOCOL.md`, "Server to client"):
+//! What the server sends on a game's socket (docs/protocol.md#server-to-client):
 //! one [`Frame`] type, the versioned game [`Event`]s and the unversioned replies.
 
 use serde::{Deserialize, Serialize};

@@ -1,4 +1,4 @@
-//! A tournament on the wire (`shared/PROTOCOL.md`, "Tournaments", and the additions in
+//! A tournament on the wire (docs/protocol.md#tournaments, and the additions in
 //! `docs/protocol.md`): the `/api/tournaments` bodies, the snapshot with its rounds, sheets
 //! and standings, and the frames of the tournament socket.
 
@@ -204,7 +204,7 @@ pub struct WithdrawRequest {
 }
 
 /// `PUT /api/tournaments/{id}/forbidden-pairs` takes, and answers, the whole list: pairs
-/// of player ids who must never be paired (RULES.md 5.4 rule 2) from the next pairing on.
+/// of player ids who must never be paired (docs/rules.md#54-pairing rule 2) from the next pairing on.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ForbiddenPairs {
@@ -342,7 +342,7 @@ pub struct DisputeView {
     pub at_ms: u64,
 }
 
-/// A score sheet (RULES.md 5.1).
+/// A score sheet (docs/rules.md#51-score-sheets).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SheetView {
     pub status: SheetStatus,
@@ -370,7 +370,7 @@ pub struct SheetView {
     /// When it confirms itself unless disputed (ms since the epoch; `null` once settled).
     #[serde(default)]
     pub confirms_at: Option<u64>,
-    /// A free setup's arrangements (RULES.md 1.1); absent for a preset start.
+    /// A free setup's arrangements (docs/rules.md#11-setup); absent for a preset start.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arrangements: Option<ArrangementsView>,
 }

@@ -101,7 +101,7 @@ fn whole_move(bencher: Bencher, ruleset: Ruleset) {
     });
 }
 
-/// RULES.md 1.4's position: E1 repeats its first state after 203,882,464 laps. Without a
+/// docs/rules.md#14-never-ending-turns's position: E1 repeats its first state after 203,882,464 laps. Without a
 /// budget the engine must still answer `never-ending`.
 #[divan::bench(sample_count = 3, sample_size = 1)]
 fn never_ending_long_cycle(bencher: Bencher) {

@@ -261,7 +261,7 @@ pub(crate) fn capture_at(theirs: u128, last: u8) -> Option<u8> {
 }
 
 /// Would a clockwise lap of `hand` seeds from `origin` (already lifted, if it is a lift)
-/// capture with its own last seed: a "direct capture" (RULES.md 1.3)?
+/// capture with its own last seed: a "direct capture" (docs/rules.md#13-reverse-clockwise-laps)?
 #[inline]
 pub(crate) fn captures_clockwise(mine: u128, theirs: u128, origin: u8, hand: u8) -> bool {
     let last = ((u32::from(origin) + 256 - u32::from(hand)) & 15) as u8;

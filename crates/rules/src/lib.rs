@@ -1,7 +1,7 @@
-//! The rules of Omweso, Mweiso and Oware (Abapa), exact to `RULES.md` and fast.
+//! The rules of Omweso, Mweiso and Oware (Abapa), exact to docs/rules.md and fast.
 //!
 //! - [`Setup`] is a free-form 4x8 board and whose turn it is, parsed from and written as
-//!   the position strings of RULES.md 0.2; [`Position`] is one checked against the rules
+//!   the position strings of docs/rules.md#02-position-strings; [`Position`] is one checked against the rules
 //!   ([`Position::from_setup`] says what is wrong).
 //! - A turn can be played stepwise ([`Position::begin_turn`], then [`Turn::run`] and
 //!   [`Turn::answer`] at each [`Decision`], every [`Lap`] reported to a [`LapObserver`]),

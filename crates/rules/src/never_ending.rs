@@ -1,6 +1,6 @@
 //! Exact never-ending detection in constant memory.
 //!
-//! RULES.md 1.4: before each lap the state is (board, lap origin, seeds in hand,
+//! docs/rules.md#14-never-ending-turns: before each lap the state is (board, lap origin, seeds in hand,
 //! direction), and the turn is never-ending as soon as a state repeats. Cycles can be
 //! hundreds of millions of laps long, so states cannot be stored. Instead the engine keeps
 //! two *anchors* per segment and compares every state with them; this finds the first

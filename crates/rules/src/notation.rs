@@ -1,4 +1,4 @@
-//! Move notation (RULES.md 0.3): `E1`, `A2'/c/a`, Mweiso's `A1'/l/E1`.
+//! Move notation (docs/rules.md#03-move-notation): `E1`, `A2'/c/a`, Mweiso's `A1'/l/E1`.
 
 use std::fmt;
 use std::str::FromStr;

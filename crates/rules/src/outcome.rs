@@ -40,7 +40,7 @@ impl fmt::Display for Outcome {
     }
 }
 
-/// The type of a victory (RULES.md 1.5, 2, 3 and 4).
+/// The type of a victory (docs/rules.md#15-end-of-the-game, 2, 3 and 4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
@@ -60,10 +60,10 @@ pub enum Victory {
     /// The opponent abandoned the game (server).
     Abandoned,
     /// The game was stopped at its tournament round's deadline and decided on material:
-    /// Oware on seeds captured, Omweso and Mweiso on seeds on each side (RULES.md 5.3;
+    /// Oware on seeds captured, Omweso and Mweiso on seeds on each side (docs/rules.md#53-rounds;
     /// server).
     Adjudicated,
-    /// The players agreed to stop at an impasse (RULES.md 3, Oware): the seeds left were
+    /// The players agreed to stop at an impasse (docs/rules.md#3-oware-abapa, Oware): the seeds left were
     /// split evenly, the odd one to the player with more on their side, and the captures
     /// decided (server).
     Impasse,
@@ -97,7 +97,7 @@ impl fmt::Display for Victory {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
 pub enum AnnulReason {
-    /// A state of the turn repeated: the turn can never end (RULES.md 1.4).
+    /// A state of the turn repeated: the turn can never end (docs/rules.md#14-never-ending-turns).
     NeverEnding,
     /// The turn ran out of its sowing budget (the move-completion limit, section 4).
     Budget,

@@ -4,7 +4,7 @@ use std::str::FromStr;
 use crate::Side;
 
 /// A pit of the 4x8 board (Omweso, Mweiso), by its coordinate: column `A`..`H` seen from
-/// South's seat, row `1`..`4` from South's edge (RULES.md 0.1).
+/// South's seat, row `1`..`4` from South's edge (docs/rules.md#01-the-4x8-board-omweso-mweiso).
 ///
 /// Inside the engine each side numbers its own 16 pits 0..15 in its anticlockwise order;
 /// [`Pit::index`] and [`Pit::from_index`] convert.

@@ -9,7 +9,7 @@ use crate::oware;
 use crate::{Game, Owing, Position, Preset, Ruleset, Side, ToMove, Turn};
 
 /// The sowing budget of every Omweso and Mweiso move: the 3-minute limit at 4 seeds a
-/// second (RULES.md 4). A turn that runs out of it annuls the game, which ends the playout.
+/// second (docs/rules.md#4-play-under-the-referee-server-rules). A turn that runs out of it annuls the game, which ends the playout.
 pub const BUDGET: u64 = 720;
 
 /// A game still going after this many plies is stopped and counted as played: random play
@@ -57,7 +57,7 @@ impl Playouts {
         while playout.plies < MAX_PLIES {
             let side = match position.to_move() {
                 // Mweiso's simultaneous opening: either player's turn may arrive first,
-                // unless one of them has no opening turn and skips it (RULES.md 2).
+                // unless one of them has no opening turn and skips it (docs/rules.md#2-mweiso-kagera-murray-1951).
                 ToMove::Opening(Owing::Both) => match Side::ALL.map(|s| position.can_move(s)) {
                     [true, true] => Side::ALL[choose(2)],
                     [true, false] => Side::South,

@@ -19,7 +19,7 @@ pub const SEEDS: u32 = 64;
 /// Seeds each player arranges in a free setup.
 pub const SEEDS_PER_SIDE: u32 = 32;
 
-/// The fixed starting arrangements of Omweso (RULES.md 1.1).
+/// The fixed starting arrangements of Omweso (docs/rules.md#11-setup).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Preset {
     /// 4 seeds in each of the player's 8 outer pits.
@@ -184,7 +184,7 @@ impl Position {
     /// As [`Position::from_setup`], but allowing fewer than 64 seeds: for studies and
     /// hand-made test positions. Every rule works the same on them.
     ///
-    /// In Mweiso's opening a player with no opening turn skips it (RULES.md 2): `os`/`on`
+    /// In Mweiso's opening a player with no opening turn skips it (docs/rules.md#2-mweiso-kagera-murray-1951): `os`/`on`
     /// whose owing player has none is the main phase, the other to move; `o` where neither
     /// has one is refused ([`PositionError::NoOpeningTurn`]: nobody would move first).
     pub fn from_setup_partial(setup: Setup, rules: Rules) -> Result<Position, PositionError> {
@@ -202,7 +202,7 @@ impl Position {
             has_captured: [false; 2],
         };
         match setup.to_move {
-            // RULES.md 2: a player with no legal opening turn skips it, and the other (who
+            // docs/rules.md#2-mweiso-kagera-murray-1951: a player with no legal opening turn skips it, and the other (who
             // has played theirs) moves first in the main phase.
             ToMove::Opening(Owing::Only(owing)) if !position.can_move(owing) => {
                 Ok(position.with_side_to_move(owing.other()))
@@ -254,7 +254,7 @@ impl Position {
         })
     }
 
-    /// The same board with `side` to move: the referee's steal (RULES.md 4), where the
+    /// The same board with `side` to move: the referee's steal (docs/rules.md#4-play-under-the-referee-server-rules), where the
     /// opponent plays the turn instead, from the same position. Ends Mweiso's opening.
     #[must_use]
     pub const fn with_side_to_move(mut self, side: Side) -> Position {
@@ -316,8 +316,8 @@ impl Position {
     }
 
     /// The game's result in this position when it is already over: a player to move who
-    /// cannot move has lost (RULES.md 1.5.5, 2). Mweiso's opening decides nothing: a
-    /// player with no opening turn skips it (RULES.md 2), so an opening position is never
+    /// cannot move has lost (docs/rules.md#15-end-of-the-game, 1.5.5, 2). Mweiso's opening decides nothing: a
+    /// player with no opening turn skips it (docs/rules.md#2-mweiso-kagera-murray-1951), so an opening position is never
     /// over.
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
@@ -351,7 +351,7 @@ impl Position {
             0
         };
         let mut clockwise = 0;
-        // RULES.md 2: no capture is made from a back-row hole in the opening, so an opening
+        // docs/rules.md#2-mweiso-kagera-murray-1951: no capture is made from a back-row hole in the opening, so an opening
         // turn never starts clockwise (a clockwise start exists only to capture).
         let mut reverse = if self.to_move.is_opening() {
             0

@@ -3,9 +3,9 @@ use crate::Ruleset;
 /// Which 4x8 game is played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Variant {
-    /// Omweso (RULES.md section 1).
+    /// Omweso (docs/rules.md#1-omweso).
     Omweso,
-    /// Mweiso (RULES.md section 2).
+    /// Mweiso (docs/rules.md#2-mweiso-kagera-murray-1951).
     Mweiso,
 }
 
@@ -13,7 +13,7 @@ pub enum Variant {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
     pub variant: Variant,
-    /// The optional akakyala victory (RULES.md 1.5.4; Omweso only).
+    /// The optional akakyala victory (docs/rules.md#15-end-of-the-game, 1.5.4; Omweso only).
     pub akakyala: bool,
 }
 

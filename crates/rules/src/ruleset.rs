@@ -6,7 +6,7 @@ use std::str::FromStr;
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Ruleset {
-    /// Omweso, Uganda: 4x8 board, 64 seeds, four reverse pits (RULES.md section 1).
+    /// Omweso, Uganda: 4x8 board, 64 seeds, four reverse pits (docs/rules.md#1-omweso).
     Omweso,
     /// Mweiso, Kagera (Murray 1951): Omweso's board with a simultaneous opening (section 2).
     Mweiso,

@@ -1,5 +1,5 @@
 //! A free-form 4x8 board and whose turn it is, parsed from and written as the position
-//! string of RULES.md 0.2. Nothing here checks the rules: [`crate::Position::from_setup`]
+//! string of docs/rules.md#02-position-strings. Nothing here checks the rules: [`crate::Position::from_setup`]
 //! does.
 
 use std::fmt;

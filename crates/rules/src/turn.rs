@@ -1,7 +1,7 @@
 //! A turn in progress: the stepwise interface the server drives, and the one loop every
 //! other way of playing goes through.
 //!
-//! A turn is a chain of laps (RULES.md 1.2). Before each lap the state is (board, lap
+//! A turn is a chain of laps (docs/rules.md#12-a-turn). Before each lap the state is (board, lap
 //! origin, seeds in hand, direction); the turn stops when that state repeats
 //! (never-ending, see [`crate::never_ending`]) or when the lap would go past the sowing
 //! budget. Where the rules give the player a choice the turn stops at a [`Decision`] and
@@ -354,7 +354,7 @@ impl Turn {
         let (mut sown, mut laps) = (self.sown, self.laps);
         let mut anchors = self.anchors;
         let state = loop {
-            // RULES.md 1.4: the repetition check first, then the budget.
+            // docs/rules.md#14-never-ending-turns: the repetition check first, then the budget.
             if dir == Direction::Anticlockwise
                 && anchors.seen_or_anchor(Anchor::new(mine, origin, hand))
             {
@@ -383,7 +383,7 @@ impl Turn {
                 break State::Done(TurnEnd::Ended);
             }
             if let Some(captured) = capture_at(theirs, last) {
-                // RULES.md 1.2.1: take both opponent pits of the column and sow them from
+                // docs/rules.md#12-a-turn, 1.2.1: take both opponent pits of the column and sow them from
                 // the origin of this lap, which stays the origin.
                 observer.lap(lap(LapKind::Capture, captured));
                 mine = sown_side;
@@ -398,7 +398,7 @@ impl Turn {
                     Variant::Omweso if clockwise_again => {
                         break State::Decide(Decision::Direction);
                     }
-                    // Mweiso's clockwise chain (RULES.md 2): after every clockwise capture.
+                    // Mweiso's clockwise chain (docs/rules.md#2-mweiso-kagera-murray-1951): after every clockwise capture.
                     Variant::Mweiso if dir == Direction::Clockwise => {
                         break State::Decide(Decision::Chain {
                             clockwise: clockwise_again,
@@ -407,7 +407,7 @@ impl Turn {
                     _ => dir = Direction::Anticlockwise,
                 }
             } else {
-                // RULES.md 1.2.2: relay.
+                // docs/rules.md#12-a-turn, 1.2.2: relay.
                 observer.lap(lap(LapKind::Relay, 0));
                 mine = clear_byte(sown_side, last);
                 origin = last;
@@ -509,7 +509,7 @@ impl Turn {
         }
         let mut position =
             Position::from_parts(Board::from_bits(sides), to_move, self.rules, has_captured);
-        // RULES.md 2: an opponent left with no legal opening turn skips it, and the mover,
+        // docs/rules.md#2-mweiso-kagera-murray-1951: an opponent left with no legal opening turn skips it, and the mover,
         // whose opening is then the only one, moves first in the main phase.
         if to_move.is_opening() && !position.can_move(other) {
             position = position.with_side_to_move(self.mover);
@@ -529,7 +529,7 @@ impl Turn {
         })
     }
 
-    /// RULES.md 1.5 (Omweso) and 2 (Mweiso): the result decided at the end of this turn.
+    /// docs/rules.md#15-end-of-the-game (Omweso) and 2 (Mweiso): the result decided at the end of this turn.
     fn outcome(&self, end: TurnEnd, after: &Position) -> Option<Outcome> {
         const BOTH_ENDS: u8 = 0b1000_0001;
         let win = |victory| {
@@ -540,7 +540,7 @@ impl Turn {
         };
         let other = self.mover.other();
         if self.to_move_before.is_opening() {
-            // RULES.md 2: an opening turn's captures decide nothing (the main phase's end
+            // docs/rules.md#2-mweiso-kagera-murray-1951: an opening turn's captures decide nothing (the main phase's end
             // conditions are first checked at its first turn: the position after the
             // opening says whether the player to move can move); a never-ending turn
             // annuls the game, as in the main phase.

@@ -1,4 +1,4 @@
-//! Omweso's free setup (RULES.md 1.1) chosen by search: where to put one's 32 seeds.
+//! Omweso's free setup (docs/rules.md#11-setup) chosen by search: where to put one's 32 seeds.
 //!
 //! An arrangement is judged by what the alpha-beta search ([`crate::alphabeta`]) makes of
 //! the first moves of the game it starts: the position both arrangements make, searched a
@@ -41,7 +41,7 @@ use crate::Level;
 pub struct ArrangeQuery {
     /// The rules the game is played under (Omweso, with or without akakyala).
     pub rules: Rules,
-    /// The first player's arrangement, shown to the second (RULES.md 1.1); `None` when
+    /// The first player's arrangement, shown to the second (docs/rules.md#11-setup); `None` when
     /// arranging first. The first arranger moves first.
     pub shown: Option<Arrangement>,
     /// The sowing budget each explored move is played under (the server's 720).
@@ -199,7 +199,7 @@ fn checked(pits: [u64; 16]) -> Arrangement {
 }
 
 /// The pits of an arrangement given by columns from the player's left: column `c`'s
-/// outer pit is index `c`, its inner pit index `15 - c` (RULES.md 0.1).
+/// outer pit is index `c`, its inner pit index `15 - c` (docs/rules.md#01-the-4x8-board-omweso-mweiso).
 fn by_columns(outer: [u64; 8], inner: [u64; 8]) -> Arrangement {
     let mut pits = [0u64; 16];
     for c in 0..8 {

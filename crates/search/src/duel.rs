@@ -67,7 +67,7 @@ pub fn play(
             });
         }
         // Both owing their opening: `first` opens first, unless it has no opening turn
-        // and skips it (RULES.md 2).
+        // and skips it (docs/rules.md#2-mweiso-kagera-murray-1951).
         let side = game.to_move().unwrap_or_else(|| {
             if game.opening_owed().contains(&first) {
                 first
@@ -202,7 +202,7 @@ impl Arranging {
     }
 }
 
-/// An Omweso free start (RULES.md 1.1) arranged by `arranging` (`[south, north]`):
+/// An Omweso free start (docs/rules.md#11-setup) arranged by `arranging` (`[south, north]`):
 /// `first` arranges first, then the other, seeing it; `first` moves first. Each seat's
 /// arrangement is drawn from its own seed, `mix` of the game's seed and the seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -58,7 +58,7 @@ fn board(p: &Position, me: Side) -> i32 {
 /// Seeds of `victim` that `attacker` could capture with one seed landing in the right
 /// inner pit: for each of the attacker's inner pits `k` (8..15) that is occupied, the
 /// victim's inner pit `23 - k` and outer pit `k - 8` of that column, if both are
-/// occupied (RULES.md 0.1 and 1.2.1).
+/// occupied (docs/rules.md#01-the-4x8-board-omweso-mweiso and 1.2.1).
 fn open_to(attacker: &[u8; 16], victim: &[u8; 16]) -> i32 {
     (8..16)
         .filter(|&k| attacker[k] > 0)
@@ -108,7 +108,7 @@ mod tests {
 
     #[test]
     fn the_worked_example_counts_material_mobility_and_open_columns() {
-        // RULES.md 1.6. North: row 4 = 5,0,0,0,1,1,1,1, row 3 = 0,3,0,5,5,5,0,5 (32 seeds);
+        // docs/rules.md#16-worked-example. North: row 4 = 5,0,0,0,1,1,1,1, row 3 = 0,3,0,5,5,5,0,5 (32 seeds);
         // South: row 2 = 10,4,1,4,4,0,0,4, row 1 = 1,0,0,0,4,0,0,0 (32). Material 0.
         // Pits of 2+: South A2 B2 D2 E2 H2 E1 = 6, North A4 B3 D3 E3 F3 H3 = 6: mobility 0.
         // South's columns with both pits occupied: A (A2 10, A1 1) and E (E2 4, E1 4);

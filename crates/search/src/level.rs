@@ -82,7 +82,7 @@ const OMWESO: [Strength; 8] = [
 ];
 
 /// Mweiso, weakest first. The first player of the main phase wins nine games in ten
-/// between any two players, and with the corrected opening (RULES.md 2) all but a few:
+/// between any two players, and with the corrected opening (docs/rules.md#2-mweiso-kagera-murray-1951) all but a few:
 /// level 8's search proves a forced win for it from 36 of the 40 positions after the
 /// opening (a rules question, docs/bots.md), so no setting separates the levels; they
 /// rise in depth and then in nodes, and level 1 plays the best move one move ahead, which

@@ -7,7 +7,7 @@
 //!   unless the limit is wall-clock time ([`Limit::Millis`]).
 //! - [`Level`] is one of eight fixed strengths (1 a beginner, 8 the strongest the server
 //!   affords in about a second a move on one core), each documented in `docs/bots.md`.
-//! - [`arrange`] chooses an Omweso free-setup arrangement (RULES.md 1.1) by searching the
+//! - [`arrange`] chooses an Omweso free-setup arrangement (docs/rules.md#11-setup) by searching the
 //!   first moves of the games candidate arrangements start, per level, from a seed.
 //! - A search stops early when its `stop` flag is raised, answering the best move found
 //!   so far: the server cancels a bot's search when its game ends.

@@ -21,7 +21,7 @@ pub struct Query {
     pub game: Game,
     /// Who plays: the side to move, or either player during Mweiso's opening.
     pub side: Side,
-    /// The sowing budget each explored move is played under (RULES.md 1.4; the server's
+    /// The sowing budget each explored move is played under (docs/rules.md#14-never-ending-turns; the server's
     /// 720 by default). A move that exhausts it annuls the game.
     pub max_seeds: Option<u64>,
     pub limit: Limit,

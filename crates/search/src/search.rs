@@ -9,7 +9,7 @@ use crate::alphabeta::{search, Settings, MAX_DEPTH};
 use crate::tt::{table_for, MAX_TABLE};
 use crate::{Found, Limit, Query, SearchError};
 
-/// The longest time limit accepted (ENGINE-CLI.md `bestmove`).
+/// The longest time limit accepted (docs/engine-cli.md `bestmove`).
 pub const MAX_MILLIS: u64 = 60_000;
 
 /// Ties between equal moves are broken by a leaf noise this small (hundredths of a seed)

@@ -40,7 +40,7 @@ fn names(moves: &[GameMove]) -> Vec<String> {
 /// - `E1`: 4 seeds to F1, G1, H1, H2; H2 held 1, and H3 (6) and H4 (5) are occupied:
 ///   South captures 11 in column H and sows them from E1: F1 .. H1, H2 .. A2 (11 pits),
 ///   the last in A2, which held 1, with A3 (1) and A4 (1) occupied: a capture in column A.
-///   Captures in both end columns: emitwe-ebiri, South wins (RULES.md 1.5.2).
+///   Captures in both end columns: emitwe-ebiri, South wins (docs/rules.md#15-end-of-the-game, 1.5.2).
 /// - `B1`: C1, D1 (empty): the turn ends, no capture.
 /// - `B1'` (clockwise from a reverse pit, allowed as it captures): A1, A2 (held 1):
 ///   captures A3 + A4 = 2, which can only go anticlockwise (no direct capture clockwise
@@ -104,7 +104,7 @@ fn oware_capture_chain_to_25() {
         .play(&GameMove::parse(Ruleset::Oware, "D1").unwrap(), None)
         .unwrap();
     assert_eq!(win.summary.captured, 5);
-    // 25: the game stops and each takes the seeds left on their side (RULES.md 3), South
+    // 25: the game stops and each takes the seeds left on their side (docs/rules.md#3-oware-abapa), South
     // A1, E1 and F1's 3 (28), North A2's 4 (20).
     assert_eq!(win.game.scores(), Some([28, 20]));
     assert_eq!(
@@ -127,7 +127,7 @@ fn oware_capture_chain_to_25() {
     }
 }
 
-/// RULES.md 1.4's long cycle: South to move, with 58 seeds to North's 6 (and North's
+/// docs/rules.md#14-never-ending-turns's long cycle: South to move, with 58 seeds to North's 6 (and North's
 /// inner row empty, so nothing can be captured by South). `E1` never ends (it repeats
 /// its first state after 203,882,464 laps); under the 720-seed budget it stops with the
 /// budget exhausted and the game annulled, a 0. Every other move keeps a won game going
@@ -264,7 +264,7 @@ fn refusals_say_why() {
 /// or only they do.
 ///
 /// From the start (2 seeds in every pit) each player has six opening turns, capturing 12
-/// to 16 seeds, and none decides the game (RULES.md 2: the end conditions are the main
+/// to 16 seeds, and none decides the game (docs/rules.md#2-mweiso-kagera-murray-1951: the end conditions are the main
 /// phase's), so the search finds no win in one move for either player. After South's `A1`
 /// North owes the only opening turn left: 3 moves (C4, G4 and H4 were captured).
 #[test]
@@ -298,7 +298,7 @@ fn mweiso_openings() {
 }
 
 /// A duel from a Mweiso opening where the player asked to open first has no opening turn:
-/// it skips it (RULES.md 2), and the other opens and moves first in the main phase.
+/// it skips it (docs/rules.md#2-mweiso-kagera-murray-1951), and the other opens and moves first in the main phase.
 #[test]
 fn a_duel_skips_an_opening_nobody_can_play() {
     // North's outer pits of two are D4 and E4 only: no opening turn for North.

@@ -2,7 +2,7 @@
 
 use std::net::SocketAddr;
 
-/// The shortest round time, in minutes (RULES.md 4, 5.3). A round must fit a game's
+/// The shortest round time, in minutes (docs/rules.md#4-play-under-the-referee-server-rules, 5.3). A round must fit a game's
 /// worst legal moments: one turn may take the whole 3-minute move limit, and a player who
 /// never comes loses by abandonment only after the 60 s disconnect grace and the 60 s
 /// abandonment wait; 3 + 1 + 1 = 5 minutes, below which a round can end on material

@@ -5,7 +5,7 @@
 //! the test's own on the PostgreSQL server `TEST_POSTGRES_URL` names.
 //!
 //! And [`modules`]: a crate's module graph and its cycles, for the test that keeps every
-//! crate of the workspace free of module cycles (`tests/module_cycles.rs`).
+//! crate of the workspace free of module cycles (`tests/workspace/module_cycles.rs`).
 //!
 //! A test that cannot do what it set out to (a refused request, a closed socket) panics
 //! with what went wrong: these are test helpers, and a panic is a test's failure.
@@ -216,7 +216,7 @@ impl Remote {
     /// Plays both Mweiso opening turns of `game` from the start: South (`south`'s token)
     /// `C1`, then North `H4`. South then moves first in the main phase, where `A1'`
     /// captures directly and its clockwise chain asks `a`, `c` or `l` (the opening itself
-    /// never starts clockwise, RULES.md 2).
+    /// never starts clockwise, docs/rules.md#2-mweiso-kagera-murray-1951).
     pub async fn play_mweiso_opening(&self, game: &str, south: &str, north: &str) {
         for (token, mv) in [(south, "C1"), (north, "H4")] {
             let mut ws = self.socket(game, Some(token), None).await;

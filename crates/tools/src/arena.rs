@@ -13,9 +13,9 @@
 //!   and over. The report counts the distinct games.
 //! - A game longer than `--max-moves` whole moves is stopped and scored as a draw.
 //! - Annulled games (a never-ending turn, or one past `--max-seeds`) score 0.5 each, as
-//!   in a tournament that does not replay them (RULES.md 5.2).
+//!   in a tournament that does not replay them (docs/rules.md#52-points).
 //! - `--preset free` (Omweso): each game starts with the players arranging their seeds
-//!   (RULES.md 1.1), the first mover first, the second seeing it. A player arranges as
+//!   (docs/rules.md#11-setup), the first mover first, the second seeing it. A player arranges as
 //!   its level does (`omweso_search::arrange`), random play at random, and the other
 //!   searching players as level 8; `--a-arrange` / `--b-arrange` (`random` or `L1`..`L8`)
 //!   change that, e.g. level 8's play with random arrangements. Arrangements are drawn
@@ -70,7 +70,7 @@ pub struct ArenaConfig {
     /// arrangement prepared).
     #[arg(long)]
     pub random_moves: Option<u32>,
-    /// The sowing budget of every move (RULES.md 4): a turn past it annuls the game.
+    /// The sowing budget of every move (docs/rules.md#4-play-under-the-referee-server-rules): a turn past it annuls the game.
     #[arg(long, default_value_t = 720)]
     pub max_seeds: u64,
     /// The seed of the first game (game i uses a seed derived from seed + i).
@@ -272,7 +272,7 @@ impl Tally {
         }
     }
 
-    /// A's points: a win 1, a draw or an annulled game 0.5 (RULES.md 5.2).
+    /// A's points: a win 1, a draw or an annulled game 0.5 (docs/rules.md#52-points).
     #[must_use]
     pub fn points(&self) -> f64 {
         self.wins as f64 + 0.5 * (self.draws + self.annulled) as f64

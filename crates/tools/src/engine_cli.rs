@@ -1,5 +1,5 @@
 //! `omweso engine`: one JSON request per line in, one JSON response per line out
-//! (`shared/ENGINE-CLI.md`). A bad request is answered with `{"error": ...}` and the next
+//! (docs/engine-cli.md). A bad request is answered with `{"error": ...}` and the next
 //! line is read as usual; nothing a request says can stop the loop.
 
 use std::io::{self, BufRead, Write};
@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 /// one bad line cannot make the process hold gigabytes.
 pub const MAX_LINE_BYTES: usize = 1 << 20;
 
-/// The sowing budget of `bestmove` when the request gives none: the server's (RULES.md 4).
+/// The sowing budget of `bestmove` when the request gives none: the server's (docs/rules.md#4-play-under-the-referee-server-rules).
 pub const BESTMOVE_MAX_SEEDS: u64 = 720;
 
 /// How the engine answers, beyond what requests say.
@@ -297,7 +297,7 @@ struct BestMoveResponse {
     score: f64,
     depth: u32,
     nodes: u64,
-    /// The principal line, `move` first (an addition to ENGINE-CLI.md, docs/engine-cli.md).
+    /// The principal line, `move` first (an addition, docs/engine-cli.md).
     pv: Vec<String>,
 }
 

@@ -201,7 +201,7 @@ fn mweiso_opening_needs_a_side_while_both_owe_it() {
     );
 }
 
-/// RULES.md 2: the opening never starts clockwise, its six turns from the start decide
+/// docs/rules.md#2-mweiso-kagera-murray-1951: the opening never starts clockwise, its six turns from the start decide
 /// nothing, and a position where nobody has an opening turn is refused.
 #[test]
 fn mweiso_opening_turns_are_never_clockwise_and_decide_nothing() {
@@ -265,7 +265,7 @@ fn oware_moves_and_play() {
     );
 }
 
-/// RULES.md 3, ENGINE-CLI.md: a move that reaches 25 stops the game, and each player takes
+/// docs/rules.md#3-oware-abapa, docs/engine-cli.md: a move that reaches 25 stops the game, and each player takes
 /// the seeds left in their own houses; `scores` are after that sweep and add up to 48.
 #[test]
 fn oware_scores_after_the_sweep_at_25() {

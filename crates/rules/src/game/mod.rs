@@ -188,7 +188,7 @@ impl Game {
         Game::from(Position::from_arrangements(rules, south, north, first))
     }
 
-    /// Parses a position string of `ruleset` (RULES.md 0.2 for the 4x8 board, 3 for
+    /// Parses a position string of `ruleset` (docs/rules.md#02-position-strings for the 4x8 board, 3 for
     /// Oware), akakyala off.
     pub fn parse(ruleset: Ruleset, text: &str) -> Result<Game, ParseGameError> {
         Game::parse_with_akakyala(ruleset, text, None)
@@ -294,7 +294,7 @@ impl Game {
     }
 
     /// Who still owes their Mweiso opening turn, South first (empty outside the opening).
-    /// A player with no legal opening turn skips it (RULES.md 2), so owes none.
+    /// A player with no legal opening turn skips it (docs/rules.md#2-mweiso-kagera-murray-1951), so owes none.
     #[must_use]
     pub fn opening_owed(&self) -> Vec<Side> {
         match self.board() {
@@ -325,7 +325,7 @@ impl Game {
         }
     }
 
-    /// The same board with `side` to move: the referee's steal (RULES.md 4), where the
+    /// The same board with `side` to move: the referee's steal (docs/rules.md#4-play-under-the-referee-server-rules), where the
     /// opponent plays the turn instead. Ends Mweiso's opening.
     #[must_use]
     pub const fn with_side_to_move(&self, side: Side) -> Game {
@@ -491,7 +491,7 @@ impl Game {
     }
 }
 
-/// The position string (RULES.md 0.2; Oware's `north/south side capS capN`).
+/// The position string (docs/rules.md#02-position-strings; Oware's `north/south side capS capN`).
 impl fmt::Display for Game {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use crate::Side;
 
-/// A house of the Oware board (RULES.md 3), by its coordinate: column `A`..`F` as seen
+/// A house of the Oware board (docs/rules.md#3-oware-abapa), by its coordinate: column `A`..`F` as seen
 /// from South's seat, row `1` (South's houses) or `2` (North's).
 ///
 /// Inside the engine the twelve houses are numbered 0..11 in sowing (anticlockwise) order:

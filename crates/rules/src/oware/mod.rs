@@ -1,4 +1,4 @@
-//! Oware (Abapa), RULES.md 3: a 2x6 board of twelve houses, 48 seeds, one lap per move.
+//! Oware (Abapa), docs/rules.md#3-oware-abapa: a 2x6 board of twelve houses, 48 seeds, one lap per move.
 //!
 //! - [`House`] is a house coordinate (`A1`..`F1` South's, `A2`..`F2` North's), numbered
 //!   0..11 in sowing order.

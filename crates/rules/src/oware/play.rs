@@ -194,8 +194,8 @@ impl Position {
         let mut outcome = None;
         if next.moves().is_empty() {
             // Captures decided the game, or the next player cannot move: either way the
-            // game stops and each player takes the seeds left on their own side (RULES.md
-            // 3), which never changes who won: 25 is more than half of 48 whatever follows.
+            // game stops and each player takes the seeds left on their own side (docs/rules.md#3-oware-abapa),
+            // which never changes who won: 25 is more than half of 48 whatever follows.
             outcome = next.outcome();
             next = next.swept();
         }

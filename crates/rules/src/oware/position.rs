@@ -11,7 +11,7 @@ use crate::{Outcome, Side, Victory};
 /// Seeds in an Oware game.
 pub const SEEDS: u8 = 48;
 
-/// More than half of the seeds: captured, they win (RULES.md 3).
+/// More than half of the seeds: captured, they win (docs/rules.md#3-oware-abapa).
 const WINNING: u8 = SEEDS / 2 + 1;
 
 /// Why a [`Setup`] is not a valid Oware position.
@@ -95,7 +95,7 @@ impl Position {
         }
     }
 
-    /// The same board and captures with `side` to move: the referee's steal (RULES.md 4),
+    /// The same board and captures with `side` to move: the referee's steal (docs/rules.md#4-play-under-the-referee-server-rules),
     /// where the opponent plays the turn instead, from the same position.
     #[must_use]
     pub const fn with_side_to_move(&self, side: Side) -> Position {
@@ -201,7 +201,7 @@ impl Position {
 
     /// This position with each player's seeds on the board added to their captures and the
     /// board emptied: the end of the game, when a player reached 25 or the side to move
-    /// cannot move (RULES.md 3).
+    /// cannot move (docs/rules.md#3-oware-abapa).
     pub(super) const fn swept(&self) -> Position {
         let captured = [
             self.captured[0] + self.seeds_on(Side::South),
@@ -249,7 +249,7 @@ impl Position {
     }
 
     /// How the seeds left on the board are shared when the players agree to stop at an
-    /// impasse (RULES.md 3, "Impasse"): evenly, `[south, north]`, the player with more
+    /// impasse (docs/rules.md#3-oware-abapa, "Impasse"): evenly, `[south, north]`, the player with more
     /// seeds on their side keeping the odd one. (An odd number left cannot lie evenly on
     /// the two sides, so the odd seed always has an owner.)
     ///
@@ -273,7 +273,7 @@ impl Position {
         }
     }
 
-    /// The agreed end of an impasse (RULES.md 3): the seeds left are split as
+    /// The agreed end of an impasse (docs/rules.md#3-oware-abapa): the seeds left are split as
     /// [`Position::impasse_split`] says and the game is scored on captures, a win being
     /// [`Victory::Impasse`]. Returns the position after that (board empty, same side to
     /// move) and the result.

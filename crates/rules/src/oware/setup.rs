@@ -1,5 +1,5 @@
 //! A free-form Oware board, side to move and captures, parsed from and written as the
-//! position string of RULES.md 0.2. Nothing here checks the rules:
+//! position string of docs/rules.md#02-position-strings. Nothing here checks the rules:
 //! [`super::Position::from_setup`] does.
 
 use std::fmt;

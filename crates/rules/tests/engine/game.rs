@@ -121,7 +121,7 @@ fn oware_first_move() {
 #[test]
 fn oware_capture_and_the_end_by_captures() {
     // South's 3 seeds from E1 go to F1, F2 and E2, making 3 and 2: both captured, 26 in all.
-    // The game stops and each takes the seeds left on their side (RULES.md 3): South F1's
+    // The game stops and each takes the seeds left on their side (docs/rules.md#3-oware-abapa): South F1's
     // 2, North A2's 1, so the scores add up to 48.
     let game = Game::parse(Ruleset::Oware, "1,0,0,0,1,2/0,0,0,0,3,1 s 21 19").unwrap();
     let mut laps = Vec::new();
@@ -295,7 +295,7 @@ fn mweiso_opening_with_both_owing() {
     assert!(game.may_move(Side::South) && game.may_move(Side::North));
     assert_eq!(game.outcome(), None);
     // Opening starts: outer pits other than the 4th and 5th from the player's left, never
-    // clockwise (RULES.md 2: no capture from a back-row hole in the opening).
+    // clockwise (docs/rules.md#2-mweiso-kagera-murray-1951: no capture from a back-row hole in the opening).
     let starts: Vec<String> = game
         .legal_moves_within(Side::North, Some(720), 0)
         .moves

@@ -1,4 +1,4 @@
-//! Mweiso's simultaneous opening as RULES.md 2 reads it: no capture from a back-row hole
+//! Mweiso's simultaneous opening as docs/rules.md#2-mweiso-kagera-murray-1951 reads it: no capture from a back-row hole
 //! (no clockwise start), the end conditions are the main phase's, and a player with no
 //! legal opening turn skips it.
 

@@ -1,4 +1,4 @@
-//! Hand-made positions for Mweiso (RULES.md section 2).
+//! Hand-made positions for Mweiso (docs/rules.md#2-mweiso-kagera-murray-1951).
 
 use crate::common::{moves, play, position, refusal};
 use omweso_rules::{

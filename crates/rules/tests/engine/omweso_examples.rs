@@ -1,4 +1,4 @@
-//! The positions RULES.md itself gives: the worked example (1.6) and the long cycle (1.4).
+//! The positions docs/rules.md itself gives: the worked example (1.6) and the long cycle (1.4).
 
 use omweso_rules::{AnnulReason, Outcome, Position, Side, TurnEnd};
 
@@ -15,7 +15,7 @@ fn worked_example_turn_and_the_legal_moves_after_it() {
     let before: Position = "5,0,0,0,1,1,1,1/0,3,0,5,5,5,0,5/10,4,1,4,4,0,0,4/1,0,0,0,4,0,0,0 s"
         .parse()
         .unwrap();
-    // RULES.md 1.6: A1 holds a single seed; no clockwise lap from A2 or B2 captures.
+    // docs/rules.md#16-worked-example: A1 holds a single seed; no clockwise lap from A2 or B2 captures.
     assert_eq!(moves(&before), ["E1", "H2", "E2", "D2", "B2", "A2"]);
 
     let mut laps = Vec::new();

@@ -1,4 +1,4 @@
-//! One hand-made position for every Omweso rule (RULES.md section 1). Positions hold fewer
+//! One hand-made position for every Omweso rule (docs/rules.md#1-omweso). Positions hold fewer
 //! than 64 seeds where that makes the rule easier to see (`Position::from_setup_partial`);
 //! every rule works the same on them. Expected values are worked out by hand in comments.
 
@@ -326,7 +326,7 @@ fn emitwe_ebiri_stands_when_the_budget_stops_the_turn() {
             victory: Victory::EmitweEbiri
         })
     );
-    // With the 10 captured seeds back at the origin G1 (RULES.md 1.4: the turn stops
+    // With the 10 captured seeds back at the origin G1 (docs/rules.md#14-never-ending-turns: the turn stops
     // before the lap; the seeds in hand lie where they were to be sown from).
     assert_eq!(
         result.position.to_string(),

@@ -284,7 +284,7 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
-    /// RULES.md 2: an opening turn never starts clockwise and decides nothing: its result
+    /// docs/rules.md#2-mweiso-kagera-murray-1951: an opening turn never starts clockwise and decides nothing: its result
     /// is no outcome, an annulment, or - once the opening is over - the main phase's
     /// no-move loss of the player who would make its first turn.
     #[test]

@@ -11,7 +11,7 @@ use omweso_protocol::config::TURN_SEED_CAP;
 use omweso_protocol::{ErrorCode, Legal};
 
 /// The sowing budget when none is asked for: a game's under the default move limit
-/// (180 s at 4 seeds a second; RULES.md 4).
+/// (180 s at 4 seeds a second; docs/rules.md#4-play-under-the-referee-server-rules).
 pub const DEFAULT_BUDGET: u64 = 720;
 
 /// A position read, with the budget its turns are sown under.
@@ -119,7 +119,7 @@ mod tests {
             .moves
             .iter()
             .any(|m| m.starts_with("D4") || m.starts_with("E4")));
-        // RULES.md 2: an opening turn never starts clockwise.
+        // docs/rules.md#2-mweiso-kagera-murray-1951: an opening turn never starts clockwise.
         assert_eq!(south.moves, ["A1", "B1", "C1", "F1", "G1", "H1"]);
         assert_eq!(north.moves, ["H4", "G4", "F4", "C4", "B4", "A4"]);
         assert!(!south.starts.iter().any(|s| s.start.ends_with('\'')));

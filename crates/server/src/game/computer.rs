@@ -51,7 +51,7 @@ pub fn seed(id: Uuid, moves_played: usize) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The computer's free-setup arrangement at `level` (RULES.md 1.1), searched (on a
+/// The computer's free-setup arrangement at `level` (docs/rules.md#11-setup), searched (on a
 /// search pool thread) against `shown`, the first player's, when it arranges second. In
 /// the side's own pit order 0..15, as `arrange` takes it. Should the search ever panic,
 /// the seeds are placed two at a time in random pits drawn from the same seed (level

@@ -1,4 +1,4 @@
-//! How the computer answers a proposal to stop at an Oware impasse (RULES.md 3). It never
+//! How the computer answers a proposal to stop at an Oware impasse (docs/rules.md#3-oware-abapa). It never
 //! proposes one itself: whether a position is an impasse is a judgment about every line of
 //! play from it, and a machine that proposed would do so on a guess.
 //!

@@ -24,7 +24,7 @@ pub enum Entry {
         #[serde(default)]
         presence_logged: bool,
         /// The referee count waits for each turn's display time and, on the first turn,
-        /// for both players (RULES.md 4); `false` in logs written before, whose ticks were
+        /// for both players (docs/rules.md#4-play-under-the-referee-server-rules); `false` in logs written before, whose ticks were
         /// decided by the old count.
         #[serde(default)]
         display_count: bool,
@@ -54,7 +54,7 @@ pub enum Entry {
         here: bool,
     },
     /// The game was stopped at its tournament round's deadline and decided on material
-    /// (RULES.md 5.3).
+    /// (docs/rules.md#53-rounds).
     Adjudicate,
     /// The server restarted and took the game up again from its log
     /// ([`Table::resume`]): the time it was down counts against nobody, nobody is at the

@@ -1,7 +1,7 @@
 //! What every HTTP request passes through before and after its handler: the time limit,
 //! the Origin and content-type checks on calls that change state (cross-site request
 //! forgery), the security headers of every answer, and a JSON error body on every refusal
-//! (axum's own rejections, 404s and 405s included), as PROTOCOL.md promises.
+//! (axum's own rejections, 404s and 405s included), as docs/protocol.md promises.
 
 use std::time::Duration;
 

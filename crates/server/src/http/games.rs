@@ -1,4 +1,4 @@
-//! The HTTP API (`shared/PROTOCOL.md`, "HTTP").
+//! The HTTP API (docs/protocol.md#http).
 
 use axum::extract::{Query, State};
 use axum::http::{header, HeaderMap, StatusCode};

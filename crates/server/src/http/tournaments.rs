@@ -1,6 +1,6 @@
-//! The tournament calls of the HTTP API (`shared/PROTOCOL.md`, "Tournaments"). Each
+//! The tournament calls of the HTTP API (docs/protocol.md#tournaments). Each
 //! handler checks who asks and hands the change to the tournament's task, which checks
-//! what is asked (who may do what, RULES.md 5) and answers once it is saved.
+//! what is asked (who may do what, docs/rules.md#5-tournaments) and answers once it is saved.
 
 use axum::extract::{Path, Query, State};
 use axum::http::{header, StatusCode};

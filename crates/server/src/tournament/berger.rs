@@ -1,4 +1,4 @@
-//! Round-robin pairings from the FIDE Berger tables (RULES.md 5.4, FIDE Handbook C.05
+//! Round-robin pairings from the FIDE Berger tables (docs/rules.md#54-pairing, FIDE Handbook C.05
 //! Annex 1): every player meets every other once, with the first move (white) balanced.
 //! Pure: players are numbered 1..=n in their initial order.
 //!

@@ -1,4 +1,4 @@
-//! The tournament's records (RULES.md 5.6): the standings and every score sheet with its
+//! The tournament's records (docs/rules.md#56-records): the standings and every score sheet with its
 //! corrections as CSV, and the whole tournament in FIDE's tournament report format (TRF,
 //! the 2016 layout pairing programs read), the first move counting as white.
 //!

@@ -92,7 +92,7 @@ pub enum Entry {
         round: u32,
         by: Uuid,
     },
-    /// The director replaced the forbidden pairs (RULES.md 5.4 rule 2): they keep apart
+    /// The director replaced the forbidden pairs (docs/rules.md#54-pairing rule 2): they keep apart
     /// the rounds paired from then on.
     ForbiddenPairs {
         pairs: Vec<[Uuid; 2]>,

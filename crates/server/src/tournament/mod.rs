@@ -1,4 +1,4 @@
-//! Tournaments (RULES.md 5): Swiss and round-robin events run by a director.
+//! Tournaments (docs/rules.md#5-tournaments): Swiss and round-robin events run by a director.
 //!
 //! The pure parts, no I/O: `settings` (what the director chose), `berger` and `pairing`
 //! (who meets whom), `sheet` (score sheets), `standings` (points and tiebreaks), `log`

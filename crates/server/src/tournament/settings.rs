@@ -1,4 +1,4 @@
-//! A tournament's settings (RULES.md 5): what the director chose at creation, every
+//! A tournament's settings (docs/rules.md#5-tournaments): what the director chose at creation, every
 //! default filled in, checked once, and stored in the log's first entry.
 
 use omweso_rules::{Outcome, Ruleset, Victory};
@@ -13,7 +13,7 @@ use omweso_protocol::tournament::{NewTournament, PointsRequest, PointsView, Sett
 pub const MAX_NAME_CHARS: usize = 80;
 /// The most rounds a Swiss may have.
 pub const MAX_ROUNDS: u32 = 30;
-/// The default round time limit (RULES.md 5).
+/// The default round time limit (docs/rules.md#5-tournaments).
 pub const DEFAULT_ROUND_MINUTES: f64 = 15.0;
 /// The longest round time, in minutes (a day).
 pub const MAX_ROUND_MINUTES: f64 = 24.0 * 60.0;
@@ -65,7 +65,7 @@ impl Settings {
         };
         let setup = match (ruleset, request.setup) {
             // Omweso as its players know it: each arranges their seeds, under the
-            // arrangement limit of the time control (RULES.md 1.1); a time control without
+            // arrangement limit of the time control (docs/rules.md#11-setup); a time control without
             // one (a custom one over `casual`) starts from the outer row unless the
             // director asks for the free setup, which is then refused below.
             (Ruleset::Omweso, setup) => {
@@ -85,7 +85,7 @@ impl Settings {
         check_event_timing(&time_control)?;
         if setup == SetupKind::Free && time_control.arrange_seconds.is_none() {
             // Without a limit a player who sits at the board and never arranges would hold
-            // the game until the round's end (RULES.md 1.1).
+            // the game until the round's end (docs/rules.md#11-setup).
             return Err("a free setup in a tournament needs an arrangement limit: set time_control.arrange_seconds (the tournament preset gives 120), or choose setup outer or even".into());
         }
         let system = request.system.unwrap_or(System::Swiss);
@@ -282,7 +282,7 @@ pub fn points(milli: Milli) -> f64 {
     milli as f64 / 1000.0
 }
 
-/// The points table asked for over the defaults of RULES.md 5.2. Each value is 0 to 100
+/// The points table asked for over the defaults of docs/rules.md#52-points. Each value is 0 to 100
 /// points, in thousandths at most.
 fn points_table(request: PointsRequest) -> Result<PointsTable, String> {
     let defaults = PointsTable::default();

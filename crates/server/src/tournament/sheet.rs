@@ -1,4 +1,4 @@
-//! Score sheets (RULES.md 5.1): filled in by the server when a game ends, confirmed or
+//! Score sheets (docs/rules.md#51-score-sheets): filled in by the server when a game ends, confirmed or
 //! disputed by its players, confirmed by themselves 60 s after the game unless disputed,
 //! corrected by the director with a reason, every correction kept.
 //!
@@ -45,7 +45,7 @@ pub enum Verdict {
 impl Verdict {
     /// A game's outcome, told in game seats (South moved first), as a verdict in the
     /// pairing's terms. `moves` is each seat's number of turns: a player who lost by
-    /// abandonment without making one never came, which is a forfeit (RULES.md 5.2).
+    /// abandonment without making one never came, which is a forfeit (docs/rules.md#52-points).
     #[must_use]
     pub fn of_game(outcome: Outcome, moved_first: usize, moves: [u32; 2]) -> Verdict {
         let player_of = |side: Side| match side {
@@ -206,7 +206,7 @@ pub struct GameFigures {
     /// filled before they were kept, and for a preset start).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arrangements: Option<[[u8; 16]; 2]>,
-    /// Which of them the referee placed, the player's time being up (RULES.md 1.1).
+    /// Which of them the referee placed, the player's time being up (docs/rules.md#11-setup).
     #[serde(default, skip_serializing_if = "is_neither")]
     pub late_arranged: [bool; 2],
 }

@@ -1,4 +1,4 @@
-//! Points and standings (RULES.md 5.2, 5.5), recomputed from the results as they stand
+//! Points and standings (docs/rules.md#52-points, 5.5), recomputed from the results as they stand
 //! (corrected where corrected). Pure. Points are kept in thousandths ([`Milli`]) so that
 //! sums and ties are exact whatever the points table (0.5, 0.25...).
 
@@ -9,7 +9,7 @@ use omweso_rules::Victory;
 /// Points in thousandths: 1.5 points is 1500.
 pub type Milli = i64;
 
-/// The points table of a tournament (RULES.md 5.2 defaults).
+/// The points table of a tournament (docs/rules.md#52-points defaults).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PointsTable {
     pub win: Milli,

@@ -1,11 +1,11 @@
 //! The analysis board's calls (`/api/analysis/...`) against a real server on port 0:
-//! exact answers on hand-made positions (RULES.md 1.6), refusals that say what is wrong,
+//! exact answers on hand-made positions (docs/rules.md#16-worked-example), refusals that say what is wrong,
 //! the limits, and a spectator's analysis of a running game leaving the game as it was.
 
 use crate::common::{SeatedGame, TestServer};
 use serde_json::{json, Value};
 
-/// RULES.md 1.6: South to move, and the position after South's E1.
+/// docs/rules.md#16-worked-example: South to move, and the position after South's E1.
 const WORKED: &str = "5,0,0,0,1,1,1,1/0,3,0,5,5,5,0,5/10,4,1,4,4,0,0,4/1,0,0,0,4,0,0,0 s";
 const AFTER_E1: &str = "5,0,0,0,1,1,1,0/0,3,0,5,5,5,0,0/10,4,1,4,4,1,1,6/1,0,0,0,0,2,2,2 n";
 const MWEISO_START: &str = "2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 o";
@@ -90,7 +90,7 @@ async fn a_decision_answered_stepwise_and_both_openings_of_mweiso() {
         .await;
     assert_eq!(legal["to_move"], Value::Null);
     assert_eq!(legal["opening"], json!(["s", "n"]));
-    // RULES.md 2: no opening turn starts clockwise.
+    // docs/rules.md#2-mweiso-kagera-murray-1951: no opening turn starts clockwise.
     assert_eq!(
         starts(&legal["legal"]["s"]),
         ["A1", "B1", "C1", "F1", "G1", "H1"]

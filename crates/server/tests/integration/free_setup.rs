@@ -1,4 +1,4 @@
-//! Omweso's free setup under the arrangement limit (RULES.md 1.1), through the protocol on
+//! Omweso's free setup under the arrangement limit (docs/rules.md#11-setup), through the protocol on
 //! a real server: a tournament round whose second player arranges too late, played to the
 //! end, with the arrangements on the score sheet and in its export.
 

@@ -42,7 +42,7 @@ async fn free_setup_without_limit(server: &Remote) -> (String, String, crate::co
 /// The turn: 451,216,582 laps with no budget. The server plays it under its hard
 /// cap of 20,000 seeds and sends a bounded event. The turn is cut by the cap having
 /// captured in columns A, C, D, E, G and H (bits 221): both end columns, so South wins by
-/// emitwe-ebiri, which stands even when a turn runs out of budget (RULES.md 1.5).
+/// emitwe-ebiri, which stands even when a turn runs out of budget (docs/rules.md#15-end-of-the-game).
 #[tokio::test]
 async fn a_very_long_turn_is_cut_at_the_hard_cap_and_its_event_is_bounded() {
     let _serial = ONE_AT_A_TIME.lock().await;

@@ -1,4 +1,4 @@
-//! Oware's impasse through the protocol (RULES.md 3, docs/protocol.md): a proposal
+//! Oware's impasse through the protocol (docs/rules.md#3-oware-abapa, docs/protocol.md): a proposal
 //! declined, one standing through a restart, and accepted after it, the game ended by the
 //! even split; refusals that say what is wrong; spectators see it all.
 
@@ -174,7 +174,7 @@ async fn only_oware_has_the_proposal() {
     assert_eq!(e["code"], "not_oware");
     assert_eq!(
         e["message"],
-        "only Oware is stopped at an impasse by agreement (RULES.md 3); this game is Omweso"
+        "only Oware is stopped at an impasse by agreement (docs/rules.md#3-oware-abapa); this game is Omweso"
     );
     let e = refused(
         &mut south,

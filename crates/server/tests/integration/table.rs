@@ -51,7 +51,7 @@ fn mv(notation: &str) -> Action {
 }
 
 /// A Mweiso table after both opening turns (South `C1` at 1.5 s, North `H4` at 1.8 s),
-/// South first in the main phase: the opening never starts clockwise (RULES.md 2), and
+/// South first in the main phase: the opening never starts clockwise (docs/rules.md#2-mweiso-kagera-murray-1951), and
 /// here South's `A1'` (3 seeds to A2, B2, C2, facing C3 and C4) captures directly, so its
 /// clockwise chain asks `a`, `c` or `l`. The opening's two turns are versions 3 and 4.
 fn opened(tc: TimeControl) -> Table {
@@ -162,7 +162,7 @@ fn abandonment_after_the_steal_opens() {
     );
 }
 
-/// The RULES.md 1.6 worked example is not reachable from a preset, so decision points are
+/// The docs/rules.md#16-worked-example worked example is not reachable from a preset, so decision points are
 /// reached by the clockwise chain of Mweiso, from A1' after the opening.
 #[test]
 fn a_turn_waits_at_its_decision_point_and_the_answer_resumes_it() {
@@ -401,7 +401,7 @@ fn in_mweisos_opening_both_sides_are_listed() {
     let legal = legal::list(&t.legal_query());
     let s = legal.s.expect("South owes its opening");
     let n = legal.n.expect("North owes its opening");
-    // RULES.md 2: the opening never starts clockwise.
+    // docs/rules.md#2-mweiso-kagera-murray-1951: the opening never starts clockwise.
     assert_eq!(s.moves, ["A1", "B1", "C1", "F1", "G1", "H1"]);
     assert_eq!(n.moves, ["H4", "G4", "F4", "C4", "B4", "A4"]);
     // A turn waiting at a decision lists nobody: the decision's options are what is open.
@@ -445,7 +445,7 @@ fn each_options_result_is_what_answering_it_does() {
     }
 }
 
-/// The disconnect grace is the table's (RULES.md 4): a seated player whose last connection
+/// The disconnect grace is the table's (docs/rules.md#4-play-under-the-referee-server-rules): a seated player whose last connection
 /// closes during play loses when the grace runs out, unless they come back; one not here
 /// when play begins has the same grace. Casual's grace is 120 s.
 #[test]

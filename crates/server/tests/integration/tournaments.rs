@@ -1,4 +1,4 @@
-//! Tournaments against the real server, through the protocol (RULES.md 5, PROTOCOL.md
+//! Tournaments against the real server, through the protocol (docs/rules.md#5-tournaments, docs/protocol.md
 //! "Tournaments"): a Swiss played to the end with a bye, an annulled game replayed, an
 //! adjudicated round, a dispute and a correction, a late join and a withdrawal; a
 //! round-robin of five; a restart in the middle of a round; every forbidden action. On
@@ -186,7 +186,7 @@ impl Tally {
         self.points.get(player).copied().unwrap_or(0.0)
     }
 
-    /// Buchholz as RULES.md 5.5 defines it: opponents' final points, and the player's
+    /// Buchholz as docs/rules.md#55-standings-and-tiebreaks defines it: opponents' final points, and the player's
     /// own points for every round without a game.
     fn buchholz(&self, player: &str) -> f64 {
         self.opponents
@@ -1031,7 +1031,7 @@ async fn every_forbidden_action_is_refused_saying_why() {
     server.stop().await;
 }
 
-/// RULES.md 4: a round's games start together, but no count runs against a player who is
+/// docs/rules.md#4-play-under-the-referee-server-rules: a round's games start together, but no count runs against a player who is
 /// not at the table yet; a player who never comes loses by abandonment, never by a steal.
 /// (On the event day every table showed "steal!" about 2 s after the round started.)
 #[tokio::test]

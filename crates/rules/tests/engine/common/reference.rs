@@ -1,4 +1,4 @@
-//! A deliberately naive model of an Omweso turn, written straight from RULES.md 1.2-1.4
+//! A deliberately naive model of an Omweso turn, written straight from docs/rules.md#12-a-turn to #14-never-ending-turns
 //! and sharing no code with the engine: seeds are dropped one at a time, and every state
 //! of the turn is kept in a set to find the first repetition. The property tests check the
 //! engine against it.

@@ -12,7 +12,7 @@ fn a_win_at_25_captured() {
     assert_eq!(result.captured, 2);
     assert_eq!(result.outcome, win(Side::South));
     // The game stops at 25 and each player takes the seeds left in their own houses
-    // (RULES.md 3): North's 3 in A2 make 23, and the captures add up to 48.
+    // (docs/rules.md#3-oware-abapa): North's 3 in A2 make 23, and the captures add up to 48.
     assert_eq!(
         result.position.to_string(),
         "0,0,0,0,0,0/0,0,0,0,0,0 n 25 23"

@@ -1,4 +1,4 @@
-//! Oware (Abapa), RULES.md 3: houses, position strings, sowing, captures, grand slam,
+//! Oware (Abapa), docs/rules.md#3-oware-abapa: houses, position strings, sowing, captures, grand slam,
 //! must feed, the end of the game, and property tests against a plain seed-by-seed
 //! reference implementation. One module per part of the rules; the helpers are here.
 

@@ -13,7 +13,7 @@ fn own(side: Side, index: usize) -> bool {
     (index < 6) == (side == Side::South)
 }
 
-/// Can `side` move, and with what houses (indices), by RULES.md 3 read literally.
+/// Can `side` move, and with what houses (indices), by docs/rules.md#3-oware-abapa read literally.
 fn reference_moves(houses: &[u8; 12], side: Side) -> Vec<usize> {
     let opponent_empty = (0..12).all(|i| own(side, i) || houses[i] == 0);
     (0..12)
@@ -236,7 +236,7 @@ proptest! {
             let next = side.other();
             let decided = r.captured.iter().any(|&c| c > 24) || r.captured == [24, 24];
             if decided || reference_moves(&r.houses, next).is_empty() {
-                // The game is over: swept (at 25 too, RULES.md 3).
+                // The game is over: swept (at 25 too, docs/rules.md#3-oware-abapa).
                 let mut swept = r.captured;
                 for (i, &n) in r.houses.iter().enumerate() {
                     swept[if i < 6 { 0 } else { 1 }] += n;

@@ -117,7 +117,7 @@ impl GameHandle {
         self.ask(|reply| Command::Snapshot { viewer, reply }).await
     }
 
-    /// Ends the game now on material (RULES.md 5.3): saved, then published to its sockets
+    /// Ends the game now on material (docs/rules.md#53-rounds): saved, then published to its sockets
     /// and watchers like any action. Refused if the game is over or cannot be saved.
     pub async fn adjudicate(&self) -> Result<Result<TableNews, Refusal>, Gone> {
         self.ask(|reply| Command::Adjudicate { reply }).await

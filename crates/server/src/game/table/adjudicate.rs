@@ -1,4 +1,4 @@
-//! Adjudication (RULES.md 5.3): a tournament game still going at its round's deadline is
+//! Adjudication (docs/rules.md#53-rounds): a tournament game still going at its round's deadline is
 //! stopped and decided on material. Oware on the seeds captured, Omweso and Mweiso on the
 //! seeds on each side of the board; more wins, equal is a draw.
 
@@ -249,7 +249,7 @@ mod tests {
     fn the_log_replays_the_adjudication() {
         // Mweiso: both opening turns (South's C1 captures 12: 44-20; North's H4 none), then
         // South's main-phase A1' captures at C2, its `c` at D2, and it waits at the chain's
-        // next decision. The opening never starts clockwise (RULES.md 2).
+        // next decision. The opening never starts clockwise (docs/rules.md#2-mweiso-kagera-murray-1951).
         let (mut t, mut log) = seated(Ruleset::Mweiso, SetupKind::Outer);
         act(&mut t, &mut log, Side::South, mv("C1"), 1_500);
         act(&mut t, &mut log, Side::North, mv("H4"), 1_800);

@@ -1,9 +1,9 @@
-//! The arrangement clock of a free setup (RULES.md 1.1). Under an arrangement limit each
+//! The arrangement clock of a free setup (docs/rules.md#11-setup). Under an arrangement limit each
 //! player has that long to arrange their 32 seeds: the first player from when both seats
 //! are taken, the second from when the first arrangement is shown to them; a player whose
 //! time is up is given the `outer` arrangement and play goes on.
 //!
-//! "Shown to them" is read as the count reads it (RULES.md 4: nobody is timed before they
+//! "Shown to them" is read as the count reads it (docs/rules.md#4-play-under-the-referee-server-rules: nobody is timed before they
 //! could have seen what they must answer): a player's time runs from when it is their turn
 //! to arrange *and* they are at the table (a connection open), with the whole latency
 //! allowance of the count. Once running it does not stop when they leave, so leaving and

@@ -1,4 +1,4 @@
-//! The computer's seat at a table (RULES.md 4 as it applies to a machine): seated when the
+//! The computer's seat at a table (docs/rules.md#4-play-under-the-referee-server-rules as it applies to a machine): seated when the
 //! game is created, it plays through [`Table::act`] like a person, but the referee never
 //! counts against it (no referee count on its turns, so no steal against it; no disconnect
 //! grace, since it is always there). What it has to do now is [`Table::computer_due`]; the
@@ -37,7 +37,7 @@ pub fn seat(computer: omweso_protocol::Computer) -> Seat {
 #[derive(Clone, Debug, PartialEq)]
 pub enum ComputerDue {
     /// Arrange its seeds (a free setup, its turn to arrange) for a game under `rules`,
-    /// seeing the first player's arrangement when it arranges second (RULES.md 1.1), its
+    /// seeing the first player's arrangement when it arranges second (docs/rules.md#11-setup), its
     /// search's moves sown under `budget` seeds.
     Arrange {
         side: Side,

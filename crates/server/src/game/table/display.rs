@@ -1,4 +1,4 @@
-//! A turn's display time (RULES.md 4, "When the count starts"): how long every page takes
+//! A turn's display time (docs/rules.md#4-play-under-the-referee-server-rules, "When the count starts"): how long every page takes
 //! to show a turn being sown. At the board the next player's turn begins when the sowing is
 //! over and they can see it; online the server cannot know when a page has finished
 //! animating, so it fixes the time itself, from what the turn sowed, and every page
@@ -16,7 +16,7 @@ pub const DISPLAY_PER_LAP_MS: u64 = 150;
 /// Each seed sown adds this: about a seed every 60 ms is still readable on a phone.
 pub const DISPLAY_PER_SEED_MS: u64 = 60;
 /// No turn is shown for longer: a long relay chain is played faster rather than holding
-/// the next player's count for tens of seconds (RULES.md 4: "bounded, e.g. at most 4 s").
+/// the next player's count for tens of seconds (docs/rules.md#4-play-under-the-referee-server-rules: "bounded, e.g. at most 4 s").
 pub const DISPLAY_MAX_MS: u64 = 4000;
 
 /// The display time of a turn (or of the part of it up to a decision point) that sowed

@@ -1,4 +1,4 @@
-//! What a game's score sheet needs (RULES.md 5.1): the seeds each side captured, the
+//! What a game's score sheet needs (docs/rules.md#51-score-sheets): the seeds each side captured, the
 //! turns each played, when play began and ended, and the seeds on each side now. The
 //! table keeps the tallies as it plays, so that they are rebuilt from the log with it.
 
@@ -28,7 +28,7 @@ pub struct GameFacts {
     /// draw too, which the outcome cannot.
     #[serde(default)]
     pub adjudicated: bool,
-    /// A free setup's arrangements (RULES.md 1.1), each in its side's own pit order, once
+    /// A free setup's arrangements (docs/rules.md#11-setup), each in its side's own pit order, once
     /// made; `late`: the referee placed it, the player's time being up.
     #[serde(default)]
     pub arrangements: [Option<[u8; 16]>; 2],
@@ -118,7 +118,7 @@ mod tests {
     /// A position where South's E1 captures 6 seeds and North's answer E3/c captures 14.
     const CAPTURES: &str = "5,0,0,0,1,1,1,1/0,3,0,5,5,5,0,5/10,4,1,4,4,0,0,4/1,0,0,0,4,0,0,0 s";
 
-    /// RULES.md 3: the move that reaches 25 stops the game and each side takes the seeds
+    /// docs/rules.md#3-oware-abapa: the move that reaches 25 stops the game and each side takes the seeds
     /// left in its own houses; the sheet's seeds count that sweep, so that a game played
     /// from the start ends with 48 between them.
     #[test]

@@ -1,4 +1,4 @@
-//! Oware's agreed end of an impasse (RULES.md 3): "when neither player can make another
+//! Oware's agreed end of an impasse (docs/rules.md#3-oware-abapa): "when neither player can make another
 //! capture, either player may propose to stop; if the other accepts, the seeds left are
 //! split evenly, the player with more seeds on their side keeping the odd one, and the game
 //! is scored on captures."
@@ -49,7 +49,7 @@ impl Table {
             return Err(refuse(
                 ErrorCode::NotOware,
                 format!(
-                    "only Oware is stopped at an impasse by agreement (RULES.md 3); this game is {}",
+                    "only Oware is stopped at an impasse by agreement (docs/rules.md#3-oware-abapa); this game is {}",
                     match self.config.ruleset {
                         Ruleset::Omweso => "Omweso",
                         Ruleset::Mweiso => "Mweiso",
@@ -372,7 +372,7 @@ mod tests {
             refused(&mut omweso, Side::South, &PROPOSE),
             (
                 ErrorCode::NotOware,
-                "only Oware is stopped at an impasse by agreement (RULES.md 3); this game is Omweso".into()
+                "only Oware is stopped at an impasse by agreement (docs/rules.md#3-oware-abapa); this game is Omweso".into()
             )
         );
         assert_eq!(

@@ -32,7 +32,7 @@ pub enum Action {
         pits: Vec<u64>,
     },
     Resign,
-    /// Propose to stop at an Oware impasse (RULES.md 3).
+    /// Propose to stop at an Oware impasse (docs/rules.md#3-oware-abapa).
     Impasse,
     /// Answer the opponent's standing proposal.
     #[serde(rename = "impasse_answer")]

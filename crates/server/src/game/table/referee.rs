@@ -1,4 +1,4 @@
-//! The referee's clock (RULES.md 4): the count for the player to move and the steal when
+//! The referee's clock (docs/rules.md#4-play-under-the-referee-server-rules): the count for the player to move and the steal when
 //! it runs out, abandonment, the move limit while a decision waits, and what a restart
 //! changes. Every deadline is computed from the table's state, which is rebuilt from the
 //! logged actions, so a restarted server keeps the same deadlines.
@@ -23,13 +23,13 @@ pub(super) struct Clock {
     /// Whether each seat's player has a connection open.
     pub(super) here: [bool; 2],
     /// Since when each seat's player, seated in a game being played, has had none: away
-    /// longer than the disconnect grace, they lose (RULES.md 4).
+    /// longer than the disconnect grace, they lose (docs/rules.md#4-play-under-the-referee-server-rules).
     pub(super) away_since_ms: [Option<u64>; 2],
     /// The grace is not kept: replaying a log written before presence was logged (its
     /// ticks were decided without it). [`Table::resume`] takes it up again.
     pub(super) grace_paused: bool,
     /// The count waits for both players to be at the table: the game's first turn, and
-    /// the turn a restart left open (RULES.md 4: nobody is stolen from before they could
+    /// the turn a restart left open (docs/rules.md#4-play-under-the-referee-server-rules: nobody is stolen from before they could
     /// have seen the position). It starts in [`Table::set_present`].
     pub(super) count_waits: bool,
     /// The log was written before the count waited for the display time and for both
@@ -337,7 +337,7 @@ impl Table {
         self.clock.away_since_ms[side.index()].map(|since| since + grace)
     }
 
-    /// A seated player stayed away too long: they lose (RULES.md 4). Logs written before
+    /// A seated player stayed away too long: they lose (docs/rules.md#4-play-under-the-referee-server-rules). Logs written before
     /// the grace was the table's own hold this as an entry of its own; the table now
     /// decides it in [`Table::tick`].
     pub fn abandon(&mut self, absent: Side, now: u64) -> Vec<(u64, Event)> {

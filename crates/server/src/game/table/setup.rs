@@ -1,5 +1,5 @@
 //! Taking the seats and setting up the board: joining, the free-setup arrangements
-//! (RULES.md 1.1), the start of play, and resigning.
+//! (docs/rules.md#11-setup), the start of play, and resigning.
 
 use omweso_rules::{Arrangement, Game, Outcome, Position, Ruleset, Side, Victory};
 
@@ -93,7 +93,7 @@ impl Table {
                 "wait for the second player before arranging",
             ));
         }
-        // RULES.md 1.1: the first player (South) arranges first, then the second, seeing it.
+        // docs/rules.md#11-setup: the first player (South) arranges first, then the second, seeing it.
         if side == Side::North && self.arrangements[0].is_none() {
             return Err(refuse(
                 ErrorCode::NotYourTurn,

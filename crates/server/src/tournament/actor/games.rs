@@ -214,7 +214,7 @@ impl Actor {
 }
 
 /// A game's adjudication from its last news, when the game itself cannot be asked
-/// (RULES.md 5.3: Oware on seeds captured, Omweso and Mweiso on seeds on each side; no
+/// (docs/rules.md#53-rounds: Oware on seeds captured, Omweso and Mweiso on seeds on each side; no
 /// news at all: a draw).
 fn fallback_adjudication(ruleset: Ruleset, news: Option<&TableNews>) -> Outcome {
     let Some(news) = news else {

@@ -1,4 +1,4 @@
-//! A hand-made pairing against the absolute rules (RULES.md 5.4, manual pairing): every
+//! A hand-made pairing against the absolute rules (docs/rules.md#54-pairing, manual pairing): every
 //! breach is listed for the director to confirm; errors that no confirmation makes right
 //! are listed as rule 0.
 

@@ -1,4 +1,4 @@
-//! First-move balance (criterion 3 of RULES.md 5.4): what each player may and should
+//! First-move balance (criterion 3 of docs/rules.md#54-pairing): what each player may and should
 //! get, how good a pair is for it, and who moves first at a table.
 //!
 //! A player *breaks* the balance by moving first (or second) a third time running, or by

@@ -1,4 +1,4 @@
-//! Swiss pairing (RULES.md 5.4), pure: the state of a tournament in, a round's tables out.
+//! Swiss pairing (docs/rules.md#54-pairing), pure: the state of a tournament in, a round's tables out.
 //!
 //! Players are numbered `0..n` in their initial order. They are ranked for pairing by
 //! points (more first), then by that number (`ranking`).
@@ -12,7 +12,7 @@
 //! 4. inactive (withdrawn) players are not paired.
 //!
 //! Among the pairings that keep them, [`swiss`] picks the best by the criteria of
-//! RULES.md 5.4, each strictly more important than the next, as the weights of one
+//! docs/rules.md#54-pairing, each strictly more important than the next, as the weights of one
 //! maximum weight matching (`weights`, `matching`): as many pairs as possible; the
 //! smallest sum of squared point differences; first-move balance; no float in the same
 //! direction twice running; top half against bottom half inside a score group; and, last,

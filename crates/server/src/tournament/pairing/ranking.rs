@@ -1,4 +1,4 @@
-//! The ranking for pairing (RULES.md 5.4): points, more first, then the initial order;
+//! The ranking for pairing (docs/rules.md#54-pairing): points, more first, then the initial order;
 //! and the score groups it falls into.
 
 use crate::tournament::standings::Milli;

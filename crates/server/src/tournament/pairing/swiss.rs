@@ -6,7 +6,7 @@ use super::colours::{orient, Balance, Seating};
 use super::field::Field;
 use super::{bye, matching, weights, Pairing, PairingError, SwissInput};
 
-/// The pairing of the next Swiss round (RULES.md 5.4), in table order: table 1 is the
+/// The pairing of the next Swiss round (docs/rules.md#54-pairing), in table order: table 1 is the
 /// pair with the most points (the higher of its two, then their sum), then the better
 /// ranked; the bye (`second: None`) last. Every active player is at one table, and no
 /// absolute rule is broken; when that cannot be, the error names the rule and the players

@@ -1,4 +1,4 @@
-//! The criteria of RULES.md 5.4 as the exact integer weights of one maximum weight
+//! The criteria of docs/rules.md#54-pairing as the exact integer weights of one maximum weight
 //! matching.
 //!
 //! Each criterion (a *level*) gives every pair a value in `0..=max`, higher better. The
@@ -18,7 +18,7 @@
 //! 6. inside a score group of m, ranked i < j, h = m / 2: top half (i < h) against bottom
 //!    half (j ≥ h) and j − i = h is ideal; the value is `2n −` the distance from it: `|j − i
 //!    − h|`, plus m when both are in the same half;
-//! 7. our tie-break between floats (not in RULES.md; it only orders pairings equal on all
+//! 7. our tie-break between floats (not in docs/rules.md; it only orders pairings equal on all
 //!    the above): a float from a lower score group is better (the top groups stay
 //!    together, as FIDE's pairing top down does), then one between the lowest of the
 //!    upper group and the best of the lower (the square, so that two floats into a group

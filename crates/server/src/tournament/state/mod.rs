@@ -290,7 +290,7 @@ impl Tournament {
             .map(|(i, _)| i)
     }
 
-    /// Whether players may still join (RULES.md 5.3: until the last round is paired; a
+    /// Whether players may still join (docs/rules.md#53-rounds: until the last round is paired; a
     /// round-robin's field is fixed by its first round).
     fn joinable(&self) -> Result<(), Refusal> {
         let closed = match self.settings.system {
@@ -379,7 +379,7 @@ impl Tournament {
     }
 
     /// Whether an annulled game ending at `at` is replayed: while at least a quarter of
-    /// its round's time is left (RULES.md 5.3). Returns the new game's seats, the first
+    /// its round's time is left (docs/rules.md#53-rounds). Returns the new game's seats, the first
     /// move swapped.
     #[must_use]
     pub fn replay_for(&self, game_id: Uuid, at: u64) -> Option<(Seat, Seat)> {

@@ -1,6 +1,6 @@
 //! The pairing plan: what the pairing reads of a tournament ([`PairingFacts`], built in one
 //! place for the Swiss pairing and for checking a director's pairing), the next round's
-//! pairing (RULES.md 5.4: Swiss, or the round-robin's Berger table), a director's pairing
+//! pairing (docs/rules.md#54-pairing: Swiss, or the round-robin's Berger table), a director's pairing
 //! checked against the absolute rules, and the games a round's start creates.
 
 use uuid::Uuid;
@@ -112,7 +112,7 @@ impl Tournament {
             .collect()
     }
 
-    /// Pairs the next round (RULES.md 5.4): the Swiss pairing, or the round-robin's
+    /// Pairs the next round (docs/rules.md#54-pairing): the Swiss pairing, or the round-robin's
     /// Berger table. Refused when the previous round is not finished, the tournament is
     /// complete, or no pairing keeps the absolute rules (saying which and for whom).
     pub fn pair_next(&self) -> Result<Entry, Refusal> {

@@ -101,7 +101,7 @@ impl Tournament {
         }
     }
 
-    /// The standings as the sheets stand (RULES.md 5.5).
+    /// The standings as the sheets stand (docs/rules.md#55-standings-and-tiebreaks).
     #[must_use]
     pub fn standings(&self) -> Vec<StandingView> {
         let mut results = Vec::new();

@@ -1,0 +1,6 @@
+//! Checks over the whole workspace's sources, one test binary: no module cycle in any
+//! crate (`module_cycles`), and the code citing the rules and the protocol in this
+//! repository, at headings that exist (`citations`).
+
+mod citations;
+mod module_cycles;
