@@ -9,9 +9,14 @@ use omweso_protocol::ErrorCode;
 /// source.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
+// The private field is what keeps a struct literal out of the rest of this crate:
+// `#[non_exhaustive]` would do so only for other crates.
+#[allow(clippy::manual_non_exhaustive)]
 pub struct Refusal {
     pub code: ErrorCode,
     pub message: String,
+    /// Private, so that a refusal is built only by [`Refusal::new`], which caps the message.
+    capped: (),
 }
 
 /// The longest refusal message, in characters: a message may quote what the client sent,
@@ -27,7 +32,11 @@ impl Refusal {
             message.truncate(cut);
             message.push('…');
         }
-        Refusal { code, message }
+        Refusal {
+            code,
+            message,
+            capped: (),
+        }
     }
 }
 

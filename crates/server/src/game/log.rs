@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use super::table::{Action, Seat, Table};
+use crate::refusal::Refusal;
 use omweso_protocol::config::GameConfig;
 use omweso_protocol::Computer;
 
@@ -84,10 +85,11 @@ impl Entry {
 pub enum ReplayError {
     #[error("the log is empty or does not start with its creation")]
     NoCreate,
-    #[error("entry {seq} cannot be read: {error}")]
-    Undecodable { seq: i64, error: String },
-    #[error("entry {seq} was refused on replay: {message}")]
-    Refused { seq: i64, message: String },
+    #[error("entry {seq} is a second creation")]
+    SecondCreate { seq: i64 },
+    /// The table refused the entry on replay; the refusal is the source.
+    #[error("entry {seq} was refused on replay: {source}")]
+    Refused { seq: i64, source: Refusal },
 }
 
 /// Rebuilds a table from its log: `(seq, at_ms, entry)` in order.
@@ -123,22 +125,19 @@ pub fn replay(
     if let Some(computer) = computer {
         table
             .seat_computer(computer, created)
-            .map_err(|r| ReplayError::Refused {
-                seq: 0,
-                message: r.message,
-            })?;
+            .map_err(|source| ReplayError::Refused { seq: 0, source })?;
     }
     for (seq, at, entry) in entries {
-        let refused = |message: String| ReplayError::Refused { seq, message };
+        let refused = |source: Refusal| ReplayError::Refused { seq, source };
         match entry {
-            Entry::Create { .. } => return Err(refused("a second creation".into())),
+            Entry::Create { .. } => return Err(ReplayError::SecondCreate { seq }),
             Entry::Join { seat } => {
-                table.join(seat, at).map_err(|r| refused(r.message))?;
+                table.join(seat, at).map_err(refused)?;
             }
             Entry::Act { side, action } => {
                 table
                     .act(side, &action, at)
-                    .map_err(|r| refused(r.message))?;
+                    .map_err(refused)?;
             }
             Entry::Tick => {
                 table.tick(at);
@@ -150,7 +149,7 @@ pub fn replay(
                 table.set_present(side, here, at);
             }
             Entry::Adjudicate => {
-                table.adjudicate(at).map_err(|r| refused(r.message))?;
+                table.adjudicate(at).map_err(refused)?;
             }
             Entry::Resume => table.resume(at),
         }

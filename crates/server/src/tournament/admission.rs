@@ -47,23 +47,17 @@ pub fn may_join(t: &Tournament, player: Uuid, name: &str) -> Result<(), Refusal>
     }
     if let Some(max) = max_round_robin_field(t.settings().system) {
         if t.players().len() >= max {
-            return Err(Refusal {
-                code: ErrorCode::TournamentClosed,
-                message: format!(
+            return Err(Refusal::new(ErrorCode::TournamentClosed, format!(
                     "the round-robin is full: {max} players meet each other in {} rounds, the most a tournament plays",
                     MAX_ROUNDS
-                ),
-            });
+                )));
         }
     }
     if let Some(taken) = t.players().iter().find(|p| alike(&p.name, name)) {
-        return Err(Refusal {
-            code: ErrorCode::BadName,
-            message: format!(
+        return Err(Refusal::new(ErrorCode::BadName, format!(
                 "a player named {} is already in this tournament: change your name (add an initial or your club) and join again",
                 taken.name
-            ),
-        });
+            )));
     }
     Ok(())
 }
@@ -78,12 +72,8 @@ pub fn clean_reason(action: SheetAction) -> Result<SheetAction, Refusal> {
         if trimmed.is_empty() {
             return Ok(reason);
         }
-        crate::session::clean_text(trimmed, MAX_REASON_CHARS, "a reason").map_err(|message| {
-            Refusal {
-                code: ErrorCode::BadReason,
-                message,
-            }
-        })
+        crate::session::clean_text(trimmed, MAX_REASON_CHARS, "a reason")
+            .map_err(|message| Refusal::new(ErrorCode::BadReason, message))
     };
     Ok(match action {
         SheetAction::Confirm => SheetAction::Confirm,
@@ -108,12 +98,9 @@ pub fn may_correct(t: &Tournament, game_id: Uuid) -> Result<(), Refusal> {
         .and_then(|g| g.sheet.as_ref())
         .map_or(0, |s| s.corrections.len());
     if corrections >= MAX_CORRECTIONS {
-        return Err(Refusal {
-            code: ErrorCode::BadRequest,
-            message: format!(
+        return Err(Refusal::new(ErrorCode::BadRequest, format!(
                 "this sheet has been corrected {corrections} times, the most it keeps; its result stands as last corrected"
-            ),
-        });
+            )));
     }
     Ok(())
 }

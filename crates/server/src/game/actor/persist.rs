@@ -98,8 +98,8 @@ pub fn game_row(table: &Table, final_json: Option<String>) -> Result<GameRow, se
 
 /// The refusal when the server could not save or compute something.
 pub(super) fn unavailable() -> Refusal {
-    Refusal {
-        code: ErrorCode::Unavailable,
-        message: "the server could not save this; nothing was played, try again".into(),
-    }
+    Refusal::new(
+        ErrorCode::Unavailable,
+        "the server could not save this; nothing was played, try again",
+    )
 }

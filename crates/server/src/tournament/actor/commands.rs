@@ -122,10 +122,7 @@ impl Actor {
                         return;
                     }
                     if let Some(why) = self.t.settings().impossible_victory(outcome) {
-                        let _ = reply.send(Err(Refusal {
-                            code: ErrorCode::BadRequest,
-                            message: why,
-                        }));
+                        let _ = reply.send(Err(Refusal::new(ErrorCode::BadRequest, why)));
                         return;
                     }
                 }
@@ -159,10 +156,10 @@ impl Actor {
         if by == self.t.director() {
             Ok(())
         } else {
-            Err(Refusal {
-                code: ErrorCode::NotDirector,
-                message: format!("only the director may {what}"),
-            })
+            Err(Refusal::new(
+                ErrorCode::NotDirector,
+                format!("only the director may {what}"),
+            ))
         }
     }
 
@@ -172,9 +169,8 @@ impl Actor {
             .rounds()
             .iter()
             .position(|r| r.number == number)
-            .ok_or_else(|| Refusal {
-                code: ErrorCode::NotFound,
-                message: format!("round {number} is not paired"),
+            .ok_or_else(|| {
+                Refusal::new(ErrorCode::NotFound, format!("round {number} is not paired"))
             })?;
         Ok(self.t.round_view(index))
     }
@@ -187,10 +183,7 @@ impl Actor {
             .flat_map(|r| r.pairings)
             .find(|p| p.game_id == Some(game_id))
             .and_then(|p| p.sheet)
-            .ok_or_else(|| Refusal {
-                code: ErrorCode::NotFound,
-                message: "no sheet for that game".into(),
-            })
+            .ok_or_else(|| Refusal::new(ErrorCode::NotFound, "no sheet for that game"))
     }
 
     /// The pairing asked for, computed on the pairing thread from a copy of the state
@@ -218,10 +211,7 @@ impl Actor {
                 } => t.manual_pairing(*round, pairings, *confirm_breach),
             })
             .await
-            .map_err(|busy| Refusal {
-                code: ErrorCode::Unavailable,
-                message: busy.to_string(),
-            })?;
+            .map_err(|busy| Refusal::new(ErrorCode::Unavailable, busy.to_string()))?;
         if let Err(refusal) = &answer {
             self.last_pairing_refusal = Some((version, ask, refusal.clone()));
         }
@@ -252,13 +242,10 @@ impl Actor {
             Ok(places) => places,
             Err(live) => {
                 crate::metrics::Limit::LiveGames.refused();
-                return Err(Refusal {
-                    code: ErrorCode::RateLimited,
-                    message: format!(
+                return Err(Refusal::new(ErrorCode::RateLimited, format!(
                         "the server is running {live} games and allows {}: this round's {new_games} games would pass it; start the round when games have finished",
                         self.services.live_games
-                    ),
-                });
+                    )));
             }
         };
         let now = now_ms();

@@ -141,8 +141,8 @@ pub fn row(t: &Tournament) -> TournamentRow {
 }
 
 pub(super) fn unavailable() -> Refusal {
-    Refusal {
-        code: ErrorCode::Unavailable,
-        message: "the server could not save this; nothing changed, try again".into(),
-    }
+    Refusal::new(
+        ErrorCode::Unavailable,
+        "the server could not save this; nothing changed, try again",
+    )
 }

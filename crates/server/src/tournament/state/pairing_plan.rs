@@ -121,10 +121,8 @@ impl Tournament {
         let pairs: Vec<berger::Pairing> = match self.settings.system {
             System::Swiss => {
                 let facts = self.pairing_facts();
-                pairing::swiss(&facts.input()).map_err(|e| Refusal {
-                    code: ErrorCode::NoPairing,
-                    message: e.message,
-                })?
+                pairing::swiss(&facts.input())
+                    .map_err(|e| Refusal::new(ErrorCode::NoPairing, e.message))?
             }
             System::RoundRobin | System::DoubleRoundRobin => {
                 let field: Vec<usize> = match &self.field {
@@ -341,9 +339,8 @@ impl Tournament {
         self.rounds
             .iter()
             .find(|r| r.number == number)
-            .ok_or_else(|| Refusal {
-                code: ErrorCode::NotFound,
-                message: format!("round {number} is not paired"),
+            .ok_or_else(|| {
+                Refusal::new(ErrorCode::NotFound, format!("round {number} is not paired"))
             })
     }
 }

@@ -163,9 +163,11 @@ impl Tournament {
         let mut tables = Vec::with_capacity(pairings.len());
         for (i, &(first, second)) in pairings.iter().enumerate() {
             let index = |id: Uuid| {
-                self.player_index(id).ok_or_else(|| Refusal {
-                    code: ErrorCode::BadPairing,
-                    message: format!("{id} is not a player of this tournament"),
+                self.player_index(id).ok_or_else(|| {
+                    Refusal::new(
+                        ErrorCode::BadPairing,
+                        format!("{id} is not a player of this tournament"),
+                    )
                 })
             };
             tables.push(Table {
@@ -231,9 +233,8 @@ impl Tournament {
             .rounds
             .iter()
             .position(|r| r.number == number)
-            .ok_or_else(|| Refusal {
-                code: ErrorCode::NotFound,
-                message: format!("round {number} is not paired"),
+            .ok_or_else(|| {
+                Refusal::new(ErrorCode::NotFound, format!("round {number} is not paired"))
             })?;
         let withdrawn: Vec<bool> = self.players.iter().map(|p| p.withdrawn).collect();
         let round = &mut self.rounds[r];
@@ -516,9 +517,8 @@ impl Tournament {
             .rounds
             .iter()
             .position(|r| r.number == number)
-            .ok_or_else(|| Refusal {
-                code: ErrorCode::NotFound,
-                message: format!("round {number} is not paired"),
+            .ok_or_else(|| {
+                Refusal::new(ErrorCode::NotFound, format!("round {number} is not paired"))
             })?;
         if self.rounds[r].status() != RoundStatus::Playing {
             return refuse(
