@@ -135,9 +135,7 @@ pub fn replay(
                 table.join(seat, at).map_err(refused)?;
             }
             Entry::Act { side, action } => {
-                table
-                    .act(side, &action, at)
-                    .map_err(refused)?;
+                table.act(side, &action, at).map_err(refused)?;
             }
             Entry::Tick => {
                 table.tick(at);

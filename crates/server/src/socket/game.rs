@@ -19,7 +19,7 @@ use crate::game::actor::{Command, GameHandle, OUTGOING_QUEUE};
 use crate::http::error::ApiError;
 use crate::metrics::{count, METRICS};
 use crate::room::ConnId;
-use crate::socket::connection::{protocol_error_close, Local, Pings, RateLimit, Settings};
+use crate::socket::connection::{protocol_error_close, Local, Pings, RateLimit};
 use crate::socket::room::{watch, Visit};
 use crate::socket::upgrade::{admit, check_origin, open, Admitted};
 use crate::state::AppState;
@@ -40,28 +40,20 @@ pub async fn upgrade(
         Ok(None) => return Err(ApiError::not_found("game")),
         Err(error) => return Err(ApiError::internal(&error)),
     };
+    let admitted = admit(&state, &query, &headers, ip).await?;
+    Ok(open(ws, &state, admitted, move |socket, admitted| {
+        connection(socket, handle, admitted)
+    }))
+}
+
+/// The game's socket, for as long as it is open; its places are given back when it ends.
+async fn connection(socket: WebSocket, game: GameHandle, admitted: Admitted) {
     let Admitted {
         player,
         resume_after,
         places,
         settings,
-    } = admit(&state, &query, &headers, ip).await?;
-    Ok(open(ws, &state, places, move |socket, held| async move {
-        connection(socket, handle, player, resume_after, settings, &held.end).await;
-        // The places are given back here, when the socket ends (named whole: a capture of
-        // `held.end` alone would give the caps' holds back as soon as the upgrade answered).
-        drop(held);
-    }))
-}
-
-async fn connection(
-    socket: WebSocket,
-    game: GameHandle,
-    player: Option<uuid::Uuid>,
-    resume_after: Option<u64>,
-    settings: Settings,
-    end: &crate::session::SessionEnd,
-) {
+    } = admitted;
     let visit = Visit {
         player,
         resume_after,
@@ -71,7 +63,7 @@ async fn connection(
     let read = async |stream: &mut _, conn, local: &_, pings: &_| {
         read(stream, &game, conn, local, pings, settings.rate).await;
     };
-    watch(socket, &game, visit, settings, end, read).await;
+    watch(socket, &game, visit, settings, &places.end, read).await;
 }
 
 /// Reads the client's frames until it closes or breaks the protocol. Generic over the

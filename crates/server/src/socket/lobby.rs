@@ -21,8 +21,8 @@ use tokio::sync::{mpsc, watch};
 use crate::http::error::ApiError;
 use crate::lobby::feed::LobbyText;
 use crate::room::Outgoing;
-use crate::socket::connection::{self, Pings, Settings};
-use crate::socket::upgrade::{admit_session, check_origin, open};
+use crate::socket::connection::{self, Pings};
+use crate::socket::upgrade::{admit_session, check_origin, open, Admitted};
 use crate::state::AppState;
 use omweso_protocol::lobby::LobbyFrame;
 
@@ -46,29 +46,24 @@ pub async fn upgrade(
 ) -> Result<Response, ApiError> {
     check_origin(&state, &headers)?;
     let admitted = admit_session(&state, &query, &headers, ip).await?;
-    let settings = admitted.settings;
     let feed = state.lobby_feed.clone();
     let shutdown = state.shutdown.clone();
-    Ok(open(
-        ws,
-        &state,
-        admitted.places,
-        move |socket, held| async move {
-            connection(socket, feed, shutdown, settings, &held.end).await;
-            // The places are given back here, when the socket ends (named whole: a capture of
-            // `held.end` alone would give the caps' holds back as soon as the upgrade answered).
-            drop(held);
-        },
-    ))
+    Ok(open(ws, &state, admitted, move |socket, admitted| {
+        connection(socket, feed, shutdown, admitted)
+    }))
 }
 
+/// The lobby's socket, for as long as it is open; its places are given back when it ends.
 async fn connection(
     socket: WebSocket,
     feed: watch::Receiver<LobbyText>,
     shutdown: watch::Receiver<bool>,
-    settings: Settings,
-    end: &crate::session::SessionEnd,
+    admitted: Admitted,
 ) {
+    let Admitted {
+        places, settings, ..
+    } = admitted;
+    let end = &places.end;
     let (tx, rx) = mpsc::channel(LOBBY_OUTGOING_QUEUE);
     let (sink, mut stream) = socket.split();
     let pings = Arc::new(Mutex::new(Pings::default()));

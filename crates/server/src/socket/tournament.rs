@@ -11,7 +11,7 @@ use axum::http::HeaderMap;
 use axum::response::Response;
 
 use crate::http::error::ApiError;
-use crate::socket::connection::{self, Settings};
+use crate::socket::connection::{self};
 use crate::socket::room::{watch, Visit};
 use crate::socket::upgrade::{admit, check_origin, open, Admitted};
 use crate::state::AppState;
@@ -28,28 +28,21 @@ pub async fn upgrade(
 ) -> Result<Response, ApiError> {
     check_origin(&state, &headers)?;
     let handle = crate::http::tournaments::tournament(&state, &id).await?;
+    let admitted = admit(&state, &query, &headers, ip).await?;
+    Ok(open(ws, &state, admitted, move |socket, admitted| {
+        connection(socket, handle, admitted)
+    }))
+}
+
+/// The tournament's socket, for as long as it is open; its places are given back when it
+/// ends.
+async fn connection(socket: WebSocket, tournament: TournamentHandle, admitted: Admitted) {
     let Admitted {
         player,
         resume_after,
         places,
         settings,
-    } = admit(&state, &query, &headers, ip).await?;
-    Ok(open(ws, &state, places, move |socket, held| async move {
-        connection(socket, handle, player, resume_after, settings, &held.end).await;
-        // The places are given back here, when the socket ends (named whole: a capture of
-        // `held.end` alone would give the caps' holds back as soon as the upgrade answered).
-        drop(held);
-    }))
-}
-
-async fn connection(
-    socket: WebSocket,
-    tournament: TournamentHandle,
-    player: Option<uuid::Uuid>,
-    resume_after: Option<u64>,
-    settings: Settings,
-    end: &crate::session::SessionEnd,
-) {
+    } = admitted;
     let visit = Visit {
         player,
         resume_after,
@@ -59,7 +52,7 @@ async fn connection(
     let read = async |stream: &mut _, _conn, local: &_, pings: &_| {
         connection::read_pings(stream, local, pings, settings.rate, &ANSWERS).await;
     };
-    watch(socket, &tournament, visit, settings, end, read).await;
+    watch(socket, &tournament, visit, settings, &places.end, read).await;
 }
 
 /// What the socket answers: `pong` to a `ping`, an `error` to anything else.

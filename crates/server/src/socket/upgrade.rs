@@ -71,15 +71,18 @@ pub(crate) async fn admit_session(
 }
 
 /// Opens the socket with the WebSocket layer's limits, tracked so that the server waits
-/// for it when stopping, and runs `run` on it; the places are held until `run` ends.
+/// for it when stopping, and runs `run` on it with the client admitted. `run` owns the
+/// `Admitted` whole, places included, so the places are held until the socket ends (a
+/// closure that named only `places.end` would capture that field alone, and give the
+/// caps' holds back as soon as the upgrade answered).
 pub(crate) fn open<F, Fut>(
     ws: WebSocketUpgrade,
     state: &AppState,
-    places: Places,
+    admitted: Admitted,
     run: F,
 ) -> Response
 where
-    F: FnOnce(WebSocket, Places) -> Fut + Send + 'static,
+    F: FnOnce(WebSocket, Admitted) -> Fut + Send + 'static,
     Fut: Future<Output = ()> + Send + 'static,
 {
     let tracker = state.sockets.clone();
@@ -90,7 +93,7 @@ where
         .read_buffer_size(READ_BUFFER)
         .max_message_size(HARD_FRAME_LIMIT)
         .max_frame_size(HARD_FRAME_LIMIT)
-        .on_upgrade(move |socket| tracker.track_future(run(socket, places)))
+        .on_upgrade(move |socket| tracker.track_future(run(socket, admitted)))
 }
 
 /// The session's player: from `?token=`, else the session cookie; none without a token or
