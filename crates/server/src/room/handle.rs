@@ -74,19 +74,22 @@ impl<C> Handle<C> {
 }
 
 /// The commands every room takes from its sockets: a socket opening (its outgoing queue,
-/// its session's player, the last version it saw) and closing.
-pub trait SocketCommands: Sized {
-    fn connect(
+/// its session's player, the last version it saw) and closing. A room's own command type
+/// carries them as one variant (`From<SocketCommand>`).
+#[derive(Debug)]
+pub enum SocketCommand {
+    Connect {
         player: Option<Uuid>,
         resume_after: Option<u64>,
         tx: mpsc::Sender<Outgoing>,
         reply: oneshot::Sender<ConnId>,
-    ) -> Self;
-
-    fn disconnect(conn: ConnId) -> Self;
+    },
+    Disconnect {
+        conn: ConnId,
+    },
 }
 
-impl<C: SocketCommands> Handle<C> {
+impl<C: From<SocketCommand>> Handle<C> {
     /// Opens a connection whose messages go on `tx`: the room queues what it missed since
     /// `resume_after` (or the state) before anything else; its number in the room.
     pub async fn connect(
@@ -95,13 +98,20 @@ impl<C: SocketCommands> Handle<C> {
         resume_after: Option<u64>,
         tx: mpsc::Sender<Outgoing>,
     ) -> Result<ConnId, Gone> {
-        self.ask(|reply| C::connect(player, resume_after, tx, reply))
-            .await
+        self.ask(|reply| {
+            C::from(SocketCommand::Connect {
+                player,
+                resume_after,
+                tx,
+                reply,
+            })
+        })
+        .await
     }
 
     /// Tells the room connection `conn` closed (nothing to do if the room is gone).
     pub async fn disconnect(&self, conn: ConnId) {
-        let _ = self.send(C::disconnect(conn)).await;
+        let _ = self.send(C::from(SocketCommand::Disconnect { conn })).await;
     }
 }
 

@@ -14,7 +14,7 @@ pub mod wake;
 use axum::extract::ws::Utf8Bytes;
 
 pub use connections::{Connection, Connections};
-pub use handle::{Gone, Handle, SocketCommands};
+pub use handle::{Gone, Handle, SocketCommand};
 pub use history::History;
 
 /// A message for one connection.

@@ -11,7 +11,7 @@ use futures_util::stream::SplitStream;
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::mpsc;
 
-use crate::room::{ConnId, Handle, SocketCommands};
+use crate::room::{ConnId, Handle, SocketCommand};
 use crate::session::SessionEnd;
 use crate::socket::connection::{self, Local, Pings, Settings, SIGNED_OUT};
 
@@ -38,7 +38,7 @@ pub(crate) async fn watch<C, R>(
     end: &SessionEnd,
     read: R,
 ) where
-    C: SocketCommands,
+    C: From<SocketCommand>,
     R: AsyncFnOnce(&mut SplitStream<WebSocket>, ConnId, &mpsc::Sender<Local>, &Mutex<Pings>),
 {
     let (tx, rx) = mpsc::channel(visit.queue);

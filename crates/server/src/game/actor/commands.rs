@@ -9,7 +9,7 @@ use crate::game::log::Entry;
 use crate::game::news::TableNews;
 use crate::game::table::{Action, Refusal};
 use crate::metrics::{count, METRICS};
-use crate::room::ConnId;
+use crate::room::{ConnId, SocketCommand};
 use omweso_protocol::clock::now_ms;
 use omweso_protocol::{ClientMessage, ErrorCode, Frame};
 
@@ -43,16 +43,16 @@ impl Actor {
                 let snapshot = self.snapshot(you).await;
                 let _ = reply.send(snapshot);
             }
-            Command::Connect {
+            Command::Socket(SocketCommand::Connect {
                 player,
                 resume_after,
                 tx,
                 reply,
-            } => {
+            }) => {
                 let conn = self.connect(player, resume_after, tx).await;
                 let _ = reply.send(conn);
             }
-            Command::Disconnect { conn } => self.drop_conn(conn),
+            Command::Socket(SocketCommand::Disconnect { conn }) => self.drop_conn(conn),
             Command::Latency {
                 conn,
                 round_trip_ms,

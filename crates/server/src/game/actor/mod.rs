@@ -35,7 +35,7 @@ use crate::metrics::METRICS;
 use crate::pools::engine::EnginePool;
 use crate::pools::search::Asker;
 pub use crate::room::Gone;
-use crate::room::{ConnId, Handle, Outgoing, Room, SocketCommands};
+use crate::room::{ConnId, Handle, Room, SocketCommand};
 use crate::store::Writer;
 use omweso_protocol::clock::now_ms;
 use omweso_protocol::{ClientMessage, Legal, Snapshot};
@@ -65,15 +65,8 @@ pub enum Command {
         viewer: Option<Uuid>,
         reply: oneshot::Sender<Snapshot>,
     },
-    Connect {
-        player: Option<Uuid>,
-        resume_after: Option<u64>,
-        tx: mpsc::Sender<Outgoing>,
-        reply: oneshot::Sender<ConnId>,
-    },
-    Disconnect {
-        conn: ConnId,
-    },
+    /// A socket opening or closing (`room::SocketCommand`).
+    Socket(SocketCommand),
     Client {
         conn: ConnId,
         id: Option<Value>,
@@ -136,23 +129,9 @@ impl GameHandle {
     }
 }
 
-impl SocketCommands for Command {
-    fn connect(
-        player: Option<Uuid>,
-        resume_after: Option<u64>,
-        tx: mpsc::Sender<Outgoing>,
-        reply: oneshot::Sender<ConnId>,
-    ) -> Command {
-        Command::Connect {
-            player,
-            resume_after,
-            tx,
-            reply,
-        }
-    }
-
-    fn disconnect(conn: ConnId) -> Command {
-        Command::Disconnect { conn }
+impl From<SocketCommand> for Command {
+    fn from(command: SocketCommand) -> Command {
+        Command::Socket(command)
     }
 }
 

@@ -6,6 +6,7 @@ use uuid::Uuid;
 
 use super::{Actor, Command, PairingAsk};
 use crate::game::registry::SeatedGame;
+use crate::room::SocketCommand;
 use crate::tournament::log::{Entry, SheetAction};
 use crate::tournament::state::{PlannedGame, Refusal};
 use omweso_protocol::clock::now_ms;
@@ -139,16 +140,16 @@ impl Actor {
                     .and_then(|_| self.sheet_view(game_id));
                 let _ = reply.send(result);
             }
-            Command::Connect {
+            Command::Socket(SocketCommand::Connect {
                 player,
                 resume_after,
                 tx,
                 reply,
-            } => {
+            }) => {
                 let conn = self.connect(player, resume_after, tx);
                 let _ = reply.send(conn);
             }
-            Command::Disconnect { conn } => self.remove_conn(conn),
+            Command::Socket(SocketCommand::Disconnect { conn }) => self.remove_conn(conn),
         }
     }
 

@@ -41,7 +41,7 @@ use super::state::{Refusal, Tournament};
 use crate::game::news::TableNews;
 use crate::game::registry::Registry;
 pub use crate::room::Gone;
-use crate::room::{ConnId, Handle, Outgoing, Room, SocketCommands};
+use crate::room::{Handle, Room, SocketCommand};
 use crate::store::Writer;
 use omweso_protocol::tournament::{BoardView, RoundView, SheetView, TournamentSnapshot};
 
@@ -123,37 +123,16 @@ pub enum Command {
         action: SheetAction,
         reply: oneshot::Sender<Result<SheetView, Refusal>>,
     },
-    Connect {
-        player: Option<Uuid>,
-        resume_after: Option<u64>,
-        tx: mpsc::Sender<Outgoing>,
-        reply: oneshot::Sender<ConnId>,
-    },
-    Disconnect {
-        conn: ConnId,
-    },
+    /// A socket opening or closing (`room::SocketCommand`).
+    Socket(SocketCommand),
 }
 
 /// What the rest of the server holds to reach a tournament.
 pub type TournamentHandle = Handle<Command>;
 
-impl SocketCommands for Command {
-    fn connect(
-        player: Option<Uuid>,
-        resume_after: Option<u64>,
-        tx: mpsc::Sender<Outgoing>,
-        reply: oneshot::Sender<ConnId>,
-    ) -> Command {
-        Command::Connect {
-            player,
-            resume_after,
-            tx,
-            reply,
-        }
-    }
-
-    fn disconnect(conn: ConnId) -> Command {
-        Command::Disconnect { conn }
+impl From<SocketCommand> for Command {
+    fn from(command: SocketCommand) -> Command {
+        Command::Socket(command)
     }
 }
 
