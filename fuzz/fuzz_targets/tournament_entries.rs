@@ -15,7 +15,8 @@ use omweso_protocol::tournament::{
     EditRound, NewTournament, SheetRequest, System, WithdrawRequest,
 };
 use omweso_server::tournament::log::Entry;
-use omweso_server::tournament::settings::{Settings, MIN_ROUND_MINUTES};
+use omweso_server::config::MIN_ROUND_MINUTES;
+use omweso_server::tournament::settings::Settings;
 use omweso_server::tournament::state::Tournament;
 
 /// See `engine_request.rs`: SQLite's two `aiOff` statics are not an ODR violation.

@@ -1,15 +1,16 @@
 //! [`Store`]: the database, SQLite or PostgreSQL, behind one API.
 
-use std::str::FromStr;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
-use sqlx::sqlite::{
-    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
-};
+use sqlx::postgres::PgPool;
+use sqlx::sqlite::SqlitePool;
 use uuid::Uuid;
 
+use super::connect::{
+    classify, open_postgres, open_sqlite_file, open_sqlite_memory, sqlite_options, Target,
+    SQLITE_READ_CONNECTIONS,
+};
 use super::params::bind_params;
 use super::rows::{
     ActionRow, ByKind, GameRow, SessionRow, TournamentEntryRow, TournamentRow, Write,
@@ -17,19 +18,6 @@ use super::rows::{
 use super::sql::MAX_ROWS_PER_INSERT;
 use super::sqlite_writes::SqliteWrites;
 use super::{migrations, sql, StoreError};
-
-/// How long an SQLite connection waits for another connection's write lock before failing.
-const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(10);
-/// Reading connections to an SQLite file (WAL: readers never wait for the writer).
-///
-/// Writes have a connection of their own ([`SqliteWrites`]), and only one. SQLite takes one
-/// writer at a time, and a connection that finds the write lock taken polls for it with
-/// sleeps (its busy handler: 1, 2, 5, 10... up to 100 ms), so several writing connections
-/// made the group commit sleep behind a game insert that took a millisecond
-/// (docs/performance.md).
-const SQLITE_READ_CONNECTIONS: u32 = 8;
-const PG_CONNECTIONS: u32 = 16;
-const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(15);
 
 /// The server's database: sessions, games and every game's action log, tournaments and
 /// every tournament's log.
@@ -89,42 +77,6 @@ macro_rules! with_pool {
             Pool::Postgres($pool) => $body,
         }
     };
-}
-
-/// What a database URL names.
-#[derive(Debug, PartialEq, Eq)]
-enum Target {
-    SqliteFile,
-    SqliteMemory,
-    Postgres,
-}
-
-fn classify(url: &str) -> Result<Target, StoreError> {
-    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-        return Ok(Target::Postgres);
-    }
-    if let Some(rest) = url.strip_prefix("sqlite:") {
-        let rest = rest.strip_prefix("//").unwrap_or(rest);
-        let (path, params) = match rest.split_once('?') {
-            Some((path, params)) => (path, Some(params)),
-            None => (rest, None),
-        };
-        let memory_mode = params.is_some_and(|p| p.split('&').any(|kv| kv == "mode=memory"));
-        if path == ":memory:" || memory_mode {
-            return Ok(Target::SqliteMemory);
-        }
-        if path.is_empty() {
-            return Err(StoreError::BadUrl(format!(
-                "{url:?} names no SQLite file (use sqlite://PATH or sqlite::memory:)"
-            )));
-        }
-        return Ok(Target::SqliteFile);
-    }
-    let scheme = url.split_once(':').map_or("", |(scheme, _)| scheme);
-    Err(StoreError::BadUrl(format!(
-        "unsupported scheme {scheme:?}: expected sqlite::memory:, sqlite://PATH, sqlite:PATH \
-         or postgres://..."
-    )))
 }
 
 impl Store {
@@ -628,85 +580,9 @@ fn insert_size(remaining: usize) -> usize {
     }
 }
 
-fn sqlite_options(url: &str) -> Result<SqliteConnectOptions, StoreError> {
-    Ok(SqliteConnectOptions::from_str(url)
-        .map_err(|e| StoreError::BadUrl(format!("{url:?}: {e}")))?
-        .foreign_keys(true)
-        .busy_timeout(SQLITE_BUSY_TIMEOUT))
-}
-
-/// One connection, never closed while the pool lives: the database is that connection's
-/// memory, and a second connection would not reliably see it.
-async fn open_sqlite_memory(url: &str) -> Result<SqlitePool, StoreError> {
-    Ok(SqlitePoolOptions::new()
-        .max_connections(1)
-        .min_connections(1)
-        .idle_timeout(None)
-        .max_lifetime(None)
-        .acquire_timeout(ACQUIRE_TIMEOUT)
-        .connect_with(sqlite_options(url)?)
-        .await?)
-}
-
-async fn open_sqlite_file(url: &str, connections: u32) -> Result<SqlitePool, StoreError> {
-    let options = sqlite_options(url)?
-        .create_if_missing(true)
-        .journal_mode(SqliteJournalMode::Wal)
-        .synchronous(SqliteSynchronous::Full);
-    Ok(SqlitePoolOptions::new()
-        .max_connections(connections)
-        .acquire_timeout(ACQUIRE_TIMEOUT)
-        .connect_with(options)
-        .await?)
-}
-
-async fn open_postgres(url: &str) -> Result<PgPool, StoreError> {
-    // The URL is not repeated in the error: it may hold a password.
-    let options = PgConnectOptions::from_str(url)
-        .map_err(|e| StoreError::BadUrl(format!("invalid postgres URL: {e}")))?;
-    let pool = PgPoolOptions::new()
-        .max_connections(PG_CONNECTIONS)
-        .acquire_timeout(ACQUIRE_TIMEOUT)
-        .connect_with(options)
-        .await?;
-    Ok(pool)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn urls_are_classified() {
-        assert_eq!(classify("sqlite::memory:").ok(), Some(Target::SqliteMemory));
-        assert_eq!(
-            classify("sqlite://x.db?mode=memory").ok(),
-            Some(Target::SqliteMemory)
-        );
-        assert_eq!(
-            classify("sqlite://omweso.db").ok(),
-            Some(Target::SqliteFile)
-        );
-        assert_eq!(classify("sqlite:omweso.db").ok(), Some(Target::SqliteFile));
-        assert_eq!(
-            classify("sqlite:///tmp/o.db").ok(),
-            Some(Target::SqliteFile)
-        );
-        assert_eq!(classify("postgres://u@h/db").ok(), Some(Target::Postgres));
-        assert_eq!(classify("postgresql://u@h/db").ok(), Some(Target::Postgres));
-        for bad in [
-            "sqlite:",
-            "sqlite://",
-            "mysql://u:secret@h/db",
-            "omweso.db",
-            "",
-        ] {
-            match classify(bad) {
-                Err(StoreError::BadUrl(message)) => assert!(!message.contains("secret")),
-                other => panic!("{bad:?} gave {other:?}"),
-            }
-        }
-    }
 
     #[test]
     fn inserts_are_cut_in_powers_of_two() {

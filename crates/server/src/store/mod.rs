@@ -18,6 +18,7 @@
 //! `migrations` (the embedded migrations), `token` ([`hash_token`]).
 
 mod checkpointer;
+mod connect;
 pub mod db;
 pub mod error;
 mod migrations;

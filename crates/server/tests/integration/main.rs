@@ -14,7 +14,6 @@ mod game_hooks;
 mod hardening;
 mod impasse;
 mod lobby;
-mod protocol_doc;
 mod restart;
 mod server;
 mod sessions;
