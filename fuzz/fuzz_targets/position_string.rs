@@ -11,7 +11,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use omweso_rules::{oware, Position, Rules, Setup, Side, SEEDS};
+use omweso_rules::{oware, Owing, Position, Rules, Setup, Side, ToMove, SEEDS};
 
 /// The sowing budget of the server's move-completion limit (docs/rules.md#4-play-under-the-referee-server-rules).
 const BUDGET: Option<u64> = Some(720);
@@ -51,8 +51,17 @@ fn four_by_eight(text: &str) {
         // `Position::parse` is `Setup` parsing then `from_setup`.
         match (&setup, &parsed) {
             (Ok(setup), Ok(pos)) => {
-                assert_eq!(pos.setup(), *setup);
+                assert_eq!(pos.board(), &setup.board);
                 assert_eq!(seeds(pos), SEEDS);
+                // The side to move is the setup's, except in Mweiso's opening where the one
+                // player still owing an opening turn has none: they skip it and the main
+                // phase begins with the other (docs/rules.md#2-mweiso-kagera-murray-1951).
+                match setup.to_move {
+                    ToMove::Opening(Owing::Only(owing)) if pos.setup() != *setup => {
+                        assert_eq!(pos.setup().to_move, ToMove::Side(owing.other()), "{text:?}");
+                    }
+                    _ => assert_eq!(pos.setup(), *setup),
+                }
             }
             (Ok(setup), Err(e)) => assert!(
                 Position::from_setup(*setup, rules).is_err(),

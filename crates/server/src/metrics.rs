@@ -1,7 +1,8 @@
 //! Prometheus metrics, served in the text exposition format (0.0.4) on their own address
 //! (not the public port). Kept and written out by `prometheus-client`, the Prometheus
-//! project's own client: counters, gauges and fixed-bucket histograms registered once, in
-//! the order they are listed, under the names `docs/self-hosting.md` documents.
+//! project's own client: counters, gauges and fixed-bucket histograms registered once
+//! under the names `docs/self-hosting.md` documents (a labelled family's samples come out
+//! in no set order).
 
 use std::sync::LazyLock;
 use std::time::Duration;
@@ -70,7 +71,7 @@ pub struct Metrics {
     pub engine_jobs_queued: Gauge,
     /// One job of the engine pool (legal moves, a replay).
     pub engine_job: Histogram,
-    /// Searches of the computer player queued (`search_pool`), refused for a full queue
+    /// Searches of the computer player queued (`pools::search`), refused for a full queue
     /// (asked again later), and waiting for a thread now.
     pub searches: Counter,
     pub searches_busy: Counter,

@@ -38,6 +38,18 @@ impl Refusal {
             capped: (),
         }
     }
+
+    /// A refusal whose message the server composed from a list it must give whole (a
+    /// pairing's breaches, which the director's console lists one by one): not cut, since
+    /// it quotes nothing a client sent beyond names already held to their own cap, and its
+    /// length is bounded by the field it lists (at most `MAX_PLAYERS` players).
+    pub fn listing(code: ErrorCode, message: impl Into<String>) -> Refusal {
+        Refusal {
+            code,
+            message: message.into(),
+            capped: (),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -53,5 +65,13 @@ mod tests {
         assert_eq!(long.code, ErrorCode::BadBody);
         let again = Refusal::new(long.code, long.message.clone());
         assert_eq!(again, long, "cutting is done once");
+    }
+
+    #[test]
+    fn a_listing_is_given_whole() {
+        let breaches = ["rule 1 (no two players meet twice): A and B have already met"; 5];
+        let listing = Refusal::listing(ErrorCode::PairingBreach, breaches.join("; "));
+        assert_eq!(listing.message.chars().count(), 5 * 60 + 4 * 2);
+        assert_eq!(listing.message, breaches.join("; "));
     }
 }

@@ -27,7 +27,7 @@ pub struct Inner {
     /// The analysis board's engine threads and limits.
     pub analysis: crate::analysis::Analysis,
     pub config: ServeConfig,
-    /// The latest `lobby` frame, for the lobby sockets (`lobby_feed`).
+    /// The latest `lobby` frame, for the lobby sockets (`lobby::feed`).
     pub lobby_feed: watch::Receiver<crate::lobby::feed::LobbyText>,
     /// The open WebSocket connections, so shutdown can wait for their close frames.
     pub sockets: TaskTracker,
@@ -35,7 +35,7 @@ pub struct Inner {
 }
 
 impl AppState {
-    /// Also starts the lobby feed's task (`lobby_feed::spawn`): call it in a runtime.
+    /// Also starts the lobby feed's task (`lobby::feed::spawn`): call it in a runtime.
     pub fn new(
         store: Store,
         writer: Writer,

@@ -1,6 +1,6 @@
 //! What the lobby lists of every live game, kept up to date by the games themselves: each
 //! game's task writes its summary here when it changes, and the lobby (the HTTP lists and
-//! the pushed lobby, `lobby_feed`) reads this map instead of asking hundreds of game tasks
+//! the pushed lobby, `lobby::feed`) reads this map instead of asking hundreds of game tasks
 //! for a snapshot. Every change is marked on [`LobbyChanges`] for the pushed lobby.
 
 use std::collections::HashMap;

@@ -77,12 +77,10 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// A refusal of a game, a tournament or the analysis board, answered with its code. Its
-/// message is held to the one cap again here: a refusal written field by field rather than
-/// by `Refusal::new` still leaves no longer.
+/// A refusal of a game, a tournament or the analysis board, answered with its code and its
+/// message (held to its cap when it was made: `Refusal::new`).
 impl From<crate::refusal::Refusal> for ApiError {
     fn from(refusal: crate::refusal::Refusal) -> ApiError {
-        let refusal = crate::refusal::Refusal::new(refusal.code, refusal.message);
         ApiError::new(refusal.code, refusal.message)
     }
 }

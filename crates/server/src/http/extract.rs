@@ -118,16 +118,28 @@ impl FromRequestParts<AppState> for GameId {
     }
 }
 
-/// The tournament the path's `{id}` names, loaded if it is not in memory. `not_found` for
-/// an id spelled otherwise than the server writes it, or no such tournament.
-pub struct TournamentAt(pub TournamentHandle);
+/// The tournament the path's `{id}` names. It is found (and loaded, if it is not in memory)
+/// only when the handler first asks it something, after every other check of the request
+/// (its session, its body, a round's number): a request that is wrong in several ways is
+/// answered for the cheapest, and a bad one does not load a tournament. `not_found` for an
+/// id spelled otherwise than the server writes it, or no such tournament.
+pub struct TournamentAt {
+    state: AppState,
+    /// The id as written in the path; `None` when it is not one the server writes.
+    id: Option<Uuid>,
+}
 
 impl FromRequestParts<AppState> for TournamentAt {
-    type Rejection = ApiError;
+    type Rejection = std::convert::Infallible;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let id = path_id(parts, state, "tournament").await?;
-        find_tournament(state, id).await.map(TournamentAt)
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        Ok(TournamentAt {
+            state: state.clone(),
+            id: path_id(parts, state, "tournament").await.ok(),
+        })
     }
 }
 
@@ -141,6 +153,12 @@ pub async fn find_tournament(state: &AppState, id: Uuid) -> Result<TournamentHan
 }
 
 impl TournamentAt {
+    /// The tournament's task, found now.
+    pub async fn handle(&self) -> Result<TournamentHandle, ApiError> {
+        let id = self.id.ok_or_else(|| ApiError::not_found("tournament"))?;
+        find_tournament(&self.state, id).await
+    }
+
     /// Asks the tournament's task for something it may refuse: its refusal is answered
     /// with its code, and a task that is gone (the server stopping) as unavailable.
     pub async fn change<T>(
@@ -155,7 +173,8 @@ impl TournamentAt {
         &self,
         make: impl FnOnce(tokio::sync::oneshot::Sender<T>) -> Command,
     ) -> Result<T, ApiError> {
-        self.0
+        self.handle()
+            .await?
             .ask(make)
             .await
             .map_err(|gone| ApiError::internal(&gone))

@@ -187,6 +187,8 @@ pub async fn pair(
     tournament: TournamentAt,
 ) -> Result<Response, ApiError> {
     let by = signed_in.player_id();
+    // Found first, so that a call for no tournament spends none of the pairing budget.
+    tournament.handle().await?;
     may_pair(&state, by)?;
     let round = tournament
         .change(|reply| Command::PairNext { by, reply })
@@ -241,6 +243,8 @@ pub async fn edit_round(
     JsonBody(request): JsonBody<EditRound>,
 ) -> Result<Json<RoundView>, ApiError> {
     let by = signed_in.player_id();
+    // Found first, so that a call for no tournament spends none of the pairing budget.
+    tournament.handle().await?;
     may_pair(&state, by)?;
     let pairings = request
         .pairings

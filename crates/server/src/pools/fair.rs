@@ -1,5 +1,5 @@
 //! Threads that take their jobs from a [`FairQueue`]: the computer's search pool
-//! (`search_pool`) and the analysis engine's threads (`analysis::service`). A job is
+//! (`pools::search`) and the analysis engine's threads (`analysis::service`). A job is
 //! queued without waiting (refused when its queue or its group's share is full), and the
 //! threads take the next by the queue's turns, so one group's flood waits behind itself.
 //!

@@ -1,5 +1,5 @@
 //! `GET /ws/lobby`: the lobby, pushed (an addition). The socket sends the `lobby` frame the
-//! shared feed (`lobby_feed`) last encoded, then each new one; the writer is the game
+//! shared feed (`lobby::feed`) last encoded, then each new one; the writer is the game
 //! socket's own (batched flushes, pings, write timeouts). A socket whose client reads
 //! slowly skips to the latest frame: its queue holds one. The client only ever sends
 //! `ping`.

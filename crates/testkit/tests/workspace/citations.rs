@@ -11,8 +11,8 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// The source files: Rust under `crates/` and `fuzz/`, the web client's scripts, pages
-/// and styles (its installed packages left out).
+/// The source files and the documents: Rust under `crates/` and `fuzz/`, the web client's
+/// scripts, pages and styles (its installed packages left out), and every Markdown page.
 fn sources() -> Vec<PathBuf> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
         let Ok(entries) = fs::read_dir(dir) else {
@@ -28,16 +28,17 @@ fn sources() -> Vec<PathBuf> {
                 walk(&path, out);
             } else if path
                 .extension()
-                .is_some_and(|e| e == "rs" || e == "js" || e == "html" || e == "css")
+                .is_some_and(|e| e == "rs" || e == "js" || e == "html" || e == "css" || e == "md")
             {
                 out.push(path);
             }
         }
     }
     let mut out = Vec::new();
-    for dir in ["crates", "web", "fuzz/fuzz_targets"] {
+    for dir in ["crates", "web", "fuzz", "docs"] {
         walk(&root().join(dir), &mut out);
     }
+    out.push(root().join("README.md"));
     out
 }
 
@@ -95,7 +96,7 @@ fn the_code_cites_the_pages_of_this_repository_and_their_headings() {
         .map(|page| {
             let text = fs::read_to_string(root().join(format!("docs/{page}.md")))
                 .unwrap_or_else(|e| panic!("docs/{page}.md: {e}"));
-            (format!("docs/{page}.md#"), anchors(&text))
+            (page.to_string(), anchors(&text))
         })
         .collect();
     let files = sources();
@@ -121,14 +122,18 @@ fn the_code_cites_the_pages_of_this_repository_and_their_headings() {
                     wrong.push(format!("{shown}:{}: cites {outside}", n + 1));
                 }
             }
-            for (prefix, anchors) in &headings {
-                for (at, _) in line.match_indices(prefix.as_str()) {
-                    let anchor: String = line[at + prefix.len()..]
-                        .chars()
-                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
-                        .collect();
-                    if !anchors.contains(&anchor) {
-                        wrong.push(format!("{shown}:{}: no heading {prefix}{anchor}", n + 1));
+            for (page, anchors) in &headings {
+                // The docs/ path and an anchor anywhere; the page and an anchor in a link.
+                for prefix in [format!("docs/{page}.md#"), format!("({page}.md#")] {
+                    for (at, _) in line.match_indices(prefix.as_str()) {
+                        let anchor: String = line[at + prefix.len()..]
+                            .chars()
+                            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+                            .collect();
+                        // `docs/rules.md#...` names the form, not a heading.
+                        if !anchor.is_empty() && !anchors.contains(&anchor) {
+                            wrong.push(format!("{shown}:{}: no heading {prefix}{anchor}", n + 1));
+                        }
                     }
                 }
             }

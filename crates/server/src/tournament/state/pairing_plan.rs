@@ -122,7 +122,7 @@ impl Tournament {
             System::Swiss => {
                 let facts = self.pairing_facts();
                 pairing::swiss(&facts.input())
-                    .map_err(|e| Refusal::new(ErrorCode::NoPairing, e.message))?
+                    .map_err(|e| Refusal::listing(ErrorCode::NoPairing, e.message))?
             }
             System::RoundRobin | System::DoubleRoundRobin => {
                 let field: Vec<usize> = match &self.field {
@@ -288,17 +288,17 @@ impl Tournament {
             // Not an absolute rule a director may choose to break: a pairing that cannot
             // be played (an active player left out: withdraw them instead).
             let messages: Vec<String> = errors.into_iter().map(|b| b.message).collect();
-            return refuse(ErrorCode::BadPairing, messages.join("; "));
+            return Err(Refusal::listing(ErrorCode::BadPairing, messages.join("; ")));
         }
         let breaches: Vec<String> = breaches.into_iter().map(|b| b.message).collect();
         if !breaches.is_empty() && !confirm_breach {
-            return refuse(
+            return Err(Refusal::listing(
                 ErrorCode::PairingBreach,
                 format!(
                     "{}; send it again with confirm_breach to pair it anyway",
                     breaches.join("; ")
                 ),
-            );
+            ));
         }
         Ok(Entry::Pair {
             round: number,

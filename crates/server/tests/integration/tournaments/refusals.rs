@@ -178,12 +178,19 @@ async fn every_forbidden_action_is_refused_saying_why() {
     // Round 2 by hand, repeating round 1's pairing: a breach of rule 1, refused unless
     // confirmed, and recorded when confirmed.
     let repeat = json!({"pairings":[{"first":a,"second":c},{"first":b,"second":d}]});
-    expect(
-        server
-            .put(&event.path("/rounds/2"), &event.director, repeat.clone())
-            .await,
-        "pairing_breach",
-        409,
+    let (status, r) = server
+        .put(&event.path("/rounds/2"), &event.director, repeat.clone())
+        .await;
+    assert_eq!(status, 409, "{r}");
+    assert_eq!(r["error"]["code"], "pairing_breach", "{r}");
+    // Every breach whole, then how to confirm: the director's console lists them one by one
+    // (a cut message lost the last ones and the hint).
+    assert_eq!(
+        r["error"]["message"],
+        "rule 1 (no two players meet twice): A and C have already met; \
+         rule 1 (no two players meet twice): B and D have already met; \
+         send it again with confirm_breach to pair it anyway",
+        "{r}"
     );
     let mut confirmed = repeat;
     confirmed["confirm_breach"] = json!(true);
