@@ -1,4 +1,8 @@
 //! The game server end to end: a real server on port 0, real HTTP and WebSocket clients.
+//!
+//! About 650 lines: one game's whole life over the protocol (play, decisions, the referee,
+//! Mweiso's opening, Oware, `?v=`, refusals, shutdown, presence), each test short and
+//! sharing `seated` and `play_out`; the other suites are split by what they attack.
 
 use std::time::Duration;
 
