@@ -14,9 +14,7 @@ use crate::game::log::Entry;
 use crate::game::table::{Seat, Table};
 use crate::http::address::AddressKey;
 use crate::http::error::ApiError;
-use crate::http::extract::{
-    find_game, id_as_written, ClientAddress, GameAt, GameId, JsonBody, SignedIn,
-};
+use crate::http::extract::{find_game, ClientAddress, GameAt, GameId, JsonBody, SignedIn};
 use crate::metrics::Limit;
 use crate::session::{token_from, CreateError, COOKIE};
 use crate::state::AppState;
@@ -25,9 +23,6 @@ use omweso_protocol::http::{
     GameCreated, GameList, Joined, NewGame, NewSession, Opponent, SeatChoice, SessionInfo,
 };
 use omweso_protocol::ErrorCode;
-
-/// The socket upgrades (`crate::socket`) read the client's address through here.
-pub use crate::http::extract::client_ip;
 
 /// `POST /api/session`. Limited per address (an IPv6 /64) and on the whole server
 /// (docs/security.md). A request made as a session (a name change: the browser sends its
@@ -209,13 +204,6 @@ pub async fn create_game(
         }),
     )
         .into_response())
-}
-
-/// A game id as the server writes it: lowercase and hyphenated. Other spellings of the
-/// same UUID (braces, `urn:uuid:`, no hyphens, capitals) are not found, so that every game
-/// has one address.
-pub fn game_id(text: &str) -> Result<Uuid, ApiError> {
-    id_as_written(text, "game")
 }
 
 /// The limits on creating games, checked with [`crate::game::lobby::Lobby::reserve`] so

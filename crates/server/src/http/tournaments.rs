@@ -8,15 +8,12 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
 use std::collections::HashMap;
-use uuid::Uuid;
 
 use crate::http::error::ApiError;
-use crate::http::extract::{
-    find_tournament, id_as_written, ClientAddress, JsonBody, SignedIn, TournamentAt,
-};
+use crate::http::extract::{id_as_written, ClientAddress, JsonBody, SignedIn, TournamentAt};
 use crate::metrics::Limit;
 use crate::state::AppState;
-use crate::tournament::actor::{Command, TournamentHandle};
+use crate::tournament::actor::Command;
 use crate::tournament::export;
 use crate::tournament::log::SheetAction;
 use crate::tournament::settings::Settings;
@@ -26,16 +23,6 @@ use omweso_protocol::tournament::{
     WithdrawRequest,
 };
 use omweso_protocol::ErrorCode;
-
-/// A tournament id as the server writes it (lowercase, hyphenated).
-pub fn tournament_id(text: &str) -> Result<Uuid, ApiError> {
-    id_as_written(text, "tournament")
-}
-
-/// The tournament a socket's path names (`/ws/tournaments/{id}`).
-pub async fn tournament(state: &AppState, id: &str) -> Result<TournamentHandle, ApiError> {
-    find_tournament(state, tournament_id(id)?).await
-}
 
 pub async fn create(
     State(state): State<AppState>,

@@ -17,6 +17,7 @@ use tokio::sync::mpsc;
 
 use crate::game::actor::{Command, GameHandle, OUTGOING_QUEUE};
 use crate::http::error::ApiError;
+use crate::http::extract::{find_game, id_as_written};
 use crate::metrics::{count, METRICS};
 use crate::room::ConnId;
 use crate::socket::connection::{protocol_error_close, Local, Pings, RateLimit};
@@ -34,12 +35,7 @@ pub async fn upgrade(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     check_origin(&state, &headers)?;
-    let id = crate::http::games::game_id(&id)?;
-    let handle = match state.games.get(id).await {
-        Ok(Some(handle)) => handle,
-        Ok(None) => return Err(ApiError::not_found("game")),
-        Err(error) => return Err(ApiError::internal(&error)),
-    };
+    let handle = find_game(&state, id_as_written(&id, "game")?).await?;
     let admitted = admit(&state, &query, &headers, ip).await?;
     Ok(open(ws, &state, admitted, move |socket, admitted| {
         connection(socket, handle, admitted)

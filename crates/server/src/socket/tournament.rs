@@ -11,6 +11,7 @@ use axum::http::HeaderMap;
 use axum::response::Response;
 
 use crate::http::error::ApiError;
+use crate::http::extract::{find_tournament, id_as_written};
 use crate::socket::connection::{self};
 use crate::socket::room::{watch, Visit};
 use crate::socket::upgrade::{admit, check_origin, open, Admitted};
@@ -27,7 +28,7 @@ pub async fn upgrade(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     check_origin(&state, &headers)?;
-    let handle = crate::http::tournaments::tournament(&state, &id).await?;
+    let handle = find_tournament(&state, id_as_written(&id, "tournament")?).await?;
     let admitted = admit(&state, &query, &headers, ip).await?;
     Ok(open(ws, &state, admitted, move |socket, admitted| {
         connection(socket, handle, admitted)

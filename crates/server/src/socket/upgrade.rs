@@ -40,7 +40,7 @@ pub(crate) async fn admit(
 ) -> Result<Admitted, ApiError> {
     let player = session_player(state, query, headers).await?;
     let resume_after = resume_after(query)?;
-    let places = hold_places(state, crate::http::games::client_ip(ip), player)?;
+    let places = hold_places(state, crate::http::extract::client_ip(ip), player)?;
     Ok(Admitted {
         player,
         resume_after,
@@ -61,7 +61,7 @@ pub(crate) async fn admit_session(
     let player = session_player(state, query, headers)
         .await?
         .ok_or_else(ApiError::unauthorized)?;
-    let places = hold_places(state, crate::http::games::client_ip(ip), Some(player))?;
+    let places = hold_places(state, crate::http::extract::client_ip(ip), Some(player))?;
     Ok(Admitted {
         player: Some(player),
         resume_after: None,
