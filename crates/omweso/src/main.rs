@@ -39,6 +39,9 @@ enum Command {
     /// protocol, with watchers on its socket, and report its boards' latency and the
     /// server's CPU per move.
     TournamentSim(omweso_tools::tournament_sim::TournamentSimConfig),
+    /// The operator's account commands: show, reset-password, rename, disable, enable,
+    /// sign-out (docs/accounts.md).
+    Admin(omweso_server::admin::AdminArgs),
     /// Exit 0 if the server answers its health check (for container HEALTHCHECKs).
     Healthcheck {
         #[arg(
@@ -85,6 +88,7 @@ fn main() -> ExitCode {
             }
         }
         Command::Arena(config) => omweso_tools::arena::main(&config),
+        Command::Admin(args) => admin(args),
         Command::Engine => {
             let stdin = io::stdin().lock();
             let stdout = io::stdout().lock();
@@ -213,5 +217,25 @@ async fn shutdown_signal() {
     tokio::select! {
         () = ctrl_c => {}
         () = terminate => {}
+    }
+}
+
+/// `omweso admin`: one account command on the database, then exit.
+fn admin(args: omweso_server::admin::AdminArgs) -> ExitCode {
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("omweso admin: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let stdin = io::stdin().lock();
+    let mut stdout = io::stdout().lock();
+    match runtime.block_on(omweso_server::admin::run(args, stdin, &mut stdout)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("omweso admin: {e}");
+            ExitCode::FAILURE
+        }
     }
 }

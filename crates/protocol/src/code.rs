@@ -100,6 +100,23 @@ pub enum ErrorCode {
     BadLimit,
     /// The side named for a search may not move (or none was named where two may).
     BadSide,
+    // -- accounts --
+    /// A username that breaks the rules (the message says how).
+    BadUsername,
+    /// The username, or one that looks like it, is another account's.
+    UsernameTaken,
+    /// A password too short, too long or easy to guess (the message says why).
+    WeakPassword,
+    /// Making an account from a session that is one already.
+    AlreadyAccount,
+    /// A password operation for a guest, who has none.
+    NotAccount,
+    /// A wrong username or password (the same for both).
+    BadCredentials,
+    /// The account was disabled by the server's operator.
+    AccountDisabled,
+    /// A link, recovery or invitation code that is wrong, used or expired.
+    BadCode,
     // -- the server --
     /// The server could not save or compute this; nothing changed.
     Unavailable,
@@ -107,7 +124,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in declaration order (for documentation and tests).
-    pub const ALL: [ErrorCode; 52] = [
+    pub const ALL: [ErrorCode; 60] = [
         ErrorCode::BadBody,
         ErrorCode::BadContentType,
         ErrorCode::BadOrigin,
@@ -159,6 +176,14 @@ impl ErrorCode {
         ErrorCode::BadPosition,
         ErrorCode::BadLimit,
         ErrorCode::BadSide,
+        ErrorCode::BadUsername,
+        ErrorCode::UsernameTaken,
+        ErrorCode::WeakPassword,
+        ErrorCode::AlreadyAccount,
+        ErrorCode::NotAccount,
+        ErrorCode::BadCredentials,
+        ErrorCode::AccountDisabled,
+        ErrorCode::BadCode,
         ErrorCode::Unavailable,
     ];
 
@@ -217,6 +242,14 @@ impl ErrorCode {
             ErrorCode::BadPosition => "bad_position",
             ErrorCode::BadLimit => "bad_limit",
             ErrorCode::BadSide => "bad_side",
+            ErrorCode::BadUsername => "bad_username",
+            ErrorCode::UsernameTaken => "username_taken",
+            ErrorCode::WeakPassword => "weak_password",
+            ErrorCode::AlreadyAccount => "already_account",
+            ErrorCode::NotAccount => "not_account",
+            ErrorCode::BadCredentials => "bad_credentials",
+            ErrorCode::AccountDisabled => "account_disabled",
+            ErrorCode::BadCode => "bad_code",
             ErrorCode::Unavailable => "unavailable",
         }
     }
@@ -242,7 +275,12 @@ impl ErrorCode {
             | ErrorCode::BadReason
             | ErrorCode::BadPosition
             | ErrorCode::BadLimit
-            | ErrorCode::BadSide => StatusCode::BAD_REQUEST,
+            | ErrorCode::BadSide
+            | ErrorCode::BadUsername
+            | ErrorCode::WeakPassword
+            | ErrorCode::BadCode => StatusCode::BAD_REQUEST,
+            ErrorCode::BadCredentials => StatusCode::UNAUTHORIZED,
+            ErrorCode::AccountDisabled => StatusCode::FORBIDDEN,
             ErrorCode::BadContentType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ErrorCode::BadOrigin
             | ErrorCode::Spectator
@@ -276,7 +314,10 @@ impl ErrorCode {
             | ErrorCode::RoundNotReady
             | ErrorCode::NoPairing
             | ErrorCode::PairingBreach
-            | ErrorCode::SheetSettled => StatusCode::CONFLICT,
+            | ErrorCode::SheetSettled
+            | ErrorCode::UsernameTaken
+            | ErrorCode::AlreadyAccount
+            | ErrorCode::NotAccount => StatusCode::CONFLICT,
             ErrorCode::IllegalMove => StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
         }

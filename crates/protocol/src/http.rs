@@ -29,6 +29,12 @@ pub struct SessionInfo {
     pub token: Option<String>,
     pub player_id: Uuid,
     pub name: String,
+    /// The account's username; none for a guest (addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub username: Option<String>,
+    /// The device this session is (addition: `GET /api/devices` lists them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device_id: Option<Uuid>,
 }
 
 /// The creator's seat in a new game.

@@ -23,6 +23,7 @@
 //! server, the tools (`omweso loadgen`, `omweso tournament-sim`) and the tests all speak
 //! through it, and none of them reaches into another's internals to do so.
 
+pub mod accounts;
 pub mod analysis;
 pub mod client;
 pub mod clock;

@@ -195,6 +195,26 @@ pub struct Limits {
         default_value_t = 20
     )]
     pub pairings_per_session_per_minute: u32,
+    /// Log-in and recovery attempts from one address (an IPv6 /64) a minute.
+    #[arg(long, env = "OMWESO_LOGINS_PER_IP_PER_MINUTE", default_value_t = 20)]
+    pub logins_per_ip_per_minute: u32,
+    /// Log-in and recovery attempts on one account an hour, from anywhere.
+    #[arg(long, env = "OMWESO_LOGINS_PER_ACCOUNT_PER_HOUR", default_value_t = 30)]
+    pub logins_per_account_per_hour: u32,
+    /// Accounts made from one address an hour.
+    #[arg(long, env = "OMWESO_ACCOUNTS_PER_IP_PER_HOUR", default_value_t = 30)]
+    pub accounts_per_ip_per_hour: u32,
+    /// One-time codes (a device's link code, a co-director's invitation) tried from one
+    /// address a minute: what keeps a code from being guessed.
+    #[arg(long, env = "OMWESO_CODES_PER_IP_PER_MINUTE", default_value_t = 10)]
+    pub codes_per_ip_per_minute: u32,
+    /// Link codes one person makes a minute.
+    #[arg(
+        long,
+        env = "OMWESO_LINK_CODES_PER_SESSION_PER_MINUTE",
+        default_value_t = 10
+    )]
+    pub link_codes_per_session_per_minute: u32,
     /// Unfinished tournaments (open or running) one director may have at once.
     #[arg(
         long,
@@ -256,6 +276,11 @@ impl Limits {
             ping_seconds: 5.0,
             min_round_minutes: MIN_ROUND_MINUTES,
             pairings_per_session_per_minute: 20,
+            logins_per_ip_per_minute: 20,
+            logins_per_account_per_hour: 30,
+            accounts_per_ip_per_hour: 30,
+            codes_per_ip_per_minute: 10,
+            link_codes_per_session_per_minute: 10,
             unfinished_tournaments_per_director: 3,
             unfinished_tournaments: 1_000,
             open_tournament_days: 30.0,
@@ -359,6 +384,11 @@ impl ServeConfig {
                 min_round_minutes: 0.1,
                 unfinished_tournaments_per_director: 10_000,
                 pairings_per_session_per_minute: 100_000,
+                logins_per_ip_per_minute: 100_000,
+                logins_per_account_per_hour: 100_000,
+                accounts_per_ip_per_hour: 100_000,
+                codes_per_ip_per_minute: 100_000,
+                link_codes_per_session_per_minute: 100_000,
                 ..Limits::defaults()
             },
         }

@@ -88,6 +88,7 @@
 //! - **Back-pressure**: every queue is bounded. A full task or pool queue makes senders
 //!   wait; a connection whose queue is full is dropped, and resyncs when it reconnects.
 
+pub mod admin;
 mod analysis;
 mod assets;
 pub mod config;

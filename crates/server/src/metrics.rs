@@ -341,10 +341,15 @@ pub enum Limit {
     LiveGames,
     Sessions,
     PairingsPerSession,
+    LoginsPerIp,
+    LoginsPerAccount,
+    AccountsPerIp,
+    CodesPerIp,
+    LinkCodesPerSession,
 }
 
 impl Limit {
-    pub const ALL: [Limit; 21] = [
+    pub const ALL: [Limit; 26] = [
         Limit::SessionsPerIp,
         Limit::GamesPerSession,
         Limit::GamesPerIp,
@@ -366,6 +371,11 @@ impl Limit {
         Limit::LiveGames,
         Limit::Sessions,
         Limit::PairingsPerSession,
+        Limit::LoginsPerIp,
+        Limit::LoginsPerAccount,
+        Limit::AccountsPerIp,
+        Limit::CodesPerIp,
+        Limit::LinkCodesPerSession,
     ];
 
     #[must_use]
@@ -392,6 +402,11 @@ impl Limit {
             Limit::LiveGames => "live_games",
             Limit::Sessions => "sessions",
             Limit::PairingsPerSession => "pairings_per_session",
+            Limit::LoginsPerIp => "logins_per_ip",
+            Limit::LoginsPerAccount => "logins_per_account",
+            Limit::AccountsPerIp => "accounts_per_ip",
+            Limit::CodesPerIp => "codes_per_ip",
+            Limit::LinkCodesPerSession => "link_codes_per_session",
         }
     }
 

@@ -39,12 +39,38 @@ pub fn router(state: AppState) -> Router {
         .route("/healthz", get(http::games::healthz))
         .route(
             "/api/session",
-            post(http::games::create_session).delete(http::games::sign_out),
+            post(http::accounts::create_session).delete(http::accounts::sign_out),
         )
+        .route("/api/account", post(http::accounts::sign_up))
+        .route(
+            "/api/account/password",
+            axum::routing::put(http::accounts::change_password),
+        )
+        .route(
+            "/api/account/recovery-codes",
+            post(http::accounts::renew_recovery_codes),
+        )
+        .route("/api/login", post(http::accounts::log_in))
+        .route("/api/login/recovery", post(http::accounts::recover))
+        .route(
+            "/api/devices",
+            get(http::accounts::devices).delete(http::accounts::sign_out_others),
+        )
+        .route(
+            "/api/devices/{id}",
+            axum::routing::delete(http::accounts::sign_out_device),
+        )
+        .route("/api/link-codes", post(http::accounts::make_link_code))
+        .route("/api/link", post(http::accounts::use_link_code))
+        .route("/api/players/{username}", get(http::people::player))
+        .route("/api/me/games", get(http::people::my_games))
         .route("/api/games/{id}", get(http::games::get_game))
         .route("/api/games/{id}/join", post(http::games::join_game))
         .route("/ws/games/{id}", get(socket::game::upgrade))
-        .route("/api/me", get(http::games::me))
+        .route(
+            "/api/me",
+            get(http::accounts::me).patch(http::accounts::rename),
+        )
         .route("/api/analysis/legal", post(http::analysis::legal))
         .route("/api/analysis/play", post(http::analysis::play))
         .route("/api/analysis/search", post(http::analysis::search))
@@ -95,6 +121,10 @@ pub fn router(state: AppState) -> Router {
         .route("/ws/tournaments/{id}", get(socket::tournament::upgrade))
         .route("/ws/lobby", get(socket::lobby::upgrade))
         .route("/t/{id}", get(assets::page))
+        .route("/account", get(assets::page))
+        .route("/link", get(assets::page))
+        .route("/me", get(assets::page))
+        .route("/@/{username}", get(assets::page))
         .route("/", get(assets::page))
         .route("/g/{id}", get(assets::page))
         .route("/static/{*path}", get(assets::asset))
@@ -290,6 +320,10 @@ async fn serve_with(
     let tournaments = state.tournaments.restore_unfinished().await?;
     tracing::info!(tournaments, "tournaments restored");
     state.sessions.sweep().await?;
+    let filled = store.fill_tournament_people().await?;
+    if filled > 0 {
+        tracing::info!(filled, "tournaments' people listed from their logs");
+    }
     spawn_session_sweep(&state);
     let app = router(state.clone());
     assets::warm();

@@ -93,6 +93,25 @@ impl Remote {
         answer(request.json(&body)).await
     }
 
+    pub async fn patch(&self, path: &str, token: &str, body: Value) -> (u16, Value) {
+        answer(
+            self.http
+                .patch(self.url(path))
+                .bearer_auth(token)
+                .json(&body),
+        )
+        .await
+    }
+
+    pub async fn delete(&self, path: &str, token: &str) -> (u16, Value) {
+        answer(self.http.delete(self.url(path)).bearer_auth(token)).await
+    }
+
+    /// A POST with no session at all (sign-up, log-in, a link code on a new device).
+    pub async fn post_anonymous(&self, path: &str, body: Value) -> (u16, Value) {
+        answer(self.http.post(self.url(path)).json(&body)).await
+    }
+
     pub async fn put(&self, path: &str, token: &str, body: Value) -> (u16, Value) {
         answer(self.http.put(self.url(path)).bearer_auth(token).json(&body)).await
     }

@@ -1,7 +1,7 @@
 //! The HTTP API (docs/protocol.md#http).
 
 use axum::extract::{Query, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use omweso_rules::{Ruleset, Side};
@@ -16,89 +16,10 @@ use crate::http::address::AddressKey;
 use crate::http::error::ApiError;
 use crate::http::extract::{find_game, ClientAddress, GameAt, GameId, JsonBody, SignedIn};
 use crate::metrics::Limit;
-use crate::session::{token_from, CreateError, COOKIE};
 use crate::state::AppState;
 use omweso_protocol::config::{GameConfig, SetupKind, TimeControl};
-use omweso_protocol::http::{
-    GameCreated, GameList, Joined, NewGame, NewSession, Opponent, SeatChoice, SessionInfo,
-};
+use omweso_protocol::http::{GameCreated, GameList, Joined, NewGame, Opponent, SeatChoice};
 use omweso_protocol::ErrorCode;
-
-/// `POST /api/session`. Limited per address (an IPv6 /64) and on the whole server
-/// (docs/security.md). A request made as a session (a name change: the browser sends its
-/// cookie) replaces it: the old session is signed out, so its token is worthless.
-pub async fn create_session(
-    State(state): State<AppState>,
-    ClientAddress(ip): ClientAddress,
-    headers: HeaderMap,
-    JsonBody(request): JsonBody<NewSession>,
-) -> Result<Response, ApiError> {
-    let address = AddressKey::of(ip);
-    let limits = &state.config.limits;
-    if !state.limiters.sessions_per_ip.allow(address) {
-        return Err(ApiError::limited(
-            Limit::SessionsPerIp,
-            format!(
-                "this address made {} sessions in the last minute; wait a little",
-                limits.sessions_per_ip_per_minute
-            ),
-        ));
-    }
-    if !state.limiters.sessions.allow(()) {
-        return Err(ApiError::limited(
-            Limit::Sessions,
-            format!(
-                "the server made {} sessions in the last minute, as many as it makes; try again in a few seconds",
-                limits.sessions_per_minute
-            ),
-        ));
-    }
-    let (session, token) = state
-        .sessions
-        .create(request.name.as_deref())
-        .await
-        .map_err(|error| match error {
-            CreateError::Name(message) => ApiError::bad_request(ErrorCode::BadName, message),
-            CreateError::Store(error) => ApiError::internal(&error),
-        })?;
-    if let Some(old) = token_from(&headers) {
-        state.sessions.revoke(&old).await?;
-    }
-    let cookie = session_cookie(&state, &token, "Max-Age=31536000");
-    Ok((
-        [(header::SET_COOKIE, cookie)],
-        Json(SessionInfo {
-            token: Some(token),
-            player_id: session.player_id,
-            name: session.name,
-        }),
-    )
-        .into_response())
-}
-
-/// The session cookie holding `token` (empty: a cookie that removes it), with `max_age`.
-fn session_cookie(state: &AppState, token: &str, max_age: &str) -> String {
-    let secure = if crate::http::edge::served_over_https(&state.config) {
-        "; Secure"
-    } else {
-        ""
-    };
-    format!("{COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; {max_age}{secure}")
-}
-
-/// `DELETE /api/session` (sign out): the session's token is worthless at once (its row
-/// deleted, its sockets closed with 1008) and the cookie is removed. 204.
-pub async fn sign_out(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-) -> Result<Response, ApiError> {
-    let token = token_from(&headers).ok_or_else(ApiError::unauthorized)?;
-    if !state.sessions.revoke(&token).await? {
-        return Err(ApiError::unauthorized());
-    }
-    let cookie = session_cookie(&state, "", "Max-Age=0");
-    Ok((StatusCode::NO_CONTENT, [(header::SET_COOKIE, cookie)]).into_response())
-}
 
 pub async fn create_game(
     State(state): State<AppState>,
@@ -393,14 +314,6 @@ async fn finished_snapshot(
 pub async fn healthz(State(state): State<AppState>) -> Result<&'static str, ApiError> {
     state.store.ping().await?;
     Ok("ok")
-}
-
-pub async fn me(SignedIn { session, .. }: SignedIn) -> Json<SessionInfo> {
-    Json(SessionInfo {
-        token: None,
-        player_id: session.player_id,
-        name: session.name,
-    })
 }
 
 /// The lobby: `?list=open` (waiting for a second player) or `?list=live` (playing), the

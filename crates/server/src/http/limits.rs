@@ -116,6 +116,16 @@ impl<K: Hash + Eq + Clone> Rates<K> {
     pub fn new(per_minute: u32) -> Rates<K> {
         Rates::with_clock(per_minute, DefaultClock::default())
     }
+
+    /// `per_hour` an hour, in bursts of as many.
+    #[must_use]
+    pub fn hourly(per_hour: u32) -> Rates<K> {
+        Rates {
+            limiter: NonZeroU32::new(per_hour).map(|n| {
+                RateLimiter::dashmap_with_clock(Quota::per_hour(n), DefaultClock::default())
+            }),
+        }
+    }
 }
 
 impl<K: Hash + Eq + Clone, C: Clock> Rates<K, C> {
@@ -152,6 +162,13 @@ pub struct Limiters {
     pub pairings_per_session: Rates<uuid::Uuid>,
     pub sockets_per_session: Holdings<uuid::Uuid>,
     pub sockets_per_ip: Holdings<AddressKey>,
+    /// Log-in and recovery attempts per address, and per account (its username's key).
+    pub logins_per_ip: Rates<AddressKey>,
+    pub logins_per_account: Rates<String>,
+    pub accounts_per_ip: Rates<AddressKey>,
+    /// One-time codes tried per address, and link codes made per person.
+    pub codes_per_ip: Rates<AddressKey>,
+    pub link_codes_per_session: Rates<uuid::Uuid>,
 }
 
 impl Limiters {
@@ -167,6 +184,11 @@ impl Limiters {
             pairings_per_session: Rates::new(limits.pairings_per_session_per_minute),
             sockets_per_session: Holdings::default(),
             sockets_per_ip: Holdings::default(),
+            logins_per_ip: Rates::new(limits.logins_per_ip_per_minute),
+            logins_per_account: Rates::hourly(limits.logins_per_account_per_hour),
+            accounts_per_ip: Rates::hourly(limits.accounts_per_ip_per_hour),
+            codes_per_ip: Rates::new(limits.codes_per_ip_per_minute),
+            link_codes_per_session: Rates::new(limits.link_codes_per_session_per_minute),
         }
     }
 }

@@ -8,11 +8,14 @@
 //! - [`error`]: the API's error type.
 //! - [`extract`]: what a request names, read once for every handler: its session, the
 //!   game or tournament of its path, its JSON body, its client's address.
-//! - One module per resource: [`games`] (`/api/session`, `/api/games`), [`tournaments`]
-//!   (`/api/tournaments`), [`analysis`] (`/api/analysis`: the analysis board's calls, over
-//!   the service in `crate::analysis`).
+//! - One module per resource: [`accounts`] (`/api/session`, `/api/me`, `/api/account`,
+//!   `/api/login`, `/api/devices`, `/api/link-codes`, `/api/link`: persons and their
+//!   devices, over `crate::session`), [`people`] (`/api/players`, `/api/me/games`),
+//!   [`games`] (`/api/games`), [`tournaments`] (`/api/tournaments`), [`analysis`]
+//!   (`/api/analysis`: the analysis board's calls, over the service in `crate::analysis`).
 
 pub mod accept;
+pub mod accounts;
 pub mod address;
 pub mod analysis;
 pub mod edge;
@@ -20,4 +23,5 @@ pub mod error;
 pub mod extract;
 pub mod games;
 pub mod limits;
+pub mod people;
 pub mod tournaments;

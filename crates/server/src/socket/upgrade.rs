@@ -38,11 +38,11 @@ pub(crate) async fn admit(
     headers: &HeaderMap,
     ip: Option<axum::Extension<ClientIp>>,
 ) -> Result<Admitted, ApiError> {
-    let player = session_player(state, query, headers).await?;
+    let session = session_player(state, query, headers).await?;
     let resume_after = resume_after(query)?;
-    let places = hold_places(state, crate::http::extract::client_ip(ip), player)?;
+    let places = hold_places(state, crate::http::extract::client_ip(ip), session.as_ref())?;
     Ok(Admitted {
-        player,
+        player: session.map(|s| s.player_id),
         resume_after,
         places,
         settings: settings(state),
@@ -58,12 +58,12 @@ pub(crate) async fn admit_session(
     headers: &HeaderMap,
     ip: Option<axum::Extension<ClientIp>>,
 ) -> Result<Admitted, ApiError> {
-    let player = session_player(state, query, headers)
+    let session = session_player(state, query, headers)
         .await?
         .ok_or_else(ApiError::unauthorized)?;
-    let places = hold_places(state, crate::http::extract::client_ip(ip), Some(player))?;
+    let places = hold_places(state, crate::http::extract::client_ip(ip), Some(&session))?;
     Ok(Admitted {
-        player: Some(player),
+        player: Some(session.player_id),
         resume_after: None,
         places,
         settings: settings(state),
@@ -96,19 +96,19 @@ where
         .on_upgrade(move |socket| tracker.track_future(run(socket, admitted)))
 }
 
-/// The session's player: from `?token=`, else the session cookie; none without a token or
-/// when the token names no session (a visitor, who may watch).
+/// The session: from `?token=`, else the session cookie; none without a token or when the
+/// token names no session (a visitor, who may watch).
 async fn session_player(
     state: &AppState,
     query: &HashMap<String, String>,
     headers: &HeaderMap,
-) -> Result<Option<Uuid>, ApiError> {
+) -> Result<Option<crate::session::Session>, ApiError> {
     let token = query
         .get("token")
         .cloned()
         .or_else(|| crate::session::token_from(headers));
     Ok(match token {
-        Some(token) => state.sessions.find(&token).await?.map(|s| s.player_id),
+        Some(token) => state.sessions.find(&token).await?,
         None => None,
     })
 }
@@ -150,7 +150,7 @@ pub(crate) struct Places {
 fn hold_places(
     state: &AppState,
     ip: std::net::IpAddr,
-    player: Option<Uuid>,
+    session: Option<&crate::session::Session>,
 ) -> Result<Places, ApiError> {
     let limits = &state.config.limits;
     let Some(by_ip) = state.limiters.sockets_per_ip.try_hold(
@@ -165,12 +165,12 @@ fn hold_places(
             ),
         ));
     };
-    let by_session = match player {
-        Some(player) => {
+    let by_session = match session {
+        Some(session) => {
             let Some(held) = state
                 .limiters
                 .sockets_per_session
-                .try_hold(player, limits.sockets_per_session)
+                .try_hold(session.player_id, limits.sockets_per_session)
             else {
                 return Err(ApiError::limited(
                     Limit::SocketsPerSession,
@@ -187,7 +187,7 @@ fn hold_places(
     Ok(Places {
         _ip: by_ip,
         _session: by_session,
-        end: state.sessions.watch_end(player),
+        end: state.sessions.watch_end(session),
     })
 }
 

@@ -79,6 +79,9 @@ macro_rules! with_pool {
     };
 }
 
+mod people;
+pub use people::{PersonGame, PersonTournament};
+
 impl Store {
     /// Opens the database at `url` and brings its schema up to date.
     ///
@@ -207,13 +210,14 @@ impl Store {
 
     // ----- sessions -----
 
-    /// Stores a new session. A `player_id` or `token_hash` already present is refused
-    /// ([`StoreError::is_conflict`]).
+    /// Stores a new guest person with its first device. An id or `token_hash` already
+    /// present is refused ([`StoreError::is_conflict`]).
     pub async fn insert_session(&self, s: &SessionRow) -> Result<(), StoreError> {
         self.write(&[Write::InsertSession(s.clone())]).await
     }
 
-    /// The session whose token hashes to `token_hash` ([`hash_token`](super::hash_token)).
+    /// The device session whose token hashes to `token_hash` ([`hash_token`](super::hash_token)),
+    /// with its person; none for a disabled account.
     pub async fn session_by_token_hash(
         &self,
         token_hash: &str,
@@ -477,16 +481,18 @@ async fn write_pool(pool: &Pool, writes: &[Write]) -> Result<(), StoreError> {
     with_pool!(pool, pool => {
         // On any error `tx` is dropped unfinished, which rolls the transaction back.
         let mut tx = pool.begin().await?;
-        for s in &by_kind.sessions {
-            bind_params!(sqlx::query(sql::INSERT_SESSION), s.insert_params())
+        let statements = by_kind
+            .sessions
+            .iter()
+            .flat_map(|s| s.insert_statements())
+            .chain(by_kind.session_changes.iter().flat_map(|c| c.statements()));
+        for statement in statements {
+            let changed = bind_params!(sqlx::query(statement.sql), statement.params)
                 .execute(&mut *tx)
-                .await?;
-        }
-        for change in &by_kind.session_changes {
-            for (statement, params) in change.statements() {
-                bind_params!(sqlx::query(statement), params)
-                    .execute(&mut *tx)
-                    .await?;
+                .await?
+                .rows_affected();
+            if let (0, Some(what)) = (changed, statement.must_change) {
+                return Err(StoreError::NotFound(what.to_owned()));
             }
         }
         for g in &by_kind.games {
@@ -541,7 +547,11 @@ async fn write_pool(pool: &Pool, writes: &[Write]) -> Result<(), StoreError> {
             }
         }
         for id in &by_kind.tournament_deletions {
-            for statement in [sql::DELETE_TOURNAMENT_LOG, sql::DELETE_TOURNAMENT] {
+            for statement in [
+                sql::DELETE_TOURNAMENT_LOG,
+                sql::DELETE_TOURNAMENT_PEOPLE,
+                sql::DELETE_TOURNAMENT,
+            ] {
                 sqlx::query(statement)
                     .bind(id.to_string())
                     .execute(&mut *tx)

@@ -37,6 +37,11 @@ const EMBEDDED: &[(i64, &str, &str)] = &[
         "session expiry",
         include_str!("../../../../migrations/0004_session_expiry.sql"),
     ),
+    (
+        5,
+        "persons",
+        include_str!("../../../../migrations/0005_persons.sql"),
+    ),
 ];
 
 /// The newest migration this server knows; a database with a newer one applied is refused.

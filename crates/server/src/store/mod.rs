@@ -1,4 +1,4 @@
-//! Persistence: sessions, games, every game's action log, and results; tournaments and
+//! Persistence: persons and their devices, games, every game's action log, and results; tournaments and
 //! every tournament's log.
 //!
 //! One schema (the SQL files of `migrations/` at the top of the repository, portable
@@ -29,10 +29,11 @@ mod sqlite_writes;
 mod token;
 pub mod writer;
 
-pub use db::Store;
+pub use db::{PersonGame, PersonTournament, Store};
 pub use error::StoreError;
 pub use rows::{
-    ActionRow, GameRow, SessionChange, SessionRow, TournamentEntryRow, TournamentRow, Write,
+    ActionRow, DeviceRow, GameRow, LinkCodeRow, NewDevice, PersonRow, SessionChange, SessionRow,
+    TournamentEntryRow, TournamentRow, Write,
 };
 pub use token::hash_token;
 pub use writer::{CommitDelay, Writer, MAX_BATCH};

@@ -14,6 +14,8 @@ pub(crate) enum Param<'a> {
     Str(Option<&'a str>),
     Text(Option<String>),
     Int(i64),
+    /// A BIGINT that may be NULL (bound as a BIGINT NULL, which PostgreSQL needs).
+    OptInt(Option<i64>),
 }
 
 fn uuid(id: uuid::Uuid) -> Param<'static> {
@@ -24,45 +26,231 @@ fn opt_uuid(id: Option<uuid::Uuid>) -> Param<'static> {
     Param::Text(id.map(|id| id.to_string()))
 }
 
+/// One statement of a change, with its `$1, $2, ...`; `must_change`: a statement that
+/// changes no row refuses the whole transaction ([`StoreError::NotFound`](super::StoreError::NotFound),
+/// naming `what`).
+#[derive(Clone, Debug)]
+pub(crate) struct Statement {
+    pub sql: &'static str,
+    pub params: Vec<Param<'static>>,
+    pub must_change: Option<&'static str>,
+}
+
+fn any(sql: &'static str, params: Vec<Param<'static>>) -> Statement {
+    Statement {
+        sql,
+        params,
+        must_change: None,
+    }
+}
+
+fn one(sql: &'static str, params: Vec<Param<'static>>, what: &'static str) -> Statement {
+    Statement {
+        sql,
+        params,
+        must_change: Some(what),
+    }
+}
+
+fn text(value: &str) -> Param<'static> {
+    Param::Text(Some(value.to_owned()))
+}
+
 impl SessionRow {
-    /// `INSERT_SESSION`'s `$1..$6`.
-    pub(crate) fn insert_params(&self) -> [Param<'_>; 6] {
-        [
-            uuid(self.player_id),
-            Param::Str(Some(&self.token_hash)),
-            Param::Str(Some(&self.name)),
-            Param::Int(self.created_at_ms),
-            Param::Int(self.last_seen_ms),
-            Param::Int(i64::from(self.used)),
+    /// A new guest person and its first device.
+    pub(crate) fn insert_statements(&self) -> Vec<Statement> {
+        vec![
+            any(
+                sql::INSERT_PERSON,
+                vec![
+                    uuid(self.player_id),
+                    text(&self.name),
+                    Param::Int(self.created_at_ms),
+                ],
+            ),
+            any(
+                sql::INSERT_DEVICE,
+                vec![
+                    uuid(self.device_id),
+                    text(&self.token_hash),
+                    uuid(self.player_id),
+                    text(&self.label),
+                    Param::Int(self.created_at_ms),
+                    Param::Int(self.last_seen_ms),
+                    Param::Int(i64::from(self.used)),
+                ],
+            ),
         ]
     }
 }
 
 impl SessionChange {
-    /// The statements that make the change, each with its `$1, $2, ...`, in order. None
-    /// fails for want of its row: a session revoked or expired meanwhile is no error.
-    pub(crate) fn statements(&self) -> Vec<(&'static str, Vec<Param<'static>>)> {
-        match *self {
-            SessionChange::Seen { player_id, at_ms } => {
-                vec![(sql::SESSION_SEEN, vec![uuid(player_id), Param::Int(at_ms)])]
+    /// The statements that make the change, in order. Seen, used, revoked and expired
+    /// fail for want of no row (a device revoked or expired meanwhile is no error); the
+    /// others say what they did not find.
+    pub(crate) fn statements(&self) -> Vec<Statement> {
+        match self {
+            SessionChange::Seen { device_id, at_ms } => vec![any(
+                sql::DEVICE_SEEN,
+                vec![uuid(*device_id), Param::Int(*at_ms)],
+            )],
+            SessionChange::Used {
+                device_id,
+                person_id,
+                at_ms,
+            } => vec![
+                any(sql::DEVICE_USED, vec![uuid(*device_id), Param::Int(*at_ms)]),
+                any(sql::PERSON_USED, vec![uuid(*person_id)]),
+            ],
+            SessionChange::Revoke(device_id) => {
+                vec![any(sql::DELETE_DEVICE, vec![uuid(*device_id)])]
             }
-            SessionChange::Used { player_id, at_ms } => {
-                vec![(sql::SESSION_USED, vec![uuid(player_id), Param::Int(at_ms)])]
-            }
-            SessionChange::Revoke(player_id) => vec![(sql::DELETE_SESSION, vec![uuid(player_id)])],
+            SessionChange::RevokeAll { person_id, keep } => vec![any(
+                sql::DELETE_DEVICES_OF,
+                vec![
+                    uuid(*person_id),
+                    Param::Text(Some(keep.map(|k| k.to_string()).unwrap_or_default())),
+                ],
+            )],
             SessionChange::Expire {
                 now_ms,
                 before_ms,
                 unused_before_ms,
             } => vec![
-                (sql::SESSIONS_SEEN_AT_START, vec![Param::Int(now_ms)]),
-                (
-                    sql::EXPIRE_SESSIONS,
-                    vec![Param::Int(before_ms), Param::Int(unused_before_ms)],
+                any(
+                    sql::EXPIRE_DEVICES,
+                    vec![Param::Int(*before_ms), Param::Int(*unused_before_ms)],
                 ),
+                any(sql::EXPIRE_LINK_CODES, vec![Param::Int(*now_ms)]),
+                any(sql::EXPIRE_GUESTS, vec![]),
             ],
+            SessionChange::AddDevice(device) => vec![any(
+                sql::INSERT_DEVICE,
+                vec![
+                    uuid(device.id),
+                    text(&device.token_hash),
+                    uuid(device.person_id),
+                    text(&device.label),
+                    Param::Int(device.at_ms),
+                    Param::Int(device.at_ms),
+                    Param::Int(1),
+                ],
+            )],
+            SessionChange::Rotate {
+                device_id,
+                token_hash,
+            } => vec![one(
+                sql::ROTATE_DEVICE,
+                vec![uuid(*device_id), text(token_hash)],
+                "device",
+            )],
+            SessionChange::Rename { person_id, name } => vec![one(
+                sql::RENAME_PERSON,
+                vec![uuid(*person_id), text(name)],
+                "person",
+            )],
+            SessionChange::MakeAccount {
+                person_id,
+                username,
+                username_key,
+                password_hash,
+                recovery_hashes,
+            } => {
+                let mut statements = vec![one(
+                    sql::MAKE_ACCOUNT,
+                    vec![
+                        uuid(*person_id),
+                        text(username),
+                        text(username_key),
+                        text(password_hash),
+                    ],
+                    "guest",
+                )];
+                statements.extend(recovery(*person_id, recovery_hashes));
+                statements
+            }
+            SessionChange::ChangeUsername {
+                person_id,
+                username,
+                username_key,
+                name,
+            } => {
+                let mut statements = vec![one(
+                    sql::CHANGE_USERNAME,
+                    vec![uuid(*person_id), text(username), text(username_key)],
+                    "account",
+                )];
+                if let Some(name) = name {
+                    statements.push(any(sql::RENAME_PERSON, vec![uuid(*person_id), text(name)]));
+                }
+                statements
+            }
+            SessionChange::SetPassword {
+                person_id,
+                password_hash,
+            } => vec![one(
+                sql::SET_PASSWORD,
+                vec![uuid(*person_id), text(password_hash)],
+                "account",
+            )],
+            SessionChange::SetRecoveryCodes {
+                person_id,
+                recovery_hashes,
+            } => recovery(*person_id, recovery_hashes),
+            SessionChange::UseRecoveryCode {
+                person_id,
+                code_hash,
+            } => vec![one(
+                sql::USE_RECOVERY_CODE,
+                vec![uuid(*person_id), text(code_hash)],
+                "recovery code",
+            )],
+            SessionChange::AddLinkCode(code) => vec![any(
+                sql::INSERT_LINK_CODE,
+                vec![
+                    text(&code.code_hash),
+                    uuid(code.person_id),
+                    uuid(code.made_by),
+                    Param::Int(code.expires_at_ms),
+                ],
+            )],
+            SessionChange::TakeLinkCode { code_hash, now_ms } => vec![one(
+                sql::TAKE_LINK_CODE,
+                vec![text(code_hash), Param::Int(*now_ms)],
+                "link code",
+            )],
+            SessionChange::Disable { person_id, at_ms } => vec![one(
+                sql::DISABLE_PERSON,
+                vec![uuid(*person_id), Param::OptInt(*at_ms)],
+                "person",
+            )],
+            SessionChange::InTournament {
+                person_id,
+                tournament_id,
+                role,
+                at_ms,
+            } => vec![any(
+                sql::IN_TOURNAMENT,
+                vec![
+                    uuid(*person_id),
+                    uuid(*tournament_id),
+                    text(role),
+                    Param::Int(*at_ms),
+                ],
+            )],
         }
     }
+}
+
+/// An account's recovery codes replaced by `hashes`.
+fn recovery(person_id: uuid::Uuid, hashes: &[String]) -> Vec<Statement> {
+    std::iter::once(any(sql::DELETE_RECOVERY_CODES, vec![uuid(person_id)]))
+        .chain(
+            hashes
+                .iter()
+                .map(|hash| any(sql::INSERT_RECOVERY_CODE, vec![uuid(person_id), text(hash)])),
+        )
+        .collect()
 }
 
 impl GameRow {
@@ -167,6 +355,7 @@ impl rusqlite::ToSql for Param<'_> {
             Param::Text(Some(text)) => ToSqlOutput::Borrowed(ValueRef::Text(text.as_bytes())),
             Param::Str(None) | Param::Text(None) => ToSqlOutput::Owned(Value::Null),
             Param::Int(n) => ToSqlOutput::Owned(Value::Integer(*n)),
+            Param::OptInt(n) => ToSqlOutput::Owned(n.map_or(Value::Null, Value::Integer)),
         })
     }
 }
@@ -181,6 +370,7 @@ macro_rules! bind_params {
                 $crate::store::params::Param::Str(text) => query.bind(text),
                 $crate::store::params::Param::Text(text) => query.bind(text),
                 $crate::store::params::Param::Int(n) => query.bind(n),
+                $crate::store::params::Param::OptInt(n) => query.bind(n),
             };
         }
         query

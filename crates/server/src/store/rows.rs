@@ -11,35 +11,146 @@ use uuid::Uuid;
 
 use super::StoreError;
 
-/// A player's session. Only the hash of the token is stored ([`hash_token`](super::hash_token)).
+/// A device's session, as read with its person: the person's id (the player id), the
+/// device, the person's name and username. Only the hash of the token is stored
+/// ([`hash_token`](super::hash_token)).
+///
+/// Written by [`Write::InsertSession`] as a new guest person with this first device (the
+/// `username` is not written: an account is made by [`SessionChange::MakeAccount`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SessionRow {
     pub player_id: Uuid,
+    pub device_id: Uuid,
     pub token_hash: String,
     pub name: String,
+    pub username: Option<String>,
+    /// What the device is ("Chrome on Android").
+    pub label: String,
+    /// When the device signed in.
     pub created_at_ms: i64,
-    /// When it was last used (to within the minutes between two writes of it).
+    /// When the device was last used (to within the minutes between two writes of it).
     pub last_seen_ms: i64,
-    /// Has it created, joined or played anything? (An unused session expires sooner.)
+    /// Has the device created, joined or played anything? (An unused one expires sooner.)
     pub used: bool,
 }
 
-/// A change to stored sessions (docs/security.md, sessions).
+/// A person: a guest, or an account when it has a username.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PersonRow {
+    pub id: Uuid,
+    pub name: String,
+    pub username: Option<String>,
+    /// The argon2 PHC string of an account's password.
+    pub password_hash: Option<String>,
+    pub created_at_ms: i64,
+    pub disabled_at_ms: Option<i64>,
+}
+
+/// One of a person's devices, as its list shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeviceRow {
+    pub id: Uuid,
+    pub person_id: Uuid,
+    pub label: String,
+    pub created_at_ms: i64,
+    pub last_seen_ms: i64,
+}
+
+/// A one-time code that makes another device the person `person_id`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinkCodeRow {
+    pub code_hash: String,
+    pub person_id: Uuid,
+    /// Who made it: the person, or a tournament's director for one of its players.
+    pub made_by: Uuid,
+    pub expires_at_ms: i64,
+}
+
+/// A new device of an existing person (log-in, a link code), with its token's hash.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewDevice {
+    pub id: Uuid,
+    pub person_id: Uuid,
+    pub token_hash: String,
+    pub label: String,
+    pub at_ms: i64,
+}
+
+/// A change to stored persons and devices (docs/security.md#sessions, docs/accounts.md).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SessionChange {
-    /// The session was used at `at_ms` (a request, a socket).
-    Seen { player_id: Uuid, at_ms: i64 },
-    /// The session created, joined or played something at `at_ms`.
-    Used { player_id: Uuid, at_ms: i64 },
-    /// Signed out, or replaced by a new session: its token is worthless.
+    /// The device was used at `at_ms` (a request, a socket).
+    Seen { device_id: Uuid, at_ms: i64 },
+    /// The device's person created, joined or played something at `at_ms`.
+    Used {
+        device_id: Uuid,
+        person_id: Uuid,
+        at_ms: i64,
+    },
+    /// The device signed out, or was signed out: its token is worthless.
     Revoke(Uuid),
-    /// Sessions from before their last use was stored count as seen at `now_ms`; every
-    /// session last seen before `before_ms`, and every unused one last seen before
-    /// `unused_before_ms`, is deleted.
+    /// Every device of the person but `keep` (none: all of them) signed out.
+    RevokeAll { person_id: Uuid, keep: Option<Uuid> },
+    /// Devices last seen before `before_ms`, and unused ones last seen before
+    /// `unused_before_ms`, are deleted; then guest persons never used and left with no
+    /// device, and link codes expired at `now_ms`.
     Expire {
         now_ms: i64,
         before_ms: i64,
         unused_before_ms: i64,
+    },
+    /// Another device of an existing person.
+    AddDevice(NewDevice),
+    /// The device's token is replaced (log-in, sign-up): the old one is worthless, the
+    /// device and its sockets stay.
+    Rotate { device_id: Uuid, token_hash: String },
+    /// The person's name.
+    Rename { person_id: Uuid, name: String },
+    /// A guest person becomes an account. Refused ([`StoreError::NotFound`]) when the
+    /// person already is one, and as a conflict when the username's key is taken.
+    MakeAccount {
+        person_id: Uuid,
+        username: String,
+        username_key: String,
+        password_hash: String,
+        recovery_hashes: Vec<String>,
+    },
+    /// An account's new username (the operator's `omweso admin rename`); the name too
+    /// when given. A conflict when the username's key is taken.
+    ChangeUsername {
+        person_id: Uuid,
+        username: String,
+        username_key: String,
+        name: Option<String>,
+    },
+    /// An account's new password.
+    SetPassword {
+        person_id: Uuid,
+        password_hash: String,
+    },
+    /// An account's recovery codes replaced by these.
+    SetRecoveryCodes {
+        person_id: Uuid,
+        recovery_hashes: Vec<String>,
+    },
+    /// One recovery code used: deleted; [`StoreError::NotFound`] if it was not there (used
+    /// meanwhile).
+    UseRecoveryCode { person_id: Uuid, code_hash: String },
+    /// A new one-time link code.
+    AddLinkCode(LinkCodeRow),
+    /// A link code used: deleted; [`StoreError::NotFound`] if it was not there or has
+    /// expired at `now_ms` (so two devices cannot both use it).
+    TakeLinkCode { code_hash: String, now_ms: i64 },
+    /// An account disabled at `at_ms` (its devices are signed out with
+    /// [`SessionChange::RevokeAll`]), or enabled again (`None`).
+    Disable { person_id: Uuid, at_ms: Option<i64> },
+    /// The person is in the tournament as `role` (`director`, `co-director`, `player`):
+    /// for the person's page. Written again, nothing changes.
+    InTournament {
+        person_id: Uuid,
+        tournament_id: Uuid,
+        role: String,
+        at_ms: i64,
     },
 }
 
@@ -108,9 +219,10 @@ pub struct TournamentEntryRow {
 /// in one transaction; the [`Writer`](super::Writer) commits many lists together.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Write {
-    /// A new session ([`Store::insert_session`](super::Store::insert_session)).
+    /// A new guest person with its first device
+    /// ([`Store::insert_session`](super::Store::insert_session)).
     InsertSession(SessionRow),
-    /// A session seen, used, revoked, or the expired ones deleted.
+    /// A device seen, used, added, revoked; a person renamed, made an account...
     Session(SessionChange),
     /// A new game ([`Store::insert_game`](super::Store::insert_game)).
     InsertGame(GameRow),
@@ -202,6 +314,7 @@ pub(crate) trait RowExt {
     fn text(&self, table: &str, column: &str) -> Result<String, StoreError>;
     fn opt_text(&self, table: &str, column: &str) -> Result<Option<String>, StoreError>;
     fn int(&self, table: &str, column: &str) -> Result<i64, StoreError>;
+    fn opt_int(&self, table: &str, column: &str) -> Result<Option<i64>, StoreError>;
 
     fn uuid(&self, table: &str, column: &str) -> Result<Uuid, StoreError> {
         let text = self.text(table, column)?;
@@ -237,6 +350,9 @@ macro_rules! impl_row_ext {
             fn int(&self, table: &str, column: &str) -> Result<i64, StoreError> {
                 self.try_get::<i64, _>(column).map_err(|e| corrupt(table, column, e))
             }
+            fn opt_int(&self, table: &str, column: &str) -> Result<Option<i64>, StoreError> {
+                self.try_get::<Option<i64>, _>(column).map_err(|e| corrupt(table, column, e))
+            }
         }
     )*};
 }
@@ -245,14 +361,56 @@ impl_row_ext!(SqliteRow, PgRow);
 
 impl SessionRow {
     pub(crate) fn from_row(row: &impl RowExt) -> Result<Self, StoreError> {
-        const T: &str = "sessions";
+        const T: &str = "devices";
         Ok(SessionRow {
-            player_id: row.uuid(T, "player_id")?,
+            player_id: row.uuid(T, "person_id")?,
+            device_id: row.uuid(T, "id")?,
             token_hash: row.text(T, "token_hash")?,
             name: row.text(T, "name")?,
+            username: row.opt_text(T, "username")?,
+            label: row.text(T, "label")?,
             created_at_ms: row.int(T, "created_at_ms")?,
             last_seen_ms: row.int(T, "last_seen_ms")?,
             used: row.int(T, "used")? != 0,
+        })
+    }
+}
+
+impl PersonRow {
+    pub(crate) fn from_row(row: &impl RowExt) -> Result<Self, StoreError> {
+        const T: &str = "persons";
+        Ok(PersonRow {
+            id: row.uuid(T, "id")?,
+            name: row.text(T, "name")?,
+            username: row.opt_text(T, "username")?,
+            password_hash: row.opt_text(T, "password_hash")?,
+            created_at_ms: row.int(T, "created_at_ms")?,
+            disabled_at_ms: row.opt_int(T, "disabled_at_ms")?,
+        })
+    }
+}
+
+impl DeviceRow {
+    pub(crate) fn from_row(row: &impl RowExt) -> Result<Self, StoreError> {
+        const T: &str = "devices";
+        Ok(DeviceRow {
+            id: row.uuid(T, "id")?,
+            person_id: row.uuid(T, "person_id")?,
+            label: row.text(T, "label")?,
+            created_at_ms: row.int(T, "created_at_ms")?,
+            last_seen_ms: row.int(T, "last_seen_ms")?,
+        })
+    }
+}
+
+impl LinkCodeRow {
+    pub(crate) fn from_row(row: &impl RowExt) -> Result<Self, StoreError> {
+        const T: &str = "link_codes";
+        Ok(LinkCodeRow {
+            code_hash: row.text(T, "code_hash")?,
+            person_id: row.uuid(T, "person_id")?,
+            made_by: row.uuid(T, "made_by")?,
+            expires_at_ms: row.int(T, "expires_at_ms")?,
         })
     }
 }

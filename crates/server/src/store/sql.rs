@@ -12,28 +12,110 @@ use std::sync::LazyLock;
 /// statements exist and all stay in each connection's prepared-statement cache.
 pub(crate) const MAX_ROWS_PER_INSERT: usize = 128;
 
-/// The columns of `sessions`, in [`SessionRow`](super::SessionRow) order.
-pub(crate) const INSERT_SESSION: &str = "INSERT INTO sessions (player_id, token_hash, name, \
-     created_at_ms, last_seen_ms, used) VALUES ($1, $2, $3, $4, $5, $6)";
+/// A new guest person ([`SessionRow`](super::SessionRow)): `$1` id, `$2` name, `$3` when.
+pub(crate) const INSERT_PERSON: &str =
+    "INSERT INTO persons (id, name, created_at_ms, used) VALUES ($1, $2, $3, 0)";
+/// A device: `$1` id, `$2` token hash, `$3` person, `$4` label, `$5` created, `$6` last
+/// seen, `$7` used.
+pub(crate) const INSERT_DEVICE: &str = "INSERT INTO devices (id, token_hash, person_id, label, \
+     created_at_ms, last_seen_ms, used) VALUES ($1, $2, $3, $4, $5, $6, $7)";
 
-/// A session made before its last use was stored counts as seen at its creation (the
-/// server fills them in at start: [`SESSIONS_SEEN_AT_START`]).
-pub(crate) const SESSION_BY_TOKEN_HASH: &str = "SELECT player_id, token_hash, name, \
-     created_at_ms, COALESCE(last_seen_ms, created_at_ms) AS last_seen_ms, used \
-     FROM sessions WHERE token_hash = $1";
+/// A device's session with its person's name and username; not for a disabled account.
+pub(crate) const SESSION_BY_TOKEN_HASH: &str = "SELECT d.id, d.person_id, d.token_hash, \
+     p.name, p.username, d.label, d.created_at_ms, d.last_seen_ms, \
+     CAST(CASE WHEN d.used = 1 OR p.used = 1 THEN 1 ELSE 0 END AS BIGINT) AS used \
+     FROM devices d JOIN persons p ON p.id = d.person_id \
+     WHERE d.token_hash = $1 AND p.disabled_at_ms IS NULL";
 
-/// `$1` the player id, `$2` when it was seen.
-pub(crate) const SESSION_SEEN: &str = "UPDATE sessions SET last_seen_ms = $2 WHERE player_id = $1";
-/// `$1` the player id, `$2` when it was used.
-pub(crate) const SESSION_USED: &str =
-    "UPDATE sessions SET used = 1, last_seen_ms = $2 WHERE player_id = $1";
-pub(crate) const DELETE_SESSION: &str = "DELETE FROM sessions WHERE player_id = $1";
-/// Sessions from before their last use was stored count as seen now (`$1`).
-pub(crate) const SESSIONS_SEEN_AT_START: &str =
-    "UPDATE sessions SET last_seen_ms = $1 WHERE last_seen_ms IS NULL";
-/// Sessions last seen before `$1` (any), or before `$2` and never used.
-pub(crate) const EXPIRE_SESSIONS: &str =
-    "DELETE FROM sessions WHERE last_seen_ms < $1 OR (used = 0 AND last_seen_ms < $2)";
+/// `$1` the device, `$2` when it was seen.
+pub(crate) const DEVICE_SEEN: &str = "UPDATE devices SET last_seen_ms = $2 WHERE id = $1";
+/// `$1` the device, `$2` when it was used.
+pub(crate) const DEVICE_USED: &str = "UPDATE devices SET used = 1, last_seen_ms = $2 WHERE id = $1";
+/// `$1` the person.
+pub(crate) const PERSON_USED: &str = "UPDATE persons SET used = 1 WHERE id = $1";
+pub(crate) const DELETE_DEVICE: &str = "DELETE FROM devices WHERE id = $1";
+/// Every device of person `$1` but `$2` (an empty string keeps none).
+pub(crate) const DELETE_DEVICES_OF: &str = "DELETE FROM devices WHERE person_id = $1 AND id <> $2";
+/// Devices last seen before `$1` (any), or before `$2` when neither they nor their person
+/// were ever used.
+pub(crate) const EXPIRE_DEVICES: &str = "DELETE FROM devices WHERE last_seen_ms < $1 \
+     OR (used = 0 AND last_seen_ms < $2 AND NOT EXISTS \
+     (SELECT 1 FROM persons p WHERE p.id = devices.person_id AND p.used = 1))";
+/// Link codes expired at `$1`.
+pub(crate) const EXPIRE_LINK_CODES: &str = "DELETE FROM link_codes WHERE expires_at_ms <= $1";
+/// Guests who never created, joined or played anything and have no device left: nothing
+/// names them.
+pub(crate) const EXPIRE_GUESTS: &str = "DELETE FROM persons WHERE used = 0 \
+     AND username IS NULL \
+     AND NOT EXISTS (SELECT 1 FROM devices d WHERE d.person_id = persons.id) \
+     AND NOT EXISTS (SELECT 1 FROM link_codes c WHERE c.person_id = persons.id)";
+/// `$1` the device, `$2` its new token's hash.
+pub(crate) const ROTATE_DEVICE: &str = "UPDATE devices SET token_hash = $2 WHERE id = $1";
+/// `$1` the person, `$2` the name.
+pub(crate) const RENAME_PERSON: &str = "UPDATE persons SET name = $2 WHERE id = $1";
+/// A guest (`$1`) becomes an account: `$2` username, `$3` its key, `$4` password hash.
+pub(crate) const MAKE_ACCOUNT: &str = "UPDATE persons SET username = $2, username_key = $3, \
+     password_hash = $4, used = 1 WHERE id = $1 AND username IS NULL";
+/// Account `$1` is now `$2`, key `$3`.
+pub(crate) const CHANGE_USERNAME: &str = "UPDATE persons SET username = $2, username_key = $3 \
+     WHERE id = $1 AND username IS NOT NULL";
+/// `$1` the account, `$2` the password hash.
+pub(crate) const SET_PASSWORD: &str =
+    "UPDATE persons SET password_hash = $2 WHERE id = $1 AND username IS NOT NULL";
+pub(crate) const DELETE_RECOVERY_CODES: &str = "DELETE FROM recovery_codes WHERE person_id = $1";
+pub(crate) const INSERT_RECOVERY_CODE: &str =
+    "INSERT INTO recovery_codes (person_id, code_hash) VALUES ($1, $2)";
+pub(crate) const USE_RECOVERY_CODE: &str =
+    "DELETE FROM recovery_codes WHERE person_id = $1 AND code_hash = $2";
+/// `$1` hash, `$2` person, `$3` made by, `$4` expires at.
+pub(crate) const INSERT_LINK_CODE: &str = "INSERT INTO link_codes (code_hash, person_id, \
+     made_by, expires_at_ms) VALUES ($1, $2, $3, $4)";
+/// The code `$1`, unless it expired at `$2`.
+pub(crate) const TAKE_LINK_CODE: &str =
+    "DELETE FROM link_codes WHERE code_hash = $1 AND expires_at_ms > $2";
+/// `$1` the person, `$2` when disabled (NULL: enabled).
+pub(crate) const DISABLE_PERSON: &str = "UPDATE persons SET disabled_at_ms = $2 WHERE id = $1";
+/// `$1` person, `$2` tournament, `$3` role, `$4` when; a later role replaces an earlier.
+pub(crate) const IN_TOURNAMENT: &str = "INSERT INTO tournament_people (person_id, \
+     tournament_id, role, at_ms) VALUES ($1, $2, $3, $4) \
+     ON CONFLICT (person_id, tournament_id) DO UPDATE SET role = excluded.role";
+
+pub(crate) const PERSON_COLUMNS: &str =
+    "id, name, username, password_hash, created_at_ms, disabled_at_ms";
+pub(crate) static PERSON_BY_ID: LazyLock<String> =
+    LazyLock::new(|| format!("SELECT {PERSON_COLUMNS} FROM persons WHERE id = $1"));
+pub(crate) static PERSON_BY_USERNAME_KEY: LazyLock<String> =
+    LazyLock::new(|| format!("SELECT {PERSON_COLUMNS} FROM persons WHERE username_key = $1"));
+pub(crate) const DEVICES_OF: &str = "SELECT id, person_id, label, created_at_ms, last_seen_ms \
+     FROM devices WHERE person_id = $1 ORDER BY last_seen_ms DESC, id";
+/// The link code `$1` unless it expired at `$2`.
+pub(crate) const LINK_CODE: &str = "SELECT code_hash, person_id, made_by, expires_at_ms \
+     FROM link_codes WHERE code_hash = $1 AND expires_at_ms > $2";
+/// Person `$1`'s games, newest first, at most `$2`, with the seats' names as they are now.
+pub(crate) static GAMES_OF: LazyLock<String> = LazyLock::new(|| {
+    let columns = GAME_COLUMNS
+        .split(", ")
+        .map(|c| format!("g.{c}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        "SELECT {columns}, ps.name AS south_name, pn.name AS north_name FROM games g \
+         LEFT JOIN persons ps ON ps.id = g.south LEFT JOIN persons pn ON pn.id = g.north \
+         WHERE g.south = $1 OR g.north = $1 ORDER BY g.created_at_ms DESC LIMIT $2"
+    )
+});
+/// Person `$1`'s tournaments, newest first, at most `$2`, with the person's role.
+pub(crate) const TOURNAMENTS_OF: &str = "SELECT t.id, t.name, t.ruleset, t.system, t.director, \
+     t.status, t.players, t.round, t.created_at_ms, t.updated_at_ms, tp.role \
+     FROM tournament_people tp JOIN tournaments t ON t.id = tp.tournament_id \
+     WHERE tp.person_id = $1 ORDER BY t.created_at_ms DESC LIMIT $2";
+pub(crate) const TOURNAMENT_PEOPLE_COUNT: &str = "SELECT COUNT(*) AS n FROM tournament_people";
+/// Who joined or directs which tournament, from the logs (filling `tournament_people`).
+pub(crate) const TOURNAMENT_PEOPLE_FROM_LOGS: &str = "SELECT tournament_id, seq, at_ms, kind, \
+     payload_json FROM tournament_log WHERE kind IN ('create', 'join') \
+     ORDER BY tournament_id, seq";
+pub(crate) const DELETE_TOURNAMENT_PEOPLE: &str =
+    "DELETE FROM tournament_people WHERE tournament_id = $1";
 
 const GAME_COLUMNS: &str = "id, ruleset, setup, config_json, south, north, creator, status, \
      outcome_json, created_at_ms, updated_at_ms, final_json";

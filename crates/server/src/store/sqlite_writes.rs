@@ -121,15 +121,16 @@ impl SqliteWrites {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        if !by_kind.sessions.is_empty() {
-            let mut insert = tx.prepare_cached(sql::INSERT_SESSION)?;
-            for s in by_kind.sessions {
-                insert.execute(params_from_iter(s.insert_params()))?;
-            }
-        }
-        for change in by_kind.session_changes {
-            for (statement, params) in change.statements() {
-                execute_by_name(&mut tx.prepare_cached(statement)?, &params)?;
+        let statements = by_kind
+            .sessions
+            .iter()
+            .flat_map(|s| s.insert_statements())
+            .chain(by_kind.session_changes.iter().flat_map(|c| c.statements()));
+        for statement in statements {
+            let changed =
+                execute_by_name(&mut tx.prepare_cached(statement.sql)?, &statement.params)?;
+            if let (0, Some(what)) = (changed, statement.must_change) {
+                return Err(StoreError::NotFound(what.to_owned()));
             }
         }
         if !by_kind.games.is_empty() {
@@ -181,7 +182,11 @@ impl SqliteWrites {
             }
         }
         for id in by_kind.tournament_deletions {
-            for statement in [sql::DELETE_TOURNAMENT_LOG, sql::DELETE_TOURNAMENT] {
+            for statement in [
+                sql::DELETE_TOURNAMENT_LOG,
+                sql::DELETE_TOURNAMENT_PEOPLE,
+                sql::DELETE_TOURNAMENT,
+            ] {
                 tx.prepare_cached(statement)?
                     .execute(params![id.to_string()])?;
             }

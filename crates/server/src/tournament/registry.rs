@@ -102,6 +102,7 @@ impl Tournaments {
             .write(vec![
                 Write::InsertTournament(actor::row(&t)),
                 Write::AppendTournamentEntry(first),
+                actor::in_tournament(director, id, "director", now),
             ])
             .await?;
         self.services.lobby.tournaments_changed();

@@ -73,8 +73,11 @@ fn pairing(ruleset: Ruleset) -> SeatedGame {
 fn extra(player_id: Uuid) -> Write {
     Write::InsertSession(SessionRow {
         player_id,
+        device_id: Uuid::new_v4(),
         token_hash: format!("hash-{player_id}"),
         name: "director".into(),
+        username: None,
+        label: String::new(),
         created_at_ms: 0,
         last_seen_ms: 0,
         used: false,

@@ -2,6 +2,7 @@
 //! on port 0 in the test's process, real HTTP and socket clients, real SQLite and
 //! PostgreSQL. One binary links the crate once instead of once per suite.
 
+mod accounts;
 mod analysis;
 mod analysis_fair;
 mod assets;

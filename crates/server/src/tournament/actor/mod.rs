@@ -285,3 +285,14 @@ enum Adjudication {
 
 /// At most this many games' answers wait for the task (their tasks wait beyond).
 const ADJUDICATIONS_QUEUE: usize = 1024;
+
+/// The write that lists `person` among the people of tournament `id` as `role` (for their
+/// page: `http::people`), committed with the log entry that makes them so.
+pub fn in_tournament(person: Uuid, id: Uuid, role: &str, at_ms: u64) -> crate::store::Write {
+    crate::store::Write::Session(crate::store::SessionChange::InTournament {
+        person_id: person,
+        tournament_id: id,
+        role: role.to_owned(),
+        at_ms: i64::try_from(at_ms).unwrap_or(i64::MAX),
+    })
+}

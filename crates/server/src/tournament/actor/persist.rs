@@ -91,7 +91,7 @@ impl Actor {
             tracing::error!(tournament = %id, %error, "could not encode an entry");
             unavailable()
         })?;
-        let writes = vec![
+        let mut writes = vec![
             Write::AppendTournamentEntry(TournamentEntryRow {
                 tournament_id: id,
                 seq: self.next_seq,
@@ -101,6 +101,10 @@ impl Actor {
             }),
             Write::UpdateTournament(row(&self.t)),
         ];
+        // Who is in the tournament, for their page: written with the entry that makes it so.
+        if let Entry::Join { player, .. } = entry {
+            writes.push(super::in_tournament(*player, id, "player", now));
+        }
         let saved = if games.is_empty() {
             self.services
                 .writer

@@ -18,7 +18,12 @@ async fn the_session_cache_is_bounded_and_forgets_nothing() {
     let sessions = omweso_server::session::Sessions::new(store.clone(), writer.clone(), 3);
     let mut made = Vec::new();
     for i in 0..10 {
-        made.push(sessions.create(Some(&format!("P{i}"))).await.unwrap());
+        made.push(
+            sessions
+                .create(Some(&format!("P{i}")), "A device")
+                .await
+                .unwrap(),
+        );
     }
     assert_eq!(sessions.cached(), 3);
     for (session, token) in &made {

@@ -195,8 +195,11 @@ pub(super) fn session(name: &str, created_at_ms: i64) -> (String, SessionRow) {
     let token = format!("token-{}", Uuid::new_v4().simple());
     let row = SessionRow {
         player_id: Uuid::new_v4(),
+        device_id: Uuid::new_v4(),
         token_hash: hash_token(&token),
         name: name.to_string(),
+        username: None,
+        label: "Chrome on Android".into(),
         created_at_ms,
         last_seen_ms: created_at_ms,
         used: false,

@@ -1,6 +1,9 @@
-//! Sessions: stored by their token hash, seen used, revoked and expired.
+//! Persons and devices: stored by their token hash, seen, used, revoked and expired;
+//! accounts, link and recovery codes; the upgrade from sessions.
 
-use omweso_server::store::{hash_token, SessionChange, SessionRow, Write};
+use omweso_server::store::{
+    hash_token, LinkCodeRow, NewDevice, SessionChange, SessionRow, StoreError, Write,
+};
 use uuid::Uuid;
 
 use super::*;
@@ -46,12 +49,11 @@ async fn sessions_round_trip_and_are_found_by_token_hash() {
     .await;
 }
 
-/// Sessions are seen, used, revoked and expired (docs/security.md, sessions), on every
-/// backend; a session stored before migration 4 counts as used and as seen when the
-/// server first sweeps, not at its creation (or every old session would expire at once).
+/// Devices are seen, used, revoked and expired (docs/security.md#sessions), on every
+/// backend: an unused guest's device expires sooner, and the guest with it.
 #[tokio::test]
 async fn sessions_are_seen_used_revoked_and_expired() {
-    for_each_db(PERSISTENT, |db| async move {
+    for_each_db(ALL, |db| async move {
         let store = db.open().await;
         let (_, fresh) = session("Fresh", 1_000);
         let (_, idle) = session("Idle", 1_000);
@@ -64,36 +66,23 @@ async fn sessions_are_seen_used_revoked_and_expired() {
         for row in [&fresh, &idle, &player, &gone] {
             store.insert_session(row).await.unwrap();
         }
-        // A session from before the migration: no last use, counted as used.
-        let old_id = Uuid::new_v4();
-        let old_insert = format!(
-            "INSERT INTO sessions (player_id, token_hash, name, created_at_ms) \
-             VALUES ('{old_id}', 'old-hash', 'Old', 5)"
-        );
-        db.raw(&old_insert, &old_insert).await;
-        let old = store
-            .session_by_token_hash("old-hash")
-            .await
-            .unwrap()
-            .unwrap();
-        assert_eq!((old.last_seen_ms, old.used), (5, true), "{old:?}");
-
         write(SessionChange::Seen {
-            player_id: fresh.player_id,
+            device_id: fresh.device_id,
             at_ms: 90_000,
         })
         .await
         .unwrap();
         write(SessionChange::Used {
-            player_id: player.player_id,
+            device_id: player.device_id,
+            person_id: player.player_id,
             at_ms: 20_000,
         })
         .await
         .unwrap();
-        write(SessionChange::Revoke(gone.player_id)).await.unwrap();
-        // Changes to a session that is gone are no error.
+        write(SessionChange::Revoke(gone.device_id)).await.unwrap();
+        // Changes to a device that is gone are no error.
         write(SessionChange::Seen {
-            player_id: gone.player_id,
+            device_id: gone.device_id,
             at_ms: 1,
         })
         .await
@@ -126,12 +115,9 @@ async fn sessions_are_seen_used_revoked_and_expired() {
         assert!(read(&fresh).await.is_some(), "unused, seen 10 s ago");
         assert_eq!(read(&idle).await, None, "unused, seen 99 s ago");
         assert!(read(&player).await.is_some(), "used, seen 80 s ago");
-        let old = store
-            .session_by_token_hash("old-hash")
-            .await
-            .unwrap()
-            .unwrap();
-        assert_eq!(old.last_seen_ms, 100_000, "seen at the sweep, not expired");
+        // The unused guests with no device left are gone; the used one stays on record.
+        assert_eq!(store.person(idle.player_id).await.unwrap(), None);
+        assert_eq!(store.person(gone.player_id).await.unwrap(), None);
         write(SessionChange::Expire {
             now_ms: 200_000,
             before_ms: 115_000,
@@ -141,7 +127,283 @@ async fn sessions_are_seen_used_revoked_and_expired() {
         .unwrap();
         assert_eq!(read(&fresh).await, None);
         assert_eq!(read(&player).await, None);
-        assert_eq!(store.session_by_token_hash("old-hash").await.unwrap(), None);
+        let kept = store.person(player.player_id).await.unwrap().unwrap();
+        assert_eq!((kept.name.as_str(), kept.username), ("Player", None));
+        store.close().await;
+    })
+    .await;
+}
+
+/// A guest becomes an account in place; usernames are unique by key; a person holds many
+/// devices, signed out one by one or all but one; a link code and a recovery code work
+/// once; a disabled account's devices find no session.
+#[tokio::test]
+async fn persons_hold_accounts_devices_and_one_time_codes() {
+    for_each_db(ALL, |db| async move {
+        let store = db.open().await;
+        let write = |changes: Vec<SessionChange>| {
+            let store = store.clone();
+            async move {
+                let writes: Vec<Write> = changes.into_iter().map(Write::Session).collect();
+                store.write(&writes).await
+            }
+        };
+        let (_, kato) = session("Kato", 1_000);
+        let (_, other) = session("Other", 1_000);
+        store.insert_session(&kato).await.unwrap();
+        store.insert_session(&other).await.unwrap();
+        let account = |person_id, username: &str, key: &str| SessionChange::MakeAccount {
+            person_id,
+            username: username.into(),
+            username_key: key.into(),
+            password_hash: "$argon2id$fake".into(),
+            recovery_hashes: vec!["r1".into(), "r2".into()],
+        };
+        write(vec![account(kato.player_id, "Kato", "kato")])
+            .await
+            .unwrap();
+        let person = store.person_by_username_key("kato").await.unwrap().unwrap();
+        assert_eq!(person.id, kato.player_id);
+        assert_eq!(person.username.as_deref(), Some("Kato"));
+        assert_eq!(person.password_hash.as_deref(), Some("$argon2id$fake"));
+        // The same key for another person: a conflict, nothing written.
+        let taken = write(vec![account(other.player_id, "KATO", "kato")])
+            .await
+            .unwrap_err();
+        assert!(taken.is_conflict(), "{taken}");
+        assert_eq!(
+            store
+                .person(other.player_id)
+                .await
+                .unwrap()
+                .unwrap()
+                .username,
+            None
+        );
+        // An account cannot be made twice.
+        let twice = write(vec![account(kato.player_id, "Kato2", "kato2")])
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(twice, StoreError::NotFound(ref what) if what == "guest"),
+            "{twice}"
+        );
+
+        // A second and a third device; signing out all but the second.
+        let device = |label: &str, hash: &str| NewDevice {
+            id: Uuid::new_v4(),
+            person_id: kato.player_id,
+            token_hash: hash.into(),
+            label: label.into(),
+            at_ms: 2_000,
+        };
+        let phone = device("Phone", "phone-hash");
+        let laptop = device("Laptop", "laptop-hash");
+        write(vec![
+            SessionChange::AddDevice(phone.clone()),
+            SessionChange::AddDevice(laptop.clone()),
+        ])
+        .await
+        .unwrap();
+        let listed: Vec<String> = store
+            .devices_of(kato.player_id)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|d| d.label)
+            .collect();
+        assert_eq!(listed.len(), 3);
+        let on_phone = store
+            .session_by_token_hash("phone-hash")
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (
+                on_phone.player_id,
+                on_phone.device_id,
+                on_phone.username.as_deref(),
+                on_phone.used
+            ),
+            (kato.player_id, phone.id, Some("Kato"), true)
+        );
+        write(vec![SessionChange::RevokeAll {
+            person_id: kato.player_id,
+            keep: Some(phone.id),
+        }])
+        .await
+        .unwrap();
+        let left: Vec<Uuid> = store
+            .devices_of(kato.player_id)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|d| d.id)
+            .collect();
+        assert_eq!(left, vec![phone.id]);
+        // The other person's device is untouched.
+        assert!(store
+            .session_by_token_hash(&other.token_hash)
+            .await
+            .unwrap()
+            .is_some());
+
+        // A link code: found until it expires, taken once.
+        write(vec![SessionChange::AddLinkCode(LinkCodeRow {
+            code_hash: "code".into(),
+            person_id: kato.player_id,
+            made_by: other.player_id,
+            expires_at_ms: 10_000,
+        })])
+        .await
+        .unwrap();
+        assert!(store.link_code("code", 9_999).await.unwrap().is_some());
+        assert_eq!(store.link_code("code", 10_000).await.unwrap(), None);
+        let take = |now_ms| SessionChange::TakeLinkCode {
+            code_hash: "code".into(),
+            now_ms,
+        };
+        let expired = write(vec![take(10_000)]).await.unwrap_err();
+        assert!(matches!(expired, StoreError::NotFound(_)), "{expired}");
+        write(vec![take(5_000)]).await.unwrap();
+        let again = write(vec![take(5_000)]).await.unwrap_err();
+        assert!(matches!(again, StoreError::NotFound(ref what) if what == "link code"));
+
+        // A recovery code works once, and with it the password changes in one go.
+        let recover = || {
+            vec![
+                SessionChange::UseRecoveryCode {
+                    person_id: kato.player_id,
+                    code_hash: "r2".into(),
+                },
+                SessionChange::SetPassword {
+                    person_id: kato.player_id,
+                    password_hash: "$argon2id$new".into(),
+                },
+            ]
+        };
+        write(recover()).await.unwrap();
+        let refused = write(recover()).await.unwrap_err();
+        assert!(matches!(refused, StoreError::NotFound(ref what) if what == "recovery code"));
+        let person = store.person(kato.player_id).await.unwrap().unwrap();
+        assert_eq!(person.password_hash.as_deref(), Some("$argon2id$new"));
+
+        // Disabled: its devices find no session; enabled again, they do.
+        let disable = |at_ms| SessionChange::Disable {
+            person_id: kato.player_id,
+            at_ms,
+        };
+        write(vec![disable(Some(7_000))]).await.unwrap();
+        assert_eq!(
+            store.session_by_token_hash("phone-hash").await.unwrap(),
+            None
+        );
+        assert_eq!(
+            store
+                .person(kato.player_id)
+                .await
+                .unwrap()
+                .unwrap()
+                .disabled_at_ms,
+            Some(7_000)
+        );
+        write(vec![disable(None)]).await.unwrap();
+        assert!(store
+            .session_by_token_hash("phone-hash")
+            .await
+            .unwrap()
+            .is_some());
+
+        // Rotation: the old token finds nothing, the new one the same device.
+        write(vec![SessionChange::Rotate {
+            device_id: phone.id,
+            token_hash: "phone-2".into(),
+        }])
+        .await
+        .unwrap();
+        assert_eq!(
+            store.session_by_token_hash("phone-hash").await.unwrap(),
+            None
+        );
+        let rotated = store
+            .session_by_token_hash("phone-2")
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(rotated.device_id, phone.id);
+        store.close().await;
+    })
+    .await;
+}
+
+/// A database from before persons (migration 4): every session becomes a guest person with
+/// one device, its token still good, its last use and use kept.
+#[tokio::test]
+async fn sessions_of_an_older_database_become_persons_with_one_device() {
+    for_each_db(PERSISTENT, |db| async move {
+        let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../migrations");
+        let mut migrator = sqlx::migrate::Migrator::new(dir).await.unwrap();
+        migrator.migrations = migrator
+            .migrations
+            .iter()
+            .filter(|m| m.version <= 4)
+            .cloned()
+            .collect::<Vec<_>>()
+            .into();
+        match db.kind {
+            Kind::Postgres => {
+                let pool = sqlx::PgPool::connect(&db.url).await.unwrap();
+                migrator.run(&pool).await.unwrap();
+                pool.close().await;
+            }
+            _ => {
+                let options: sqlx::sqlite::SqliteConnectOptions =
+                    db.url.parse::<sqlx::sqlite::SqliteConnectOptions>().unwrap().create_if_missing(true);
+                let pool = sqlx::SqlitePool::connect_with(options).await.unwrap();
+                migrator.run(&pool).await.unwrap();
+                pool.close().await;
+            }
+        }
+        let id = Uuid::new_v4();
+        let insert = format!(
+            "INSERT INTO sessions (player_id, token_hash, name, created_at_ms, last_seen_ms, used) \
+             VALUES ('{id}', '{}', 'Nakato', 5, 9, 1)",
+            hash_token("old-token")
+        );
+        db.raw(&insert, &insert).await;
+        let tournament = Uuid::new_v4();
+        let director = Uuid::new_v4();
+        let rows = [
+            format!("INSERT INTO tournaments (id, name, ruleset, system, director, status, players, round, created_at_ms, updated_at_ms) \
+             VALUES ('{tournament}', 'Cup', 'omweso', 'swiss', '{director}', 'open', 1, 0, 1, 1)"),
+            format!("INSERT INTO tournament_log (tournament_id, seq, at_ms, kind, payload_json) \
+             VALUES ('{tournament}', 0, 1, 'create', '{{\"kind\":\"create\",\"director\":\"{director}\"}}')"),
+            format!("INSERT INTO tournament_log (tournament_id, seq, at_ms, kind, payload_json) \
+             VALUES ('{tournament}', 1, 2, 'join', '{{\"kind\":\"join\",\"player\":\"{id}\",\"name\":\"Nakato\"}}')"),
+        ];
+        for row in &rows {
+            db.raw(row, row).await;
+        }
+
+        let store = db.open().await;
+        let found = store
+            .session_by_token_hash(&hash_token("old-token"))
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (found.player_id, found.device_id, found.name.as_str(), found.last_seen_ms, found.used),
+            (id, id, "Nakato", 9, true)
+        );
+        let person = store.person(id).await.unwrap().unwrap();
+        assert_eq!((person.created_at_ms, person.username), (5, None));
+        assert_eq!(store.fill_tournament_people().await.unwrap(), 2);
+        assert_eq!(store.fill_tournament_people().await.unwrap(), 0, "once only");
+        let theirs = store.tournaments_of(id, 10).await.unwrap();
+        assert_eq!(theirs.len(), 1);
+        assert_eq!((theirs[0].tournament.id, theirs[0].role.as_str()), (tournament, "player"));
+        let directs = store.tournaments_of(director, 10).await.unwrap();
+        assert_eq!(directs[0].role, "director");
         store.close().await;
     })
     .await;

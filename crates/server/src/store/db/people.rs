@@ -1,0 +1,167 @@
+//! The store's reads of persons, their devices and codes, and a person's games and
+//! tournaments (docs/accounts.md). Their writes are [`SessionChange`](crate::store::SessionChange)s.
+
+use uuid::Uuid;
+
+use super::{sql, Pool, Store};
+use crate::store::rows::{DeviceRow, LinkCodeRow, PersonRow, RowExt};
+use crate::store::{GameRow, SessionChange, StoreError, TournamentRow, Write};
+
+/// One of a person's games, with the names its seats' persons have now (`None`: no
+/// person, such as the computer).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PersonGame {
+    pub game: GameRow,
+    pub south_name: Option<String>,
+    pub north_name: Option<String>,
+}
+
+/// One of a person's tournaments, with the person's role in it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PersonTournament {
+    pub tournament: TournamentRow,
+    pub role: String,
+}
+
+impl Store {
+    /// The person `id`.
+    pub async fn person(&self, id: Uuid) -> Result<Option<PersonRow>, StoreError> {
+        with_pool!(&self.reads, pool => {
+            let row = sqlx::query(&sql::PERSON_BY_ID)
+                .bind(id.to_string())
+                .fetch_optional(pool)
+                .await?;
+            row.as_ref().map(PersonRow::from_row).transpose()
+        })
+    }
+
+    /// The account whose username folds to `key` (`session::username_key`).
+    pub async fn person_by_username_key(&self, key: &str) -> Result<Option<PersonRow>, StoreError> {
+        with_pool!(&self.reads, pool => {
+            let row = sqlx::query(&sql::PERSON_BY_USERNAME_KEY)
+                .bind(key)
+                .fetch_optional(pool)
+                .await?;
+            row.as_ref().map(PersonRow::from_row).transpose()
+        })
+    }
+
+    /// The devices of `person`, the most recently used first.
+    pub async fn devices_of(&self, person: Uuid) -> Result<Vec<DeviceRow>, StoreError> {
+        with_pool!(&self.reads, pool => {
+            let rows = sqlx::query(sql::DEVICES_OF)
+                .bind(person.to_string())
+                .fetch_all(pool)
+                .await?;
+            rows.iter().map(DeviceRow::from_row).collect()
+        })
+    }
+
+    /// The link code hashing to `code_hash`, unless it expired at `now_ms`.
+    pub async fn link_code(
+        &self,
+        code_hash: &str,
+        now_ms: i64,
+    ) -> Result<Option<LinkCodeRow>, StoreError> {
+        with_pool!(&self.reads, pool => {
+            let row = sqlx::query(sql::LINK_CODE)
+                .bind(code_hash)
+                .bind(now_ms)
+                .fetch_optional(pool)
+                .await?;
+            row.as_ref().map(LinkCodeRow::from_row).transpose()
+        })
+    }
+
+    /// `person`'s games, newest first, at most `limit`.
+    pub async fn games_of(&self, person: Uuid, limit: i64) -> Result<Vec<PersonGame>, StoreError> {
+        with_pool!(&self.reads, pool => {
+            let rows = sqlx::query(&sql::GAMES_OF)
+                .bind(person.to_string())
+                .bind(limit)
+                .fetch_all(pool)
+                .await?;
+            rows.iter()
+                .map(|row| {
+                    Ok(PersonGame {
+                        game: GameRow::from_row(row)?,
+                        south_name: row.opt_text("persons", "south_name")?,
+                        north_name: row.opt_text("persons", "north_name")?,
+                    })
+                })
+                .collect()
+        })
+    }
+
+    /// `person`'s tournaments, newest first, at most `limit`.
+    pub async fn tournaments_of(
+        &self,
+        person: Uuid,
+        limit: i64,
+    ) -> Result<Vec<PersonTournament>, StoreError> {
+        with_pool!(&self.reads, pool => {
+            let rows = sqlx::query(sql::TOURNAMENTS_OF)
+                .bind(person.to_string())
+                .bind(limit)
+                .fetch_all(pool)
+                .await?;
+            rows.iter()
+                .map(|row| {
+                    Ok(PersonTournament {
+                        tournament: TournamentRow::from_row(row)?,
+                        role: row.text("tournament_people", "role")?,
+                    })
+                })
+                .collect()
+        })
+    }
+
+    /// Fills `tournament_people` from the tournaments' logs when it is empty and there are
+    /// tournaments (a database from before persons): their directors and players. Run at
+    /// start; does nothing once filled.
+    pub async fn fill_tournament_people(&self) -> Result<usize, StoreError> {
+        let (count, entries) = with_pool!(&self.reads, pool => {
+            let count: i64 = sqlx::query(sql::TOURNAMENT_PEOPLE_COUNT)
+                .fetch_one(pool)
+                .await
+                .map(|row| row.int("tournament_people", "n"))??;
+            if count > 0 {
+                (count, Vec::new())
+            } else {
+                let rows = sqlx::query(sql::TOURNAMENT_PEOPLE_FROM_LOGS)
+                    .fetch_all(pool)
+                    .await?;
+                let entries = rows
+                    .iter()
+                    .map(crate::store::TournamentEntryRow::from_row)
+                    .collect::<Result<Vec<_>, _>>()?;
+                (count, entries)
+            }
+        });
+        if count > 0 {
+            return Ok(0);
+        }
+        let writes: Vec<Write> = entries
+            .iter()
+            .filter_map(|entry| {
+                let payload: serde_json::Value = serde_json::from_str(&entry.payload_json).ok()?;
+                let (key, role) = match entry.kind.as_str() {
+                    "create" => ("director", "director"),
+                    _ => ("player", "player"),
+                };
+                let person = payload.get(key)?.as_str()?.parse::<Uuid>().ok()?;
+                Some(Write::Session(SessionChange::InTournament {
+                    person_id: person,
+                    tournament_id: entry.tournament_id,
+                    role: role.to_owned(),
+                    at_ms: entry.at_ms,
+                }))
+            })
+            .collect();
+        let filled = writes.len();
+        for chunk in writes.chunks(512) {
+            self.write(chunk).await?;
+        }
+        Ok(filled)
+    }
+}

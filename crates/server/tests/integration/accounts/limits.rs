@@ -1,0 +1,112 @@
+//! The limits on tries (docs/security.md#accounts): log-in attempts per address and per
+//! account, link codes tried per address, accounts made per address; a wrong username and
+//! a wrong password read the same.
+
+use crate::common::{config_with, TestServer};
+use serde_json::json;
+
+use super::*;
+
+#[tokio::test]
+async fn log_in_attempts_are_limited_per_address_and_per_account() {
+    let server = TestServer::start_with(config_with(|l| {
+        l.logins_per_ip_per_minute = 4;
+        l.logins_per_account_per_hour = 6;
+        l.codes_per_ip_per_minute = 3;
+        l.trusted_proxy = vec!["127.0.0.1".into()];
+    }))
+    .await;
+    sign_up(&server, None, "Wasswa").await;
+    let attempt = |from: &'static str, username: &'static str, password: &'static str| {
+        let server = &server;
+        async move {
+            server
+                .post_from(
+                    "/api/login",
+                    "",
+                    from,
+                    json!({"username": username, "password": password}),
+                )
+                .await
+        }
+    };
+    // Unknown username and wrong password: the same answer.
+    let unknown = attempt("203.0.113.1", "nobody", PASSWORD).await;
+    let wrong = attempt("203.0.113.1", "wasswa", "not the password").await;
+    assert_eq!(refusal(&unknown), (401, "bad_credentials"));
+    assert_eq!(unknown.1, wrong.1);
+    assert_eq!(unknown.1["error"]["message"], "wrong username or password");
+    attempt("203.0.113.1", "wasswa", "no").await;
+    attempt("203.0.113.1", "wasswa", "no").await;
+    // The fifth from this address in the minute, even with the right password.
+    let limited = attempt("203.0.113.1", "wasswa", PASSWORD).await;
+    assert_eq!(refusal(&limited), (429, "rate_limited"));
+    assert_eq!(
+        limited.1["error"]["message"],
+        "this address tried to log in 4 times in the last minute; wait a minute"
+    );
+    // Another address, another IPv6 /64: the account has had 3 tries; 3 more, then none.
+    let v6 = attempt("2001:db8:1::1", "wasswa", "no").await;
+    assert_eq!(v6.0, 401, "{}", v6.1);
+    assert_eq!(attempt("2001:db8:1::2", "wasswa", "no").await.0, 401);
+    assert_eq!(attempt("2001:db8:2::1", "wasswa", PASSWORD).await.0, 200);
+    let account_limited = attempt("2001:db8:3::1", "wasswa", PASSWORD).await;
+    assert_eq!(refusal(&account_limited), (429, "rate_limited"));
+    assert!(account_limited.1["error"]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("this account was tried 6 times in the last hour"));
+
+    // Link codes tried from one address: 3 a minute.
+    for _ in 0..3 {
+        let tried = server
+            .post_from(
+                "/api/link",
+                "",
+                "198.51.100.7",
+                json!({"code": "0000-0000"}),
+            )
+            .await;
+        assert_eq!(refusal(&tried), (400, "bad_code"));
+    }
+    let guessing = server
+        .post_from(
+            "/api/link",
+            "",
+            "198.51.100.7",
+            json!({"code": "0000-0001"}),
+        )
+        .await;
+    assert_eq!(refusal(&guessing), (429, "rate_limited"));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn accounts_made_from_one_address_are_limited() {
+    let server = TestServer::start_with(config_with(|l| {
+        l.accounts_per_ip_per_hour = 2;
+        l.trusted_proxy = vec!["127.0.0.1".into()];
+    }))
+    .await;
+    for name in ["one1", "two2"] {
+        let (status, _) = server
+            .post_from(
+                "/api/account",
+                "",
+                "192.0.2.9",
+                json!({"username": name, "password": PASSWORD}),
+            )
+            .await;
+        assert_eq!(status, 201);
+    }
+    let third = server
+        .post_from(
+            "/api/account",
+            "",
+            "192.0.2.9",
+            json!({"username": "three3", "password": PASSWORD}),
+        )
+        .await;
+    assert_eq!(refusal(&third), (429, "rate_limited"));
+    server.stop().await;
+}
