@@ -26,6 +26,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use omweso_protocol::accounts::{
+    AccountCreated, Credentials, DeviceList, LinkCodeInfo, PasswordChange, PasswordOnly,
+    PlayerPage, Recovery, RecoveryCodes, Rename, UseCode,
+};
 use omweso_protocol::analysis::{
     PlayAnswer, PlayQuery, PositionQuery, PositionView, SearchAnswer, SearchQuery,
 };
@@ -415,6 +419,17 @@ fn check_typed(report: &mut Report, tag: &str, line: usize, value: &Value) -> bo
         "ForbiddenPairs" => round_trip::<ForbiddenPairs>(value, false).map(drop),
         "SheetRequest" => round_trip::<SheetRequest>(value, false).map(drop),
         "SheetView" => round_trip::<SheetView>(value, false).map(drop),
+        "Credentials" => round_trip::<Credentials>(value, false).map(drop),
+        "AccountCreated" => round_trip::<AccountCreated>(value, false).map(drop),
+        "Recovery" => round_trip::<Recovery>(value, false).map(drop),
+        "PasswordChange" => round_trip::<PasswordChange>(value, false).map(drop),
+        "PasswordOnly" => round_trip::<PasswordOnly>(value, false).map(drop),
+        "RecoveryCodes" => round_trip::<RecoveryCodes>(value, false).map(drop),
+        "Rename" => round_trip::<Rename>(value, false).map(drop),
+        "DeviceList" => round_trip::<DeviceList>(value, false).map(drop),
+        "LinkCodeInfo" => round_trip::<LinkCodeInfo>(value, false).map(drop),
+        "UseCode" => round_trip::<UseCode>(value, false).map(drop),
+        "PlayerPage" => round_trip::<PlayerPage>(value, false).map(drop),
         "PositionQuery" => round_trip::<PositionQuery>(value, true).map(drop),
         "PositionView" => round_trip::<PositionView>(value, false).map(drop),
         "PlayQuery" => round_trip::<PlayQuery>(value, true).map(drop),
