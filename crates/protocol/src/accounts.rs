@@ -1,4 +1,4 @@
-//! The bodies of the accounts, devices and player pages API (docs/protocol.md#persons-accounts-and-devices):
+//! The bodies of the accounts, devices and player pages API (docs/protocol.md#persons-accounts-and-devices-addition):
 //! a person is a player id, a guest or an account, on any number of devices.
 
 use omweso_rules::Ruleset;

@@ -17,7 +17,8 @@
 //!   counters and rates and what they count a client by (an IPv6 client by its /64);
 //!   `extract` the extractors (the session, the game or tournament a path names, the JSON
 //!   body, the client's address); `error` the API's error. One module per resource:
-//!   `games` (sessions and games), `tournaments`, `analysis`.
+//!   `accounts` (guest sessions, accounts, devices, link codes, the name), `people` (a
+//!   person's page), `games`, `tournaments`, `analysis`.
 //! - `socket/`: the socket layer. `connection` is the transport every socket shares (the
 //!   batched writer, pings, write timeouts, rate and frame limits), `upgrade` what every
 //!   upgrade does first (origin, token, `?v=`, the per-session and per-address places),
@@ -52,8 +53,14 @@
 //! - `pools/`: threads that keep heavy work off the async workers: `engine` (legal moves,
 //!   replays), `search` (the computer player), `fair` and `fair_queue` (round-robin between
 //!   addresses, then sessions).
-//! - `session` the guest sessions, `refusal` the one refusal type of every domain,
-//!   `metrics` the Prometheus metrics (on their own address), `assets` the web client.
+//! - `session/`: persons and their devices (docs/accounts.md): a person is the player id
+//!   everything names, a device one token (`mod.rs`: the cached sessions, sign-outs,
+//!   rotation); `accounts` (sign-up in place, log-in, recovery, link codes), `names`
+//!   (names and usernames), `password` (argon2id off the workers, zxcvbn), `codes` (one-time
+//!   codes, QR), `expiry`, `ends` (sockets told of a sign-out). `admin` is `omweso admin`,
+//!   the operator's account commands on the store.
+//! - `refusal` the one refusal type of every domain, `metrics` the Prometheus metrics (on
+//!   their own address), `assets` the web client.
 //!
 //! # Where things happen
 //!
@@ -85,6 +92,11 @@
 //!   nobody.
 //! - **A reconnection**: `?v=N` gets the events after `N` from the room's history, or the
 //!   whole `state` when they are no longer kept.
+//! - **A guest makes an account**: `http::accounts::sign_up` calls
+//!   `session::accounts::sign_up`, which writes the username and password hash on the
+//!   guest's own person (`SessionChange::MakeAccount`) and rotates the device's token in the
+//!   same transaction: every seat and sheet already names that person, and open sockets
+//!   are not closed.
 //! - **Back-pressure**: every queue is bounded. A full task or pool queue makes senders
 //!   wait; a connection whose queue is full is dropped, and resyncs when it reconnects.
 

@@ -1,8 +1,9 @@
 //! The `omweso` binary's tests, one test binary: the real binary run as a child process
 //! (`omweso serve` killed with SIGKILL and restarted, `omweso engine`, `loadgen`,
-//! `tournament-sim`, `arena`, the metrics port and its refusal counters, self-hosting by
+//! `tournament-sim`, `arena`, `admin`, the metrics port and its refusal counters, self-hosting by
 //! environment variables).
 
+mod admin;
 mod arena;
 mod engine_cli;
 mod limited_metrics;

@@ -1,4 +1,4 @@
-//! Persons, accounts and devices over HTTP (docs/protocol.md#persons-accounts-and-devices):
+//! Persons, accounts and devices over HTTP (docs/protocol.md#persons-accounts-and-devices-addition):
 //! guest sessions, sign-up, log-in, recovery, the devices list, link codes and the name.
 //! Each answer that signs a device in sets the session cookie; the same token comes in the
 //! body for clients that send it as a bearer.

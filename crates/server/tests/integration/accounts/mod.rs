@@ -1,5 +1,5 @@
 //! Persons, accounts and devices against the real server (docs/accounts.md,
-//! docs/protocol.md#persons-accounts-and-devices): a guest who becomes an account keeps
+//! docs/protocol.md#persons-accounts-and-devices-addition): a guest who becomes an account keeps
 //! everything, live game included; log-in on several devices, each signed out on its own;
 //! link codes and recovery codes that work once; the limits on tries; tokens revoked,
 //! expired and rotated. On SQLite, and on PostgreSQL when `TEST_POSTGRES_URL` is set.

@@ -1,0 +1,166 @@
+//! `omweso admin` as an operator runs it, beside a running server on the same database:
+//! show an account, reset its password (printed, or read from stdin), rename it, disable
+//! and enable it, sign it out; an unknown account is an error that says so.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+use serde_json::json;
+
+const PASSWORD: &str = "seeds in the outer row at dusk";
+
+/// Runs `omweso admin` on `database_url` with `args`, `stdin` written to it: (success,
+/// stdout, stderr).
+fn admin(database_url: &str, args: &[&str], stdin: &str) -> (bool, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_omweso"))
+        .arg("admin")
+        .arg("--database-url")
+        .arg(database_url)
+        .args(args)
+        .env_clear()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the omweso binary starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[tokio::test]
+async fn the_operator_resets_renames_disables_and_signs_out_an_account() {
+    let path = std::env::temp_dir().join(format!("omweso-admin-{}.db", uuid::Uuid::new_v4()));
+    let database_url = format!("sqlite://{}", path.display());
+    let mut server_process = Command::new(env!("CARGO_BIN_EXE_omweso"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--metrics-addr", "off"])
+        .arg("--database-url")
+        .arg(&database_url)
+        .env_clear()
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the omweso binary starts");
+    let listening = BufReader::new(server_process.stdout.take().unwrap())
+        .lines()
+        .next()
+        .unwrap()
+        .unwrap();
+    let server = omweso_testkit::Remote::new(
+        listening
+            .strip_prefix("listening on http://")
+            .and_then(|a| a.parse().ok())
+            .expect("an address"),
+    );
+    let (status, made) = server
+        .post_anonymous(
+            "/api/account",
+            json!({"username": "Kato", "password": PASSWORD}),
+        )
+        .await;
+    assert_eq!(status, 201, "{made}");
+    let log_in = |username: &'static str, password: String| {
+        let server = server.clone();
+        async move {
+            server
+                .post_anonymous(
+                    "/api/login",
+                    json!({"username": username, "password": password}),
+                )
+                .await
+        }
+    };
+
+    let (ok, shown, _) = admin(&database_url, &["show", "kato"], "");
+    assert!(ok);
+    assert!(shown.starts_with("username: Kato\nname: Kato\n"), "{shown}");
+    assert!(shown.contains(&format!(
+        "player id: {}\n",
+        made["player_id"].as_str().unwrap()
+    )));
+    assert!(shown.contains("enabled\ndevices: 1\n"), "{shown}");
+
+    // A made-up password, printed once.
+    let (ok, reset, _) = admin(&database_url, &["reset-password", "KATO"], "");
+    assert!(ok);
+    let new_password = reset
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("new password: "))
+        .expect(&reset)
+        .to_owned();
+    assert_eq!(new_password.len(), 19);
+    assert_eq!(log_in("kato", PASSWORD.into()).await.0, 401);
+    assert_eq!(log_in("kato", new_password).await.0, 200);
+    // One read from stdin, checked for strength first.
+    let (ok, _, refused) = admin(
+        &database_url,
+        &["reset-password", "kato", "--password-stdin"],
+        "kato1234\n",
+    );
+    assert!(!ok);
+    assert!(
+        refused.starts_with("omweso admin: this password is easy to guess"),
+        "{refused}"
+    );
+    let (ok, said, _) = admin(
+        &database_url,
+        &["reset-password", "kato", "--password-stdin"],
+        "the akakyala capture of a lifetime\n",
+    );
+    assert!(ok, "{said}");
+    assert_eq!(said, "password set; every device signed out\n");
+    assert_eq!(
+        log_in("kato", "the akakyala capture of a lifetime".into())
+            .await
+            .0,
+        200
+    );
+
+    // Renamed: the name too, since it was the username.
+    let (ok, said, _) = admin(&database_url, &["rename", "kato", "Kato_M"], "");
+    assert!(ok);
+    assert_eq!(said, "kato is now Kato_M\n");
+    let (status, page) = server.get("/api/players/kato_m", "").await;
+    assert_eq!((status, page["name"].as_str()), (200, Some("Kato_M")));
+    assert_eq!(server.get("/api/players/kato", "").await.0, 404);
+
+    // Disabled: no log-in, no page; enabled again.
+    let (ok, said, _) = admin(&database_url, &["disable", "kato_m"], "");
+    assert!(ok);
+    assert_eq!(said, "kato_m is disabled and signed out everywhere\n");
+    let disabled = log_in("kato_m", "the akakyala capture of a lifetime".into()).await;
+    assert_eq!(
+        (disabled.0, disabled.1["error"]["code"].as_str()),
+        (403, Some("account_disabled"))
+    );
+    assert_eq!(server.get("/api/players/kato_m", "").await.0, 404);
+    let (ok, _, _) = admin(&database_url, &["enable", "kato_m"], "");
+    assert!(ok);
+    let back = log_in("kato_m", "the akakyala capture of a lifetime".into()).await;
+    assert_eq!(back.0, 200);
+    let (ok, said, _) = admin(&database_url, &["sign-out", "kato_m"], "");
+    assert!(ok);
+    assert_eq!(said, "kato_m is signed out everywhere\n");
+    let (_, shown, _) = admin(&database_url, &["show", "kato_m"], "");
+    assert!(shown.contains("devices: 0\n"), "{shown}");
+
+    let (ok, _, error) = admin(&database_url, &["disable", "nobody"], "");
+    assert!(!ok);
+    assert_eq!(error, "omweso admin: no account is called \"nobody\"\n");
+
+    server_process.kill().unwrap();
+    server_process.wait().unwrap();
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+}
