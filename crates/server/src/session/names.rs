@@ -237,4 +237,21 @@ mod tests {
         assert!(clean_name(None).unwrap().starts_with("Guest-"));
         assert!(clean_name(Some("   ")).unwrap().starts_with("Guest-"));
     }
+
+    proptest::proptest! {
+        /// Case and normal form never make two usernames of one: the key of a username is
+        /// the key of its upper and lower case and of its NFD spelling.
+        #[test]
+        fn a_username_key_ignores_case_and_normal_form(
+            name in "[A-Za-z0-9\u{e9}\u{c9}\u{430}]{1,10}([._-][A-Za-z0-9\u{e9}]{1,6})?"
+        ) {
+            if let Ok(username) = clean_username(&name) {
+                let key = username_key(&username);
+                proptest::prop_assert_eq!(&username_key(&username.to_uppercase()), &key);
+                proptest::prop_assert_eq!(&username_key(&username.to_lowercase()), &key);
+                let nfd: String = username.nfd().collect();
+                proptest::prop_assert_eq!(&username_key(&nfd), &key);
+            }
+        }
+    }
 }
