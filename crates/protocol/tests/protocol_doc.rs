@@ -34,9 +34,10 @@ use omweso_protocol::http::{
 };
 use omweso_protocol::lobby::LobbyFrame;
 use omweso_protocol::tournament::{
-    EditRound, ForbiddenPairs, NewTournament, SheetRequest, SheetView, TournamentCreated,
-    TournamentFrame, TournamentJoined, TournamentList, TournamentMessage, TournamentReply,
-    TournamentSnapshot, WithdrawRequest,
+    AcceptCoDirectorInvite, AddCoDirector, CoDirectorInvite, CoDirectorList, DeviceLinkCode,
+    DirectorActions, EditRound, ForbiddenPairs, NewTournament, SheetRequest, SheetView,
+    TournamentCreated, TournamentFrame, TournamentJoined, TournamentList, TournamentMessage,
+    TournamentReply, TournamentSnapshot, WithdrawRequest,
 };
 use omweso_protocol::{
     decode, ClientMessage, ErrorCode, Event, Frame, LegalSide, OptionResult, Reply, Request,
@@ -69,7 +70,7 @@ const SERVER_TYPES: [&str; 15] = [
 ];
 
 /// Every message type of a tournament socket; [`tournament_type`] names every variant.
-const TOURNAMENT_TYPES: [&str; 10] = [
+const TOURNAMENT_TYPES: [&str; 11] = [
     "state",
     "board",
     "presence",
@@ -80,6 +81,7 @@ const TOURNAMENT_TYPES: [&str; 10] = [
     "sheet",
     "standings",
     "status",
+    "directors",
 ];
 
 fn tournament_type(message: &TournamentMessage) -> &'static str {
@@ -91,6 +93,7 @@ fn tournament_type(message: &TournamentMessage) -> &'static str {
             TournamentEvent::Sheet(_) => "sheet",
             TournamentEvent::Standings(_) => "standings",
             TournamentEvent::Status(_) => "status",
+            TournamentEvent::Directors(_) => "directors",
         },
         TournamentMessage::Reply(reply) => match reply {
             TournamentReply::State(_) => "state",
@@ -415,6 +418,12 @@ fn check_typed(report: &mut Report, tag: &str, line: usize, value: &Value) -> bo
         "ForbiddenPairs" => round_trip::<ForbiddenPairs>(value, false).map(drop),
         "SheetRequest" => round_trip::<SheetRequest>(value, false).map(drop),
         "SheetView" => round_trip::<SheetView>(value, false).map(drop),
+        "AddCoDirector" => round_trip::<AddCoDirector>(value, false).map(drop),
+        "AcceptCoDirectorInvite" => round_trip::<AcceptCoDirectorInvite>(value, false).map(drop),
+        "CoDirectorList" => round_trip::<CoDirectorList>(value, false).map(drop),
+        "CoDirectorInvite" => round_trip::<CoDirectorInvite>(value, false).map(drop),
+        "DeviceLinkCode" => round_trip::<DeviceLinkCode>(value, false).map(drop),
+        "DirectorActions" => round_trip::<DirectorActions>(value, false).map(drop),
         "PositionQuery" => round_trip::<PositionQuery>(value, true).map(drop),
         "PositionView" => round_trip::<PositionView>(value, false).map(drop),
         "PlayQuery" => round_trip::<PlayQuery>(value, true).map(drop),

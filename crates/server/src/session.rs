@@ -585,3 +585,70 @@ mod tests {
         assert!(clean_name(Some("   ")).unwrap().starts_with("Guest-"));
     }
 }
+
+// BEGIN H2 STUBS
+// Stand-ins for the persons and link codes the lead's branch provides (issue 27's
+// contract), so that the tournament side builds and is tested on its own: the lead drops
+// this block when merging. Until accounts exist, a guest's name stands for a username
+// (looked up among the sessions in memory), and a link code is made but links nothing.
+
+/// A person (the contract's `Person`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Person {
+    pub id: Uuid,
+    pub name: String,
+    pub username: Option<String>,
+    pub created_at_ms: i64,
+}
+
+/// A one-time code that makes another device a person (the contract's `LinkCode`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinkCode {
+    pub code: String,
+    pub expires_at_ms: i64,
+    pub qr_svg: String,
+    pub url: String,
+}
+
+impl Sessions {
+    /// STUB: the person whose session in memory is named `username` (case aside).
+    pub async fn person_by_username(&self, username: &str) -> Result<Option<Person>, StoreError> {
+        let wanted = username.trim().to_lowercase();
+        let Ok(cache) = self.cache.lock() else {
+            return Ok(None);
+        };
+        Ok(cache
+            .iter()
+            .map(|(_, cached)| &cached.session)
+            .find(|s| s.name.to_lowercase() == wanted)
+            .map(|s| Person {
+                id: s.player_id,
+                name: s.name.clone(),
+                username: Some(s.name.clone()),
+                created_at_ms: 0,
+            }))
+    }
+
+    /// STUB: a code of the contract's shape, valid 10 minutes, that links nothing yet.
+    pub async fn issue_link_code(
+        &self,
+        person: Uuid,
+        made_by: Uuid,
+    ) -> Result<LinkCode, StoreError> {
+        const ALPHABET: &[u8] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+        let _ = (person, made_by);
+        let mut bytes = [0u8; 8];
+        rand::rng().fill_bytes(&mut bytes);
+        let letters: String = bytes
+            .iter()
+            .map(|b| char::from(ALPHABET[usize::from(*b) % ALPHABET.len()]))
+            .collect();
+        Ok(LinkCode {
+            code: format!("{}-{}", &letters[..4], &letters[4..]),
+            expires_at_ms: now_ms() + 10 * 60 * 1000,
+            qr_svg: "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 8 8\"><rect width=\"8\" height=\"8\" fill=\"#fff\"/><rect x=\"1\" y=\"1\" width=\"2\" height=\"2\"/></svg>".to_owned(),
+            url: format!("/link?code={letters}"),
+        })
+    }
+}
+// END H2 STUBS

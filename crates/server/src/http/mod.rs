@@ -20,4 +20,5 @@ pub mod error;
 pub mod extract;
 pub mod games;
 pub mod limits;
+pub mod tournament_people;
 pub mod tournaments;

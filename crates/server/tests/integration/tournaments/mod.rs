@@ -4,6 +4,7 @@
 //! round-robin of five; a restart in the middle of a round; every forbidden action. On
 //! SQLite, and on PostgreSQL when `TEST_POSTGRES_URL` is set.
 
+mod directors;
 mod refusals;
 mod restart;
 mod round_robin;
@@ -140,6 +141,17 @@ impl Event<'_> {
         assert_eq!(state["d"]["status"], "playing", "{state}");
         socket.send(json!({"t":"resign","d":{},"id":"r"})).await;
         socket.expect_ack("r").await;
+    }
+
+    /// `token` names the account `username` a co-director.
+    pub(super) async fn add_co_director(&self, token: &str, username: &str) -> (u16, Value) {
+        self.server
+            .post(
+                &self.path("/co-directors"),
+                token,
+                json!({ "username": username }),
+            )
+            .await
     }
 
     pub(super) async fn sheet(&self, game: &str, token: &str, body: Value) -> (u16, Value) {
