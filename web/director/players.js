@@ -49,7 +49,7 @@ export class PlayersPart extends ConsolePart {
             onclick: () => this.withdraw(p.player_id, p.name),
           }, 'Withdraw'),
           withdrawable ? this.button(`device:${p.player_id}`, {
-            'data-device-code-for': p.player_id, 'aria-label': `Give ${p.name} a new device`,
+            'data-device-code-for': p.player_id, 'aria-label': `Give a new device to ${p.name}`,
             onclick: () => this.giveDevice(p.player_id, p.name),
           }, 'Give a new device') : null));
     });

@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { serverAndBrowser } from './helpers/suite.js';
 import { openPage } from './helpers/browser.js';
+import { assertAccessible } from './helpers/axe.js';
 import { call, session } from './helpers/protocol.js';
 import { createTournament, joinPlayers, signInContext, snapshot } from './helpers/tournament.js';
 
@@ -70,6 +71,9 @@ test('a guest made co-director by invite code pairs from the console, under thei
   assert.match(/** @type {string} */ (linkCode), /^\w{4}-\w{4}$/);
   const said = await director.page.locator(`[data-device-code="${kato.player_id}"] p`).nth(1).textContent();
   assert.ok(said?.startsWith(`On the new device, open ${new URL(live.server.url).host}/link and enter this code`), said ?? '');
+
+  await assertAccessible(director.page, 'the console showing an invite code, the actions and a device code');
+  await assertAccessible(guest.page, 'a co-director\'s console');
 
   // Removed, Sarah's console closes.
   director.page.once('dialog', (d) => d.accept());
