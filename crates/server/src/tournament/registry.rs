@@ -15,6 +15,7 @@ use crate::refusal::Refusal;
 use crate::store::{Store, StoreError, TournamentEntryRow, TournamentRow, Write};
 use omweso_protocol::clock::now_ms;
 use omweso_protocol::tournament::{TournamentStatus, TournamentSummary};
+use omweso_protocol::ErrorCode;
 
 /// Why a tournament could not be loaded or created. Each keeps its cause as its
 /// `source()`, and says it in its text too (the logs print the text alone).
@@ -136,6 +137,45 @@ impl Tournaments {
             }
         }
         Ok(restored)
+    }
+
+    /// A person's new name in every unfinished tournament that names them (a player, the
+    /// director or a co-director): each is loaded (every unfinished one is, from the
+    /// server's start), so the loaded ones are asked; those that do not name the person
+    /// refuse without logging anything, and a finished one keeps the names it ended with.
+    /// Answers how many tournaments renamed them.
+    pub async fn rename_person(&self, person: Uuid, name: &str) -> usize {
+        let handles: Vec<TournamentHandle> = self
+            .handles()
+            .values()
+            .filter(|h| !h.is_closed())
+            .cloned()
+            .collect();
+        let mut renamed = 0;
+        for handle in handles {
+            let name = name.to_owned();
+            let answer = handle
+                .ask(|reply| actor::Command::Rename {
+                    player: person,
+                    name,
+                    reply,
+                })
+                .await;
+            match answer {
+                Ok(Ok(())) => renamed += 1,
+                Ok(Err(refusal))
+                    if matches!(
+                        refusal.code,
+                        ErrorCode::NotInTournament | ErrorCode::TournamentClosed
+                    ) => {}
+                Ok(Err(refusal)) => {
+                    tracing::warn!(tournament = %handle.id(), %person, %refusal, "a rename was not recorded");
+                }
+                // Unloaded meanwhile: finished, so its names stay.
+                Err(_) => {}
+            }
+        }
+        renamed
     }
 
     /// The lobby's list: tournaments in `status`, newest first.

@@ -6,7 +6,7 @@
 use super::{Actor, Command};
 use crate::tournament::log::Entry;
 use crate::tournament::state::Refusal;
-use omweso_protocol::tournament::CoDirectorView;
+use omweso_protocol::tournament::{CoDirectorView, TournamentStatus};
 use omweso_protocol::ErrorCode;
 
 impl Actor {
@@ -56,6 +56,16 @@ impl Actor {
                 name,
                 reply,
             } => {
+                // A finished tournament keeps the names it ended with (its exports and
+                // standings are a record); checked here, not in the state, so that the
+                // check never stops a log from replaying.
+                if self.t.status() == TournamentStatus::Finished {
+                    let _ = reply.send(Err(Refusal::new(
+                        ErrorCode::TournamentClosed,
+                        "the tournament is over: it keeps the names it ended with",
+                    )));
+                    return;
+                }
                 let entry = Entry::Rename { player, name };
                 let _ = reply.send(self.commit(entry, Vec::new()).await.map(drop));
             }
@@ -81,6 +91,8 @@ impl Actor {
 
     async fn co_directors_after(&mut self, entry: Entry) -> Result<Vec<CoDirectorView>, Refusal> {
         self.commit(entry, Vec::new()).await?;
+        // The co-directors with the socket open are present (or no longer).
+        self.presence_dirty = true;
         Ok(self.t.co_director_views())
     }
 }

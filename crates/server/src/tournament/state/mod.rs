@@ -261,10 +261,10 @@ impl Tournament {
             .map(|&(r, t)| (self.rounds[r].number, self.rounds[r].tables[t].number))
     }
 
-    /// Whether `id` is the director or one of the players (withdrawn too).
+    /// Whether `id` is the director, a co-director or one of the players (withdrawn too).
     #[must_use]
     pub fn is_member(&self, id: Uuid) -> bool {
-        id == self.director || self.by_id.contains_key(&id)
+        self.directs(id) || self.by_id.contains_key(&id)
     }
 
     /// Whether `id` has the console: the director or a co-director.
