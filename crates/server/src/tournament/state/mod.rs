@@ -10,8 +10,9 @@
 //! about itself); its jobs are children that add to its `impl`: `pairing_plan` (what the
 //! pairing reads of it, built once, and the next round's pairing, Swiss or Berger, or the
 //! director's checked), `transitions` (every log entry applied, and the clock), `views`
-//! (what the sockets and pages show), and `replay` (a tournament rebuilt from its stored
-//! log).
+//! (what the sockets and pages show), `directors` (the co-directors, renames, device
+//! codes, and the record of who did what), and `replay` (a tournament rebuilt from its
+//! stored log).
 
 use std::collections::HashMap;
 
