@@ -1,10 +1,13 @@
 //! Co-directors (docs/tournaments.md, "Directors"): one named by username runs the
 //! tournament (pairs, starts, corrects, ends, withdraws, forbids pairs) and the actions
 //! list names them; one joins through a one-time invite (used once, then refused); only
-//! the director names and removes them; a director gives a player a code for a new device.
+//! the director names and removes them; a director gives a player a code for a new device;
+//! the co-directors and the actions survive a restart. On SQLite, and the first on
+//! PostgreSQL when `TEST_POSTGRES_URL` is set.
 
 use crate::common::TestServer;
 use serde_json::{json, Value};
+use std::collections::HashMap;
 
 use super::*;
 
@@ -17,8 +20,22 @@ fn refused(answer: (u16, Value), http: u16, code: &str, message: &str) {
 }
 
 #[tokio::test]
-async fn a_co_director_named_by_username_runs_the_tournament_under_their_name() {
-    let server = TestServer::start("sqlite::memory:").await;
+async fn a_co_director_named_by_username_runs_the_tournament_under_their_name_with_sqlite() {
+    co_director_runs_the_tournament("sqlite::memory:").await;
+}
+
+#[tokio::test]
+async fn a_co_director_named_by_username_runs_the_tournament_under_their_name_with_postgres() {
+    let Some(database) = crate::common::FreshPostgres::create("omweso_codirector").await else {
+        eprintln!("TEST_POSTGRES_URL is not set: skipping the PostgreSQL co-director");
+        return;
+    };
+    co_director_runs_the_tournament(&database.url).await;
+    database.drop_database().await;
+}
+
+async fn co_director_runs_the_tournament(database_url: &str) {
+    let server = TestServer::start(database_url).await;
     let mut event = Event::create(&server, json!({"name":"Shared","rounds":2})).await;
     let a = event.join("A").await;
     let b = event.join("B").await;
@@ -383,4 +400,51 @@ async fn a_director_gives_a_player_a_code_for_a_new_device() {
     assert_eq!(last["kind"], "device_code", "{r}");
     assert_eq!(last["summary"], "gave A a code for a new device", "{r}");
     assert_eq!(last["by_name"], "TD", "{r}");
+}
+
+#[tokio::test]
+async fn co_directors_and_who_did_what_survive_a_restart() {
+    let path = std::env::temp_dir().join(format!("omweso-codirectors-{}.db", uuid::Uuid::new_v4()));
+    let url = format!("sqlite://{}", path.display());
+    let server = TestServer::start(&url).await;
+    let mut event = Event::create(&server, json!({"name":"Kept","rounds":1})).await;
+    event.join("A").await;
+    event.join("B").await;
+    let (carol, carol_id) = server.session("Carol").await;
+    let (status, r) = event.add_co_director(&event.director, "Carol").await;
+    assert_eq!(status, 200, "{r}");
+    let (status, r) = server.post(&event.path("/rounds"), &carol, json!({})).await;
+    assert_eq!(status, 201, "{r}");
+    let (_, before) = server.get(&event.path("/actions"), &carol).await;
+    let snapshot_before = event.snapshot().await;
+    let (id, director) = (event.id.clone(), event.director.clone());
+    server.stop().await;
+
+    let server = TestServer::start(&url).await;
+    let event = Event {
+        server: &server,
+        id,
+        director,
+        tokens: HashMap::new(),
+        names: HashMap::new(),
+    };
+    let snap = event.snapshot().await;
+    assert_eq!(
+        snap["co_directors"],
+        json!([{"id": carol_id, "name": "Carol"}])
+    );
+    assert_eq!(snap["version"], snapshot_before["version"]);
+    let (status, after) = server.get(&event.path("/actions"), &carol).await;
+    assert_eq!(status, 200, "{after}");
+    assert_eq!(after, before);
+    assert_eq!(after["actions"][2]["by_name"], "Carol");
+    // Carol still has the console: she starts the round.
+    let (status, r) = server
+        .post(&event.path("/rounds/1/start"), &carol, json!({}))
+        .await;
+    assert_eq!(status, 200, "{r}");
+    server.stop().await;
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
 }
