@@ -8,7 +8,9 @@
 // This module is the console's frame: its layout, redrawing a part at a time, and running
 // an action. Each part is a module of its own: status.js (what to do next), players.js,
 // round.js (pairing, starting and ending a round, its clock), pairing.js (the pairing
-// editor), sheets.js (the score sheets) and correction.js (correcting one).
+// editor), sheets.js (the score sheets), correction.js (correcting one) and directors.js
+// (the co-directors, and who did what). The director and the co-directors see it alike,
+// but for naming and removing co-directors, which is the director's own.
 //
 // The console is redrawn on every change of the store but the boards, one part at a time
 // (a presence change redraws only the players). What the director is editing (the pairing
@@ -22,14 +24,16 @@ import { RoundPart } from './round.js';
 import { PairingEditor } from './pairing.js';
 import { SheetsPart } from './sheets.js';
 import { CorrectionForm } from './correction.js';
+import { DirectorsPart } from './directors.js';
 
 /** @typedef {import('../tournament/tournamentstore.js').TournamentStore} TournamentStore */
 /** @typedef {import('../tournament/tournamentstore.js').ChangeKind} ChangeKind */
-/** @typedef {'status'|'players'|'round'|'sheets'} Part */
+/** @typedef {'status'|'players'|'round'|'sheets'|'directors'} Part */
 
 /** Which parts of the console each change of the store redraws. */
 const PARTS = /** @type {Record<ChangeKind, Part[]>} */ ({
-  state: ['status', 'players', 'round', 'sheets'],
+  state: ['status', 'players', 'round', 'sheets', 'directors'],
+  directors: ['directors'],
   player: ['status', 'players', 'round', 'sheets'],
   presence: ['players'],
   round: ['status', 'players', 'round', 'sheets'],
@@ -41,8 +45,8 @@ const PARTS = /** @type {Record<ChangeKind, Part[]>} */ ({
 });
 
 /**
- * Mounts the director's console into `container` (the session must be the director's;
- * nothing is shown otherwise). Returns a function that takes it down.
+ * Mounts the director's console into `container` (the session must be the director's or
+ * a co-director's; nothing is shown otherwise). Returns a function that takes it down.
  * @param {HTMLElement} container
  * @param {TournamentStore} store
  * @returns {() => void}
@@ -65,6 +69,7 @@ export class DirectorConsole {
     this.pairing = new PairingEditor(this);
     this.sheets = new SheetsPart(this);
     this.correction = new CorrectionForm(this);
+    this.directors = new DirectorsPart(this);
 
     const section = (/** @type {Part} */ part, /** @type {string} */ title) => {
       const body = h('div', { class: 'director-part-body' });
@@ -82,20 +87,24 @@ export class DirectorConsole {
       players: section('players', 'Players'),
       round: section('round', 'Round'),
       sheets: section('sheets', 'Score sheets'),
+      directors: section('directors', 'Directors'),
     };
     this.el = h('section', { id: 'director-console', class: 'card director-console', 'aria-labelledby': 'director-title' },
       h('div', { class: 'director-head' },
         h('h2', { id: 'director-title' }, 'Director\'s console'),
-        h('p', { class: 'muted small' }, 'Only you see this: you direct this tournament.')),
+        h('p', { class: 'muted small' }, store.isChiefDirector()
+          ? 'Only you and your co-directors see this: you direct this tournament.'
+          : 'Only the directors see this: you are a co-director of this tournament.')),
       this.statusLine,
       h('div', { class: 'director-grid' }, this.parts.round.el, this.parts.players.el),
       this.parts.sheets.el,
+      this.parts.directors.el,
       this.downloads());
     container.append(this.el);
 
     this.unsubscribe = store.subscribe((kind) => this.redraw(PARTS[kind] || []));
     this.timer = window.setInterval(() => this.tick(), 500);
-    this.redraw(['status', 'players', 'round', 'sheets']);
+    this.redraw(['status', 'players', 'round', 'sheets', 'directors']);
   }
 
   stop() {
@@ -141,6 +150,7 @@ export class DirectorConsole {
         replace(this.parts.round.after, after);
       }
       else if (part === 'sheets') replace(this.parts.sheets.body, this.sheets.draw());
+      else if (part === 'directors') replace(this.parts.directors.body, this.directors.draw());
     }
     if (key && !(active && this.el.contains(active))) {
       const again = /** @type {HTMLElement | null} */ (this.el.querySelector(`[data-key="${CSS.escape(key)}"]`));
@@ -200,7 +210,7 @@ export class DirectorConsole {
       this.busy.delete(key);
     }
     if (ok) await this.store.refresh().catch(() => {});
-    this.redraw(['status', 'players', 'round', 'sheets']);
+    this.redraw(['status', 'players', 'round', 'sheets', 'directors']);
     return ok;
   }
 

@@ -1,6 +1,7 @@
 // The console's players: who joined, who is connected, their points, a way to withdraw
-// each; the link to send to the players; and the pairs who must never meet (docs/rules.md#54-pairing
-// rule 2), added and removed by name.
+// each, and "Give a new device" for a player who lost theirs (a one-time code, and its QR
+// code, that makes another device that player); the link to send to the players; and the
+// pairs who must never meet (docs/rules.md#54-pairing rule 2), added and removed by name.
 
 import { api } from '../core/api.js';
 import { h, announce, errorText } from '../core/ui.js';
@@ -14,6 +15,11 @@ export class PlayersPart extends ConsolePart {
     super(owner);
     /** @type {{a: string, b: string}} the two players chosen to keep apart, not yet added */
     this.forbidPick = { a: '', b: '' };
+    /**
+     * The device code last given, shown until closed.
+     * @type {{player: string, name: string, code: string, expires_at_ms: number, qr_svg: string, url: string} | null}
+     */
+    this.deviceCode = null;
   }
 
   draw() {
@@ -37,10 +43,15 @@ export class PlayersPart extends ConsolePart {
           h('span', {}, here ? 'connected' : 'not connected')),
         h('td', { class: 'num' }, points === undefined ? '' : formatPoints(points)),
         h('td', { class: 'small' }, notes.join(', ')),
-        h('td', {}, p.withdrawn || !withdrawable ? null : this.button(`withdraw:${p.player_id}`, {
-          'data-withdraw': p.player_id, 'aria-label': `Withdraw ${p.name}`,
-          onclick: () => this.withdraw(p.player_id, p.name),
-        }, 'Withdraw')));
+        h('td', { class: 'director-player-actions' },
+          p.withdrawn || !withdrawable ? null : this.button(`withdraw:${p.player_id}`, {
+            'data-withdraw': p.player_id, 'aria-label': `Withdraw ${p.name}`,
+            onclick: () => this.withdraw(p.player_id, p.name),
+          }, 'Withdraw'),
+          withdrawable ? this.button(`device:${p.player_id}`, {
+            'data-device-code-for': p.player_id, 'aria-label': `Give a new device to ${p.name}`,
+            onclick: () => this.giveDevice(p.player_id, p.name),
+          }, 'Give a new device') : null));
     });
     const active = snap.players.filter((p) => !p.withdrawn).length;
     return [
@@ -52,6 +63,7 @@ export class PlayersPart extends ConsolePart {
             h('th', { scope: 'col' }, 'Name'), h('th', { scope: 'col' }, 'Connection'), h('th', { scope: 'col', class: 'num' }, 'Points'),
             h('th', { scope: 'col' }, 'Notes'), h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'Actions')))),
           h('tbody', {}, rows))),
+      this.drawDeviceCode(),
       snap.status === 'open' ? this.shareLink() : null,
       this.drawForbidden(),
     ];
@@ -151,6 +163,36 @@ export class PlayersPart extends ConsolePart {
         }, 'Copy')));
   }
 
+  /**
+   * The code just given to a player who lost their device: large, with its QR code, and
+   * what to do with it on the new device.
+   */
+  drawDeviceCode() {
+    const given = this.deviceCode;
+    if (!given) return null;
+    const qr = h('div', { class: 'link-code-qr', 'aria-hidden': 'true' });
+    const svg = svgFrom(given.qr_svg);
+    if (svg) qr.append(svg);
+    const until = new Date(given.expires_at_ms).toLocaleTimeString();
+    return h('div', { class: 'director-device-code', role: 'region', 'aria-label': `A new device for ${given.name}`, 'data-device-code': given.player },
+      h('h4', {}, `A new device for ${given.name}`),
+      h('p', { class: 'link-code', 'data-link-code': given.code }, given.code),
+      qr,
+      h('p', {}, `On the new device, open ${location.host}/link and enter this code (or scan the QR code). It works once, until ${until}; the new device is then ${given.name}, at their table and with their sheet.`),
+      h('button', { type: 'button', class: 'button secondary small', 'data-key': 'device-code-close', onclick: () => { this.deviceCode = null; this.redraw(['players']); } }, 'Done'));
+  }
+
+  /** @param {string} playerId @param {string} name */
+  giveDevice(playerId, name) {
+    this.act(`device:${playerId}`, 'players',
+      async () => {
+        const answer = await api('POST', `/api/tournaments/${this.store.id}/players/${playerId}/link-code`, {});
+        this.deviceCode = { player: playerId, name, ...answer };
+      },
+      () => `A code for ${name}'s new device is shown under the players.`,
+      (e) => `No code was made for ${name}: ${errorText(e)}`);
+  }
+
   /** @param {string} playerId @param {string} name */
   withdraw(playerId, name) {
     const round = this.lastRound();
@@ -164,4 +206,25 @@ export class PlayersPart extends ConsolePart {
       () => `${name} is withdrawn.`,
       (e) => `Could not withdraw ${name}: ${errorText(e)}`);
   }
+}
+
+/**
+ * The SVG document the server made (a QR code), as a node of this page: parsed as SVG and
+ * imported, never written as HTML (the page's CSP allows no inline script, and nothing of
+ * it could run); anything but drawing is left out.
+ * @param {string} text
+ * @returns {Element | null}
+ */
+function svgFrom(text) {
+  const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+  const root = doc.documentElement;
+  if (root.localName !== 'svg' || doc.getElementsByTagName('parsererror').length) return null;
+  for (const el of [...root.querySelectorAll('script, foreignObject, a, use')]) el.remove();
+  for (const el of [root, ...root.querySelectorAll('*')]) {
+    for (const attr of [...el.attributes]) {
+      if (attr.name.toLowerCase().startsWith('on') || attr.name.toLowerCase().includes('href')) el.removeAttribute(attr.name);
+    }
+  }
+  root.setAttribute('role', 'img');
+  return document.importNode(root, true);
 }

@@ -124,3 +124,11 @@ test('standings and status events replace theirs; any other event moves the vers
   // A board or presence is not part of the snapshot (the store keeps those apart).
   assert.deepEqual(applyTournamentEvent(tournament(), { t: 'board', v: 8, d: { table: 1 } }), { ...tournament(), version: 8 });
 });
+
+test('a directors event replaces the director\'s name and the co-directors, nothing else', () => {
+  const before = { ...tournament(), director_name: 'Kato', co_directors: [] };
+  const co = [{ id: 'sarah', name: 'Sarah' }];
+  const after = applyTournamentEvent(before, { t: 'directors', v: 8, d: { director_name: 'Kato M.', co_directors: co } });
+  assert.deepEqual(after, { ...tournament(), version: 8, director_name: 'Kato M.', co_directors: co });
+  assert.deepEqual(before.co_directors, []);
+});

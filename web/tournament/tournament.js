@@ -1,6 +1,7 @@
 // The tournament page `/t/<id>` for everyone: the header (name, game, system, round n of
 // m and the round's countdown), every table live, the standings, the crosstable and the
-// round's pairings; the player's own panel; and, for the director, the console. One
+// round's pairings; the player's own panel; and, for the director and the co-directors,
+// the console (mounted when this person gets it, taken down when they lose it). One
 // tournament socket feeds it all (tournamentstore.js). `/t/new` is the creation form.
 
 import { ApiError } from '../core/api.js';
@@ -9,6 +10,7 @@ import { h, replace, announce, formatRemaining } from '../core/ui.js';
 import { TournamentStore } from './tournamentstore.js';
 import { TablesView } from './tables.js';
 import { PlayerPanel } from './playerpanel.js';
+import { CoDirectorCode } from './codirectorcode.js';
 import { standingsTable, crosstable, pairingsTable, finishedRounds } from './standings.js';
 import { ConnectionBanner } from '../game/connection.js';
 import { RULESET_NAMES, SYSTEM_WORDS, TOURNAMENT_STATUS_WORDS } from '../core/words.js';
@@ -60,6 +62,11 @@ class TournamentPage {
     this.crosstable = scroller('crosstable', 'Crosstable');
     this.pairings = scroller('pairings', 'Pairings table');
     this.directorSlot = h('div', { id: 'director-slot' });
+    /** @type {(() => void) | null} takes the console down; null while it is not shown */
+    this.stopDirector = null;
+    /** Whether the console is shown or on its way (its module loading). */
+    this.directing = false;
+    this.coDirectorCode = new CoDirectorCode(store);
     this.tables = new TablesView(store);
     this.player = new PlayerPanel(store, () => ensureSession());
     /** The round whose start, pairing or end was last said aloud. */
@@ -84,6 +91,7 @@ class TournamentPage {
         link('#pairings-section', 'Pairings'), link('#crosstable-section', 'Crosstable')),
       this.directorSlot,
       this.player.el,
+      this.coDirectorCode.el,
       h('div', { class: 'tournament-grid' },
         this.tables.el,
         h('section', { id: 'standings-section', class: 'card', 'aria-labelledby': 'standings-title' },
@@ -98,7 +106,7 @@ class TournamentPage {
 
     store.subscribe((kind, detail) => this.onChange(kind, detail));
     this.render();
-    this.mountDirector();
+    this.syncDirector();
     window.setInterval(() => this.tick(), 250);
     // Tests read the page's model through this.
     /** @type {any} */ (window).__omwesoTournament = {
@@ -109,11 +117,24 @@ class TournamentPage {
     };
   }
 
-  /** The director's console, loaded only for the director. */
-  async mountDirector() {
-    if (!this.store.isDirector()) return;
+  /**
+   * The console, loaded only for the director and the co-directors: mounted when this
+   * person is named co-director while the page is open, taken down when they are removed.
+   * The snapshot alone decides (the same person on any of their devices has it).
+   */
+  async syncDirector() {
+    const directs = this.store.isDirector();
+    if (directs === this.directing) return;
+    this.directing = directs;
+    if (!directs) {
+      this.stopDirector?.();
+      this.stopDirector = null;
+      return;
+    }
     const { mountDirector } = await import('../director/console.js');
-    mountDirector(this.directorSlot, this.store);
+    // Removed again while the module loaded: nothing to show.
+    if (!this.directing || this.stopDirector) return;
+    this.stopDirector = mountDirector(this.directorSlot, this.store);
   }
 
   /** @param {import('./tournamentstore.js').ChangeKind} kind @param {any} detail */
@@ -123,6 +144,7 @@ class TournamentPage {
       this.banner.update(detail.state, detail);
       return;
     }
+    if (kind === 'state' || kind === 'directors') this.syncDirector();
     if (kind === 'round') this.sayRound(detail);
     if (kind === 'status' && detail.status === 'finished') announce('The tournament is over: the final standings are below.');
     this.scheduleRender();

@@ -46,14 +46,16 @@ import { ApiError } from '../core/api.js';
  *   system: string, settings: SettingsView, status: 'open'|'running'|'finished',
  *   director: string, you: string|null, players: PlayerView[], rounds: RoundView[],
  *   standings: StandingView[], version: number, rounds_planned: number,
- *   created_at_ms: number}} TournamentSnapshot
+ *   created_at_ms: number, director_name?: string,
+ *   co_directors?: CoDirectorView[]}} TournamentSnapshot
  */
+/** @typedef {{id: string, name: string}} CoDirectorView */
 /**
  * @typedef {{table: number, game_id: string, position: string|null, to_move: Side|null,
  *   last_move: string|null, clock: Clock, outcome: Outcome|null, round: number,
  *   version: number, status: string}} BoardView
  */
-/** @typedef {'state'|'player'|'round'|'sheet'|'standings'|'status'|'board'|'presence'|'connection'} ChangeKind */
+/** @typedef {'state'|'player'|'round'|'sheet'|'standings'|'status'|'directors'|'board'|'presence'|'connection'} ChangeKind */
 
 /** How many boards the page remembers having shown (tests compare them with the moves). */
 const BOARD_LOG_MAX = 20000;
@@ -101,6 +103,10 @@ export function applyTournamentEvent(snap, ev) {
       break;
     case 'status':
       next.status = ev.d.status;
+      break;
+    case 'directors':
+      next.director_name = ev.d.director_name;
+      next.co_directors = ev.d.co_directors;
       break;
     default:
       break;
@@ -159,7 +165,18 @@ export class TournamentStore {
     return Date.now() + this.skew;
   }
 
+  /**
+   * Whether this person has the console: the director or a co-director. The snapshot
+   * alone says so (the same person on any of their devices has the same player id).
+   */
   isDirector() {
+    const me = this.me?.player_id;
+    if (!me) return false;
+    return me === this.snapshot.director || (this.snapshot.co_directors || []).some((c) => c.id === me);
+  }
+
+  /** Whether this person created the tournament (only they name or remove co-directors). */
+  isChiefDirector() {
     return Boolean(this.me && this.me.player_id === this.snapshot.director);
   }
 

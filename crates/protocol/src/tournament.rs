@@ -468,6 +468,68 @@ pub struct TournamentSnapshot {
     /// field once the first round is paired).
     pub rounds_planned: u32,
     pub created_at_ms: u64,
+    /// The director's name (addition): it follows their renames.
+    #[serde(default)]
+    pub director_name: String,
+    /// The co-directors (addition): they have the console too.
+    #[serde(default)]
+    pub co_directors: Vec<CoDirectorView>,
+}
+
+/// A co-director of a tournament (docs/tournaments.md, "Directors").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CoDirectorView {
+    pub id: Uuid,
+    pub name: String,
+}
+
+/// `POST /api/tournaments/{id}/co-directors` takes: the account to name co-director.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AddCoDirector {
+    pub username: String,
+}
+
+/// `POST /api/tournaments/{id}/co-directors/accept` takes: an invite's code.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AcceptCoDirectorInvite {
+    pub code: String,
+}
+
+/// The co-director calls answer the list as it stands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CoDirectorList {
+    pub co_directors: Vec<CoDirectorView>,
+}
+
+/// `POST /api/tournaments/{id}/co-director-invites` answers: a one-time code, shown once.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CoDirectorInvite {
+    /// `XXXX-XXXX`; typed with or without the dash, in any case.
+    pub code: String,
+    pub expires_at_ms: u64,
+}
+
+/// One thing a director or co-director did (`GET /api/tournaments/{id}/actions`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DirectorAction {
+    /// The log entry's number.
+    pub seq: i64,
+    pub at_ms: u64,
+    /// The log entry's kind (`pair`, `start`, `end_round`, `sheet`, ...).
+    pub kind: String,
+    pub by: Uuid,
+    /// Their name when they did it.
+    pub by_name: String,
+    /// What was done, in words.
+    pub summary: String,
+}
+
+/// `GET /api/tournaments/{id}/actions` answers, oldest first.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DirectorActions {
+    pub actions: Vec<DirectorAction>,
 }
 
 /// A sheet changed (`sheet` event).
@@ -502,6 +564,16 @@ pub enum TournamentEvent {
     Sheet(SheetChanged),
     Standings(StandingsChanged),
     Status(StatusChanged),
+    /// The co-directors changed, or the director's name (addition).
+    Directors(DirectorsChanged),
+}
+
+/// Who runs the tournament (`directors` event): the director's name and the co-directors,
+/// as the snapshot has them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DirectorsChanged {
+    pub director_name: String,
+    pub co_directors: Vec<CoDirectorView>,
 }
 
 /// A live table (`board`, unversioned, a few a second at most per table).

@@ -38,6 +38,7 @@ use omweso_protocol::http::{
 };
 use omweso_protocol::lobby::LobbyFrame;
 use omweso_protocol::tournament::{
+    AcceptCoDirectorInvite, AddCoDirector, CoDirectorInvite, CoDirectorList, DirectorActions,
     EditRound, ForbiddenPairs, NewTournament, SheetRequest, SheetView, TournamentCreated,
     TournamentFrame, TournamentJoined, TournamentList, TournamentMessage, TournamentReply,
     TournamentSnapshot, WithdrawRequest,
@@ -73,7 +74,7 @@ const SERVER_TYPES: [&str; 15] = [
 ];
 
 /// Every message type of a tournament socket; [`tournament_type`] names every variant.
-const TOURNAMENT_TYPES: [&str; 10] = [
+const TOURNAMENT_TYPES: [&str; 11] = [
     "state",
     "board",
     "presence",
@@ -84,6 +85,7 @@ const TOURNAMENT_TYPES: [&str; 10] = [
     "sheet",
     "standings",
     "status",
+    "directors",
 ];
 
 fn tournament_type(message: &TournamentMessage) -> &'static str {
@@ -95,6 +97,7 @@ fn tournament_type(message: &TournamentMessage) -> &'static str {
             TournamentEvent::Sheet(_) => "sheet",
             TournamentEvent::Standings(_) => "standings",
             TournamentEvent::Status(_) => "status",
+            TournamentEvent::Directors(_) => "directors",
         },
         TournamentMessage::Reply(reply) => match reply {
             TournamentReply::State(_) => "state",
@@ -430,6 +433,11 @@ fn check_typed(report: &mut Report, tag: &str, line: usize, value: &Value) -> bo
         "LinkCodeInfo" => round_trip::<LinkCodeInfo>(value, false).map(drop),
         "UseCode" => round_trip::<UseCode>(value, false).map(drop),
         "PlayerPage" => round_trip::<PlayerPage>(value, false).map(drop),
+        "AddCoDirector" => round_trip::<AddCoDirector>(value, false).map(drop),
+        "AcceptCoDirectorInvite" => round_trip::<AcceptCoDirectorInvite>(value, false).map(drop),
+        "CoDirectorList" => round_trip::<CoDirectorList>(value, false).map(drop),
+        "CoDirectorInvite" => round_trip::<CoDirectorInvite>(value, false).map(drop),
+        "DirectorActions" => round_trip::<DirectorActions>(value, false).map(drop),
         "PositionQuery" => round_trip::<PositionQuery>(value, true).map(drop),
         "PositionView" => round_trip::<PositionView>(value, false).map(drop),
         "PlayQuery" => round_trip::<PlayQuery>(value, true).map(drop),

@@ -128,6 +128,7 @@ pub fn router(state: AppState) -> Router {
         .route("/", get(assets::page))
         .route("/g/{id}", get(assets::page))
         .route("/static/{*path}", get(assets::asset))
+        .merge(http::tournament_people::routes())
         .fallback(http::games::not_found)
         .layer(axum::extract::DefaultBodyLimit::max(64 * 1024))
         .layer(axum::middleware::from_fn_with_state(

@@ -24,4 +24,5 @@ pub mod extract;
 pub mod games;
 pub mod limits;
 pub mod people;
+pub mod tournament_people;
 pub mod tournaments;

@@ -12,6 +12,7 @@ use crate::http::extract::SignedIn;
 use crate::state::AppState;
 use crate::store::{PersonGame, PersonRow, PersonTournament};
 use omweso_protocol::accounts::{PersonalResult, PlayerGame, PlayerPage, PlayerTournament};
+use omweso_protocol::ErrorCode;
 
 /// Games and tournaments a page lists: the newest.
 const LISTED: i64 = 100;
@@ -146,13 +147,22 @@ pub async fn rename_in_tournaments(state: &AppState, person: Uuid, name: &str) {
         let Ok(Some(handle)) = state.tournaments.get(id).await else {
             continue;
         };
-        // MERGE-H2: Command::Rename
-        let renamed: Result<Result<(), ()>, ()> = {
-            let _ = (handle, person, name);
-            Ok(Ok(()))
-        };
-        if !matches!(renamed, Ok(Ok(()))) {
-            tracing::warn!(tournament = %id, "could not carry a rename to a tournament");
+        let renamed = handle
+            .ask(|reply| crate::tournament::actor::Command::Rename {
+                player: person,
+                name: name.to_owned(),
+                reply,
+            })
+            .await;
+        match renamed {
+            Ok(Ok(())) => {}
+            // Left it, or it finished meanwhile: its names stay as they were.
+            Ok(Err(refusal))
+                if matches!(
+                    refusal.code,
+                    ErrorCode::NotInTournament | ErrorCode::TournamentClosed
+                ) => {}
+            _ => tracing::warn!(tournament = %id, "could not carry a rename to a tournament"),
         }
     }
 }

@@ -55,6 +55,10 @@ pub enum Entry {
         manual: bool,
         /// The breaches of the absolute rules the director confirmed.
         breaches: Vec<String>,
+        /// The director or co-director who paired it (`None` in logs written before
+        /// co-directors: only the director could pair then).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<Uuid>,
     },
     /// Round `round` started: each table's game (`None`: a bye, or a forfeit because a
     /// player had withdrawn), created in the same transaction as this entry.
@@ -62,6 +66,9 @@ pub enum Entry {
         round: u32,
         games: Vec<Option<Uuid>>,
         deadline_ms: u64,
+        /// Who started it (`None` in logs written before co-directors: the director).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<Uuid>,
     },
     /// A game of the tournament ended. `replay`: the game was annulled with time left,
     /// and this new game (created with this entry) replays it with the first move swapped.
@@ -98,6 +105,42 @@ pub enum Entry {
         pairs: Vec<[Uuid; 2]>,
         by: Uuid,
     },
+    /// The director named `player` (found by their username) a co-director.
+    CoDirectorAdded {
+        player: Uuid,
+        name: String,
+        by: Uuid,
+    },
+    /// A director made a one-time invite to become a co-director: only the code's SHA-256
+    /// (hex) is kept, so the log never holds a code anyone could still use.
+    CoDirectorInvited {
+        code_hash: String,
+        expires_at_ms: u64,
+        by: Uuid,
+    },
+    /// `player` used the invite whose code hashes to `code_hash`: a co-director now.
+    CoDirectorAccepted {
+        code_hash: String,
+        player: Uuid,
+        name: String,
+    },
+    /// The director removed a co-director.
+    CoDirectorRemoved {
+        player: Uuid,
+        by: Uuid,
+    },
+    /// A person of the tournament (a player, the director or a co-director) changed
+    /// their name: the standings, pairings and snapshot show the new one.
+    Rename {
+        player: Uuid,
+        name: String,
+    },
+    /// A director gave `player` a one-time code to make another device theirs (the code
+    /// itself is never logged: only that it was given, and by whom).
+    DeviceCode {
+        player: Uuid,
+        by: Uuid,
+    },
     /// Time passed: sheets confirm themselves, a round's time runs out.
     Tick,
     /// The standings changed by games' ends are sent, coalesced (at most every few
@@ -119,6 +162,12 @@ impl Entry {
             Entry::Sheet { .. } => "sheet",
             Entry::EndRound { .. } => "end_round",
             Entry::ForbiddenPairs { .. } => "forbidden_pairs",
+            Entry::CoDirectorAdded { .. } => "co_director_added",
+            Entry::CoDirectorInvited { .. } => "co_director_invited",
+            Entry::CoDirectorAccepted { .. } => "co_director_accepted",
+            Entry::CoDirectorRemoved { .. } => "co_director_removed",
+            Entry::Rename { .. } => "rename",
+            Entry::DeviceCode { .. } => "device_code",
             Entry::Tick => "tick",
             Entry::Standings => "standings",
         }

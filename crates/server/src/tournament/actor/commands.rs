@@ -49,7 +49,7 @@ impl Actor {
             Command::PairNext { by, reply } => {
                 let result = match self.director_only(by, "pair a round") {
                     Ok(()) => match self.paired(PairingAsk::Next).await {
-                        Ok(entry) => self.commit_round(entry).await,
+                        Ok(entry) => self.commit_round(entry, by).await,
                         Err(refusal) => Err(refusal),
                     },
                     Err(refusal) => Err(refusal),
@@ -71,7 +71,7 @@ impl Actor {
                             confirm_breach,
                         };
                         match self.paired(ask).await {
-                            Ok(entry) => self.commit_round(entry).await,
+                            Ok(entry) => self.commit_round(entry, by).await,
                             Err(refusal) => Err(refusal),
                         }
                     }
@@ -81,7 +81,7 @@ impl Actor {
             }
             Command::StartRound { by, round, reply } => {
                 let result = match self.director_only(by, "start a round") {
-                    Ok(()) => self.start_round(round).await,
+                    Ok(()) => self.start_round(round, by).await,
                     Err(refusal) => Err(refusal),
                 };
                 let _ = reply.send(result);
@@ -140,6 +140,13 @@ impl Actor {
                     .and_then(|_| self.sheet_view(game_id));
                 let _ = reply.send(result);
             }
+            Command::AddCoDirector { .. }
+            | Command::InviteCoDirector { .. }
+            | Command::AcceptCoDirectorInvite { .. }
+            | Command::RemoveCoDirector { .. }
+            | Command::Rename { .. }
+            | Command::DeviceCode { .. }
+            | Command::Actions { .. } => self.handle_people(command).await,
             Command::Socket(SocketCommand::Connect {
                 player,
                 resume_after,
@@ -154,12 +161,12 @@ impl Actor {
     }
 
     pub(super) fn director_only(&self, by: Uuid, what: &str) -> Result<(), Refusal> {
-        if by == self.t.director() {
+        if self.t.directs(by) {
             Ok(())
         } else {
             Err(Refusal::new(
                 ErrorCode::NotDirector,
-                format!("only the director may {what}"),
+                format!("only the director or a co-director may {what}"),
             ))
         }
     }
@@ -219,10 +226,19 @@ impl Actor {
         answer
     }
 
-    pub(super) async fn commit_round(&mut self, entry: Entry) -> Result<RoundView, Refusal> {
-        let Entry::Pair { round, .. } = &entry else {
+    /// Commits a pairing made for director `by`, logged as theirs.
+    pub(super) async fn commit_round(
+        &mut self,
+        mut entry: Entry,
+        by: Uuid,
+    ) -> Result<RoundView, Refusal> {
+        let Entry::Pair {
+            round, by: made_by, ..
+        } = &mut entry
+        else {
             return Err(unavailable());
         };
+        *made_by = Some(by);
         let round = *round;
         self.commit(entry, Vec::new()).await?;
         self.round_view(round)
@@ -230,7 +246,7 @@ impl Actor {
 
     /// Starts round `round`: its games are created, seated, in the same transaction as
     /// the entry, then watched.
-    pub(super) async fn start_round(&mut self, round: u32) -> Result<RoundView, Refusal> {
+    pub(super) async fn start_round(&mut self, round: u32, by: Uuid) -> Result<RoundView, Refusal> {
         let plan = self.t.start_plan(round)?;
         // Counted against the server's games like any other: refused whole, saying so,
         // rather than some tables started and others not.
@@ -278,6 +294,7 @@ impl Actor {
             round,
             games,
             deadline_ms,
+            by: Some(by),
         };
         let ids: Vec<Uuid> = seated.iter().map(|g| g.id).collect();
         self.commit_at(entry, now, seated).await?;

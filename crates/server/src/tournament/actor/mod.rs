@@ -15,13 +15,15 @@
 //! The task by job: this file is what the rest of the server holds (the
 //! [`TournamentHandle`], its [`Command`]s, the [`Services`]) and the task's state; [`run`]
 //! its loop and timers, [`commands`] what it does with each command, [`games`] its games
-//! watched, ended and stopped, [`persist`] a change saved, [`presence`] who is here, and
+//! watched, ended and stopped, [`people`] the co-directors, renames and device codes,
+//! [`persist`] a change saved, [`presence`] who is here, and
 //! [`fanout`] what its sockets are sent. The connections and recent events are a
 //! [`Room`].
 
 mod commands;
 mod fanout;
 mod games;
+mod people;
 mod persist;
 mod presence;
 mod run;
@@ -43,7 +45,9 @@ use crate::game::registry::Registry;
 pub use crate::room::Gone;
 use crate::room::{Handle, Room, SocketCommand};
 use crate::store::Writer;
-use omweso_protocol::tournament::{BoardView, RoundView, SheetView, TournamentSnapshot};
+use omweso_protocol::tournament::{
+    BoardView, CoDirectorView, DirectorAction, RoundView, SheetView, TournamentSnapshot,
+};
 
 /// Commands a tournament's channel holds; senders wait when it is full.
 pub const COMMAND_QUEUE: usize = 256;
@@ -122,6 +126,52 @@ pub enum Command {
         game_id: Uuid,
         action: SheetAction,
         reply: oneshot::Sender<Result<SheetView, Refusal>>,
+    },
+    /// The director names `player` (found by username, named `name`) a co-director;
+    /// answers the co-directors.
+    AddCoDirector {
+        by: Uuid,
+        player: Uuid,
+        name: String,
+        reply: oneshot::Sender<Result<Vec<CoDirectorView>, Refusal>>,
+    },
+    /// The director makes a one-time co-director invite; only its code's hash is kept.
+    InviteCoDirector {
+        by: Uuid,
+        code_hash: String,
+        expires_at_ms: u64,
+        reply: oneshot::Sender<Result<(), Refusal>>,
+    },
+    /// `player` (named `name`) uses an invite's code (by its hash) to become co-director.
+    AcceptCoDirectorInvite {
+        player: Uuid,
+        name: String,
+        code_hash: String,
+        reply: oneshot::Sender<Result<Vec<CoDirectorView>, Refusal>>,
+    },
+    RemoveCoDirector {
+        by: Uuid,
+        player: Uuid,
+        reply: oneshot::Sender<Result<Vec<CoDirectorView>, Refusal>>,
+    },
+    /// A person of the tournament changed their name (the session's rename calls it for
+    /// each unfinished tournament in which [`Tournament::people`] has them).
+    Rename {
+        player: Uuid,
+        name: String,
+        reply: oneshot::Sender<Result<(), Refusal>>,
+    },
+    /// A director is about to give `player` a code for a new device: checked and logged
+    /// (without the code) before the code is made.
+    DeviceCode {
+        by: Uuid,
+        player: Uuid,
+        reply: oneshot::Sender<Result<(), Refusal>>,
+    },
+    /// Every director's action, for a director or co-director.
+    Actions {
+        by: Uuid,
+        reply: oneshot::Sender<Result<Vec<DirectorAction>, Refusal>>,
     },
     /// A socket opening or closing (`room::SocketCommand`).
     Socket(SocketCommand),

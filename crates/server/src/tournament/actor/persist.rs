@@ -102,8 +102,14 @@ impl Actor {
             Write::UpdateTournament(row(&self.t)),
         ];
         // Who is in the tournament, for their page: written with the entry that makes it so.
-        if let Entry::Join { player, .. } = entry {
-            writes.push(super::in_tournament(*player, id, "player", now));
+        match entry {
+            Entry::Join { player, .. } => {
+                writes.push(super::in_tournament(*player, id, "player", now));
+            }
+            Entry::CoDirectorAdded { player, .. } | Entry::CoDirectorAccepted { player, .. } => {
+                writes.push(super::in_tournament(*player, id, "co-director", now));
+            }
+            _ => {}
         }
         let saved = if games.is_empty() {
             self.services

@@ -46,8 +46,8 @@ impl Actor {
         self.presence_dirty = true;
     }
 
-    /// Who of the tournament is here, sorted: the director and the players with the
-    /// tournament's socket open, and the players connected to their game in play (as
+    /// Who of the tournament is here, sorted: the director, the co-directors and the
+    /// players with the tournament's socket open, and the players connected to their game in play (as
     /// that game last told: see `game::news`).
     pub(super) fn presence(&self) -> Vec<Uuid> {
         let mut here: Vec<Uuid> = self

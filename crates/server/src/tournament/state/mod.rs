@@ -10,8 +10,9 @@
 //! about itself); its jobs are children that add to its `impl`: `pairing_plan` (what the
 //! pairing reads of it, built once, and the next round's pairing, Swiss or Berger, or the
 //! director's checked), `transitions` (every log entry applied, and the clock), `views`
-//! (what the sockets and pages show), and `replay` (a tournament rebuilt from its stored
-//! log).
+//! (what the sockets and pages show), `directors` (the co-directors, renames, device
+//! codes, and the record of who did what), and `replay` (a tournament rebuilt from its
+//! stored log).
 
 use std::collections::HashMap;
 
@@ -24,7 +25,7 @@ use crate::tournament::sheet::{GameFigures, Sheet};
 use omweso_protocol::tournament::{RoundStatus, SheetStatus, System, TournamentStatus};
 use omweso_protocol::ErrorCode;
 
-pub use omweso_protocol::tournament::MAX_PLAYERS;
+pub use omweso_protocol::tournament::{DirectorAction, MAX_PLAYERS};
 
 /// A refused change: nothing changed.
 pub use crate::refusal::Refusal;
@@ -145,6 +146,31 @@ pub struct Tournament {
     /// A round-robin's field, fixed when its first round is paired.
     field: Option<Vec<usize>>,
     version: u64,
+    /// Who the director named to share the console, in the order named.
+    co_directors: Vec<CoDirector>,
+    /// The co-director invites made, open or not (a used or expired one refuses its code
+    /// saying so).
+    invites: Vec<Invite>,
+    /// Every director's action, oldest first, with who did it under their name then.
+    actions: Vec<DirectorAction>,
+    /// The entries applied (the creation is entry 0): the next one's number in the log.
+    entries: i64,
+}
+
+/// Someone who shares the director's console (named by the director; never a second
+/// director: only the director names and removes them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CoDirector {
+    pub id: Uuid,
+    pub name: String,
+}
+
+/// A one-time invite to become a co-director: its code only as its SHA-256.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Invite {
+    pub code_hash: String,
+    pub expires_at_ms: u64,
+    pub used: bool,
 }
 
 impl Tournament {
@@ -173,6 +199,17 @@ impl Tournament {
             games: HashMap::new(),
             field: None,
             version: 0,
+            co_directors: Vec::new(),
+            invites: Vec::new(),
+            actions: vec![DirectorAction {
+                seq: 0,
+                at_ms: at,
+                kind: entry.kind().to_owned(),
+                by: *director,
+                by_name: director_name.clone(),
+                summary: format!("created the tournament \"{}\"", settings.name),
+            }],
+            entries: 1,
         })
     }
 
@@ -225,10 +262,58 @@ impl Tournament {
             .map(|&(r, t)| (self.rounds[r].number, self.rounds[r].tables[t].number))
     }
 
-    /// Whether `id` is the director or one of the players (withdrawn too).
+    /// Whether `id` is the director, a co-director or one of the players (withdrawn too).
     #[must_use]
     pub fn is_member(&self, id: Uuid) -> bool {
-        id == self.director || self.by_id.contains_key(&id)
+        self.directs(id) || self.by_id.contains_key(&id)
+    }
+
+    /// Whether `id` has the console: the director or a co-director.
+    #[must_use]
+    pub fn directs(&self, id: Uuid) -> bool {
+        id == self.director || self.co_directors.iter().any(|c| c.id == id)
+    }
+
+    #[must_use]
+    pub fn co_directors(&self) -> &[CoDirector] {
+        &self.co_directors
+    }
+
+    #[must_use]
+    pub fn director_name(&self) -> &str {
+        &self.director_name
+    }
+
+    /// Every person the tournament names (its players, withdrawn too, the director and
+    /// the co-directors), each once: whom a rename concerns.
+    pub fn people(&self) -> impl Iterator<Item = Uuid> + '_ {
+        let director = std::iter::once(self.director);
+        let co = self.co_directors.iter().map(|c| c.id);
+        let players = self.players.iter().map(|p| p.id);
+        let mut seen = std::collections::HashSet::new();
+        director
+            .chain(co)
+            .chain(players)
+            .filter(move |id| seen.insert(*id))
+    }
+
+    /// Every director's action, oldest first.
+    #[must_use]
+    pub fn actions(&self) -> &[DirectorAction] {
+        &self.actions
+    }
+
+    /// How `id` is named in this tournament now: as director, co-director or player.
+    #[must_use]
+    pub fn name_of(&self, id: Uuid) -> String {
+        if id == self.director {
+            return self.director_name.clone();
+        }
+        if let Some(c) = self.co_directors.iter().find(|c| c.id == id) {
+            return c.name.clone();
+        }
+        self.player_index(id)
+            .map_or_else(|| id.to_string(), |i| self.players[i].name.clone())
     }
 
     /// Who sits where in `game_id`, the current game of its table, by `Side::index`:
@@ -419,11 +504,13 @@ fn status_name(status: SheetStatus) -> &'static str {
     }
 }
 
+mod directors;
 mod pairing_plan;
 mod replay;
 mod transitions;
 mod views;
 
+pub use directors::{INVITE_MS, MAX_CO_DIRECTORS, MAX_OPEN_INVITES};
 pub use replay::{replay, RebuildError, ReplayError};
 
 #[cfg(test)]

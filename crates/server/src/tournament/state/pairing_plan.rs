@@ -168,6 +168,7 @@ impl Tournament {
                 .collect(),
             manual: false,
             breaches: Vec::new(),
+            by: None,
         })
     }
 
@@ -305,6 +306,7 @@ impl Tournament {
             pairings: pairings.to_vec(),
             manual: true,
             breaches,
+            by: None,
         })
     }
 

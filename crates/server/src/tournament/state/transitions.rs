@@ -24,6 +24,7 @@ impl Tournament {
         at: u64,
     ) -> Result<Vec<(u64, TournamentEvent)>, Refusal> {
         let status_before = self.status();
+        let described = self.describe(entry);
         let mut events = match entry {
             Entry::Create { .. } => return refuse(ErrorCode::BadBody, "a second creation"),
             Entry::Join { player, name } => self.join(*player, name)?,
@@ -33,12 +34,20 @@ impl Tournament {
                 pairings,
                 manual,
                 breaches,
-            } => self.pair(*round, pairings, *manual, breaches)?,
+                by,
+            } => {
+                self.directing(*by, "pair a round")?;
+                self.pair(*round, pairings, *manual, breaches)?
+            }
             Entry::Start {
                 round,
                 games,
                 deadline_ms,
-            } => self.start(*round, games, at, *deadline_ms)?,
+                by,
+            } => {
+                self.directing(*by, "start a round")?;
+                self.start(*round, games, at, *deadline_ms)?
+            }
             Entry::GameEnd {
                 game_id,
                 outcome,
@@ -65,12 +74,33 @@ impl Tournament {
             } => self.sheet(*game_id, *by, action, at)?,
             Entry::EndRound { round, by } => self.end_round(*round, *by)?,
             Entry::ForbiddenPairs { pairs, by } => self.set_forbidden_pairs(pairs, *by)?,
+            Entry::CoDirectorAdded { player, name, by } => {
+                self.add_co_director(*player, name, *by)?
+            }
+            Entry::CoDirectorInvited {
+                code_hash,
+                expires_at_ms,
+                by,
+            } => self.invite_co_director(code_hash, *expires_at_ms, *by, at)?,
+            Entry::CoDirectorAccepted {
+                code_hash,
+                player,
+                name,
+            } => self.accept_invite(code_hash, *player, name, at)?,
+            Entry::CoDirectorRemoved { player, by } => self.remove_co_director(*player, *by)?,
+            Entry::Rename { player, name } => self.rename(*player, name)?,
+            Entry::DeviceCode { player, by } => self.device_code(*player, *by)?,
             Entry::Tick => self.tick(at),
             Entry::Standings => vec![self.standings_event()],
         };
         let status = self.status();
         if status != status_before {
             events.push(TournamentEvent::Status(StatusChanged { status }));
+        }
+        let seq = self.entries;
+        self.entries += 1;
+        if let Some(described) = described {
+            self.record(described, seq, at, entry.kind());
         }
         Ok(events
             .into_iter()
@@ -115,10 +145,10 @@ impl Tournament {
         player: Uuid,
         by: Uuid,
     ) -> Result<Vec<TournamentEvent>, Refusal> {
-        if by != player && by != self.director {
+        if by != player && !self.directs(by) {
             return refuse(
                 ErrorCode::NotDirector,
-                "only the director may withdraw another player",
+                "only the director or a co-director may withdraw another player",
             );
         }
         let Some(index) = self.player_index(player) else {
@@ -354,11 +384,8 @@ impl Tournament {
         let Some(&(r, t)) = self.games.get(&game_id) else {
             return refuse(ErrorCode::NotFound, "that game is not of this tournament");
         };
-        let director = self.director;
-        let by_name = self
-            .player_index(by)
-            .map(|i| self.players[i].name.clone())
-            .unwrap_or_else(|| self.director_name.clone());
+        let directs = self.directs(by);
+        let by_name = self.name_of(by);
         let table = &mut self.rounds[r].tables[t];
         let players = table.players();
         let me = players.and_then(|p| p.iter().position(|&i| self.players[i].id == by));
@@ -414,10 +441,10 @@ impl Tournament {
                 }
             }
             SheetAction::Correct { outcome, reason } => {
-                if by != director {
+                if !directs {
                     return refuse(
                         ErrorCode::NotDirector,
-                        "only the director may correct a sheet",
+                        "only the director or a co-director may correct a sheet",
                     );
                 }
                 let reason = checked_reason(reason)?;
@@ -464,10 +491,10 @@ impl Tournament {
         pairs: &[[Uuid; 2]],
         by: Uuid,
     ) -> Result<Vec<TournamentEvent>, Refusal> {
-        if by != self.director {
+        if !self.directs(by) {
             return refuse(
                 ErrorCode::NotDirector,
-                "only the director may set the forbidden pairs",
+                "only the director or a co-director may set the forbidden pairs",
             );
         }
         if self.status() == TournamentStatus::Finished {
@@ -510,8 +537,11 @@ impl Tournament {
         number: u32,
         by: Uuid,
     ) -> Result<Vec<TournamentEvent>, Refusal> {
-        if by != self.director {
-            return refuse(ErrorCode::NotDirector, "only the director may end a round");
+        if !self.directs(by) {
+            return refuse(
+                ErrorCode::NotDirector,
+                "only the director or a co-director may end a round",
+            );
         }
         let r = self
             .rounds
@@ -535,6 +565,18 @@ impl Tournament {
         self.rounds[r].closing = true;
         self.rounds[r].ended_by_director = true;
         Ok(vec![TournamentEvent::Round(self.round_view(r))])
+    }
+
+    /// A pairing or a start logged with who did it must be by a director; one logged
+    /// without (before co-directors) was the director's.
+    fn directing(&self, by: Option<Uuid>, what: &str) -> Result<(), Refusal> {
+        match by {
+            Some(by) if !self.directs(by) => refuse(
+                ErrorCode::NotDirector,
+                format!("only the director or a co-director may {what}"),
+            ),
+            _ => Ok(()),
+        }
     }
 
     pub(super) fn tick(&mut self, at: u64) -> Vec<TournamentEvent> {

@@ -184,6 +184,8 @@ impl Tournament {
             version: self.version,
             rounds_planned: planned,
             created_at_ms: self.created_at_ms,
+            director_name: self.director_name.clone(),
+            co_directors: self.co_director_views(),
         }
     }
 

@@ -4,6 +4,7 @@
 //! round-robin of five; a restart in the middle of a round; every forbidden action. On
 //! SQLite, and on PostgreSQL when `TEST_POSTGRES_URL` is set.
 
+mod directors;
 mod refusals;
 mod restart;
 mod round_robin;
@@ -142,11 +143,37 @@ impl Event<'_> {
         socket.expect_ack("r").await;
     }
 
+    /// `token` names the account `username` a co-director.
+    pub(super) async fn add_co_director(&self, token: &str, username: &str) -> (u16, Value) {
+        self.server
+            .post(
+                &self.path("/co-directors"),
+                token,
+                json!({ "username": username }),
+            )
+            .await
+    }
+
     pub(super) async fn sheet(&self, game: &str, token: &str, body: Value) -> (u16, Value) {
         self.server
             .post(&self.path(&format!("/sheets/{game}")), token, body)
             .await
     }
+}
+
+/// A guest named `name` who made the account of that name in lower case: its token and
+/// player id.
+pub(super) async fn account(server: &Remote, name: &str) -> (String, String) {
+    let (guest, id) = server.session(name).await;
+    let (status, made) = server
+        .post(
+            "/api/account",
+            &guest,
+            json!({"username": name.to_lowercase(), "password": "seeds in the outer row at dusk"}),
+        )
+        .await;
+    assert_eq!(status, 201, "{made}");
+    (made["token"].as_str().unwrap().to_owned(), id)
 }
 
 pub(super) fn round(snap: &Value, n: usize) -> &Value {

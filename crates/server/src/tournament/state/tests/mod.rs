@@ -65,6 +65,7 @@ fn pair(t: &mut Tournament, round: u32, pairs: &[(u128, Option<u128>)]) {
                 .collect(),
             manual: true,
             breaches: Vec::new(),
+            by: None,
         },
         0,
     )
@@ -87,6 +88,7 @@ fn start(t: &mut Tournament, round: u32, at: u64) -> Vec<Option<Uuid>> {
             round,
             games: games.clone(),
             deadline_ms: at + 15 * MINUTE,
+            by: None,
         },
         at,
     )
@@ -126,6 +128,7 @@ fn line(t: &Tournament, p: u128) -> StandingView {
         .expect("a line")
 }
 
+mod directors;
 mod exports;
 mod histories;
 mod properties;

@@ -54,6 +54,7 @@ fn entry(t: &Tournament, (op, a, b, _): Step, next_id: &mut u128) -> Option<Entr
                     })
                     .collect(),
                 deadline_ms: 0,
+                by: None,
             }
         }
         4 | 5 => {

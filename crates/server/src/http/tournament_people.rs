@@ -1,0 +1,203 @@
+//! The calls about who runs a tournament and who plays in it as a person
+//! (docs/protocol.md#tournaments, docs/tournaments.md "Directors"): co-directors named by
+//! username or through a one-time invite, removed; the directors' actions; a code that
+//! gives a player who lost their device another one. Each handler checks who asks; the
+//! tournament's task checks what they may do, and logs it.
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{delete, get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+
+use crate::http::accounts::{link_code_info, may_make_link_code, may_try_code};
+use crate::http::error::ApiError;
+use crate::http::extract::{id_as_written, ClientAddress, JsonBody, SignedIn, TournamentAt};
+use crate::session::codes::{new_link_code, typed_code_hash, LINK_CODE_CHARACTERS};
+use crate::state::AppState;
+use crate::tournament::actor::Command;
+use crate::tournament::state::INVITE_MS;
+use omweso_protocol::accounts::LinkCodeInfo;
+use omweso_protocol::clock::now_ms;
+use omweso_protocol::tournament::{
+    AcceptCoDirectorInvite, AddCoDirector, CoDirectorInvite, CoDirectorList, DirectorActions,
+};
+use omweso_protocol::ErrorCode;
+
+/// The routes of this module, merged into the server's router.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/tournaments/{id}/co-directors", post(add_co_director))
+        .route(
+            "/api/tournaments/{id}/co-directors/accept",
+            post(accept_invite),
+        )
+        .route(
+            "/api/tournaments/{id}/co-directors/{player_id}",
+            delete(remove_co_director),
+        )
+        .route(
+            "/api/tournaments/{id}/co-director-invites",
+            post(invite_co_director),
+        )
+        .route("/api/tournaments/{id}/actions", get(actions))
+        .route(
+            "/api/tournaments/{id}/players/{player_id}/link-code",
+            post(link_code),
+        )
+}
+
+/// A code as typed, read as every one-time code is (`session::codes`: case, dashes and
+/// spaces aside; I and L are 1, O is 0), hashed as the log keeps it.
+fn code_hash(typed: &str) -> Result<String, ApiError> {
+    typed_code_hash(typed, LINK_CODE_CHARACTERS).ok_or_else(|| {
+        ApiError::bad_request(
+            ErrorCode::BadCode,
+            "an invite code is 8 letters and digits, like ABCD-EF23",
+        )
+    })
+}
+
+/// `POST /api/tournaments/{id}/co-directors {"username"}`: the director names an account.
+async fn add_co_director(
+    State(state): State<AppState>,
+    signed_in: SignedIn,
+    tournament: TournamentAt,
+    JsonBody(request): JsonBody<AddCoDirector>,
+) -> Result<Json<CoDirectorList>, ApiError> {
+    // Only the director names co-directors: refused before the username is looked up, so
+    // that nobody else learns from the answer which usernames exist.
+    let by = signed_in.player_id();
+    let snapshot = tournament
+        .read(|reply| Command::Snapshot {
+            viewer: None,
+            reply,
+        })
+        .await?;
+    if snapshot.director != by {
+        return Err(ApiError::new(
+            ErrorCode::NotDirector,
+            "only the director who created the tournament may name co-directors",
+        ));
+    }
+    let Some(person) = state.sessions.person_by_username(&request.username).await? else {
+        return Err(ApiError::new(
+            ErrorCode::NotFound,
+            format!("no account has the username {:?}", request.username.trim()),
+        ));
+    };
+    let co_directors = tournament
+        .change(|reply| Command::AddCoDirector {
+            by,
+            player: person.id,
+            name: person.name,
+            reply,
+        })
+        .await?;
+    Ok(Json(CoDirectorList { co_directors }))
+}
+
+/// `POST /api/tournaments/{id}/co-director-invites`: a one-time code for a guest.
+async fn invite_co_director(
+    signed_in: SignedIn,
+    tournament: TournamentAt,
+) -> Result<Response, ApiError> {
+    let (code, code_hash) = new_link_code();
+    let expires_at_ms = now_ms() + INVITE_MS;
+    let by = signed_in.player_id();
+    tournament
+        .change(|reply| Command::InviteCoDirector {
+            by,
+            code_hash,
+            expires_at_ms,
+            reply,
+        })
+        .await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(CoDirectorInvite {
+            code,
+            expires_at_ms,
+        }),
+    )
+        .into_response())
+}
+
+/// `POST /api/tournaments/{id}/co-directors/accept {"code"}`: the caller becomes one.
+async fn accept_invite(
+    State(state): State<AppState>,
+    ClientAddress(ip): ClientAddress,
+    signed_in: SignedIn,
+    tournament: TournamentAt,
+    JsonBody(request): JsonBody<AcceptCoDirectorInvite>,
+) -> Result<Json<CoDirectorList>, ApiError> {
+    may_try_code(&state, ip)?;
+    let code_hash = code_hash(&request.code)?;
+    let player = signed_in.player_id();
+    let name = signed_in.session.name.clone();
+    let co_directors = tournament
+        .change(|reply| Command::AcceptCoDirectorInvite {
+            player,
+            name,
+            code_hash,
+            reply,
+        })
+        .await?;
+    // A guest who directs is kept like one who plays (an unused guest is swept away).
+    signed_in.mark_used(&state).await;
+    Ok(Json(CoDirectorList { co_directors }))
+}
+
+/// A person of a path (`{player_id}`), as the server writes ids.
+#[derive(Deserialize)]
+struct PersonPath {
+    player_id: String,
+}
+
+/// `DELETE /api/tournaments/{id}/co-directors/{player_id}`: only the director.
+async fn remove_co_director(
+    signed_in: SignedIn,
+    tournament: TournamentAt,
+    Path(PersonPath { player_id }): Path<PersonPath>,
+) -> Result<Json<CoDirectorList>, ApiError> {
+    let player = id_as_written(&player_id, "co-director")?;
+    let by = signed_in.player_id();
+    let co_directors = tournament
+        .change(|reply| Command::RemoveCoDirector { by, player, reply })
+        .await?;
+    Ok(Json(CoDirectorList { co_directors }))
+}
+
+/// `GET /api/tournaments/{id}/actions`: every director's action (directors only).
+async fn actions(
+    signed_in: SignedIn,
+    tournament: TournamentAt,
+) -> Result<Json<DirectorActions>, ApiError> {
+    let by = signed_in.player_id();
+    let actions = tournament
+        .change(|reply| Command::Actions { by, reply })
+        .await?;
+    Ok(Json(DirectorActions { actions }))
+}
+
+/// `POST /api/tournaments/{id}/players/{player_id}/link-code`: a director gives a player
+/// who lost their device a one-time code that makes another device them. Logged (who
+/// gave it to whom, never the code) before the code is made, so that a refusal makes
+/// none.
+async fn link_code(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    signed_in: SignedIn,
+    tournament: TournamentAt,
+    Path(PersonPath { player_id }): Path<PersonPath>,
+) -> Result<Json<LinkCodeInfo>, ApiError> {
+    let player = id_as_written(&player_id, "player")?;
+    let by = signed_in.player_id();
+    may_make_link_code(&state, by)?;
+    tournament
+        .change(|reply| Command::DeviceCode { by, player, reply })
+        .await?;
+    let code = state.sessions.issue_link_code(player, by).await?;
+    Ok(Json(link_code_info(&state, &headers, code)))
+}
