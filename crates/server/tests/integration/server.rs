@@ -524,7 +524,13 @@ async fn lobby_me_preview_and_the_page() {
     let (kato, kato_id) = server.session("Kato").await;
     let (status, me) = server.get("/api/me", &kato).await;
     assert_eq!(status, 200);
-    assert_eq!(me, json!({"player_id": kato_id, "name": "Kato"}));
+    // A guest (no username), on the device its session is.
+    let device = me["device_id"].as_str().expect("a device id").to_owned();
+    assert!(uuid::Uuid::parse_str(&device).is_ok(), "{me}");
+    assert_eq!(
+        me,
+        json!({"player_id": kato_id, "name": "Kato", "device_id": device})
+    );
     assert_eq!(server.get("/api/me", "nope").await.0, 401);
 
     let open = server.create(&kato, json!({"ruleset":"oware"})).await;
