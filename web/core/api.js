@@ -1,6 +1,9 @@
 // The HTTP API (docs/protocol.md): JSON in and out, refusals as `ApiError`. The session is
 // the HttpOnly cookie the server sets, sent by the browser with every same-origin request.
 
+/** The window event a `401 no_session` answer fires. */
+export const NO_SESSION = 'omweso:no-session';
+
 export class ApiError extends Error {
   /**
    * @param {number} status
@@ -45,6 +48,9 @@ export async function api(method, path, body) {
   }
   if (!response.ok) {
     const err = data && data.error;
+    // This device's session is gone (signed out from another device, or expired): the
+    // header (core/session.js) hears it and says so, whichever call found out.
+    if (response.status === 401 && err?.code === 'no_session') window.dispatchEvent(new Event(NO_SESSION));
     throw new ApiError(response.status, (err && err.code) || `http_${response.status}`, (err && err.message) || text || response.statusText);
   }
   return data;

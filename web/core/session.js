@@ -2,7 +2,7 @@
 // their pages (their games, their account, sign out). A session is a device of a person, a
 // guest or an account (docs/protocol.md#persons-accounts-and-devices).
 
-import { me as fetchMe, startSession, signOut, rename, ApiError } from './api.js';
+import { me as fetchMe, startSession, signOut, rename, ApiError, NO_SESSION } from './api.js';
 import { h, replace, safeStorage, forget, toast } from './ui.js';
 
 /**
@@ -71,13 +71,25 @@ document.addEventListener('click', (ev) => {
   if (open && ev.target instanceof Node && !open.contains(ev.target)) /** @type {HTMLDetailsElement} */ (open).open = false;
 });
 
+// A device signed out elsewhere (another of the person's devices, "Sign out" in its
+// devices list) learns it at its next call: the header stops saying who is playing.
+window.addEventListener(NO_SESSION, () => {
+  if (!current && safeStorage(SESSION_FLAG) !== '1') return;
+  forgetSession();
+  renderHeader(null);
+  toast('This device is signed out. Choose a name, or log in.', 'error');
+});
+
 /** @param {Me | null} who */
 export function renderHeader(who) {
   const slot = document.getElementById('whoami');
   if (!slot) return;
   if (!who) {
+    // Logging in comes back here (but from the account pages themselves).
+    const here = location.pathname + location.search;
+    const back = /^\/(account|link)\/?$/.test(location.pathname) ? '' : `?next=${encodeURIComponent(here)}`;
     replace(slot, chooseNameButton(),
-      h('a', { class: 'header-link', href: '/account', 'data-log-in-link': true }, 'Log in'));
+      h('a', { class: 'header-link', href: `/account${back}`, 'data-log-in-link': true }, 'Log in'));
     return;
   }
   // An account's name leads to its player page; a guest has none.

@@ -93,7 +93,7 @@ async function playOne(pages, bySeat) {
 }
 
 /** Set by the first test for the last: the account and its game. */
-const made = { username: '', gameId: '' };
+const made = { username: '', gameId: '', codes: /** @type {string[]} */ ([]) };
 
 test('a guest in a live game makes an account from the same phone; the game goes on', { timeout: 120000 }, async () => {
   const south = await phone('south');
@@ -160,6 +160,7 @@ test('a guest in a live game makes an account from the same phone; the game goes
   await playOne(pages, bySeat);
   made.username = 'kato_k';
   made.gameId = gameId;
+  made.codes = codes;
   await closeAll([south, north], [
     /HTTP 400 POST .*\/api\/account .*weak_password/,
     /console\.error: Failed to load resource: the server responded with a status of 400/,
@@ -235,6 +236,7 @@ test('a link code makes a second phone the same person; the devices list signs i
   assert.equal(status, 401);
   await second.page.reload();
   await second.page.waitForSelector('[data-choose-name]');
+  await second.page.waitForFunction(() => [...document.querySelectorAll('[data-toast]')].some((t) => t.textContent === 'This device is signed out. Choose a name, or log in.'));
   await second.page.waitForSelector('[data-no-games]');
   assert.equal(await second.page.locator('[data-me]').count(), 0);
   // The first phone is still the person.
@@ -272,4 +274,47 @@ test('a player page lists the account\'s game, with a working link, to anyone', 
     /^\[reader\] HTTP 404 GET .*\/api\/players\/nobody_here /,
     /^\[reader\] console\.error: Failed to load resource: the server responded with a status of 404/,
   ]);
+});
+
+test('an account logs in on a new phone from its game and comes back to it; a recovery code sets a new password', { timeout: 90000 }, async () => {
+  assert.ok(made.username, 'the first test made the account');
+  const other = await phone('new phone');
+  await other.page.goto(`${live.server.url}/g/${made.gameId}?anim=0`);
+  await settled(other.page);
+  await other.page.click('[data-log-in-link]');
+  await other.page.waitForSelector('#login');
+  assert.equal(new URL(other.page.url()).searchParams.get('next'), `/g/${made.gameId}?anim=0`);
+  assert.equal(await other.page.locator('[data-login-note]').count(), 0, 'a device with no guest has no guest games to leave');
+  await other.page.fill('#login-username', made.username);
+  await other.page.fill('#login-password', 'not the password at all');
+  await other.page.click('#login-submit');
+  await other.page.waitForFunction(() => document.querySelector('[data-form-error="login"]')?.textContent);
+  assert.equal(await other.page.evaluate(() => document.activeElement?.id), 'login-password');
+  const refusal = await other.page.locator('[data-form-error="login"]').innerText();
+  await other.page.fill('#login-password', PASSWORD);
+  await other.page.click('#login-submit');
+  await other.page.waitForURL(`${live.server.url}/g/${made.gameId}?anim=0`);
+  const state = await settled(other.page);
+  assert.equal(state.you, 's', 'the account plays its seat on the new phone');
+  await other.page.waitForSelector('[data-me="Kato"]');
+
+  // Forgot the password: a recovery code sets a new one on a third phone.
+  const third = await phone('third phone');
+  await third.page.goto(`${live.server.url}/account`);
+  await third.page.click('[data-forgot] summary');
+  await third.page.fill('#recover-username', made.username);
+  await third.page.fill('#recover-code', made.codes[0]);
+  await third.page.fill('#recover-password', 'the akakyala capture of a lifetime');
+  await third.page.click('#recover-submit');
+  await third.page.waitForSelector('[data-account-state="account"]');
+  await third.page.waitForFunction(() => document.querySelectorAll('[data-device]').length === 1);
+  // Every other device was signed out; the code works once.
+  const status = await other.page.evaluate(async () => (await fetch('/api/me', { credentials: 'same-origin' })).status);
+  assert.equal(status, 401);
+  await closeAll([other, third], [
+    /^\[new phone\] HTTP 401 POST .*\/api\/login .*bad_credentials/,
+    /^\[new phone\] HTTP 401 GET .*\/api\/me /,
+    /^\[new phone\] console\.error: Failed to load resource: the server responded with a status of 401/,
+  ]);
+  assert.equal(refusal, 'wrong username or password');
 });
