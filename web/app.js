@@ -84,7 +84,7 @@ const ROUTES = [
   },
 ];
 
-/** What the page before asked this one to say (`account/link.js`: who this device now is). */
+/** What the page before asked this one to say (`account/next.js`: who this device now is). */
 const FLASH = 'omweso.flash';
 
 async function main() {

@@ -14,6 +14,7 @@ import { changePasswordForm, renewCodesForm } from './password.js';
 import { recoveryCodesCard } from './recoverycodes.js';
 import { signUpForm } from './signup.js';
 import { section } from './forms.js';
+import { goSaying, nextPath } from './next.js';
 
 /** @typedef {import('../core/api.js').Me} Me */
 
@@ -24,21 +25,6 @@ export async function mountAccount(root) {
   const found = await deviceSession();
   if (found?.who.username) accountView(root, found.who);
   else guestView(root, found?.named ? found.who : null);
-}
-
-/**
- * Where to go once signed in: `?next=` when it is a path on this site, else nowhere (the
- * page shows the account).
- */
-export function nextPath() {
-  const next = new URLSearchParams(location.search).get('next');
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return null;
-  try {
-    const url = new URL(next, location.origin);
-    return url.origin === location.origin ? url.pathname + url.search + url.hash : null;
-  } catch {
-    return null;
-  }
 }
 
 /** Signs this device out and reloads the page, as the header's menu does. */
@@ -59,10 +45,13 @@ function guestView(root, guest) {
   /** @param {Me} who */
   const signedIn = (who) => {
     adoptSession(who);
-    toast(`You are logged in as ${who.name}`);
+    const said = `You are logged in as ${who.name}`;
     const next = nextPath();
-    if (next) location.assign(next);
-    else accountView(root, who);
+    if (next) goSaying(next, said);
+    else {
+      toast(said);
+      accountView(root, who);
+    }
   };
   // A guest's devices: linking another one is how a guest moves without an account.
   const devices = guest ? devicesCard(signOutHere) : null;
@@ -77,7 +66,7 @@ function guestView(root, guest) {
         adoptSession(who);
         showCodes(root, codes, () => {
           const next = nextPath();
-          if (next) location.assign(next);
+          if (next) goSaying(next, `Your account is made: ${who.name} is @${who.username}`);
           else accountView(root, who);
         });
       })),

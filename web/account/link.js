@@ -4,12 +4,9 @@
 
 import { useLinkCode } from '../core/api.js';
 import { adoptSession, deviceSession } from '../core/session.js';
-import { h, replace, safeStorage } from '../core/ui.js';
-import { nextPath } from './account.js';
+import { h, replace } from '../core/ui.js';
 import { apiForm, field } from './forms.js';
-
-/** The toast the next page shows (app.js reads it once, under the same key). */
-export const FLASH = 'omweso.flash';
+import { goSaying, nextPath } from './next.js';
 
 /**
  * A code as it is typed, shown as the other device shows it: capitals, `XXXX-XXXX`.
@@ -41,8 +38,7 @@ export async function mountLink(root) {
     act: async () => {
       const who = await useLinkCode(code.input.value);
       adoptSession(who);
-      safeStorage(FLASH, `This device is now ${who.name}`);
-      location.assign(nextPath() || '/');
+      goSaying(nextPath() || '/', `This device is now ${who.name}`);
     },
   });
   form.querySelector('button[type="submit"]')?.classList.add('big');

@@ -212,8 +212,8 @@ test('a link code makes a second phone the same person; the devices list signs i
   await assertAccessible(second.page, 'the link page');
   await second.page.click('#link-submit');
   await second.page.waitForURL(`${live.server.url}/`);
-  await second.page.waitForSelector('[data-me="Apio N"]');
   await second.page.waitForFunction(() => [...document.querySelectorAll('[data-toast]')].some((t) => t.textContent === 'This device is now Apio N'));
+  await second.page.waitForSelector('[data-me="Apio N"]');
 
   // It is the same person: "Your games" lists the first phone's game.
   await second.page.click('[data-account-menu] summary');
@@ -294,6 +294,8 @@ test('an account logs in on a new phone from its game and comes back to it; a re
   await other.page.fill('#login-password', PASSWORD);
   await other.page.click('#login-submit');
   await other.page.waitForURL(`${live.server.url}/g/${made.gameId}?anim=0`);
+  // The page it comes back to says who this device is now (a toast of a few seconds).
+  await other.page.waitForFunction(() => [...document.querySelectorAll('[data-toast]')].some((t) => t.textContent === 'You are logged in as Kato'));
   const state = await settled(other.page);
   assert.equal(state.you, 's', 'the account plays its seat on the new phone');
   await other.page.waitForSelector('[data-me="Kato"]');
