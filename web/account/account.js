@@ -73,7 +73,7 @@ function guestView(root, guest) {
       section('log-in', 'Log in', logInForm(guest, signedIn), recoveryForm(signedIn)),
       devices ? linkCodeCard(() => devices.refresh()) : section('use-code', 'Have a code from your other device?',
         h('p', {}, 'A device you play on shows a link code under "Link another device". ',
-          h('a', { href: '/link', 'data-use-code-link': true }, 'Enter the code here'), ' to play as that person on this device too.')),
+          h('a', { href: `/link${nextPath() ? `?next=${encodeURIComponent(nextPath() || '')}` : ''}`, 'data-use-code-link': true }, 'Enter the code here'), ' to play as that person on this device too.')),
       devices ? devices.card : null));
 }
 
