@@ -276,7 +276,7 @@ test('a player page lists the account\'s game, with a working link, to anyone', 
   ]);
 });
 
-test('an account logs in on a new phone from its game and comes back to it; a recovery code sets a new password', { timeout: 90000 }, async () => {
+test('an account logs in on a new phone from its game and comes back to it; a recovery code sets a new password; everywhere else is signed out', { timeout: 90000 }, async () => {
   assert.ok(made.username, 'the first test made the account');
   const other = await phone('new phone');
   await other.page.goto(`${live.server.url}/g/${made.gameId}?anim=0`);
@@ -310,9 +310,23 @@ test('an account logs in on a new phone from its game and comes back to it; a re
   await third.page.click('#recover-submit');
   await third.page.waitForSelector('[data-account-state="account"]');
   await third.page.waitForFunction(() => document.querySelectorAll('[data-device]').length === 1);
-  // Every other device was signed out; the code works once.
-  const status = await other.page.evaluate(async () => (await fetch('/api/me', { credentials: 'same-origin' })).status);
-  assert.equal(status, 401);
+  // Every other device was signed out.
+  const me = async () => other.page.evaluate(async () => (await fetch('/api/me', { credentials: 'same-origin' })).status);
+  assert.equal(await me(), 401);
+
+  // Logged in again there, then "Sign out everywhere else" (a second tap confirms) from here.
+  await other.page.goto(`${live.server.url}/account`);
+  await other.page.fill('#login-username', made.username);
+  await other.page.fill('#login-password', 'the akakyala capture of a lifetime');
+  await other.page.click('#login-submit');
+  await other.page.waitForSelector('[data-account-state="account"]');
+  await third.page.reload();
+  await third.page.waitForFunction(() => document.querySelectorAll('[data-device]').length === 2);
+  await third.page.click('[data-sign-out-others]');
+  assert.equal(await third.page.locator('#others-confirm').innerText(), 'Sign out 1 other device? They will need to log in or use a link code to come back.');
+  await third.page.click('[data-sign-out-others-confirm]');
+  await third.page.waitForFunction(() => document.querySelectorAll('[data-device]').length === 1);
+  assert.equal(await me(), 401);
   await closeAll([other, third], [
     /^\[new phone\] HTTP 401 POST .*\/api\/login .*bad_credentials/,
     /^\[new phone\] HTTP 401 GET .*\/api\/me /,
