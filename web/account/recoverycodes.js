@@ -29,7 +29,7 @@ export function recoveryCodesCard(codes, done) {
       }
     },
   }, 'Copy');
-  const print = h('button', { type: 'button', class: 'button secondary', 'data-print-codes': true, onclick: () => print_() }, 'Print');
+  const print = h('button', { type: 'button', class: 'button secondary', 'data-print-codes': true, onclick: () => printCodes() }, 'Print');
   const written = h('input', { type: 'checkbox', id: 'codes-written', 'data-codes-written': true });
   const next = h('button', {
     type: 'button', class: 'button primary', id: 'codes-done', disabled: true, 'data-codes-done': true,
@@ -48,7 +48,7 @@ export function recoveryCodesCard(codes, done) {
 }
 
 /** The browser's print dialog (the page's print styles show only the codes). */
-function print_() {
+function printCodes() {
   document.body.classList.add('printing-codes');
   window.print();
   document.body.classList.remove('printing-codes');
