@@ -1,9 +1,10 @@
 // The page's entry point: one HTML page for every route. `/` is the lobby, `/g/<id>` a
 // game (played or watched), `/t/<id>` a tournament (`/t/new` creates one), `/analysis`
-// the analysis board, `/howto/<game>` how to play; the server serves this page for all of them, its files under a
+// the analysis board, `/howto/<game>` how to play, `/account` the account and devices,
+// `/link` a link code used, `/me` your games, `/@/<username>` a player's page; the server serves this page for all of them, its files under a
 // versioned prefix (`/static/v/<version>/`) that the relative imports below inherit.
 
-import { toast, safeStorage, h } from './core/ui.js';
+import { toast, safeStorage, forget, h } from './core/ui.js';
 
 /**
  * The routes, first match wins: each page's module is loaded only on its route
@@ -46,6 +47,34 @@ const ROUTES = [
     },
   },
   {
+    path: /^\/account\/?$/,
+    mount: async (root) => {
+      const { mountAccount } = await import('./account/account.js');
+      await mountAccount(root);
+    },
+  },
+  {
+    path: /^\/link\/?$/,
+    mount: async (root) => {
+      const { mountLink } = await import('./account/link.js');
+      await mountLink(root);
+    },
+  },
+  {
+    path: /^\/me\/?$/,
+    mount: async (root) => {
+      const { mountMyGames } = await import('./people/mygames.js');
+      await mountMyGames(root);
+    },
+  },
+  {
+    path: /^\/@\/([^/]+)\/?$/,
+    mount: async (root, match) => {
+      const { mountPlayer } = await import('./people/player.js');
+      await mountPlayer(root, decodeURIComponent(match[1]));
+    },
+  },
+  {
     // The lobby, for `/` and any path no other route takes.
     path: /^/,
     mount: async (root) => {
@@ -55,9 +84,17 @@ const ROUTES = [
   },
 ];
 
+/** What the page before asked this one to say (`account/next.js`: who this device now is). */
+const FLASH = 'omweso.flash';
+
 async function main() {
   const root = document.getElementById('app');
   if (!root) return;
+  const flash = safeStorage(FLASH);
+  if (flash) {
+    forget(FLASH);
+    toast(flash);
+  }
   try {
     for (const route of ROUTES) {
       const match = route.path.exec(location.pathname);

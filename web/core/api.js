@@ -1,6 +1,9 @@
 // The HTTP API (docs/protocol.md): JSON in and out, refusals as `ApiError`. The session is
 // the HttpOnly cookie the server sets, sent by the browser with every same-origin request.
 
+/** The window event a `401 no_session` answer fires. */
+export const NO_SESSION = 'omweso:no-session';
+
 export class ApiError extends Error {
   /**
    * @param {number} status
@@ -45,12 +48,19 @@ export async function api(method, path, body) {
   }
   if (!response.ok) {
     const err = data && data.error;
+    // This device's session is gone (signed out from another device, or expired): the
+    // header (core/session.js) hears it and says so, whichever call found out.
+    if (response.status === 401 && err?.code === 'no_session') window.dispatchEvent(new Event(NO_SESSION));
     throw new ApiError(response.status, (err && err.code) || `http_${response.status}`, (err && err.message) || text || response.statusText);
   }
   return data;
 }
 
-/** @typedef {{player_id: string, name: string}} Me */
+/**
+ * The session's person: `username` for an account (absent for a guest), `device_id` this
+ * device (docs/protocol.md, `GET /api/me`).
+ * @typedef {{player_id: string, name: string, username?: string | null, device_id?: string}} Me
+ */
 
 /**
  * The session's player, or null when there is no session yet.
@@ -81,4 +91,142 @@ export async function signOut() {
 export async function startSession(name) {
   const answer = await api('POST', '/api/session', name ? { name } : {});
   return { player_id: answer.player_id, name: answer.name };
+}
+
+// Persons, accounts and devices (docs/protocol.md#persons-accounts-and-devices). Each call
+// that signs this device in sets the session cookie; the answer's token is not kept (the
+// cookie is the session), so only the person is returned.
+
+/**
+ * What a signing-in answer says, without its token.
+ * @param {any} answer
+ * @returns {Me}
+ */
+function person(answer) {
+  return { player_id: answer.player_id, name: answer.name, username: answer.username ?? null, device_id: answer.device_id };
+}
+
+/**
+ * Renames the person on every device (their seats, sheets and console stay theirs).
+ * @param {string} name
+ * @returns {Promise<Me>}
+ */
+export async function rename(name) {
+  return person(await api('PATCH', '/api/me', { name }));
+}
+
+/**
+ * Makes an account; made as a guest, the guest becomes it (same person). The recovery codes
+ * come this once.
+ * @param {string} username @param {string} password
+ * @returns {Promise<{who: Me, recoveryCodes: string[]}>}
+ */
+export async function makeAccount(username, password) {
+  const answer = await api('POST', '/api/account', { username, password });
+  return { who: person(answer), recoveryCodes: answer.recovery_codes };
+}
+
+/**
+ * Logs this device in to an account (its session so far is signed out).
+ * @param {string} username @param {string} password
+ * @returns {Promise<Me>}
+ */
+export async function logIn(username, password) {
+  return person(await api('POST', '/api/login', { username, password }));
+}
+
+/**
+ * Sets a new password with one recovery code and logs this device in; every other device
+ * of the account is signed out.
+ * @param {string} username @param {string} code @param {string} password
+ * @returns {Promise<Me>}
+ */
+export async function recover(username, code, password) {
+  return person(await api('POST', '/api/login/recovery', { username, code, password }));
+}
+
+/**
+ * Changes the account's password; its other devices are signed out.
+ * @param {string} current @param {string} password
+ */
+export async function changePassword(current, password) {
+  await api('PUT', '/api/account/password', { current, password });
+}
+
+/**
+ * A new set of recovery codes (the old ones stop working).
+ * @param {string} password
+ * @returns {Promise<string[]>}
+ */
+export async function renewRecoveryCodes(password) {
+  return (await api('POST', '/api/account/recovery-codes', { password })).recovery_codes;
+}
+
+/**
+ * One of the person's devices.
+ * @typedef {{id: string, label: string, created_at_ms: number, last_seen_ms: number, current: boolean}} Device
+ */
+
+/**
+ * The person's devices, the most recently used first.
+ * @returns {Promise<Device[]>}
+ */
+export async function devices() {
+  return (await api('GET', '/api/devices')).devices;
+}
+
+/** Signs one of the person's devices out. @param {string} id */
+export async function signOutDevice(id) {
+  await api('DELETE', `/api/devices/${encodeURIComponent(id)}`);
+}
+
+/** Signs out every device of the person but this one. */
+export async function signOutOtherDevices() {
+  await api('DELETE', '/api/devices');
+}
+
+/**
+ * A one-time code that makes another device this person.
+ * @typedef {{code: string, expires_at_ms: number, url: string, qr_svg: string}} LinkCode
+ */
+
+/** @returns {Promise<LinkCode>} */
+export async function makeLinkCode() {
+  return api('POST', '/api/link-codes');
+}
+
+/**
+ * Makes this device the person of a link code (its session so far is signed out).
+ * @param {string} code as typed
+ * @returns {Promise<Me>}
+ */
+export async function useLinkCode(code) {
+  return person(await api('POST', '/api/link', { code }));
+}
+
+/**
+ * A person's page: their games and tournaments, the newest first.
+ * @typedef {{id: string, ruleset: string, status: string, seat: 's'|'n'|null,
+ *   opponent: string|null, result: 'won'|'lost'|'drawn'|'none', created_at_ms: number}} PlayerGame
+ * @typedef {{id: string, name: string, ruleset: string, status: string, role: string,
+ *   created_at_ms: number}} PlayerTournament
+ * @typedef {{player_id: string, name: string, username?: string|null, member_since_ms: number,
+ *   games: PlayerGame[], tournaments: PlayerTournament[]}} PlayerPage
+ */
+
+/**
+ * An account's page, for anyone.
+ * @param {string} username
+ * @returns {Promise<PlayerPage>}
+ */
+export async function playerPage(username) {
+  return api('GET', `/api/players/${encodeURIComponent(username)}`);
+}
+
+/**
+ * The asking person's own page (a guest's too).
+ * @returns {Promise<PlayerPage>}
+ */
+export async function myGames() {
+  return api('GET', '/api/me/games');
 }

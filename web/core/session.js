@@ -1,7 +1,9 @@
-// The guest session: the name prompt, and the header showing who is playing.
+// The session: the name prompt, and the header showing who is playing with the menu of
+// their pages (their games, their account, sign out). A session is a device of a person, a
+// guest or an account (docs/protocol.md#persons-accounts-and-devices).
 
-import { me as fetchMe, startSession, signOut, ApiError } from './api.js';
-import { h, replace, safeStorage, forget } from './ui.js';
+import { me as fetchMe, startSession, signOut, rename, ApiError, NO_SESSION } from './api.js';
+import { h, replace, safeStorage, forget, toast } from './ui.js';
 
 /**
  * Set in localStorage once this browser holds a session cookie: `1` for a session under a
@@ -27,37 +29,103 @@ function chooseNameButton() {
   }, 'Choose a name');
 }
 
+/** What "change" says: the person is renamed, nothing else changes. */
+const RENAME_WHY = 'Choose a new name. It changes on all your devices and in your tournaments; '
+  + 'your games and seats stay yours (a game already joined keeps the name it was joined with).';
+
+/**
+ * The header's menu of the person's pages: a `<details>` (it opens without script and
+ * reads as a button), closed again by a tap elsewhere or Escape.
+ * @param {Me} who
+ */
+function accountMenu(who) {
+  const menu = h('details', { class: 'me-menu', 'data-account-menu': true },
+    h('summary', { class: 'me-menu-button', 'aria-label': 'Account menu: your games, your account, sign out' }, 'Account'),
+    h('ul', { class: 'me-menu-list' },
+      h('li', {}, h('a', { href: '/me', 'data-my-games': true }, 'Your games')),
+      who.username ? h('li', {}, h('a', { href: `/@/${encodeURIComponent(who.username)}`, 'data-profile-link': true }, 'Your player page')) : null,
+      h('li', {}, h('a', { href: '/account', 'data-account-link': true }, who.username ? 'Your account' : 'Your account (make one)')),
+      h('li', {}, h('button', {
+        type: 'button', class: 'link-button', 'data-sign-out': true, 'aria-label': `Sign out (${who.name})`,
+        onclick: () => {
+          signOut()
+            .catch((e) => { if (!(e instanceof ApiError)) throw e; })
+            .finally(() => {
+              forgetSession();
+              location.reload();
+            });
+        },
+      }, 'Sign out this device'))));
+  menu.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Escape' && menu.open) {
+      menu.open = false;
+      menu.querySelector('summary')?.focus();
+    }
+  });
+  return menu;
+}
+
+// One listener for the page: a tap outside the open menu closes it.
+document.addEventListener('click', (ev) => {
+  const open = document.querySelector('details.me-menu[open]');
+  if (open && ev.target instanceof Node && !open.contains(ev.target)) /** @type {HTMLDetailsElement} */ (open).open = false;
+});
+
+// A device signed out elsewhere (another of the person's devices, "Sign out" in its
+// devices list) learns it at its next call: the header stops saying who is playing.
+window.addEventListener(NO_SESSION, () => {
+  if (!current && safeStorage(SESSION_FLAG) !== '1') return;
+  forgetSession();
+  renderHeader(null);
+  toast('This device is signed out. Choose a name, or log in.', 'error');
+});
+
 /** @param {Me | null} who */
 export function renderHeader(who) {
   const slot = document.getElementById('whoami');
   if (!slot) return;
   if (!who) {
-    replace(slot, chooseNameButton());
+    // Logging in comes back here (but from the account pages themselves).
+    const here = location.pathname + location.search;
+    const back = /^\/(account|link)\/?$/.test(location.pathname) ? '' : `?next=${encodeURIComponent(here)}`;
+    replace(slot, chooseNameButton(),
+      h('a', { class: 'header-link', href: `/account${back}`, 'data-log-in-link': true }, 'Log in'));
     return;
   }
+  // An account's name leads to its player page; a guest has none.
+  const name = who.username
+    ? h('a', { class: 'whoami-profile', href: `/@/${encodeURIComponent(who.username)}`, title: `@${who.username}` }, h('strong', {}, who.name))
+    : h('strong', {}, who.name);
   replace(slot,
-    h('span', { class: 'whoami-name', 'data-me': who.name }, h('span', { class: 'muted' }, 'Playing as '), h('strong', {}, who.name)),
+    h('span', { class: 'whoami-name', 'data-me': who.name }, h('span', { class: 'muted' }, 'Playing as '), name),
     h('button', {
       type: 'button', class: 'link-button', 'data-change-name': true, 'aria-label': `Change your name (${who.name})`,
       onclick: () => {
-        askName('Choose a new name. This starts a new guest session and signs out this one: you leave the seats of games you are playing.', true)
-          .then(() => location.reload())
+        askName(RENAME_WHY, true, true)
+          .then((renamed) => toast(`You are now ${renamed.name}`))
           .catch(() => {});
       },
     }, 'change'),
-    h('button', {
-      type: 'button', class: 'link-button', 'data-sign-out': true, 'aria-label': `Sign out (${who.name})`,
-      onclick: () => {
-        signOut()
-          .catch((e) => { if (!(e instanceof ApiError)) throw e; })
-          .finally(() => {
-            forget(SESSION_FLAG);
-            current = null;
-            location.reload();
-          });
-      },
-    }, 'sign out'),
+    accountMenu(who),
   );
+}
+
+/**
+ * This device is now `who` (an account made or logged in to, a link code used): the page
+ * remembers it has a named session, and the header says who.
+ * @param {Me} who
+ */
+export function adoptSession(who) {
+  safeStorage(SESSION_FLAG, '1');
+  safeStorage('omweso.name', who.name);
+  current = who;
+  renderHeader(who);
+}
+
+/** This device is signed out: the page forgets its session (the header is not redrawn). */
+export function forgetSession() {
+  forget(SESSION_FLAG);
+  current = null;
 }
 
 /**
@@ -65,13 +133,15 @@ export function renderHeader(who) {
  * session's player.
  * @param {string} [why]
  * @param {boolean} [cancellable]
+ * @param {boolean} [renaming] rename the session's person (`PATCH /api/me`: seats, sheets
+ *   and the console stay theirs) rather than start a new guest session
  * @returns {Promise<Me>}
  */
-export function askName(why, cancellable = false) {
+export function askName(why, cancellable = false, renaming = false) {
   return new Promise((resolve, reject) => {
     const input = h('input', {
       id: 'name-input', name: 'name', type: 'text', maxlength: 32, required: true, autocomplete: 'nickname',
-      value: safeStorage('omweso.name') || '', placeholder: 'e.g. Kato',
+      value: (renaming && current?.name) || safeStorage('omweso.name') || '', placeholder: 'e.g. Kato',
     });
     const error = h('p', { class: 'form-error', role: 'alert' });
     // Focus goes back to what the visitor was doing (the button that asked), else to
@@ -93,7 +163,7 @@ export function askName(why, cancellable = false) {
         }
         submit.disabled = true;
         try {
-          const who = await startSession(name);
+          const who = renaming ? await rename(name) : await startSession(name);
           safeStorage('omweso.name', who.name);
           safeStorage(SESSION_FLAG, '1');
           current = who;
@@ -208,4 +278,17 @@ export async function readerSession() {
     if (!(e instanceof ApiError)) throw e;
   }
   return null;
+}
+
+/**
+ * Who this device is, without asking for a name or making a session: the person and
+ * whether they chose a name (false: the nameless reading guest), or null for none.
+ * @returns {Promise<{who: Me, named: boolean} | null>}
+ */
+export async function deviceSession() {
+  if (current) return { who: current, named: true };
+  const found = await lookUp();
+  current = found?.named ? found.who : null;
+  renderHeader(current);
+  return found;
 }

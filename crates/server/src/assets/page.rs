@@ -44,6 +44,26 @@ const ROUTES: &[Route] = &[
         module: "analysis/analysis.js",
         styles: &[],
     },
+    Route {
+        matches: |path| path == "/account" || path == "/account/",
+        module: "account/account.js",
+        styles: &[],
+    },
+    Route {
+        matches: |path| path == "/link" || path == "/link/",
+        module: "account/link.js",
+        styles: &[],
+    },
+    Route {
+        matches: |path| path == "/me" || path == "/me/",
+        module: "people/mygames.js",
+        styles: &[],
+    },
+    Route {
+        matches: |path| path.starts_with("/@/"),
+        module: "people/player.js",
+        styles: &[],
+    },
 ];
 
 /// The page's entry module: it is in `index.html` already, and imports the shared modules.
@@ -106,6 +126,9 @@ mod tests {
             ),
             ("director/console.js", &[]),
             ("analysis/analysis.js", &["board/board.js"]),
+            ("account/account.js", &["core/api.js", "account/forms.js"]),
+            ("account/forms.js", &[]),
+            ("people/player.js", &["core/api.js"]),
         ])
     }
 
@@ -161,6 +184,29 @@ mod tests {
                     preload("analysis/analysis.js"),
                     preload("core/ui.js"),
                     preload("board/board.js")
+                ]
+                .concat()
+            )
+        );
+        assert_eq!(
+            render(TEMPLATE, &site(), "/account"),
+            expect(
+                &[
+                    preload("account/account.js"),
+                    preload("core/ui.js"),
+                    preload("core/api.js"),
+                    preload("account/forms.js")
+                ]
+                .concat()
+            )
+        );
+        assert_eq!(
+            render(TEMPLATE, &site(), "/@/kato_k"),
+            expect(
+                &[
+                    preload("people/player.js"),
+                    preload("core/ui.js"),
+                    preload("core/api.js")
                 ]
                 .concat()
             )
