@@ -5,6 +5,11 @@
 // at each attempt, so that a feed resumes after the last event it applied (`?v=`); the
 // owner hears when a socket ends, to fail the requests it was still waiting on.
 
+import { NO_SESSION } from './api.js';
+
+/** The reason of the server's close when this device was signed out (socket/connection.rs). */
+const SIGNED_OUT = 'the session was signed out';
+
 const PING_EVERY_MS = 10000;
 /** Nothing heard for this long (not even a pong): the connection is dead without knowing it. */
 const SILENCE_MS = 25000;
@@ -86,9 +91,12 @@ export class LiveSocket {
       }
       this.handlers.onMessage(msg);
     };
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       // A socket we let go of already (dropped, restarted, stopped) is not heard again.
       if (this.ws !== ws) return;
+      // 1008: this device was signed out (from another of the person's devices, say).
+      // The header says so at once; the socket comes back as a watcher's.
+      if (event.code === 1008 && event.reason === SIGNED_OUT) window.dispatchEvent(new Event(NO_SESSION));
       this.ws = null;
       clearInterval(this.pingTimer);
       this.handlers.onEnd?.({ why: 'lost', opened: this.opened });
