@@ -15,8 +15,8 @@ use super::codes::{
 };
 use super::names::{clean_username, username_key};
 use super::password::{check_strength, PasswordError};
-use super::{new_token, now_ms, Session, Sessions};
-use crate::store::{LinkCodeRow, PersonRow, SessionChange, SessionRow, StoreError, Write};
+use super::{now_ms, Session, Sessions};
+use crate::store::{LinkCodeRow, PersonRow, SessionChange, StoreError, Write};
 
 /// Why an account operation was refused.
 #[derive(Debug, thiserror::Error)]
@@ -139,34 +139,11 @@ impl Sessions {
             Ok(done) => done,
             Err(Some(error)) => return Err(refused_sign_up(error)),
             Err(None) => {
-                let (token, token_hash) = new_token();
-                let now = now_ms();
-                let session = Session {
-                    player_id: Uuid::new_v4(),
-                    name: username.clone(),
-                    username: Some(username.clone()),
-                    device_id: Uuid::new_v4(),
-                };
-                let row = SessionRow {
-                    player_id: session.player_id,
-                    device_id: session.device_id,
-                    token_hash: token_hash.clone(),
-                    name: session.name.clone(),
-                    username: None,
-                    label: label.to_owned(),
-                    created_at_ms: now,
-                    last_seen_ms: now,
-                    used: true,
-                };
-                self.writer
-                    .write(vec![
-                        Write::InsertSession(row),
-                        make_account(session.player_id),
-                    ])
+                let person_id = Uuid::new_v4();
+                let account = (username.clone(), make_account(person_id));
+                self.new_person(person_id, username.clone(), label, Some(account))
                     .await
-                    .map_err(refused_sign_up)?;
-                self.remember(token_hash, session.clone(), now, true);
-                (session, token)
+                    .map_err(refused_sign_up)?
             }
         };
         Ok(NewAccount {

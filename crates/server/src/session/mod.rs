@@ -175,14 +175,30 @@ impl Sessions {
         label: &str,
     ) -> Result<(Session, String), CreateError> {
         let name = clean_name(name).map_err(CreateError::Name)?;
+        Ok(self.new_person(Uuid::new_v4(), name, label, None).await?)
+    }
+
+    /// A new person `person_id` named `name` with a first device called `label`. With
+    /// `account` (its username, and the write that makes it one: `SessionChange::MakeAccount`
+    /// of `person_id`), the person is an account from the start, written in the same
+    /// transaction.
+    pub(crate) async fn new_person(
+        &self,
+        person_id: Uuid,
+        name: String,
+        label: &str,
+        account: Option<(String, Write)>,
+    ) -> Result<(Session, String), StoreError> {
         let (token, token_hash) = new_token();
+        let (username, make_account) = account.unzip();
         let session = Session {
-            player_id: Uuid::new_v4(),
+            player_id: person_id,
             name,
-            username: None,
+            username,
             device_id: Uuid::new_v4(),
         };
         let now = now_ms();
+        let used = make_account.is_some();
         let row = SessionRow {
             player_id: session.player_id,
             device_id: session.device_id,
@@ -192,10 +208,12 @@ impl Sessions {
             label: label.to_owned(),
             created_at_ms: now,
             last_seen_ms: now,
-            used: false,
+            used,
         };
-        self.writer.write(vec![Write::InsertSession(row)]).await?;
-        self.remember(token_hash, session.clone(), now, false);
+        let mut writes = vec![Write::InsertSession(row)];
+        writes.extend(make_account);
+        self.writer.write(writes).await?;
+        self.remember(token_hash, session.clone(), now, used);
         Ok((session, token))
     }
 
