@@ -3,6 +3,8 @@
 
 /** The window event a `401 no_session` answer fires. */
 export const NO_SESSION = 'omweso:no-session';
+/** A socket was closed because its device's session ended (or was replaced by this page). */
+export const SOCKET_SIGNED_OUT = 'omweso:socket-signed-out';
 
 export class ApiError extends Error {
   /**

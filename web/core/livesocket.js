@@ -5,7 +5,7 @@
 // at each attempt, so that a feed resumes after the last event it applied (`?v=`); the
 // owner hears when a socket ends, to fail the requests it was still waiting on.
 
-import { NO_SESSION } from './api.js';
+import { SOCKET_SIGNED_OUT } from './api.js';
 
 /** The reason of the server's close when this device was signed out (socket/connection.rs). */
 const SIGNED_OUT = 'the session was signed out';
@@ -94,9 +94,10 @@ export class LiveSocket {
     ws.onclose = (event) => {
       // A socket we let go of already (dropped, restarted, stopped) is not heard again.
       if (this.ws !== ws) return;
-      // 1008: this device was signed out (from another of the person's devices, say).
-      // The header says so at once; the socket comes back as a watcher's.
-      if (event.code === 1008 && event.reason === SIGNED_OUT) window.dispatchEvent(new Event(NO_SESSION));
+      // 1008: this device's session ended: signed out from another of the person's
+      // devices, or replaced by this very page (a new name, a log-in). The header checks
+      // which; the socket comes back as the session the cookie now holds.
+      if (event.code === 1008 && event.reason === SIGNED_OUT) window.dispatchEvent(new Event(SOCKET_SIGNED_OUT));
       this.ws = null;
       clearInterval(this.pingTimer);
       this.handlers.onEnd?.({ why: 'lost', opened: this.opened });

@@ -2,7 +2,7 @@
 // their pages (their games, their account, sign out). A session is a device of a person, a
 // guest or an account (docs/protocol.md#persons-accounts-and-devices).
 
-import { me as fetchMe, startSession, signOut, rename, ApiError, NO_SESSION } from './api.js';
+import { me as fetchMe, startSession, signOut, rename, ApiError, NO_SESSION, SOCKET_SIGNED_OUT } from './api.js';
 import { h, replace, safeStorage, forget, toast } from './ui.js';
 
 /**
@@ -78,6 +78,13 @@ window.addEventListener(NO_SESSION, () => {
   forgetSession();
   renderHeader(null);
   toast('This device is signed out. Choose a name, or log in.', 'error');
+});
+
+// A socket closed because a session ended: this page's own new session (a new name, a
+// log-in) or a sign-out from elsewhere. Asking who this device is tells which: a 401
+// comes back as NO_SESSION above.
+window.addEventListener(SOCKET_SIGNED_OUT, () => {
+  fetchMe().catch(() => {});
 });
 
 /** @param {Me | null} who */
