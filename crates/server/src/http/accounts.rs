@@ -153,10 +153,22 @@ pub async fn sign_up(
             ),
         ));
     }
+    // An account made with no session is a new person and device as `POST /api/session`
+    // makes: it counts in the server's sessions a minute too.
+    let current = token_from(&headers);
+    if current.is_none() && !state.limiters.sessions.allow(()) {
+        return Err(ApiError::limited(
+            Limit::Sessions,
+            format!(
+                "the server made {} sessions in the last minute, as many as it makes; try again in a few seconds",
+                state.config.limits.sessions_per_minute
+            ),
+        ));
+    }
     let made = state
         .sessions
         .sign_up(
-            token_from(&headers).as_deref(),
+            current.as_deref(),
             &request.username,
             &request.password,
             &device_label(&headers),
