@@ -95,7 +95,7 @@ export async function startSession(name) {
   return { player_id: answer.player_id, name: answer.name };
 }
 
-// Persons, accounts and devices (docs/protocol.md#persons-accounts-and-devices). Each call
+// Persons, accounts and devices (docs/protocol.md#persons-accounts-and-devices-addition). Each call
 // that signs this device in sets the session cookie; the answer's token is not kept (the
 // cookie is the session), so only the person is returned.
 

@@ -1,6 +1,6 @@
 // The session: the name prompt, and the header showing who is playing with the menu of
 // their pages (their games, their account, sign out). A session is a device of a person, a
-// guest or an account (docs/protocol.md#persons-accounts-and-devices).
+// guest or an account (docs/protocol.md#persons-accounts-and-devices-addition).
 
 import { me as fetchMe, startSession, signOut, rename, ApiError, NO_SESSION, SOCKET_SIGNED_OUT } from './api.js';
 import { h, replace, safeStorage, forget, toast } from './ui.js';
