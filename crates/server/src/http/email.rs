@@ -1,5 +1,5 @@
 //! An account's e-mail address and password reset by mail over HTTP
-//! (docs/protocol.md#e-mail-and-password-reset-addition), over `crate::session::email` and
+//! (docs/protocol.md#e-mail-and-password-reset), over `crate::session::email` and
 //! `crate::mail`. Every call but `GET /api/account` and `DELETE /api/account/email` is
 //! refused with `409 email_off` when the server sends no mail. A request only queues its
 //! mail: SMTP never holds it up.
