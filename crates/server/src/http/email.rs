@@ -72,6 +72,7 @@ pub async fn set_email(
         .await
         .map_err(refused)?;
     let link = state.mailer.link(&format!("/account?verify={}", made.code));
+    let username = &made.username;
     state
         .mailer
         .send(Mail {
@@ -136,7 +137,7 @@ pub async fn ask_reset(
         Ok(Some(made)) => match parse_address(&made.email) {
             Ok(to) => {
                 let link = state.mailer.link(&format!("/account?reset={}", made.code));
-                let username = request.username.trim();
+                let username = &made.username;
                 let mail = Mail {
                     to,
                     subject: "Omweso: set a new password".to_owned(),

@@ -22,6 +22,9 @@ pub struct EmailCode {
     /// As it goes in the link: 16 characters.
     pub code: String,
     pub email: String,
+    /// The account's username as stored (never as a request spelled it), for the mail's
+    /// greeting.
+    pub username: String,
 }
 
 impl Sessions {
@@ -69,7 +72,11 @@ impl Sessions {
             ])
             .await
             .map_err(not_found_as(AccountError::NotAccount))?;
-        Ok(EmailCode { code, email })
+        Ok(EmailCode {
+            code,
+            email,
+            username: person.username.unwrap_or_default(),
+        })
     }
 
     /// Removes `session`'s account's address (and its codes).
@@ -142,7 +149,11 @@ impl Sessions {
                 },
             ))])
             .await?;
-        Ok(Some(EmailCode { code, email }))
+        Ok(Some(EmailCode {
+            code,
+            email,
+            username: person.username.unwrap_or_default(),
+        }))
     }
 
     /// Sets a new password with a reset code (which then stops working, as do the

@@ -170,6 +170,18 @@ async fn an_address_verified_by_its_link_resets_the_password_once_and_signs_out_
         assert_eq!(mail["subject"], "Omweso: confirm your e-mail address");
         let verify = code_in(&mail, "verify");
         assert_eq!(
+            mail["body"],
+            format!(
+                "Hello Nakato,\n\n\
+                 Open this link to confirm that this is your address on Omweso:\n\n\
+                 {ORIGIN}/account?verify={verify}\n\n\
+                 It works once, for 24 hours. Once confirmed, you can have a link to set a new\n\
+                 password sent here if you forget yours.\n\n\
+                 If you did not ask for this, ignore this mail: nothing is sent here again\n\
+                 unless the address is confirmed.\n"
+            )
+        );
+        assert_eq!(
             server.get("/api/account", &first).await.1,
             json!({"username":"Nakato","email":"kato@example.org","email_verified":false,"email_enabled":true})
         );
@@ -206,6 +218,19 @@ async fn an_address_verified_by_its_link_resets_the_password_once_and_signs_out_
         assert_eq!(mail["to"], json!(["kato@example.org"]));
         assert_eq!(mail["subject"], "Omweso: set a new password");
         let code = code_in(&mail, "reset");
+        // Greeted by the username as stored, not as the request spelled it.
+        assert_eq!(
+            mail["body"],
+            format!(
+                "Hello Nakato,\n\n\
+                 Someone, probably you, asked to set a new password for this account.\n\
+                 Open this link to choose one:\n\n\
+                 {ORIGIN}/account?reset={code}\n\n\
+                 It works once, for 30 minutes, and signs the account out on every\n\
+                 device. If you did not ask for this, ignore this mail: your password\n\
+                 stays as it is.\n"
+            )
+        );
 
         let confirm = |code: String, password: &'static str| {
             let server = &server;
