@@ -152,3 +152,41 @@ pub struct PlayerPage {
     /// The newest 100.
     pub tournaments: Vec<PlayerTournament>,
 }
+
+/// `PUT /api/account/email` takes: the address, and the account's password.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EmailChange {
+    pub email: String,
+    pub password: String,
+}
+
+/// `POST /api/login/email-reset` takes: the account whose password is forgotten.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EmailReset {
+    pub username: String,
+}
+
+/// `POST /api/login/email-reset/confirm` takes: the code of the mailed link and the new
+/// password.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EmailResetConfirm {
+    pub code: String,
+    pub password: String,
+}
+
+/// `GET /api/account` answers: the account's username and e-mail address (a guest has
+/// neither), and whether the server sends mail at all.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccountInfo {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub username: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// The address opened its verification link: reset mail goes to it.
+    pub email_verified: bool,
+    /// The server's operator set up mail: the e-mail calls work.
+    pub email_enabled: bool,
+}

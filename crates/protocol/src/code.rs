@@ -117,6 +117,10 @@ pub enum ErrorCode {
     AccountDisabled,
     /// A link, recovery or invitation code that is wrong, used or expired.
     BadCode,
+    /// An e-mail address that is not one (the message says why).
+    BadEmail,
+    /// An e-mail call on a server that sends no mail (its operator set up no SMTP).
+    EmailOff,
     // -- the server --
     /// The server could not save or compute this; nothing changed.
     Unavailable,
@@ -124,7 +128,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in declaration order (for documentation and tests).
-    pub const ALL: [ErrorCode; 60] = [
+    pub const ALL: [ErrorCode; 62] = [
         ErrorCode::BadBody,
         ErrorCode::BadContentType,
         ErrorCode::BadOrigin,
@@ -184,6 +188,8 @@ impl ErrorCode {
         ErrorCode::BadCredentials,
         ErrorCode::AccountDisabled,
         ErrorCode::BadCode,
+        ErrorCode::BadEmail,
+        ErrorCode::EmailOff,
         ErrorCode::Unavailable,
     ];
 
@@ -250,6 +256,8 @@ impl ErrorCode {
             ErrorCode::BadCredentials => "bad_credentials",
             ErrorCode::AccountDisabled => "account_disabled",
             ErrorCode::BadCode => "bad_code",
+            ErrorCode::BadEmail => "bad_email",
+            ErrorCode::EmailOff => "email_off",
             ErrorCode::Unavailable => "unavailable",
         }
     }
@@ -278,7 +286,8 @@ impl ErrorCode {
             | ErrorCode::BadSide
             | ErrorCode::BadUsername
             | ErrorCode::WeakPassword
-            | ErrorCode::BadCode => StatusCode::BAD_REQUEST,
+            | ErrorCode::BadCode
+            | ErrorCode::BadEmail => StatusCode::BAD_REQUEST,
             ErrorCode::BadCredentials => StatusCode::UNAUTHORIZED,
             ErrorCode::AccountDisabled => StatusCode::FORBIDDEN,
             ErrorCode::BadContentType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -317,7 +326,8 @@ impl ErrorCode {
             | ErrorCode::SheetSettled
             | ErrorCode::UsernameTaken
             | ErrorCode::AlreadyAccount
-            | ErrorCode::NotAccount => StatusCode::CONFLICT,
+            | ErrorCode::NotAccount
+            | ErrorCode::EmailOff => StatusCode::CONFLICT,
             ErrorCode::IllegalMove => StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
         }

@@ -27,8 +27,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use omweso_protocol::accounts::{
-    AccountCreated, Credentials, DeviceList, LinkCodeInfo, PasswordChange, PasswordOnly,
-    PlayerPage, Recovery, RecoveryCodes, Rename, UseCode,
+    AccountCreated, AccountInfo, Credentials, DeviceList, EmailChange, EmailReset,
+    EmailResetConfirm, LinkCodeInfo, PasswordChange, PasswordOnly, PlayerPage, Recovery,
+    RecoveryCodes, Rename, UseCode,
 };
 use omweso_protocol::analysis::{
     PlayAnswer, PlayQuery, PositionQuery, PositionView, SearchAnswer, SearchQuery,
@@ -438,6 +439,10 @@ fn check_typed(report: &mut Report, tag: &str, line: usize, value: &Value) -> bo
         "CoDirectorList" => round_trip::<CoDirectorList>(value, false).map(drop),
         "CoDirectorInvite" => round_trip::<CoDirectorInvite>(value, false).map(drop),
         "DirectorActions" => round_trip::<DirectorActions>(value, false).map(drop),
+        "EmailChange" => round_trip::<EmailChange>(value, false).map(drop),
+        "EmailReset" => round_trip::<EmailReset>(value, false).map(drop),
+        "EmailResetConfirm" => round_trip::<EmailResetConfirm>(value, false).map(drop),
+        "AccountInfo" => round_trip::<AccountInfo>(value, false).map(drop),
         "PositionQuery" => round_trip::<PositionQuery>(value, true).map(drop),
         "PositionView" => round_trip::<PositionView>(value, false).map(drop),
         "PlayQuery" => round_trip::<PlayQuery>(value, true).map(drop),

@@ -51,6 +51,23 @@ pub struct ServeConfig {
     /// Log level filter (tracing's syntax, e.g. `info` or `omweso=debug`).
     #[arg(long, env = "OMWESO_LOG", default_value = "info")]
     pub log_level: String,
+    /// The SMTP server that sends password-reset mail (docs/accounts.md#e-mail):
+    /// `smtps://user:password@host` (TLS), `smtp://user:password@host:587?tls=required`
+    /// (STARTTLS), `smtp://host:25` (no TLS: a relay on the same machine). Empty (the
+    /// default): the server sends no mail and the e-mail calls are refused. Needs
+    /// `--smtp-from` and `--public-origin` (the links in the mail name the site by it,
+    /// never by a request's Host).
+    #[arg(
+        long,
+        env = "OMWESO_SMTP_URL",
+        default_value = "",
+        hide_env_values = true,
+        hide_default_value = true
+    )]
+    pub smtp_url: String,
+    /// The From address of that mail: `Omweso <noreply@omweso.example.org>`.
+    #[arg(long, env = "OMWESO_SMTP_FROM", default_value = "")]
+    pub smtp_from: String,
     #[command(flatten)]
     pub limits: Limits,
 }
@@ -215,6 +232,13 @@ pub struct Limits {
         default_value_t = 10
     )]
     pub link_codes_per_session_per_minute: u32,
+    /// E-mail calls (set an address, ask for a reset) from one address (an IPv6 /64) an
+    /// hour.
+    #[arg(long, env = "OMWESO_MAILS_PER_IP_PER_HOUR", default_value_t = 20)]
+    pub mails_per_ip_per_hour: u32,
+    /// Mails asked for one account an hour (verification and reset), from anywhere.
+    #[arg(long, env = "OMWESO_MAILS_PER_ACCOUNT_PER_HOUR", default_value_t = 5)]
+    pub mails_per_account_per_hour: u32,
     /// Unfinished tournaments (open or running) one director may have at once.
     #[arg(
         long,
@@ -281,6 +305,8 @@ impl Limits {
             accounts_per_ip_per_hour: 30,
             codes_per_ip_per_minute: 10,
             link_codes_per_session_per_minute: 10,
+            mails_per_ip_per_hour: 20,
+            mails_per_account_per_hour: 5,
             unfinished_tournaments_per_director: 3,
             unfinished_tournaments: 1_000,
             open_tournament_days: 30.0,
@@ -363,6 +389,8 @@ impl ServeConfig {
             commit_delay_us: 1000,
             log_format: "text".into(),
             log_level: "info".into(),
+            smtp_url: String::new(),
+            smtp_from: String::new(),
             // Every test client comes from 127.0.0.1 and many tests share a server: the
             // per-address and per-session limits are the hardening tests' to set.
             limits: Limits {
@@ -389,6 +417,8 @@ impl ServeConfig {
                 accounts_per_ip_per_hour: 100_000,
                 codes_per_ip_per_minute: 100_000,
                 link_codes_per_session_per_minute: 100_000,
+                mails_per_ip_per_hour: 100_000,
+                mails_per_account_per_hour: 100_000,
                 ..Limits::defaults()
             },
         }

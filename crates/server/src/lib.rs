@@ -57,8 +57,10 @@
 //!   everything names, a device one token (`mod.rs`: the cached sessions, sign-outs,
 //!   rotation); `accounts` (sign-up in place, log-in, recovery, link codes), `names`
 //!   (names and usernames), `password` (argon2id off the workers, zxcvbn), `codes` (one-time
-//!   codes, QR), `expiry`, `ends` (sockets told of a sign-out). `admin` is `omweso admin`,
-//!   the operator's account commands on the store.
+//!   codes, QR), `email` (an account's address, verified, and password reset by mail),
+//!   `expiry`, `ends` (sockets told of a sign-out). `admin` is `omweso admin`, the
+//!   operator's account commands on the store. `mail` sends the mail (off unless the
+//!   operator sets up SMTP): a bounded queue and one task, never on a request's path.
 //! - `refusal` the one refusal type of every domain, `metrics` the Prometheus metrics (on
 //!   their own address), `assets` the web client.
 //!
@@ -107,6 +109,7 @@ pub mod config;
 pub mod game;
 mod http;
 pub mod lobby;
+pub mod mail;
 mod metrics;
 pub mod pools;
 mod refusal;

@@ -346,10 +346,12 @@ pub enum Limit {
     AccountsPerIp,
     CodesPerIp,
     LinkCodesPerSession,
+    MailsPerIp,
+    MailsPerAccount,
 }
 
 impl Limit {
-    pub const ALL: [Limit; 26] = [
+    pub const ALL: [Limit; 28] = [
         Limit::SessionsPerIp,
         Limit::GamesPerSession,
         Limit::GamesPerIp,
@@ -376,6 +378,8 @@ impl Limit {
         Limit::AccountsPerIp,
         Limit::CodesPerIp,
         Limit::LinkCodesPerSession,
+        Limit::MailsPerIp,
+        Limit::MailsPerAccount,
     ];
 
     #[must_use]
@@ -407,6 +411,8 @@ impl Limit {
             Limit::AccountsPerIp => "accounts_per_ip",
             Limit::CodesPerIp => "codes_per_ip",
             Limit::LinkCodesPerSession => "link_codes_per_session",
+            Limit::MailsPerIp => "mails_per_ip",
+            Limit::MailsPerAccount => "mails_per_account",
         }
     }
 

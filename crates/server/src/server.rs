@@ -52,6 +52,7 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/api/login", post(http::accounts::log_in))
         .route("/api/login/recovery", post(http::accounts::recover))
+        .merge(http::email::routes())
         .route(
             "/api/devices",
             get(http::accounts::devices).delete(http::accounts::sign_out_others),
@@ -307,13 +308,15 @@ async fn serve_with(
     .fitted_to_open_files();
     let analysis = crate::analysis::Analysis::start(&config.limits)?;
     let pairing = crate::tournament::pairing_worker::PairingWorker::start()?;
+    let mailer =
+        crate::mail::Mailer::start(&config, stopped.clone()).map_err(ServeError::Config)?;
     let state = AppState::new(
         store.clone(),
         writer.clone(),
         (pool, pairing),
         analysis,
         search,
-        config,
+        (config, mailer),
         stopped.clone(),
     );
     let restored = state.games.restore_unfinished().await?;

@@ -27,6 +27,8 @@ pub struct Inner {
     /// The analysis board's engine threads and limits.
     pub analysis: crate::analysis::Analysis,
     pub config: ServeConfig,
+    /// The mail the server sends (off unless the operator set up SMTP).
+    pub mailer: crate::mail::Mailer,
     /// The latest `lobby` frame, for the lobby sockets (`lobby::feed`).
     pub lobby_feed: watch::Receiver<crate::lobby::feed::LobbyText>,
     /// The open WebSocket connections, so shutdown can wait for their close frames.
@@ -42,7 +44,7 @@ impl AppState {
         (pool, pairing): (EnginePool, crate::tournament::pairing_worker::PairingWorker),
         analysis: crate::analysis::Analysis,
         search: SearchPool,
-        config: ServeConfig,
+        (config, mailer): (ServeConfig, crate::mail::Mailer),
         shutdown: watch::Receiver<bool>,
     ) -> AppState {
         let lobby = Lobby::default();
@@ -93,6 +95,7 @@ impl AppState {
             analysis,
             store,
             config,
+            mailer,
             lobby_feed,
             sockets: TaskTracker::new(),
             shutdown,

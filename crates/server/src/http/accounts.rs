@@ -69,7 +69,12 @@ pub async fn create_session(
 }
 
 /// The answer that signs a device in: the session with its token, and the cookie.
-fn signed_in(state: &AppState, status: StatusCode, session: &Session, token: String) -> Response {
+pub(crate) fn signed_in(
+    state: &AppState,
+    status: StatusCode,
+    session: &Session,
+    token: String,
+) -> Response {
     let cookie = session_cookie(state, &token, "Max-Age=31536000");
     (
         status,
@@ -194,7 +199,11 @@ pub async fn sign_up(
 }
 
 /// Takes one log-in attempt from `ip` on `username`, or refuses it.
-fn may_try_log_in(state: &AppState, ip: std::net::IpAddr, username: &str) -> Result<(), ApiError> {
+pub(crate) fn may_try_log_in(
+    state: &AppState,
+    ip: std::net::IpAddr,
+    username: &str,
+) -> Result<(), ApiError> {
     let limits = &state.config.limits;
     if !state.limiters.logins_per_ip.allow(AddressKey::of(ip)) {
         return Err(ApiError::limited(
@@ -457,7 +466,7 @@ pub fn may_try_code(state: &AppState, ip: std::net::IpAddr) -> Result<(), ApiErr
 }
 
 /// An account refusal as the API answers it.
-fn refused(error: AccountError) -> ApiError {
+pub(crate) fn refused(error: AccountError) -> ApiError {
     let code = match &error {
         AccountError::Username(_) => ErrorCode::BadUsername,
         AccountError::UsernameTaken => ErrorCode::UsernameTaken,

@@ -169,6 +169,9 @@ pub struct Limiters {
     /// One-time codes tried per address, and link codes made per person.
     pub codes_per_ip: Rates<AddressKey>,
     pub link_codes_per_session: Rates<uuid::Uuid>,
+    /// E-mail calls per address, and mails asked for per account (its username's key).
+    pub mails_per_ip: Rates<AddressKey>,
+    pub mails_per_account: Rates<String>,
 }
 
 impl Limiters {
@@ -189,6 +192,8 @@ impl Limiters {
             accounts_per_ip: Rates::hourly(limits.accounts_per_ip_per_hour),
             codes_per_ip: Rates::new(limits.codes_per_ip_per_minute),
             link_codes_per_session: Rates::new(limits.link_codes_per_session_per_minute),
+            mails_per_ip: Rates::hourly(limits.mails_per_ip_per_hour),
+            mails_per_account: Rates::hourly(limits.mails_per_account_per_hour),
         }
     }
 }

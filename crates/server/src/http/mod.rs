@@ -10,7 +10,8 @@
 //!   game or tournament of its path, its JSON body, its client's address.
 //! - One module per resource: [`accounts`] (`/api/session`, `/api/me`, `/api/account`,
 //!   `/api/login`, `/api/devices`, `/api/link-codes`, `/api/link`: persons and their
-//!   devices, over `crate::session`), [`people`] (`/api/players`, `/api/me/games`),
+//!   devices, over `crate::session`), [`email`] (`/api/account/email`,
+//!   `/api/login/email-reset`: an account's address and reset by mail), [`people`] (`/api/players`, `/api/me/games`),
 //!   [`games`] (`/api/games`), [`tournaments`] (`/api/tournaments`), [`analysis`]
 //!   (`/api/analysis`: the analysis board's calls, over the service in `crate::analysis`).
 
@@ -19,6 +20,7 @@ pub mod accounts;
 pub mod address;
 pub mod analysis;
 pub mod edge;
+pub mod email;
 pub mod error;
 pub mod extract;
 pub mod games;

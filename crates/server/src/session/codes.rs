@@ -20,6 +20,13 @@ pub const LINK_CODE_LIFE_MS: i64 = 10 * 60 * 1000;
 pub const RECOVERY_CODE_CHARACTERS: usize = 16;
 /// Recovery codes given at once.
 pub const RECOVERY_CODES: usize = 10;
+/// An e-mail code's characters (80 bits, as a recovery code's: it too must hold against a
+/// stolen database's unsalted hashes), sent in a link, never typed.
+pub const EMAIL_CODE_CHARACTERS: usize = 16;
+/// How long the link that verifies an address works: a day, for mail read tomorrow.
+pub const VERIFY_CODE_LIFE_MS: i64 = 24 * 60 * 60 * 1000;
+/// How long a password-reset link works: 30 minutes.
+pub const RESET_CODE_LIFE_MS: i64 = 30 * 60 * 1000;
 
 /// A new code of `length` characters, with its hash.
 fn new_code(length: usize) -> (String, String) {
@@ -56,6 +63,12 @@ pub fn new_recovery_codes() -> Vec<(String, String)> {
             (grouped(&code).to_lowercase(), hash)
         })
         .collect()
+}
+
+/// A new e-mail code as it goes in a link (16 characters, no dashes) and its hash.
+#[must_use]
+pub fn new_email_code() -> (String, String) {
+    new_code(EMAIL_CODE_CHARACTERS)
 }
 
 /// The hash of a code as typed, if it can be one of `length` characters: case, spaces and
@@ -134,6 +147,14 @@ mod tests {
         }
         let distinct: std::collections::HashSet<_> = codes.iter().map(|c| &c.1).collect();
         assert_eq!(distinct.len(), 10);
+    }
+
+    #[test]
+    fn email_codes_are_sixteen_characters_that_read_back() {
+        let (code, hash) = new_email_code();
+        assert_eq!(code.len(), 16);
+        assert!(code.bytes().all(|b| ALPHABET.contains(&b)), "{code}");
+        assert_eq!(typed_code_hash(&code, EMAIL_CODE_CHARACTERS), Some(hash));
     }
 
     #[test]

@@ -13,10 +13,12 @@
 //!
 //! Files: `names` (names and usernames), `expiry`, `ends` (sockets told of a sign-out),
 //! `password` (hashing and strength), `codes` (link and recovery codes, QR), `accounts`
-//! (sign-up, log-in, recovery, devices, link codes).
+//! (sign-up, log-in, recovery, devices, link codes), `email` (an account's address and
+//! password reset by mail).
 
 pub mod accounts;
 pub mod codes;
+pub mod email;
 mod ends;
 mod expiry;
 pub mod names;

@@ -42,6 +42,11 @@ const EMBEDDED: &[(i64, &str, &str)] = &[
         "persons",
         include_str!("../../../../migrations/0005_persons.sql"),
     ),
+    (
+        6,
+        "email",
+        include_str!("../../../../migrations/0006_email.sql"),
+    ),
 ];
 
 /// The newest migration this server knows; a database with a newer one applied is refused.

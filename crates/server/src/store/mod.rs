@@ -32,8 +32,8 @@ pub mod writer;
 pub use db::{PersonGame, PersonTournament, Store};
 pub use error::StoreError;
 pub use rows::{
-    ActionRow, DeviceRow, GameRow, LinkCodeRow, NewDevice, PersonRow, SessionChange, SessionRow,
-    TournamentEntryRow, TournamentRow, Write,
+    ActionRow, DeviceRow, EmailCodeRow, GameRow, LinkCodeRow, NewDevice, PersonRow, SessionChange,
+    SessionRow, TournamentEntryRow, TournamentRow, Write, EMAIL_RESET, EMAIL_VERIFY,
 };
 pub use token::hash_token;
 pub use writer::{CommitDelay, Writer, MAX_BATCH};

@@ -122,6 +122,7 @@ impl SessionChange {
                     vec![Param::Int(*before_ms), Param::Int(*unused_before_ms)],
                 ),
                 any(sql::EXPIRE_LINK_CODES, vec![Param::Int(*now_ms)]),
+                any(sql::EXPIRE_EMAIL_CODES, vec![Param::Int(*now_ms)]),
                 any(sql::EXPIRE_GUESTS, vec![]),
             ],
             SessionChange::AddDevice(device) => vec![any(
@@ -223,6 +224,46 @@ impl SessionChange {
                 sql::DISABLE_PERSON,
                 vec![uuid(*person_id), Param::OptInt(*at_ms)],
                 "person",
+            )],
+            SessionChange::SetEmail { person_id, email } => vec![
+                any(sql::DELETE_EMAIL_CODES, vec![uuid(*person_id)]),
+                one(
+                    sql::SET_EMAIL,
+                    vec![uuid(*person_id), Param::Text(email.clone())],
+                    "account",
+                ),
+            ],
+            SessionChange::AddEmailCode(code) => vec![any(
+                sql::INSERT_EMAIL_CODE,
+                vec![
+                    text(&code.code_hash),
+                    uuid(code.person_id),
+                    text(&code.purpose),
+                    text(&code.email),
+                    Param::Int(code.expires_at_ms),
+                ],
+            )],
+            SessionChange::TakeEmailCode {
+                code_hash,
+                purpose,
+                now_ms,
+            } => vec![one(
+                sql::TAKE_EMAIL_CODE,
+                vec![text(code_hash), text(purpose), Param::Int(*now_ms)],
+                "e-mail code",
+            )],
+            SessionChange::EmailVerified {
+                person_id,
+                email,
+                at_ms,
+            } => vec![one(
+                sql::EMAIL_VERIFIED,
+                vec![uuid(*person_id), text(email), Param::Int(*at_ms)],
+                "e-mail address",
+            )],
+            SessionChange::DropEmailCodes { person_id, purpose } => vec![any(
+                sql::DELETE_EMAIL_CODES_FOR,
+                vec![uuid(*person_id), text(purpose)],
             )],
             SessionChange::InTournament {
                 person_id,

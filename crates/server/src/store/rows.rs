@@ -44,6 +44,10 @@ pub struct PersonRow {
     pub password_hash: Option<String>,
     pub created_at_ms: i64,
     pub disabled_at_ms: Option<i64>,
+    /// An account's e-mail address, if it gave one (docs/accounts.md#e-mail).
+    pub email: Option<String>,
+    /// When that address was verified; `None` while it is not.
+    pub email_verified_at_ms: Option<i64>,
 }
 
 /// One of a person's devices, as its list shows it.
@@ -65,6 +69,22 @@ pub struct LinkCodeRow {
     pub made_by: Uuid,
     pub expires_at_ms: i64,
 }
+
+/// A one-time code sent by mail: `purpose` [`EMAIL_VERIFY`] (it verifies `email`) or
+/// [`EMAIL_RESET`] (it sets a new password; `email` is the address it went to).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EmailCodeRow {
+    pub code_hash: String,
+    pub person_id: Uuid,
+    pub purpose: String,
+    pub email: String,
+    pub expires_at_ms: i64,
+}
+
+/// [`EmailCodeRow::purpose`] of a code that verifies an address.
+pub const EMAIL_VERIFY: &str = "verify";
+/// [`EmailCodeRow::purpose`] of a code that sets a new password.
+pub const EMAIL_RESET: &str = "reset";
 
 /// A new device of an existing person (log-in, a link code), with its token's hash.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -144,6 +164,31 @@ pub enum SessionChange {
     /// An account disabled at `at_ms` (its devices are signed out with
     /// [`SessionChange::RevokeAll`]), or enabled again (`None`).
     Disable { person_id: Uuid, at_ms: Option<i64> },
+    /// An account's e-mail address set (unverified) or removed (`None`); the person's
+    /// e-mail codes deleted either way. [`StoreError::NotFound`] for a guest.
+    SetEmail {
+        person_id: Uuid,
+        email: Option<String>,
+    },
+    /// A new one-time e-mail code.
+    AddEmailCode(EmailCodeRow),
+    /// An e-mail code used: deleted; [`StoreError::NotFound`] if it was not there, is not
+    /// of `purpose`, or has expired at `now_ms` (so it works once).
+    TakeEmailCode {
+        code_hash: String,
+        purpose: String,
+        now_ms: i64,
+    },
+    /// The person's address is verified at `at_ms`, if it is still `email`
+    /// ([`StoreError::NotFound`] otherwise: it changed meanwhile).
+    EmailVerified {
+        person_id: Uuid,
+        email: String,
+        at_ms: i64,
+    },
+    /// Every e-mail code of the person for `purpose` deleted (a reset done voids the
+    /// other reset links).
+    DropEmailCodes { person_id: Uuid, purpose: String },
     /// The person is in the tournament as `role` (`director`, `co-director`, `player`):
     /// for the person's page. Written again, nothing changes.
     InTournament {
@@ -386,6 +431,8 @@ impl PersonRow {
             password_hash: row.opt_text(T, "password_hash")?,
             created_at_ms: row.int(T, "created_at_ms")?,
             disabled_at_ms: row.opt_int(T, "disabled_at_ms")?,
+            email: row.opt_text(T, "email")?,
+            email_verified_at_ms: row.opt_int(T, "email_verified_at_ms")?,
         })
     }
 }
@@ -410,6 +457,19 @@ impl LinkCodeRow {
             code_hash: row.text(T, "code_hash")?,
             person_id: row.uuid(T, "person_id")?,
             made_by: row.uuid(T, "made_by")?,
+            expires_at_ms: row.int(T, "expires_at_ms")?,
+        })
+    }
+}
+
+impl EmailCodeRow {
+    pub(crate) fn from_row(row: &impl RowExt) -> Result<Self, StoreError> {
+        const T: &str = "email_codes";
+        Ok(EmailCodeRow {
+            code_hash: row.text(T, "code_hash")?,
+            person_id: row.uuid(T, "person_id")?,
+            purpose: row.text(T, "purpose")?,
+            email: row.text(T, "email")?,
             expires_at_ms: row.int(T, "expires_at_ms")?,
         })
     }

@@ -73,6 +73,28 @@ pub(crate) const INSERT_LINK_CODE: &str = "INSERT INTO link_codes (code_hash, pe
 /// The code `$1`, unless it expired at `$2`.
 pub(crate) const TAKE_LINK_CODE: &str =
     "DELETE FROM link_codes WHERE code_hash = $1 AND expires_at_ms > $2";
+/// Account `$1`'s address is `$2` (NULL: none), not verified.
+pub(crate) const SET_EMAIL: &str = "UPDATE persons SET email = $2, email_verified_at_ms = NULL \
+     WHERE id = $1 AND username IS NOT NULL";
+/// Every e-mail code of person `$1`.
+pub(crate) const DELETE_EMAIL_CODES: &str = "DELETE FROM email_codes WHERE person_id = $1";
+/// Person `$1`'s e-mail codes for purpose `$2`.
+pub(crate) const DELETE_EMAIL_CODES_FOR: &str =
+    "DELETE FROM email_codes WHERE person_id = $1 AND purpose = $2";
+/// `$1` hash, `$2` person, `$3` purpose, `$4` address, `$5` expires at.
+pub(crate) const INSERT_EMAIL_CODE: &str = "INSERT INTO email_codes (code_hash, person_id, \
+     purpose, email, expires_at_ms) VALUES ($1, $2, $3, $4, $5)";
+/// The code `$1` for purpose `$2`, unless it expired at `$3`.
+pub(crate) const TAKE_EMAIL_CODE: &str = "DELETE FROM email_codes WHERE code_hash = $1 \
+     AND purpose = $2 AND expires_at_ms > $3";
+/// Person `$1`'s address verified at `$3` if it is `$2`.
+pub(crate) const EMAIL_VERIFIED: &str =
+    "UPDATE persons SET email_verified_at_ms = $3 WHERE id = $1 AND email = $2";
+/// E-mail codes expired at `$1`.
+pub(crate) const EXPIRE_EMAIL_CODES: &str = "DELETE FROM email_codes WHERE expires_at_ms <= $1";
+/// The e-mail code `$1` unless it expired at `$2`.
+pub(crate) const EMAIL_CODE: &str = "SELECT code_hash, person_id, purpose, email, expires_at_ms \
+     FROM email_codes WHERE code_hash = $1 AND expires_at_ms > $2";
 /// `$1` the person, `$2` when disabled (NULL: enabled).
 pub(crate) const DISABLE_PERSON: &str = "UPDATE persons SET disabled_at_ms = $2 WHERE id = $1";
 /// `$1` person, `$2` tournament, `$3` role, `$4` when; a later role replaces an earlier.
@@ -80,8 +102,8 @@ pub(crate) const IN_TOURNAMENT: &str = "INSERT INTO tournament_people (person_id
      tournament_id, role, at_ms) VALUES ($1, $2, $3, $4) \
      ON CONFLICT (person_id, tournament_id) DO UPDATE SET role = excluded.role";
 
-pub(crate) const PERSON_COLUMNS: &str =
-    "id, name, username, password_hash, created_at_ms, disabled_at_ms";
+pub(crate) const PERSON_COLUMNS: &str = "id, name, username, password_hash, created_at_ms, \
+     disabled_at_ms, email, email_verified_at_ms";
 pub(crate) static PERSON_BY_ID: LazyLock<String> =
     LazyLock::new(|| format!("SELECT {PERSON_COLUMNS} FROM persons WHERE id = $1"));
 pub(crate) static PERSON_BY_USERNAME_KEY: LazyLock<String> =

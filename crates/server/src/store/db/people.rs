@@ -4,7 +4,7 @@
 use uuid::Uuid;
 
 use super::{sql, Pool, Store};
-use crate::store::rows::{DeviceRow, LinkCodeRow, PersonRow, RowExt};
+use crate::store::rows::{DeviceRow, EmailCodeRow, LinkCodeRow, PersonRow, RowExt};
 use crate::store::{GameRow, SessionChange, StoreError, TournamentRow, Write};
 
 /// One of a person's games, with the names its seats' persons have now (`None`: no
@@ -70,6 +70,22 @@ impl Store {
                 .fetch_optional(pool)
                 .await?;
             row.as_ref().map(LinkCodeRow::from_row).transpose()
+        })
+    }
+
+    /// The e-mail code hashing to `code_hash`, unless it expired at `now_ms`.
+    pub async fn email_code(
+        &self,
+        code_hash: &str,
+        now_ms: i64,
+    ) -> Result<Option<EmailCodeRow>, StoreError> {
+        with_pool!(&self.reads, pool => {
+            let row = sqlx::query(sql::EMAIL_CODE)
+                .bind(code_hash)
+                .bind(now_ms)
+                .fetch_optional(pool)
+                .await?;
+            row.as_ref().map(EmailCodeRow::from_row).transpose()
         })
     }
 

@@ -5,6 +5,7 @@
 //! expired and rotated. On SQLite, and on PostgreSQL when `TEST_POSTGRES_URL` is set.
 
 mod devices;
+mod email;
 mod guest_to_account;
 mod limits;
 mod recovery;
