@@ -27,10 +27,11 @@ export function logInForm(guest, done) {
 }
 
 /**
- * "Forgot your password?", folded until asked for.
- * @param {(who: Me) => void} done
+ * "Forgot your password?", folded until asked for; with `byMail` (the server sends mail)
+ * a reset link can be mailed too.
+ * @param {(who: Me) => void} done @param {HTMLElement | null} [byMail]
  */
-export function recoveryForm(done) {
+export function recoveryForm(done, byMail = null) {
   const username = field('recover-username', 'Username', { autocomplete: 'username', autocapitalize: 'none', spellcheck: false, maxlength: 24 });
   const code = field('recover-code', 'Recovery code', { autocomplete: 'off', autocapitalize: 'none', spellcheck: false, maxlength: 40 },
     'One of the ten codes you wrote down when you made the account.');
@@ -43,5 +44,5 @@ export function recoveryForm(done) {
     act: async () => done(await recover(username.input.value.trim(), code.input.value.trim(), password.input.value)),
   });
   return h('details', { class: 'forgot', 'data-forgot': true },
-    h('summary', { class: 'forgot-summary' }, 'Forgot your password?'), form);
+    h('summary', { class: 'forgot-summary' }, 'Forgot your password?'), form, byMail);
 }

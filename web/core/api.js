@@ -232,3 +232,50 @@ export async function playerPage(username) {
 export async function myGames() {
   return api('GET', '/api/me/games');
 }
+
+/**
+ * The account as its page needs it, and whether the server sends mail.
+ * @typedef {{username?: string, email?: string, email_verified: boolean,
+ *   email_enabled: boolean, member_since_ms?: number}} AccountInfo
+ */
+
+/** @returns {Promise<AccountInfo>} */
+export async function accountInfo() {
+  return api('GET', '/api/account');
+}
+
+/**
+ * Gives the account an address (unverified until the link mailed to it is opened).
+ * @param {string} email @param {string} password
+ */
+export async function setEmail(email, password) {
+  await api('PUT', '/api/account/email', { email, password });
+}
+
+/** Removes the account's address. */
+export async function removeEmail() {
+  await api('DELETE', '/api/account/email');
+}
+
+/** Confirms an address with the code of the link mailed to it. @param {string} code */
+export async function verifyEmail(code) {
+  await api('POST', '/api/account/email/verify', { code });
+}
+
+/**
+ * Asks for a reset link mailed to the account's verified address (the answer never says
+ * whether one was sent). @param {string} username
+ */
+export async function askEmailReset(username) {
+  await api('POST', '/api/login/email-reset', { username });
+}
+
+/**
+ * Sets a new password with a mailed reset link's code and logs this device in; every other
+ * device of the account is signed out.
+ * @param {string} code @param {string} password
+ * @returns {Promise<Me>}
+ */
+export async function confirmEmailReset(code, password) {
+  return person(await api('POST', '/api/login/email-reset/confirm', { code, password }));
+}

@@ -189,4 +189,7 @@ pub struct AccountInfo {
     pub email_verified: bool,
     /// The server's operator set up mail: the e-mail calls work.
     pub email_enabled: bool,
+    /// When the person joined (none without a session).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub member_since_ms: Option<i64>,
 }

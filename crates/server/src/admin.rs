@@ -88,6 +88,11 @@ async fn act(
             writeln!(out, "name: {}", person.name)?;
             writeln!(out, "player id: {}", person.id)?;
             writeln!(out, "member since (ms): {}", person.created_at_ms)?;
+            match (&person.email, person.email_verified_at_ms) {
+                (Some(email), Some(_)) => writeln!(out, "e-mail: {email} (confirmed)")?,
+                (Some(email), None) => writeln!(out, "e-mail: {email} (not confirmed)")?,
+                (None, _) => writeln!(out, "e-mail: none")?,
+            }
             match person.disabled_at_ms {
                 Some(at) => writeln!(out, "disabled at (ms): {at}")?,
                 None => writeln!(out, "enabled")?,

@@ -87,7 +87,10 @@ async fn the_operator_resets_renames_disables_and_signs_out_an_account() {
         "player id: {}\n",
         made["player_id"].as_str().unwrap()
     )));
-    assert!(shown.contains("enabled\ndevices: 1\n"), "{shown}");
+    assert!(
+        shown.contains("e-mail: none\nenabled\ndevices: 1\n"),
+        "{shown}"
+    );
 
     // A made-up password, printed once.
     let (ok, reset, _) = admin(&database_url, &["reset-password", "KATO"], "");

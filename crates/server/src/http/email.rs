@@ -32,22 +32,35 @@ pub fn routes() -> Router<AppState> {
         .route("/api/login/email-reset/confirm", post(confirm_reset))
 }
 
-/// `GET /api/account`: the username and address (a guest has neither), and whether the
-/// server sends mail: what the account page needs to offer the address.
+/// `GET /api/account`: the username, address and joining date (a guest has no username or
+/// address), and whether the server sends mail: what the account page needs. Open without
+/// a session too (a visitor who forgot their password asks whether a reset can be
+/// mailed): then only `email_enabled` says anything.
 pub async fn account(
     State(state): State<AppState>,
-    signed_in: SignedIn,
+    headers: HeaderMap,
 ) -> Result<Json<AccountInfo>, ApiError> {
-    let person = state.store.person(signed_in.player_id()).await?;
-    let (email, email_verified) = person.map_or((None, false), |p| {
-        let verified = p.email.is_some() && p.email_verified_at_ms.is_some();
-        (p.email, verified)
-    });
-    Ok(Json(AccountInfo {
-        username: signed_in.session.username.clone(),
-        email,
-        email_verified,
-        email_enabled: state.mailer.enabled(),
+    let signed_in = crate::http::extract::signed_in(&state, &headers).await.ok();
+    let person = match &signed_in {
+        Some(signed_in) => state.store.person(signed_in.player_id()).await?,
+        None => None,
+    };
+    let email_enabled = state.mailer.enabled();
+    Ok(Json(match person {
+        Some(p) => AccountInfo {
+            email_verified: p.email.is_some() && p.email_verified_at_ms.is_some(),
+            username: p.username,
+            email: p.email,
+            member_since_ms: Some(p.created_at_ms),
+            email_enabled,
+        },
+        None => AccountInfo {
+            username: None,
+            email: None,
+            email_verified: false,
+            member_since_ms: None,
+            email_enabled,
+        },
     }))
 }
 

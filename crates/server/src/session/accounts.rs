@@ -1,8 +1,9 @@
 //! Accounts and devices (docs/accounts.md): a guest becomes an account in place (the same
 //! person, so every game, seat, tournament, director role and sheet stays theirs, and
 //! nothing live is interrupted); an account logs in on any number of devices; a one-time
-//! code makes another device the same person without a password; recovery codes and the
-//! operator's commands stand in for e-mail.
+//! code makes another device the same person without a password; recovery codes, the
+//! operator's commands and, where the operator set up mail, a mailed link (`email`) bring
+//! back a forgotten password.
 //!
 //! The limits on tries (per account, per address) are the HTTP layer's: these functions
 //! do what is asked once it is allowed.

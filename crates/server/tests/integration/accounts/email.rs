@@ -122,7 +122,7 @@ async fn an_address_verified_by_its_link_resets_the_password_once_and_signs_out_
         let first = token(&made);
         let second = token(&log_in(&server, "nakato").await);
 
-        let (status, account) = server.get("/api/account", &first).await;
+        let (status, account) = account_of(&server, &first).await;
         assert_eq!(status, 200, "{account}");
         assert_eq!(
             account,
@@ -130,7 +130,7 @@ async fn an_address_verified_by_its_link_resets_the_password_once_and_signs_out_
         );
         let (guest, _) = server.session("Guest").await;
         assert_eq!(
-            server.get("/api/account", &guest).await,
+            account_of(&server, &guest).await,
             (200, json!({"email_verified":false,"email_enabled":true}))
         );
         let set = |token: String, email: &'static str, password: &'static str| {
@@ -182,7 +182,7 @@ async fn an_address_verified_by_its_link_resets_the_password_once_and_signs_out_
             )
         );
         assert_eq!(
-            server.get("/api/account", &first).await.1,
+            account_of(&server, &first).await.1,
             json!({"username":"Nakato","email":"kato@example.org","email_verified":false,"email_enabled":true})
         );
 
@@ -207,7 +207,7 @@ async fn an_address_verified_by_its_link_resets_the_password_once_and_signs_out_
             .await;
         assert_eq!(refusal(&again), (400, "bad_code"));
         assert_eq!(
-            server.get("/api/account", &second).await.1,
+            account_of(&server, &second).await.1,
             json!({"username":"Nakato","email":"kato@example.org","email_verified":true,"email_enabled":true})
         );
 
@@ -303,7 +303,7 @@ async fn an_address_verified_by_its_link_resets_the_password_once_and_signs_out_
             (204, Value::Null)
         );
         assert_eq!(
-            server.get("/api/account", &relogged).await.1,
+            account_of(&server, &relogged).await.1,
             json!({"username":"Nakato","email_verified":false,"email_enabled":true})
         );
         assert_eq!(reset("nakato").await, (202, Value::Null));
@@ -321,7 +321,7 @@ async fn without_smtp_the_calls_are_refused_and_the_account_says_mail_is_off() {
     let made = sign_up(&server, None, "Okello").await;
     let me = token(&made);
     assert_eq!(
-        server.get("/api/account", &me).await,
+        account_of(&server, &me).await,
         (
             200,
             json!({"username":"Okello","email_verified":false,"email_enabled":false})
@@ -423,6 +423,33 @@ async fn an_smtp_server_that_does_not_answer_holds_up_no_request() {
         started.elapsed() < Duration::from_secs(5),
         "{:?}",
         started.elapsed()
+    );
+    server.stop().await;
+}
+
+/// `GET /api/account` as `token`, with its joining date checked (a number, for a person)
+/// and taken out, so that the rest compares exactly.
+async fn account_of(server: &crate::common::Remote, token: &str) -> (u16, Value) {
+    let (status, mut account) = server.get("/api/account", token).await;
+    if let Some(fields) = account.as_object_mut() {
+        if let Some(since) = fields.remove("member_since_ms") {
+            assert!(since.as_i64().is_some_and(|ms| ms > 0), "{since}");
+        }
+    }
+    (status, account)
+}
+
+/// Without a session, `GET /api/account` says only whether the server sends mail (for a
+/// visitor who forgot their password).
+#[tokio::test]
+async fn a_visitor_learns_only_whether_mail_is_sent() {
+    let server = TestServer::start("sqlite::memory:").await;
+    assert_eq!(
+        server.get("/api/account", "").await,
+        (
+            200,
+            json!({"email_verified": false, "email_enabled": false})
+        )
     );
     server.stop().await;
 }
