@@ -196,29 +196,41 @@ impl Sessions {
         if person.disabled_at_ms.is_some() {
             return Err(AccountError::Disabled);
         }
-        check_strength(password, &known_words(&person)).map_err(AccountError::Password)?;
-        let password_hash = self.passwords.hash(password).await?;
-        let writes = vec![
-            Write::Session(SessionChange::UseRecoveryCode {
-                person_id: person.id,
-                code_hash,
-            }),
-            Write::Session(SessionChange::SetPassword {
-                person_id: person.id,
-                password_hash,
-            }),
-            Write::Session(SessionChange::RevokeAll {
-                person_id: person.id,
-                keep: None,
-            }),
-        ];
-        let signed_in = self
-            .add_device(as_session(&person), label, writes)
+        let used = Write::Session(SessionChange::UseRecoveryCode {
+            person_id: person.id,
+            code_hash,
+        });
+        self.new_password_everywhere(&person, password, vec![used], current, label)
             .await
-            .map_err(|error| match error {
-                StoreError::NotFound(_) => AccountError::BadCode,
-                error => AccountError::Store(error),
-            })?;
+    }
+
+    /// Sets `person`'s new password, written with `proof` (the recovery or mailed code
+    /// used: a code used meanwhile refuses it all as `BadCode`), signs out every device of
+    /// theirs and logs in on this one (called `label`), whose session so far (`current`)
+    /// is signed out.
+    pub(super) async fn new_password_everywhere(
+        &self,
+        person: &PersonRow,
+        password: &str,
+        proof: Vec<Write>,
+        current: Option<&str>,
+        label: &str,
+    ) -> Result<(Session, String), AccountError> {
+        check_strength(password, &known_words(person)).map_err(AccountError::Password)?;
+        let password_hash = self.passwords.hash(password).await?;
+        let mut writes = proof;
+        writes.push(Write::Session(SessionChange::SetPassword {
+            person_id: person.id,
+            password_hash,
+        }));
+        writes.push(Write::Session(SessionChange::RevokeAll {
+            person_id: person.id,
+            keep: None,
+        }));
+        let signed_in = self
+            .add_device(as_session(person), label, writes)
+            .await
+            .map_err(not_found_as(AccountError::BadCode))?;
         let device = signed_in.0.device_id;
         self.forget_where(|s| s.player_id == person.id && s.device_id != device);
         self.ends.end_person(person.id, Some(device));
@@ -333,10 +345,7 @@ impl Sessions {
         let signed_in = self
             .add_device(as_session(&person), label, vec![take])
             .await
-            .map_err(|error| match error {
-                StoreError::NotFound(_) => AccountError::BadCode,
-                error => AccountError::Store(error),
-            })?;
+            .map_err(not_found_as(AccountError::BadCode))?;
         self.sign_out_previous(current).await;
         Ok(signed_in)
     }
@@ -378,7 +387,7 @@ impl Sessions {
 }
 
 /// A person as a session of a device yet to be made.
-fn as_session(person: &PersonRow) -> Session {
+pub(super) fn as_session(person: &PersonRow) -> Session {
     Session {
         player_id: person.id,
         name: person.name.clone(),
@@ -388,7 +397,7 @@ fn as_session(person: &PersonRow) -> Session {
 }
 
 /// The words an account is known by, which make a password built on them weak.
-fn known_words(person: &PersonRow) -> Vec<&str> {
+pub(super) fn known_words(person: &PersonRow) -> Vec<&str> {
     std::iter::once(person.name.as_str())
         .chain(person.username.as_deref())
         .collect()
@@ -403,5 +412,14 @@ fn refused_sign_up(error: StoreError) -> AccountError {
         AccountError::AlreadyAccount
     } else {
         AccountError::Store(error)
+    }
+}
+
+/// A write refused for want of its row ([`StoreError::NotFound`]: a code used meanwhile)
+/// as `refusal`; any other failure as the store's.
+pub(super) fn not_found_as(refusal: AccountError) -> impl FnOnce(StoreError) -> AccountError {
+    move |error| match error {
+        StoreError::NotFound(_) => refusal,
+        error => AccountError::Store(error),
     }
 }

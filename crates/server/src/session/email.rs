@@ -6,11 +6,10 @@
 
 use lettre::Address;
 
-use super::accounts::AccountError;
+use super::accounts::{not_found_as, AccountError};
 use super::codes::{
     new_email_code, typed_code_hash, EMAIL_CODE_CHARACTERS, RESET_CODE_LIFE_MS, VERIFY_CODE_LIFE_MS,
 };
-use super::password::check_strength;
 use super::{now_ms, Session, Sessions};
 use crate::store::{
     EmailCodeRow, PersonRow, SessionChange, StoreError, Write, EMAIL_RESET, EMAIL_VERIFY,
@@ -184,12 +183,7 @@ impl Sessions {
         if person.disabled_at_ms.is_some() {
             return Err(AccountError::Disabled);
         }
-        let known: Vec<&str> = std::iter::once(person.name.as_str())
-            .chain(person.username.as_deref())
-            .collect();
-        check_strength(password, &known).map_err(AccountError::Password)?;
-        let password_hash = self.passwords.hash(password).await?;
-        let writes = vec![
+        let proof = vec![
             Write::Session(SessionChange::TakeEmailCode {
                 code_hash,
                 purpose: EMAIL_RESET.to_owned(),
@@ -199,46 +193,8 @@ impl Sessions {
                 person_id: person.id,
                 purpose: EMAIL_RESET.to_owned(),
             }),
-            Write::Session(SessionChange::SetPassword {
-                person_id: person.id,
-                password_hash,
-            }),
-            Write::Session(SessionChange::RevokeAll {
-                person_id: person.id,
-                keep: None,
-            }),
         ];
-        let signed_in = self
-            .add_device(as_session(&person), label, writes)
+        self.new_password_everywhere(&person, password, proof, current, label)
             .await
-            .map_err(not_found_as(AccountError::BadCode))?;
-        let device = signed_in.0.device_id;
-        self.forget_where(|s| s.player_id == person.id && s.device_id != device);
-        self.ends.end_person(person.id, Some(device));
-        if let Some(token) = current {
-            if let Err(error) = self.revoke(token).await {
-                tracing::warn!(%error, "could not sign out a device's previous session");
-            }
-        }
-        Ok(signed_in)
-    }
-}
-
-/// A person as a session of a device yet to be made.
-fn as_session(person: &PersonRow) -> Session {
-    Session {
-        player_id: person.id,
-        name: person.name.clone(),
-        username: person.username.clone(),
-        device_id: uuid::Uuid::nil(),
-    }
-}
-
-/// A write refused for want of its row ([`StoreError::NotFound`]) as `refusal`; any other
-/// failure as the store's.
-fn not_found_as(refusal: AccountError) -> impl FnOnce(StoreError) -> AccountError {
-    move |error| match error {
-        StoreError::NotFound(_) => refusal,
-        error => AccountError::Store(error),
     }
 }
