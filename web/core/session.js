@@ -226,7 +226,11 @@ async function lookUp() {
     forget(SESSION_FLAG);
     return null;
   }
-  return { who, named: flag !== GUEST };
+  // An account always has a name it chose (the flag may say "guest" when the account was
+  // made or linked outside these pages, by the API).
+  const named = flag !== GUEST || Boolean(who.username);
+  if (named && flag === GUEST) safeStorage(SESSION_FLAG, '1');
+  return { who, named };
 }
 
 /**
