@@ -56,13 +56,14 @@ CREATE TABLE recovery_codes (
 );
 
 -- Every session so far becomes a guest person with one device (the device's id is the
--- player id: both were one thing). Sessions with a last use NULL count as seen at their
--- creation.
+-- player id: both were one thing). A session with no last use (made before migration 4,
+-- on a server that never started with it) gets -1: the server counts it as seen when it
+-- first starts with this (its sweep), as migration 4 promised, instead of expiring it.
 INSERT INTO persons (id, name, created_at_ms, used)
     SELECT player_id, name, created_at_ms, used FROM sessions;
 INSERT INTO devices (id, token_hash, person_id, label, created_at_ms, last_seen_ms, used)
-    SELECT player_id, token_hash, player_id, '', created_at_ms,
-           COALESCE(last_seen_ms, created_at_ms), used
+    SELECT player_id, token_hash, player_id, 'A device', created_at_ms,
+           COALESCE(last_seen_ms, -1), used
     FROM sessions;
 DROP TABLE sessions;
 

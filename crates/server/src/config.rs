@@ -225,6 +225,14 @@ pub struct Limits {
     /// address a minute: what keeps a code from being guessed.
     #[arg(long, env = "OMWESO_CODES_PER_IP_PER_MINUTE", default_value_t = 10)]
     pub codes_per_ip_per_minute: u32,
+    /// Name changes one person makes a minute (each is written to every unfinished
+    /// tournament they are in).
+    #[arg(
+        long,
+        env = "OMWESO_RENAMES_PER_SESSION_PER_MINUTE",
+        default_value_t = 5
+    )]
+    pub renames_per_session_per_minute: u32,
     /// Link codes one person makes a minute.
     #[arg(
         long,
@@ -305,6 +313,7 @@ impl Limits {
             accounts_per_ip_per_hour: 30,
             codes_per_ip_per_minute: 10,
             link_codes_per_session_per_minute: 10,
+            renames_per_session_per_minute: 5,
             mails_per_ip_per_hour: 20,
             mails_per_account_per_hour: 5,
             unfinished_tournaments_per_director: 3,
@@ -417,6 +426,7 @@ impl ServeConfig {
                 accounts_per_ip_per_hour: 100_000,
                 codes_per_ip_per_minute: 100_000,
                 link_codes_per_session_per_minute: 100_000,
+                renames_per_session_per_minute: 100_000,
                 mails_per_ip_per_hour: 100_000,
                 mails_per_account_per_hour: 100_000,
                 ..Limits::defaults()

@@ -348,10 +348,11 @@ pub enum Limit {
     LinkCodesPerSession,
     MailsPerIp,
     MailsPerAccount,
+    RenamesPerSession,
 }
 
 impl Limit {
-    pub const ALL: [Limit; 28] = [
+    pub const ALL: [Limit; 29] = [
         Limit::SessionsPerIp,
         Limit::GamesPerSession,
         Limit::GamesPerIp,
@@ -380,6 +381,7 @@ impl Limit {
         Limit::LinkCodesPerSession,
         Limit::MailsPerIp,
         Limit::MailsPerAccount,
+        Limit::RenamesPerSession,
     ];
 
     #[must_use]
@@ -413,6 +415,7 @@ impl Limit {
             Limit::LinkCodesPerSession => "link_codes_per_session",
             Limit::MailsPerIp => "mails_per_ip",
             Limit::MailsPerAccount => "mails_per_account",
+            Limit::RenamesPerSession => "renames_per_session",
         }
     }
 

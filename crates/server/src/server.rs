@@ -277,6 +277,27 @@ fn spawn_session_sweep(state: &AppState) {
     });
 }
 
+/// Every minute, the sockets of devices signed out (or accounts disabled) by another
+/// process are ended, as this process's own sign-outs end theirs.
+fn spawn_socket_recheck(state: &AppState) {
+    let every = Duration::from_millis(crate::session::RECHECK_MS.unsigned_abs());
+    let state = state.clone();
+    let mut stopped = state.shutdown.clone();
+    tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                () = tokio::time::sleep(every) => {}
+                _ = stopped.wait_for(|stop| *stop) => return,
+            }
+            match state.sessions.end_sockets_of_gone_devices().await {
+                Ok(0) => {}
+                Ok(ended) => tracing::info!(ended, "sockets of devices signed out elsewhere ended"),
+                Err(error) => tracing::warn!(%error, "could not check the sockets' devices"),
+            }
+        }
+    });
+}
+
 async fn serve_with(
     listener: TcpListener,
     config: ServeConfig,
@@ -329,6 +350,7 @@ async fn serve_with(
         tracing::info!(filled, "tournaments' people listed from their logs");
     }
     spawn_session_sweep(&state);
+    spawn_socket_recheck(&state);
     let app = router(state.clone());
     assets::warm();
     if let Some(addr) = config_metrics {

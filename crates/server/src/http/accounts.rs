@@ -134,6 +134,15 @@ pub async fn rename(
     let name = crate::session::names::clean_name(Some(&request.name))
         .map_err(|message| ApiError::bad_request(ErrorCode::BadName, message))?;
     let person = signed_in.player_id();
+    if !state.limiters.renames_per_session.allow(person) {
+        return Err(ApiError::limited(
+            Limit::RenamesPerSession,
+            format!(
+                "you changed your name {} times in the last minute; wait a little",
+                state.config.limits.renames_per_session_per_minute
+            ),
+        ));
+    }
     state.sessions.rename(person, &name).await?;
     crate::http::people::rename_in_tournaments(&state, person, &name).await;
     let mut session = signed_in.session;
@@ -204,6 +213,26 @@ pub(crate) fn may_try_log_in(
     ip: std::net::IpAddr,
     username: &str,
 ) -> Result<(), ApiError> {
+    may_try(state, ip, username, &state.limiters.logins_per_account)
+}
+
+/// Takes one recovery attempt from `ip` on `username`, or refuses it: per address as
+/// log-ins, per account in a bucket of its own, so that someone who spends an account's
+/// log-in tries (its username is public) does not also lock its owner out of recovery.
+fn may_try_recovery(
+    state: &AppState,
+    ip: std::net::IpAddr,
+    username: &str,
+) -> Result<(), ApiError> {
+    may_try(state, ip, username, &state.limiters.recoveries_per_account)
+}
+
+fn may_try(
+    state: &AppState,
+    ip: std::net::IpAddr,
+    username: &str,
+    per_account: &crate::http::limits::Rates<String>,
+) -> Result<(), ApiError> {
     let limits = &state.config.limits;
     if !state.limiters.logins_per_ip.allow(AddressKey::of(ip)) {
         return Err(ApiError::limited(
@@ -214,11 +243,7 @@ pub(crate) fn may_try_log_in(
             ),
         ));
     }
-    if !state
-        .limiters
-        .logins_per_account
-        .allow(username_key(username.trim()))
-    {
+    if !per_account.allow(username_key(username.trim())) {
         return Err(ApiError::limited(
             Limit::LoginsPerAccount,
             format!(
@@ -260,7 +285,7 @@ pub async fn recover(
     headers: HeaderMap,
     JsonBody(request): JsonBody<Recovery>,
 ) -> Result<Response, ApiError> {
-    may_try_log_in(&state, ip, &request.username)?;
+    may_try_recovery(&state, ip, &request.username)?;
     let (session, token) = state
         .sessions
         .recover(

@@ -165,10 +165,13 @@ pub struct Limiters {
     /// Log-in and recovery attempts per address, and per account (its username's key).
     pub logins_per_ip: Rates<AddressKey>,
     pub logins_per_account: Rates<String>,
+    /// Recovery-code tries per account: a bucket of their own (as many as log-ins).
+    pub recoveries_per_account: Rates<String>,
     pub accounts_per_ip: Rates<AddressKey>,
     /// One-time codes tried per address, and link codes made per person.
     pub codes_per_ip: Rates<AddressKey>,
     pub link_codes_per_session: Rates<uuid::Uuid>,
+    pub renames_per_session: Rates<uuid::Uuid>,
     /// E-mail calls per address, and mails asked for per account (its username's key).
     pub mails_per_ip: Rates<AddressKey>,
     pub mails_per_account: Rates<String>,
@@ -189,9 +192,11 @@ impl Limiters {
             sockets_per_ip: Holdings::default(),
             logins_per_ip: Rates::new(limits.logins_per_ip_per_minute),
             logins_per_account: Rates::hourly(limits.logins_per_account_per_hour),
+            recoveries_per_account: Rates::hourly(limits.logins_per_account_per_hour),
             accounts_per_ip: Rates::hourly(limits.accounts_per_ip_per_hour),
             codes_per_ip: Rates::new(limits.codes_per_ip_per_minute),
             link_codes_per_session: Rates::new(limits.link_codes_per_session_per_minute),
+            renames_per_session: Rates::new(limits.renames_per_session_per_minute),
             mails_per_ip: Rates::hourly(limits.mails_per_ip_per_hour),
             mails_per_account: Rates::hourly(limits.mails_per_account_per_hour),
         }

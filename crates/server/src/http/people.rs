@@ -16,6 +16,9 @@ use omweso_protocol::ErrorCode;
 
 /// Games and tournaments a page lists: the newest.
 const LISTED: i64 = 100;
+/// The person's tournaments a rename is carried to, the newest first: more than a person
+/// plays at once by far (unfinished ones are the newest).
+const RENAMED_IN: i64 = 1_000;
 /// The name a seat shows when no person holds it (the computer's).
 const NO_PERSON: &str = "Computer";
 
@@ -132,7 +135,12 @@ fn parsed(ruleset: &str, id: Uuid) -> Option<Ruleset> {
 /// standings, pairings and console show it). A tournament that cannot be reached keeps
 /// the old name (logged): the rename itself has been stored.
 pub async fn rename_in_tournaments(state: &AppState, person: Uuid, name: &str) {
-    let tournaments = match state.sessions.store().tournaments_of(person, LISTED).await {
+    let tournaments = match state
+        .sessions
+        .store()
+        .tournaments_of(person, RENAMED_IN)
+        .await
+    {
         Ok(tournaments) => tournaments,
         Err(error) => {
             tracing::warn!(%error, "could not list a renamed person's tournaments");

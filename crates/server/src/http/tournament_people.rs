@@ -194,6 +194,25 @@ async fn link_code(
 ) -> Result<Json<LinkCodeInfo>, ApiError> {
     let player = id_as_written(&player_id, "player")?;
     let by = signed_in.player_id();
+    // Only a guest: a code would make its holder the person everywhere, and an account
+    // has its own ways back (its password, a recovery code, another of its devices) that
+    // no director should be able to go around.
+    match state.sessions.store().person(player).await? {
+        Some(person) if person.username.is_some() => {
+            return Err(ApiError::new(
+                ErrorCode::AlreadyAccount,
+                format!(
+                    "{} has an account: they log in on the new device (or use a recovery code)",
+                    person.name
+                ),
+            ))
+        }
+        Some(_) => {}
+        None => return Err(ApiError::new(
+            ErrorCode::NotInTournament,
+            "that player has no record to give a device to (they played before devices were kept)",
+        )),
+    }
     may_make_link_code(&state, by)?;
     tournament
         .change(|reply| Command::DeviceCode { by, player, reply })

@@ -15,7 +15,7 @@ use super::codes::{
     RECOVERY_CODE_CHARACTERS,
 };
 use super::names::{clean_username, username_key};
-use super::password::{check_strength, PasswordError};
+use super::password::PasswordError;
 use super::{now_ms, Session, Sessions};
 use crate::store::{LinkCodeRow, PersonRow, SessionChange, StoreError, Write};
 
@@ -88,7 +88,10 @@ impl Sessions {
         let name = guest
             .as_ref()
             .map_or(username.as_str(), |g| g.name.as_str());
-        check_strength(password, &[&username, name]).map_err(AccountError::Password)?;
+        self.passwords
+            .check(password, &[&username, name])
+            .await?
+            .map_err(AccountError::Password)?;
         if self.store.person_by_username_key(&key).await?.is_some() {
             return Err(AccountError::UsernameTaken);
         }
@@ -192,7 +195,13 @@ impl Sessions {
     ) -> Result<(Session, String), AccountError> {
         let code_hash =
             typed_code_hash(code, RECOVERY_CODE_CHARACTERS).ok_or(AccountError::BadCode)?;
+        // The code first: without it, every answer is the same `bad_code`, at once (no
+        // strength check, no hash: nothing to tell whether the account exists, and no
+        // work for a guess).
         let person = self.account(username).await?.ok_or(AccountError::BadCode)?;
+        if !self.store.has_recovery_code(person.id, &code_hash).await? {
+            return Err(AccountError::BadCode);
+        }
         if person.disabled_at_ms.is_some() {
             return Err(AccountError::Disabled);
         }
@@ -216,7 +225,10 @@ impl Sessions {
         current: Option<&str>,
         label: &str,
     ) -> Result<(Session, String), AccountError> {
-        check_strength(password, &known_words(person)).map_err(AccountError::Password)?;
+        self.passwords
+            .check(password, &known_words(person))
+            .await?
+            .map_err(AccountError::Password)?;
         let password_hash = self.passwords.hash(password).await?;
         let mut writes = proof;
         writes.push(Write::Session(SessionChange::SetPassword {
@@ -253,7 +265,10 @@ impl Sessions {
         {
             return Err(AccountError::BadCredentials);
         }
-        check_strength(password, &known_words(&person)).map_err(AccountError::Password)?;
+        self.passwords
+            .check(password, &known_words(&person))
+            .await?
+            .map_err(AccountError::Password)?;
         let password_hash = self.passwords.hash(password).await?;
         let set = Write::Session(SessionChange::SetPassword {
             person_id: person.id,

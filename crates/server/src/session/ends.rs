@@ -37,6 +37,14 @@ impl Ends {
         }
     }
 
+    /// The devices with sockets open now.
+    pub(super) fn watched(&self) -> Vec<Uuid> {
+        self.by_device
+            .lock()
+            .map(|map| map.keys().copied().collect())
+            .unwrap_or_default()
+    }
+
     /// Ends the sockets of `device`.
     pub(super) fn end_device(&self, device: Uuid) {
         let ended = self

@@ -25,6 +25,7 @@ pub mod names;
 pub mod password;
 
 use std::num::NonZeroUsize;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use axum::http::HeaderMap;
@@ -87,6 +88,9 @@ pub struct Sessions {
     expiry: Expiry,
     ends: ends::Ends,
     passwords: password::Passwords,
+    /// Counts sign-outs and token rotations: a lookup that began before one does not put
+    /// what it read into the cache (it may be the very session just signed out).
+    sign_outs: AtomicU64,
 }
 
 /// A new random token and its hash.
@@ -160,6 +164,7 @@ impl Sessions {
             expiry,
             ends: ends::Ends::default(),
             passwords: password::Passwords::default(),
+            sign_outs: AtomicU64::new(0),
         }
     }
 
@@ -266,6 +271,7 @@ impl Sessions {
     pub async fn find(&self, token: &str) -> Result<Option<Session>, StoreError> {
         let hash = hash_token(token);
         let now = now_ms();
+        let sign_outs = self.sign_outs.load(Ordering::Acquire);
         let cached = self
             .cache
             .lock()
@@ -316,7 +322,11 @@ impl Sessions {
         }
         let session = seen.session.clone();
         if let Ok(mut cache) = self.cache.lock() {
-            cache.put(hash, seen);
+            // Under the lock that sign-outs take to forget: a sign-out either came before
+            // (and is seen here) or comes after (and forgets this entry).
+            if self.sign_outs.load(Ordering::Acquire) == sign_outs {
+                cache.put(hash, seen);
+            }
         }
         Ok(Some(session))
     }
@@ -384,6 +394,9 @@ impl Sessions {
         self.writer
             .write(vec![Write::Session(SessionChange::Revoke(device_id))])
             .await?;
+        // Again once deleted: a lookup that read the row before the delete committed
+        // must not cache it.
+        self.forget(&hash);
         self.ends.end_device(device_id);
         Ok(true)
     }
@@ -484,6 +497,23 @@ impl Sessions {
             .await
     }
 
+    /// Ends the sockets of devices no longer signed in, or of disabled accounts: signed
+    /// out by another process (`omweso admin`), which this one's sign-outs never heard
+    /// of. Run every [`RECHECK_MS`].
+    pub async fn end_sockets_of_gone_devices(&self) -> Result<usize, StoreError> {
+        let watched = self.ends.watched();
+        if watched.is_empty() {
+            return Ok(0);
+        }
+        let live = self.store.live_devices(&watched).await?;
+        let gone: Vec<Uuid> = watched.into_iter().filter(|d| !live.contains(d)).collect();
+        for device in &gone {
+            self.forget_where(|s| s.device_id == *device);
+            self.ends.end_device(*device);
+        }
+        Ok(gone.len())
+    }
+
     /// What a socket of `session` holds to learn that its device was signed out; nothing
     /// to learn for a socket without a session.
     #[must_use]
@@ -498,6 +528,7 @@ impl Sessions {
 
     fn forget(&self, hash: &str) {
         if let Ok(mut cache) = self.cache.lock() {
+            self.sign_outs.fetch_add(1, Ordering::AcqRel);
             cache.pop(hash);
         }
     }
@@ -506,6 +537,7 @@ impl Sessions {
     /// the rare sign-out of other devices).
     fn forget_where(&self, which: impl Fn(&Session) -> bool) {
         if let Ok(mut cache) = self.cache.lock() {
+            self.sign_outs.fetch_add(1, Ordering::AcqRel);
             let hashes: Vec<String> = cache
                 .iter()
                 .filter(|(_, cached)| which(&cached.session))

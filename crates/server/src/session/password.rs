@@ -51,6 +51,23 @@ impl Passwords {
             .await
     }
 
+    /// [`check_strength`] on the blocking threads, in turn with the hashes: zxcvbn's
+    /// matching can take long on a crafted password, and the async workers serve the
+    /// games.
+    pub async fn check(
+        &self,
+        password: &str,
+        known: &[&str],
+    ) -> Result<Result<(), String>, PasswordError> {
+        let password = password.to_owned();
+        let known: Vec<String> = known.iter().map(|k| (*k).to_owned()).collect();
+        self.in_turn(move || {
+            let known: Vec<&str> = known.iter().map(String::as_str).collect();
+            check_strength(&password, &known)
+        })
+        .await
+    }
+
     /// Whether `password` is the one `hash` was made from. With no hash (no such
     /// account), a hash is verified all the same and `false` answered, so that the time
     /// taken does not tell whether a username exists.

@@ -105,18 +105,27 @@ impl SessionChange {
             SessionChange::Revoke(device_id) => {
                 vec![any(sql::DELETE_DEVICE, vec![uuid(*device_id)])]
             }
-            SessionChange::RevokeAll { person_id, keep } => vec![any(
-                sql::DELETE_DEVICES_OF,
-                vec![
-                    uuid(*person_id),
-                    Param::Text(Some(keep.map(|k| k.to_string()).unwrap_or_default())),
-                ],
-            )],
+            SessionChange::RevokeAll { person_id, keep } => vec![
+                any(
+                    sql::DELETE_DEVICES_OF,
+                    vec![
+                        uuid(*person_id),
+                        Param::Text(Some(keep.map(|k| k.to_string()).unwrap_or_default())),
+                    ],
+                ),
+                // Nothing made before lets anyone back in: link codes, reset links.
+                any(sql::DELETE_LINK_CODES_OF, vec![uuid(*person_id)]),
+                any(
+                    sql::DELETE_EMAIL_CODES_FOR,
+                    vec![uuid(*person_id), text(super::rows::EMAIL_RESET)],
+                ),
+            ],
             SessionChange::Expire {
                 now_ms,
                 before_ms,
                 unused_before_ms,
             } => vec![
+                any(sql::DEVICES_SEEN_AT_START, vec![Param::Int(*now_ms)]),
                 any(
                     sql::EXPIRE_DEVICES,
                     vec![Param::Int(*before_ms), Param::Int(*unused_before_ms)],
@@ -167,6 +176,9 @@ impl SessionChange {
                     ],
                     "guest",
                 )];
+                // The guest's link codes, made before it had a password, go with its old
+                // token: someone who planted that token cannot come back by a code.
+                statements.push(any(sql::DELETE_LINK_CODES_OF, vec![uuid(*person_id)]));
                 statements.extend(recovery(*person_id, recovery_hashes));
                 statements
             }

@@ -111,8 +111,8 @@ pub enum SessionChange {
     Revoke(Uuid),
     /// Every device of the person but `keep` (none: all of them) signed out.
     RevokeAll { person_id: Uuid, keep: Option<Uuid> },
-    /// Devices last seen before `before_ms`, and unused ones last seen before
-    /// `unused_before_ms`, are deleted; then guest persons never used and left with no
+    /// Devices carried over with no last use count as seen at `now_ms`; devices last seen
+    /// before `before_ms`, and unused ones last seen before `unused_before_ms`, are deleted; then guest persons never used and left with no
     /// device, and link codes expired at `now_ms`.
     Expire {
         now_ms: i64,

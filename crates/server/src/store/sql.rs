@@ -41,6 +41,10 @@ pub(crate) const DELETE_DEVICES_OF: &str = "DELETE FROM devices WHERE person_id 
 pub(crate) const EXPIRE_DEVICES: &str = "DELETE FROM devices WHERE last_seen_ms < $1 \
      OR (used = 0 AND last_seen_ms < $2 AND NOT EXISTS \
      (SELECT 1 FROM persons p WHERE p.id = devices.person_id AND p.used = 1))";
+/// Devices carried over from sessions with no last use (migration 5 gives them -1) count
+/// as seen now (`$1`), when the server first sweeps.
+pub(crate) const DEVICES_SEEN_AT_START: &str =
+    "UPDATE devices SET last_seen_ms = $1 WHERE last_seen_ms = -1";
 /// Link codes expired at `$1`.
 pub(crate) const EXPIRE_LINK_CODES: &str = "DELETE FROM link_codes WHERE expires_at_ms <= $1";
 /// Guests who never created, joined or played anything and have no device left: nothing
@@ -49,6 +53,10 @@ pub(crate) const EXPIRE_GUESTS: &str = "DELETE FROM persons WHERE used = 0 \
      AND username IS NULL \
      AND NOT EXISTS (SELECT 1 FROM devices d WHERE d.person_id = persons.id) \
      AND NOT EXISTS (SELECT 1 FROM link_codes c WHERE c.person_id = persons.id)";
+/// Every link code of person `$1`: a sign-out everywhere, a new password or a guest made
+/// an account voids the codes made before (else one kept back would let its holder in
+/// again).
+pub(crate) const DELETE_LINK_CODES_OF: &str = "DELETE FROM link_codes WHERE person_id = $1";
 /// `$1` the device, `$2` its new token's hash.
 pub(crate) const ROTATE_DEVICE: &str = "UPDATE devices SET token_hash = $2 WHERE id = $1";
 /// `$1` the person, `$2` the name.
@@ -97,10 +105,15 @@ pub(crate) const EMAIL_CODE: &str = "SELECT code_hash, person_id, purpose, email
      FROM email_codes WHERE code_hash = $1 AND expires_at_ms > $2";
 /// `$1` the person, `$2` when disabled (NULL: enabled).
 pub(crate) const DISABLE_PERSON: &str = "UPDATE persons SET disabled_at_ms = $2 WHERE id = $1";
-/// `$1` person, `$2` tournament, `$3` role, `$4` when; a later role replaces an earlier.
+/// `$1` person, `$2` tournament, `$3` role, `$4` when; of two roles the stronger stays
+/// (director, then co-director, then player: a director who also plays is listed as the
+/// director).
 pub(crate) const IN_TOURNAMENT: &str = "INSERT INTO tournament_people (person_id, \
      tournament_id, role, at_ms) VALUES ($1, $2, $3, $4) \
-     ON CONFLICT (person_id, tournament_id) DO UPDATE SET role = excluded.role";
+     ON CONFLICT (person_id, tournament_id) DO UPDATE SET role = CASE \
+     WHEN tournament_people.role = 'director' THEN tournament_people.role \
+     WHEN tournament_people.role = 'co-director' AND excluded.role = 'player' \
+     THEN tournament_people.role ELSE excluded.role END";
 
 pub(crate) const PERSON_COLUMNS: &str = "id, name, username, password_hash, created_at_ms, \
      disabled_at_ms, email, email_verified_at_ms";
@@ -131,6 +144,18 @@ pub(crate) const TOURNAMENTS_OF: &str = "SELECT t.id, t.name, t.ruleset, t.syste
      t.status, t.players, t.round, t.created_at_ms, t.updated_at_ms, tp.role \
      FROM tournament_people tp JOIN tournaments t ON t.id = tp.tournament_id \
      WHERE tp.person_id = $1 ORDER BY t.created_at_ms DESC LIMIT $2";
+/// Of the devices `$1...`, those still signed in, of persons not disabled.
+pub(crate) fn live_devices(n: usize) -> String {
+    let placeholders = numbered_placeholders(n);
+    format!(
+        "SELECT d.id FROM devices d JOIN persons p ON p.id = d.person_id \
+         WHERE d.id IN ({placeholders}) AND p.disabled_at_ms IS NULL"
+    )
+}
+
+/// Whether person `$1` holds the recovery code hashing to `$2` (1 or 0).
+pub(crate) const RECOVERY_CODE_COUNT: &str =
+    "SELECT COUNT(*) AS n FROM recovery_codes WHERE person_id = $1 AND code_hash = $2";
 pub(crate) const TOURNAMENT_PEOPLE_COUNT: &str = "SELECT COUNT(*) AS n FROM tournament_people";
 /// Who joined or directs which tournament, from the logs (filling `tournament_people`).
 pub(crate) const TOURNAMENT_PEOPLE_FROM_LOGS: &str = "SELECT tournament_id, seq, at_ms, kind, \

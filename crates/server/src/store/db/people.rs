@@ -89,6 +89,46 @@ impl Store {
         })
     }
 
+    /// Of `devices`, those still signed in, of persons not disabled.
+    pub async fn live_devices(
+        &self,
+        devices: &[Uuid],
+    ) -> Result<std::collections::HashSet<Uuid>, StoreError> {
+        let mut live = std::collections::HashSet::new();
+        // A few hundred a statement: well under every database's limit on parameters.
+        for chunk in devices.chunks(500) {
+            let text = sql::live_devices(chunk.len());
+            let ids: Vec<Uuid> = with_pool!(&self.reads, pool => {
+                let mut query = sqlx::query(&text);
+                for id in chunk {
+                    query = query.bind(id.to_string());
+                }
+                let rows = query.fetch_all(pool).await?;
+                rows.iter()
+                    .map(|row| row.uuid("devices", "id"))
+                    .collect::<Result<Vec<_>, _>>()?
+            });
+            live.extend(ids);
+        }
+        Ok(live)
+    }
+
+    /// Whether `person` holds the recovery code hashing to `code_hash` (still unused).
+    pub async fn has_recovery_code(
+        &self,
+        person: Uuid,
+        code_hash: &str,
+    ) -> Result<bool, StoreError> {
+        with_pool!(&self.reads, pool => {
+            let row = sqlx::query(sql::RECOVERY_CODE_COUNT)
+                .bind(person.to_string())
+                .bind(code_hash)
+                .fetch_one(pool)
+                .await?;
+            Ok(row.int("recovery_codes", "n")? > 0)
+        })
+    }
+
     /// `person`'s games, newest first, at most `limit`.
     pub async fn games_of(&self, person: Uuid, limit: i64) -> Result<Vec<PersonGame>, StoreError> {
         with_pool!(&self.reads, pool => {
@@ -174,10 +214,8 @@ impl Store {
                 }))
             })
             .collect();
-        let filled = writes.len();
-        for chunk in writes.chunks(512) {
-            self.write(chunk).await?;
-        }
-        Ok(filled)
+        // One transaction: a fill cut short leaves the table empty, to be filled again.
+        self.write(&writes).await?;
+        Ok(writes.len())
     }
 }

@@ -225,6 +225,14 @@ impl Tournament {
                 "that player is not in this tournament",
             );
         }
+        // A code makes its holder the player everywhere: given only while the player
+        // needs it to finish this tournament.
+        if self.status() == super::TournamentStatus::Finished {
+            return refuse(
+                ErrorCode::TournamentClosed,
+                "the tournament is over: a player who lost their device gets back with their own account, or a link code from another of their devices",
+            );
+        }
         Ok(Vec::new())
     }
 

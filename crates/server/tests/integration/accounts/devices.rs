@@ -221,3 +221,40 @@ async fn an_expired_token_is_refused_and_the_account_logs_in_again() {
     assert_eq!(back["player_id"], made["player_id"]);
     server.stop().await;
 }
+
+/// A link code made before does not outlive a sign-out everywhere else, a new password or
+/// a guest becoming an account: whoever kept one back cannot come in with it.
+#[tokio::test]
+async fn link_codes_made_before_die_with_a_sign_out_everywhere_or_an_account() {
+    let server = TestServer::start("sqlite::memory:").await;
+    let code = |token: String| {
+        let server = &server;
+        async move {
+            let (status, made) = server.post("/api/link-codes", &token, json!({})).await;
+            assert_eq!(status, 201, "{made}");
+            made["code"].as_str().unwrap().to_owned()
+        }
+    };
+    let used = |code: String| {
+        let server = &server;
+        async move {
+            server
+                .post_anonymous("/api/link", json!({"code": code}))
+                .await
+        }
+    };
+    // A guest's code, then the guest makes an account.
+    let (guest, _) = server.session("Kato").await;
+    let kept = code(guest.clone()).await;
+    let made = sign_up(&server, Some(&guest), "kato").await;
+    assert_eq!(refusal(&used(kept).await), (400, "bad_code"));
+    // An account's code, then "sign out everywhere else".
+    let here = token(&made);
+    let kept = code(here.clone()).await;
+    let (status, _) = server.delete("/api/devices", &here).await;
+    assert_eq!(status, 204);
+    assert_eq!(refusal(&used(kept).await), (400, "bad_code"));
+    // A fresh one still works.
+    assert_eq!(used(code(here).await).await.0, 200);
+    server.stop().await;
+}

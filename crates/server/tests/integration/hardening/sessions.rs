@@ -100,3 +100,47 @@ async fn concurrent_loads_of_a_game_share_one_task() {
     }
     server.stop().await;
 }
+
+/// A device signed out, or an account disabled, by another process (`omweso admin`,
+/// writing to the same database) has its open sockets ended at the next check, as this
+/// process's own sign-outs end theirs; the others' stay open.
+#[tokio::test]
+async fn sockets_of_devices_signed_out_elsewhere_are_ended() {
+    use omweso_server::store::{SessionChange, Write};
+    let store = omweso_server::store::Store::open("sqlite::memory:")
+        .await
+        .unwrap();
+    let (writer, task) = omweso_server::store::Writer::spawn(store.clone(), 64);
+    let sessions = omweso_server::session::Sessions::new(store.clone(), writer.clone(), 16);
+    let (kept, _) = sessions.create(Some("Kept"), "A device").await.unwrap();
+    let (gone, _) = sessions.create(Some("Gone"), "A device").await.unwrap();
+    let (disabled, _) = sessions.create(Some("Disabled"), "A device").await.unwrap();
+    let ends = [&kept, &gone, &disabled].map(|s| sessions.watch_end(Some(s)));
+    assert_eq!(sessions.end_sockets_of_gone_devices().await.unwrap(), 0);
+    // What another process writes, behind this one's back.
+    store
+        .write(&[
+            Write::Session(SessionChange::Revoke(gone.device_id)),
+            Write::Session(SessionChange::Disable {
+                person_id: disabled.player_id,
+                at_ms: Some(1),
+            }),
+        ])
+        .await
+        .unwrap();
+    assert_eq!(sessions.end_sockets_of_gone_devices().await.unwrap(), 2);
+    for end in &ends[1..] {
+        tokio::time::timeout(Duration::from_secs(1), end.ended())
+            .await
+            .expect("the socket is told its device was signed out");
+    }
+    assert!(
+        tokio::time::timeout(Duration::from_millis(100), ends[0].ended())
+            .await
+            .is_err(),
+        "the device still signed in keeps its socket"
+    );
+    writer.shutdown().await;
+    task.await.unwrap();
+    store.close().await;
+}

@@ -371,6 +371,15 @@ async fn sessions_of_an_older_database_become_persons_with_one_device() {
             hash_token("old-token")
         );
         db.raw(&insert, &insert).await;
+        // A session from before migration 4 on a server that never started with it: no
+        // last use.
+        let older = Uuid::new_v4();
+        let insert = format!(
+            "INSERT INTO sessions (player_id, token_hash, name, created_at_ms, last_seen_ms, used) \
+             VALUES ('{older}', '{}', 'Apio', 3, NULL, 1)",
+            hash_token("older-token")
+        );
+        db.raw(&insert, &insert).await;
         let tournament = Uuid::new_v4();
         let director = Uuid::new_v4();
         let rows = [
@@ -397,6 +406,23 @@ async fn sessions_of_an_older_database_become_persons_with_one_device() {
         );
         let person = store.person(id).await.unwrap().unwrap();
         assert_eq!((person.created_at_ms, person.username), (5, None));
+        assert_eq!(store.devices_of(id).await.unwrap()[0].label, "A device");
+        // The one with no last use counts as seen at the first sweep, not at its creation
+        // (which would expire it at once).
+        store
+            .write(&[Write::Session(SessionChange::Expire {
+                now_ms: 1_000_000,
+                before_ms: 500_000,
+                unused_before_ms: 900_000,
+            })])
+            .await
+            .unwrap();
+        let older_now = store
+            .session_by_token_hash(&hash_token("older-token"))
+            .await
+            .unwrap()
+            .expect("kept");
+        assert_eq!((older_now.last_seen_ms, older_now.used), (1_000_000, true));
         assert_eq!(store.fill_tournament_people().await.unwrap(), 2);
         assert_eq!(store.fill_tournament_people().await.unwrap(), 0, "once only");
         let theirs = store.tournaments_of(id, 10).await.unwrap();
@@ -404,6 +430,24 @@ async fn sessions_of_an_older_database_become_persons_with_one_device() {
         assert_eq!((theirs[0].tournament.id, theirs[0].role.as_str()), (tournament, "player"));
         let directs = store.tournaments_of(director, 10).await.unwrap();
         assert_eq!(directs[0].role, "director");
+        // The stronger role stays: the director who also plays, a co-director named later
+        // a player again.
+        let listed = |person, role: &str| {
+            Write::Session(SessionChange::InTournament {
+                person_id: person,
+                tournament_id: tournament,
+                role: role.into(),
+                at_ms: 9,
+            })
+        };
+        store.write(&[listed(director, "player")]).await.unwrap();
+        store.write(&[listed(id, "co-director"), listed(id, "player")]).await.unwrap();
+        let roles = |person| {
+            let store = store.clone();
+            async move { store.tournaments_of(person, 10).await.unwrap()[0].role.clone() }
+        };
+        assert_eq!(roles(director).await, "director");
+        assert_eq!(roles(id).await, "co-director");
         store.close().await;
     })
     .await;

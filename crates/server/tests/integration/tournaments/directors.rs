@@ -491,3 +491,58 @@ async fn a_rename_reaches_the_standings_and_the_console_stays() {
     let (_, seen) = server.get(&event.path(""), &event.tokens[&a]).await;
     assert_eq!(seen["you"], a.as_str());
 }
+
+/// No director can give a code for a player with an account (it would be a takeover: the
+/// account has its password and recovery codes), nor once the tournament is over.
+#[tokio::test]
+async fn a_device_code_is_for_a_guest_and_a_tournament_not_over() {
+    let server = TestServer::start("sqlite::memory:").await;
+    let mut event = Event::create(&server, json!({"name":"Guarded","rounds":1})).await;
+    let (kato, kato_id) = account(&server, "Kato").await;
+    let (status, r) = server.post(&event.path("/join"), &kato, json!({})).await;
+    assert_eq!(status, 200, "{r}");
+    event.tokens.insert(kato_id.clone(), kato.clone());
+    let guest = event.join("Guest").await;
+    refused(
+        server
+            .post(
+                &event.path(&format!("/players/{kato_id}/link-code")),
+                &event.director,
+                json!({}),
+            )
+            .await,
+        409,
+        "already_account",
+        "Kato has an account: they log in on the new device (or use a recovery code)",
+    );
+    // The tournament over, not for a guest either.
+    event.pair().await;
+    let started = event.start(1).await;
+    let game = started["pairings"][0]["game_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    event.resign(&game, &guest).await;
+    event
+        .until("the sheet", |s| {
+            !round(s, 1)["pairings"][0]["sheet"].is_null()
+        })
+        .await;
+    for player in [&kato_id, &guest] {
+        let (status, r) = event
+            .sheet(&game, &event.tokens[player], json!({"action": "confirm"}))
+            .await;
+        assert_eq!(status, 200, "{r}");
+    }
+    event
+        .until("the tournament over", |s| s["status"] == "finished")
+        .await;
+    refused(
+        server
+            .post(&event.path(&format!("/players/{guest}/link-code")), &event.director, json!({}))
+            .await,
+        409,
+        "tournament_closed",
+        "the tournament is over: a player who lost their device gets back with their own account, or a link code from another of their devices",
+    );
+}
