@@ -187,4 +187,26 @@ mod tests {
         assert!(!passwords.verify("mweso seeds", Some(&hash)).await.unwrap());
         assert!(!passwords.verify("anything", None).await.unwrap());
     }
+
+    #[tokio::test]
+    async fn the_strength_check_off_the_workers_answers_as_the_plain_one() {
+        let passwords = Passwords::default();
+        assert_eq!(
+            passwords.check("abc", &[]).await.unwrap(),
+            Err("a password is at least 8 characters".to_owned())
+        );
+        assert_eq!(
+            passwords
+                .check("mweso seeds in the outer row", &[])
+                .await
+                .unwrap(),
+            Ok(())
+        );
+        // The words the account is known by are passed along.
+        assert!(passwords
+            .check("nakato1990", &["nakato"])
+            .await
+            .unwrap()
+            .is_err());
+    }
 }

@@ -110,3 +110,34 @@ async fn accounts_made_from_one_address_are_limited() {
     assert_eq!(refusal(&third), (429, "rate_limited"));
     server.stop().await;
 }
+
+/// Name changes are limited per person (each one is written to every unfinished tournament
+/// the person is in).
+#[tokio::test]
+async fn renames_are_limited_per_person() {
+    let server =
+        TestServer::start_with(config_with(|l| l.renames_per_session_per_minute = 2)).await;
+    let (kato, _) = server.session("Kato").await;
+    for name in ["Kato A", "Kato B"] {
+        let (status, r) = server.patch("/api/me", &kato, json!({"name": name})).await;
+        assert_eq!(status, 200, "{r}");
+    }
+    let third = server
+        .patch("/api/me", &kato, json!({"name": "Kato C"}))
+        .await;
+    assert_eq!(refusal(&third), (429, "rate_limited"));
+    assert_eq!(
+        third.1["error"]["message"],
+        "you changed your name 2 times in the last minute; wait a little"
+    );
+    // Another person is not held back by Kato's renames.
+    let (nakato, _) = server.session("Nakato").await;
+    assert_eq!(
+        server
+            .patch("/api/me", &nakato, json!({"name": "Nakato B"}))
+            .await
+            .0,
+        200
+    );
+    server.stop().await;
+}
