@@ -45,15 +45,7 @@ pub async fn create_session(
             ),
         ));
     }
-    if !state.limiters.sessions.allow(()) {
-        return Err(ApiError::limited(
-            Limit::Sessions,
-            format!(
-                "the server made {} sessions in the last minute, as many as it makes; try again in a few seconds",
-                limits.sessions_per_minute
-            ),
-        ));
-    }
+    may_make_a_session(&state)?;
     let (session, token) = state
         .sessions
         .create(request.name.as_deref(), &device_label(&headers))
@@ -66,6 +58,20 @@ pub async fn create_session(
         state.sessions.revoke(&old).await?;
     }
     Ok(signed_in(&state, StatusCode::OK, &session, token))
+}
+
+/// Takes one of the sessions the whole server makes a minute, or refuses it.
+fn may_make_a_session(state: &AppState) -> Result<(), ApiError> {
+    if state.limiters.sessions.allow(()) {
+        return Ok(());
+    }
+    Err(ApiError::limited(
+        Limit::Sessions,
+        format!(
+            "the server made {} sessions in the last minute, as many as it makes; try again in a few seconds",
+            state.config.limits.sessions_per_minute
+        ),
+    ))
 }
 
 /// The answer that signs a device in: the session with its token, and the cookie.
@@ -170,14 +176,8 @@ pub async fn sign_up(
     // An account made with no session is a new person and device as `POST /api/session`
     // makes: it counts in the server's sessions a minute too.
     let current = token_from(&headers);
-    if current.is_none() && !state.limiters.sessions.allow(()) {
-        return Err(ApiError::limited(
-            Limit::Sessions,
-            format!(
-                "the server made {} sessions in the last minute, as many as it makes; try again in a few seconds",
-                state.config.limits.sessions_per_minute
-            ),
-        ));
+    if current.is_none() {
+        may_make_a_session(&state)?;
     }
     let made = state
         .sessions
