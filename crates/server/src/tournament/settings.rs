@@ -115,6 +115,7 @@ impl Settings {
                 setup,
                 time_control,
                 stop_at_ms: None,
+                relayed: false,
             },
             system,
             rounds,
