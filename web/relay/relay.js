@@ -9,7 +9,7 @@
 
 import { api, ApiError } from '../core/api.js';
 import { readerSession } from '../core/session.js';
-import { h, replace, announce, errorText } from '../core/ui.js';
+import { h, replace, announce, errorText, sleep } from '../core/ui.js';
 import { RULESET_NAMES } from '../core/words.js';
 import { BoardView } from '../board/boardview.js';
 import { cellOf, describeOutcome, sideName, summarizeLaps } from '../board/notation.js';
@@ -32,6 +32,9 @@ const OPTION_WORDS = /** @type {Record<string, [string, string]>} */ ({
   c: ['Clockwise', 'sow clockwise from the same pit'],
   l: ['Leave them', 'leave the captured seeds and go on from the other hole'],
 });
+
+/** How often a page opened before its round started asks again for the table's game. */
+const WAIT_FOR_ROUND_MS = 3000;
 
 /** The arrangements offered at a tap, in the side's own pit order (0..7 its outer row). */
 const ARRANGEMENTS = /** @type {[string, number[]][]} */ ([
@@ -147,7 +150,12 @@ class RelayPage {
     const code = new URLSearchParams(location.hash.slice(1)).get('code');
     if (code) await this.claimWith(code);
     else this.claim.textContent = 'Entries are taken from this table\'s relay only.';
-    const gameId = await this.findGame();
+    let gameId = await this.findGame();
+    // Opened before the round started: the game comes with the start.
+    while (gameId === '') {
+      await sleep(WAIT_FOR_ROUND_MS);
+      gameId = await this.findGame();
+    }
     if (!gameId) return;
     this.gameLink.setAttribute('href', `/g/${encodeURIComponent(gameId)}`);
     this.gameLink.hidden = false;
@@ -178,7 +186,11 @@ class RelayPage {
     }
   }
 
-  /** The table's game, from the tournament. @returns {Promise<string | null>} */
+  /**
+   * The table's game, from the tournament: '' while its round has not started, null when
+   * there is no such tournament or it cannot be read.
+   * @returns {Promise<string | null>}
+   */
   async findGame() {
     const { tournament, round, table } = this.where;
     try {
@@ -190,7 +202,8 @@ class RelayPage {
         this.heading.textContent = `Relay · table ${table}, round ${round} · ${rules}`;
         return pairing.game_id;
       }
-      this.next.textContent = `Round ${round} has no game at table ${table} yet: the director starts the round first.`;
+      this.next.textContent = `Round ${round} has no game at table ${table} yet: the moves are entered once the director starts the round.`;
+      return '';
     } catch (e) {
       const missing = e instanceof ApiError && (e.status === 404 || e.status === 400);
       this.next.textContent = missing ? 'No such tournament on this server: the link may be mistyped.' : `The tournament could not be read: ${errorText(e)}.`;
