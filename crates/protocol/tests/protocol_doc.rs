@@ -60,7 +60,7 @@ const DOC: &str = include_str!("../../../docs/protocol.md");
 
 /// Every server message type. [`server_type`] matches every variant without a wildcard, so
 /// a new variant does not compile until it is named there; name it here too.
-const SERVER_TYPES: [&str; 15] = [
+const SERVER_TYPES: [&str; 16] = [
     "state",
     "crowd",
     "ack",
@@ -76,6 +76,7 @@ const SERVER_TYPES: [&str; 15] = [
     "end",
     "impasse_proposed",
     "impasse_declined",
+    "undone",
 ];
 
 /// Every message type of a tournament socket; [`tournament_type`] names every variant.
@@ -138,6 +139,7 @@ fn server_type(message: &ServerMessage) -> &'static str {
             Event::End { .. } => "end",
             Event::ImpasseProposed { .. } => "impasse_proposed",
             Event::ImpasseDeclined { .. } => "impasse_declined",
+            Event::Undone(_) => "undone",
         },
         ServerMessage::Reply(reply) => match reply {
             Reply::State(_) => "state",
