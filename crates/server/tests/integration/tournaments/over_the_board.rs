@@ -501,7 +501,11 @@ async fn hybrid_swiss(database_url: &str) {
             .send(json!({"t":"move","d":{"move":mv},"id":"m"}))
             .await;
         let refused = socket.recv_type("error").await;
-        assert_eq!(refused["id"], "m", "{refused}");
+        assert_eq!(
+            (refused["d"]["id"].as_str(), refused["d"]["code"].as_str()),
+            (Some("m"), Some("relayed_game")),
+            "{refused}"
+        );
     }
     drop(socket);
     for &table in &plan.online {
