@@ -201,7 +201,7 @@ fn a_board_table_without_a_sheet_holds_the_round_and_is_missing_when_time_is_up(
     assert_eq!(t.games_to_adjudicate(), Vec::<Uuid>::new());
     assert_eq!(t.missing_sheets(), vec![(1, 1)]);
     let view = t.round_view(0);
-    assert_eq!(view.pairings[0].board.as_ref().unwrap().missing, true);
+    assert!(view.pairings[0].board.as_ref().unwrap().missing);
     board(
         &mut t,
         id(DIRECTOR),
