@@ -51,7 +51,7 @@ test('a relay enters a wooden board\'s game and spectators see every entry, undo
   await relay.page.goto(invite.url.replace(/^https?:\/\/[^/]+/, base));
   await relay.page.waitForSelector('[data-relay-claim][data-claimed="true"]');
   assert.equal(new URL(relay.page.url()).hash, '', 'the spent code leaves the address');
-  await relay.page.waitForSelector('.relay-page [data-board] [data-legal="true"]');
+  await relay.page.waitForSelector('.relay-page [data-board] [data-legal]');
   await watcher.page.waitForSelector('[data-relayed-note]:not([hidden])');
 
   /** The relay page's game as it has it. */
@@ -91,7 +91,7 @@ test('a relay enters a wooden board\'s game and spectators see every entry, undo
     const starts = before.legal[side].starts;
     // A start that stops at a decision when there is one (the relay answers it), else the first.
     const start = starts.find((/** @type {any} */ s) => s.decision && !s.start.includes("'")) || starts.find((/** @type {any} */ s) => !s.start.includes("'"));
-    await relay.page.click(`.relay-page [data-pit="${start.start}"][data-legal="true"]`);
+    await relay.page.click(`.relay-page [data-pit="${start.start}"][data-legal]`);
     await waitFor(async () => (await relaySnap())?.version > before.version, `the relay's ${start.start}`);
     let snap = await relaySnap();
     let entries = 1;
@@ -101,7 +101,7 @@ test('a relay enters a wooden board\'s game and spectators see every entry, undo
       const at = snap.version;
       const button = await relay.page.$(`[data-relay-option="${option}"]`);
       if (button) await button.click();
-      else await relay.page.click(`.relay-page [data-pit="${option}"][data-legal="true"]`);
+      else await relay.page.click(`.relay-page [data-pit="${option}"][data-legal]`);
       await waitFor(async () => (await relaySnap())?.version > at, `the relay's answer ${option}`);
       snap = await relaySnap();
     }
@@ -175,7 +175,7 @@ test('a relay enters a wooden board\'s game and spectators see every entry, undo
     return settled?.position === last.position && settled.history === moves - 1;
   }, 'the late watcher\'s game page');
   // A player's own socket cannot play a relayed game: the page offers no pit.
-  assert.equal(await late.page.$$eval('[data-board] [data-legal="true"]', (els) => els.length), 0);
+  assert.equal(await late.page.$$eval('[data-board] [data-legal]', (els) => els.length), 0);
 
   // The refusal asked for is the only problem allowed: its failed request and its console line.
   const asked = (/** @type {string} */ p) => /relay\/act .*"kind":"undo".* -> .*nothing_to_undo/.test(p)
