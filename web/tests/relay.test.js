@@ -16,6 +16,7 @@ import { serverAndBrowser } from './helpers/suite.js';
 import { openPage } from './helpers/browser.js';
 import { call, waitFor } from './helpers/protocol.js';
 import { createTournament, joinPlayers } from './helpers/tournament.js';
+import { assertAccessible } from './helpers/axe.js';
 
 const live = serverAndBrowser();
 
@@ -53,6 +54,7 @@ test('a relay enters a wooden board\'s game and spectators see every entry, undo
   assert.equal(new URL(relay.page.url()).hash, '', 'the spent code leaves the address');
   await relay.page.waitForSelector('.relay-page [data-board] [data-legal]');
   await watcher.page.waitForSelector('[data-relayed-note]:not([hidden])');
+  await assertAccessible(relay.page, 'the relay\'s page');
 
   /** The relay page's game as it has it. */
   const relaySnap = () => relay.page.evaluate(() => /** @type {any} */ (window).__omwesoRelay.snap());
