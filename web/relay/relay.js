@@ -223,6 +223,8 @@ class RelayPage {
   refuse(text) {
     this.refusal.textContent = text;
     announce(`Refused: ${text}`);
+    // On a phone the relay may be scrolled down to the buttons: the words come into view.
+    this.refusal.scrollIntoView({ block: 'nearest' });
   }
 
   /** Sends an entry; its refusal is shown, its result comes over the game socket. @param {RelayAction} body */
@@ -268,6 +270,9 @@ class RelayPage {
     this.renderDecision(snap);
     this.renderArrange(snap);
     this.renderResign(snap);
+    // Once the game is over its result is the table's entry: the tournament takes no undo.
+    const over = snap.status === 'finished' || snap.status === 'annulled';
+    this.undoButton.hidden = over;
     this.undoButton.disabled = this.sending;
     const lastMove = snap.history[snap.history.length - 1];
     this.last.textContent = lastMove
@@ -275,7 +280,7 @@ class RelayPage {
       : 'No move entered yet.';
     if (snap.outcome) {
       const { title } = describeOutcome(snap.outcome, (side) => called(snap, side), snap.ruleset, snap.position);
-      this.next.textContent = `The game is over: ${title}. An entry that ended it can still be taken back.`;
+      this.next.textContent = `The game is over: ${title}. Its result waits for the players' initials on the tournament page; if it is wrong, they dispute it and the director settles it.`;
     }
     this.root.dataset.version = String(snap.version);
   }
@@ -283,6 +288,7 @@ class RelayPage {
   /** A decision's options as large buttons, with what each does. @param {Snapshot} snap */
   renderDecision(snap) {
     const options = snap.status === 'playing' ? snap.pending || [] : [];
+    const appears = this.decision.hidden && options.length > 0;
     this.decision.hidden = options.length === 0;
     if (!options.length) {
       replace(this.decision);
@@ -300,6 +306,8 @@ class RelayPage {
           disabled: this.sending, onclick: () => this.act({ kind: 'decide', choice: option }),
         }, h('span', { class: 'relay-option-name' }, name), h('span', { class: 'relay-option-help small' }, detail));
       }));
+    // Under the board on a phone: brought into view when the turn stops at it.
+    if (appears) this.decision.scrollIntoView({ block: 'nearest' });
   }
 
   /** A free setup: the side arranging, with arrangements at a tap or counts typed in. @param {Snapshot} snap */

@@ -12,6 +12,9 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { serverAndBrowser } from './helpers/suite.js';
 import { openPage } from './helpers/browser.js';
 import { call, waitFor } from './helpers/protocol.js';
@@ -19,6 +22,9 @@ import { createTournament, joinPlayers } from './helpers/tournament.js';
 import { assertAccessible } from './helpers/axe.js';
 
 const live = serverAndBrowser();
+
+const ARTIFACTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'test-artifacts');
+mkdirSync(ARTIFACTS, { recursive: true });
 
 /** The phone the relay holds at the board: the smallest the page is made for. */
 const SMALL_PHONE = { viewport: { width: 360, height: 640 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
@@ -44,14 +50,16 @@ test('a relay enters a wooden board\'s game and spectators see every entry, undo
   const onlineId = started.pairings.find((/** @type {any} */ p) => p.table === 1).game_id;
   assert.ok(gameId && onlineId && gameId !== onlineId);
 
-  const spectator = await openPage(live.browser, 'spectator');
-  await spectator.page.goto(`${base}/t/${id}`);
-  const watcher = await openPage(live.browser, 'game watcher');
-  await watcher.page.goto(`${base}/g/${gameId}`);
+  // The relay's claim creates the table's game (a board table has none before): the
+  // spectators come once it is there.
   const relay = await openPage(live.browser, 'relay', SMALL_PHONE);
   await relay.page.goto(invite.url.replace(/^https?:\/\/[^/]+/, base));
   await relay.page.waitForSelector('[data-relay-claim][data-claimed="true"]');
   assert.equal(new URL(relay.page.url()).hash, '', 'the spent code leaves the address');
+  const spectator = await openPage(live.browser, 'spectator');
+  await spectator.page.goto(`${base}/t/${id}`);
+  const watcher = await openPage(live.browser, 'game watcher');
+  await watcher.page.goto(`${base}/g/${gameId}`);
   await relay.page.waitForSelector('.relay-page [data-board] [data-legal]');
   await watcher.page.waitForSelector('[data-relayed-note]:not([hidden])');
   await assertAccessible(relay.page, 'the relay\'s page');
@@ -83,6 +91,7 @@ test('a relay enters a wooden board\'s game and spectators see every entry, undo
     return truth;
   }
 
+  let decisionShot = false;
   /**
    * Enters one whole move on the relay page: a tap on its start, then each answer's
    * button; the number of entries it took, and whether it stopped at a decision.
@@ -99,6 +108,13 @@ test('a relay enters a wooden board\'s game and spectators see every entry, undo
     let entries = 1;
     while (snap.pending && snap.status === 'playing') {
       entries += 1;
+      // The decision's buttons on the phone, kept for a look.
+      await relay.page.waitForSelector(`[data-relay-option="${snap.pending[0]}"]`);
+      if (!decisionShot) {
+        decisionShot = true;
+        // What the relay sees: the screen, not the whole page.
+        await relay.page.screenshot({ path: path.join(ARTIFACTS, 'relay-decision-360x640.png') });
+      }
       const option = snap.pending[0];
       const at = snap.version;
       const button = await relay.page.$(`[data-relay-option="${option}"]`);

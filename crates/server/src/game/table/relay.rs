@@ -18,9 +18,9 @@
 //! An undo after the game ended is allowed when the relay's own entry ended it (a
 //! resignation entered for the wrong side, a last move mistyped): the game is played again
 //! from before it. One the round's deadline (or a director) stopped on material is not:
-//! the adjudication was nobody's entry. Whether an end the tournament has already
-//! recorded may still be reopened is the tournament's to decide before it passes the undo
-//! on (its `relay_game` check).
+//! the adjudication was nobody's entry. A tournament's relay does not get that far: its
+//! API refuses an undo once the game is over (http/board_tables.rs, `relay_act`), the
+//! result being the table's entry by then, which the players dispute if it is wrong.
 
 use omweso_rules::{Arrangement, Game, GameMove, Outcome, Side};
 use serde::{Deserialize, Serialize};
