@@ -8,7 +8,7 @@
 // in words where the relay is looking.
 
 import { api, ApiError } from '../core/api.js';
-import { readerSession } from '../core/session.js';
+import { ensureSession, readerSession } from '../core/session.js';
 import { h, replace, announce, errorText, sleep } from '../core/ui.js';
 import { RULESET_NAMES } from '../core/words.js';
 import { BoardView } from '../board/boardview.js';
@@ -145,11 +145,17 @@ class RelayPage {
   }
 
   async start() {
-    // A guest's session is enough to relay: the code names the table's relay, not a name.
-    await readerSession();
     const code = new URLSearchParams(location.hash.slice(1)).get('code');
-    if (code) await this.claimWith(code);
-    else this.claim.textContent = 'Entries are taken from this table\'s relay only.';
+    if (code) {
+      // A guest is enough to relay, but a named one: the director's console and the
+      // proposed sheet say who relays the table.
+      await ensureSession('Your name, so that the director and the players see who relays this table. No account needed.');
+      await this.claimWith(code);
+    } else {
+      // Back on the page (a reload): this device is the relay already, or only watches.
+      await readerSession();
+      this.claim.textContent = 'Entries are taken from this table\'s relay only.';
+    }
     let gameId = await this.findGame();
     // Opened before the round started: the game comes with the start.
     while (gameId === '') {
