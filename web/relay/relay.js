@@ -157,7 +157,8 @@ class RelayPage {
       this.claim.textContent = 'Entries are taken from this table\'s relay only.';
     }
     let gameId = await this.findGame();
-    // Opened before the round started: the game comes with the start.
+    // Opened before the round started, or before anyone relays the table: the game comes
+    // with the start, or with the relay.
     while (gameId === '') {
       await sleep(WAIT_FOR_ROUND_MS);
       gameId = await this.findGame();
@@ -193,8 +194,9 @@ class RelayPage {
   }
 
   /**
-   * The table's game, from the tournament: '' while its round has not started, null when
-   * there is no such tournament or it cannot be read.
+   * The table's game, from the tournament: '' while there is none yet (its round has not
+   * started, or nobody relays it), null when there is no such tournament or it cannot be
+   * read.
    * @returns {Promise<string | null>}
    */
   async findGame() {
@@ -203,6 +205,11 @@ class RelayPage {
       const snap = await api('GET', `/api/tournaments/${encodeURIComponent(tournament)}`);
       const pairing = (snap.rounds || []).find((/** @type {any} */ r) => r.number === round)?.pairings
         ?.find((/** @type {any} */ p) => p.table === table);
+      if (pairing?.game_id && pairing.board && !pairing.board.relayed) {
+        // A board table has no game until it has a relay: nothing to follow yet.
+        this.next.textContent = `Table ${table} has no relay yet: open the director's relay link to become it.`;
+        return '';
+      }
       if (pairing?.game_id) {
         const rules = RULESET_NAMES[snap.ruleset] || 'Omweso';
         this.heading.textContent = `Relay · table ${table}, round ${round} · ${rules}`;

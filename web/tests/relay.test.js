@@ -220,6 +220,11 @@ test('a relay enters a free setup\'s arrangements, takes one back, and enters a 
   const gameId = started.pairings[0].game_id;
   const invite = await call(base, director.token, 'POST', `/api/tournaments/${id}/tables/${round.number}/1/relay-invite`);
 
+  // The relay's page without a code, before anyone relays the table: it says so and
+  // waits; once the table has a relay it shows the game (entries stay the relay's).
+  const early = await openPage(live.browser, 'early visitor', SMALL_PHONE);
+  await early.page.goto(`${base}/t/${id}/relay/${round.number}/1`);
+  await early.page.waitForFunction(() => /has no relay yet/.test(document.querySelector('[data-relay-next]')?.textContent || ''));
   const relay = await openPage(live.browser, 'relay', SMALL_PHONE);
   relay.page.on('dialog', (dialog) => dialog.accept());
   await relay.page.goto(invite.url.replace(/^https?:\/\/[^/]+/, base));
@@ -228,6 +233,7 @@ test('a relay enters a free setup\'s arrangements, takes one back, and enters a 
   await relay.page.waitForSelector('[data-relay-claim][data-claimed="true"]');
   const spectator = await openPage(live.browser, 'spectator');
   await spectator.page.goto(`${base}/t/${id}`);
+  await early.page.waitForSelector('[data-relay-arrange][data-side="s"]:not([hidden])');
 
   /** The game as the server has it once its version is past `version`. @param {number} version */
   const past = (version) => waitFor(async () => {
@@ -276,7 +282,7 @@ test('a relay enters a free setup\'s arrangements, takes one back, and enters a 
   assert.deepEqual(g.outcome, { result: 'win', winner: 's', victory: 'resigned' });
   await relay.page.waitForSelector('[data-relay-undo]', { state: 'hidden' });
   assert.match(await relay.page.textContent('[data-relay-next]') || '', /The game is over/);
-  const problems = [relay, spectator].flatMap((p) => p.problems);
+  const problems = [relay, spectator, early].flatMap((p) => p.problems);
   assert.deepEqual(problems, []);
-  for (const p of [relay, spectator]) await p.context.close();
+  for (const p of [relay, spectator, early]) await p.context.close();
 });
