@@ -122,6 +122,7 @@ pub fn router(state: AppState) -> Router {
         .route("/ws/tournaments/{id}", get(socket::tournament::upgrade))
         .route("/ws/lobby", get(socket::lobby::upgrade))
         .route("/t/{id}", get(assets::page))
+        .route("/t/{id}/{*rest}", get(assets::page))
         .route("/account", get(assets::page))
         .route("/link", get(assets::page))
         .route("/me", get(assets::page))
