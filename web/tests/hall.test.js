@@ -1,0 +1,247 @@
+// A tournament in a school hall, through its two pages for the room: the hall screen
+// (/t/<id>/screen) on a 1920x1080 projector shows every table of the round with both
+// names, who moves first and the countdown, the live tables as mini-boards and the
+// standings in turn, fits the screen (and a 1280x720 one) without scrolling, and follows
+// the round's end, a corrected sheet and the next round's pairing without a reload; the
+// print view (/t/<id>/print) gives one score sheet per table, each a printed page, with the
+// names and the table's QR code (a box saying there is none while the server has no QR
+// codes), and the pairings for the wall. Real server, headless Chromium; any console error
+// fails. Screenshots go to web/test-artifacts/, and the two the guide shows to docs/.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serverAndBrowser } from './helpers/suite.js';
+import { openPage } from './helpers/browser.js';
+import { call, waitFor } from './helpers/protocol.js';
+import { createTournament, joinPlayers, pairAndStart, signInContext, snapshot } from './helpers/tournament.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const ARTIFACTS = path.resolve(here, '..', 'test-artifacts');
+const DOCS = path.resolve(here, '..', '..', 'docs');
+mkdirSync(ARTIFACTS, { recursive: true });
+
+const live = serverAndBrowser();
+
+const NAMES = ['Okello Joseph', 'Nakato Aisha', 'Apio Grace', 'Mukasa Ronald', 'Namubiru Sarah', 'Ssali Peter'];
+
+/**
+ * The pairings a hall screen shows, row by row: the table, the player who moves first, the
+ * result cell, the other player, where it is played.
+ * @param {import('playwright-core').Page} page
+ */
+function hallRows(page) {
+  return page.$$eval('[data-view="pairings"] [data-hall-table]', (rows) => rows.map((row) => {
+    const cells = [...row.children].map((c) => c);
+    const nameOf = (/** @type {Element} */ cell) => [...cell.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent).join('').trim();
+    return {
+      table: Number(row.getAttribute('data-hall-table')),
+      first: nameOf(cells[1]), result: (cells[2].textContent || '').trim(), second: nameOf(cells[3]),
+      where: (cells[4].textContent || '').trim(),
+    };
+  }));
+}
+
+/**
+ * Asserts the hall screen fits its window: no scrolling, every row and board inside it,
+ * every name whole (not cut short), in type of at least `minPx`.
+ * @param {import('playwright-core').Page} page @param {number} minPx @param {string} what
+ */
+async function assertFits(page, minPx, what) {
+  const fit = await page.evaluate(() => {
+    const doc = document.documentElement;
+    const stage = /** @type {HTMLElement} */ (document.getElementById('hall-stage')).getBoundingClientRect();
+    const outOfWindow = [...document.querySelectorAll('.hall-head, .hall-foot')]
+      .map((el) => el.getBoundingClientRect())
+      .filter((r) => r.bottom > innerHeight + 1 || r.right > innerWidth + 1).length;
+    // The views' rows and boards inside the stage (it hides what overflows: cut off, unseen).
+    const outOfStage = [...document.querySelectorAll('#hall-stage .hall-row, #hall-stage .mini')]
+      .map((el) => el.getBoundingClientRect())
+      .filter((r) => r.bottom > stage.bottom + 1 || r.right > stage.right + 1).length;
+    const outside = outOfWindow + outOfStage;
+    const names = [...document.querySelectorAll('.hall-row:not(.head) .hall-player')];
+    const cut = names.filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent);
+    const sizes = names.map((el) => parseFloat(getComputedStyle(el).fontSize));
+    return {
+      scrolls: doc.scrollHeight > innerHeight + 1 || doc.scrollWidth > innerWidth + 1, outside, cut,
+      smallest: sizes.length ? Math.min(...sizes) : Infinity,
+    };
+  });
+  assert.equal(fit.scrolls, false, `${what}: the page scrolls`);
+  assert.equal(fit.outside, 0, `${what}: something is outside the screen`);
+  assert.deepEqual(fit.cut, [], `${what}: names cut short`);
+  assert.ok(fit.smallest >= minPx, `${what}: names in ${fit.smallest}px type, under ${minPx}px`);
+}
+
+/** @param {import('playwright-core').Page} page @param {string} view */
+function viewShown(page, view) {
+  return page.waitForSelector(`#hall-stage[data-view="${view}"]`, { timeout: 20000 });
+}
+
+test('the hall screen and the printed sheets of a round', { timeout: 240000 }, async () => {
+  const base = live.server.url;
+  // A time control under which absent players are not forfeited while the test looks.
+  const t = await createTournament(base, {
+    name: 'St. Mary\'s Hall Open', rounds: 3, round_minutes: 45,
+    time_control: { preset: 'tournament', referee_seconds: null, disconnect_grace_seconds: 600 },
+  }, 'Mukasa');
+  await joinPlayers(base, t.id, NAMES.length, { names: NAMES });
+  const round1 = await pairAndStart(base, t.id, t.director.token);
+  assert.equal(round1.pairings.length, 3);
+  const snap1 = await snapshot(base, t.id, t.director.token);
+  const names = new Map(snap1.players.map((/** @type {any} */ p) => [p.player_id, p.name]));
+  const nameOfId = (/** @type {string} */ id) => names.get(id) || '?';
+  // Does the server give QR codes yet (the over-the-board API)? Without them the sheets say so.
+  const qr = await fetch(`${base}/api/tournaments/${t.id}/qr?round=1`, { headers: { Authorization: `Bearer ${t.director.token}` } });
+  const qrServed = qr.ok && (await qr.json()).tables?.length === 3;
+
+  // ---- the hall screen, on a 1920x1080 projector ----
+  const screen = await openPage(live.browser, 'screen', { viewport: { width: 1920, height: 1080 } });
+  const { page } = screen;
+  await page.goto(`${base}/t/${t.id}/screen?cycle=4`);
+  await viewShown(page, 'pairings');
+  await page.evaluate(() => { /** @type {any} */ (window).__sameDocument = true; });
+  await assert.doesNotReject(page.waitForSelector('#hall-name:text("St. Mary\'s Hall Open")'));
+  const rows = await hallRows(page);
+  assert.deepEqual(rows.map((r) => [r.table, r.first, r.second, r.where]),
+    round1.pairings.map((/** @type {any} */ p) => [p.table, nameOfId(p.first), nameOfId(p.second), 'online']),
+    'every table, the player who moves first on the left');
+  const clock = await page.textContent('#hall-countdown');
+  const m = /^(\d+):(\d\d)$/.exec((clock || '').trim());
+  assert.ok(m && Number(m[1]) >= 40 && Number(m[1]) <= 45, `the round's countdown: ${clock}`);
+  assert.match(await page.textContent('#hall-round') || '', /Round 1 of 3/);
+  await assertFits(page, 36, '1920x1080 pairings');
+  await page.screenshot({ path: path.join(ARTIFACTS, 'hall-screen-pairings.png'), animations: 'disabled' });
+
+  // The live tables: every game of the round, as mini-boards, over the live pages.
+  await viewShown(page, 'live');
+  /** @type {Set<string>} */
+  const boards = new Set();
+  await waitFor(async () => {
+    for (const id of await page.$$eval('[data-view="live"] .mini[data-game-id]', (els) => els.map((el) => el.getAttribute('data-game-id') || ''))) boards.add(id);
+    return boards.size === 3;
+  }, 'the three games on the live pages', { timeout: 30000, every: 500 });
+  assert.deepEqual([...boards].sort(), round1.pairings.map((/** @type {any} */ p) => p.game_id).sort());
+  await assertFits(page, 0, '1920x1080 live tables');
+  await page.screenshot({ path: path.join(ARTIFACTS, 'hall-screen-live.png'), animations: 'disabled' });
+
+  // Then the standings: every player, in the server's order.
+  await viewShown(page, 'standings');
+  const shownStandings = await page.$$eval('[data-hall-player]', (els) => els.map((el) => el.getAttribute('data-hall-player')));
+  assert.deepEqual(shownStandings, snap1.standings.map((/** @type {any} */ s) => s.player_id));
+  await assertFits(page, 30, '1920x1080 standings');
+  await page.screenshot({ path: path.join(ARTIFACTS, 'hall-screen-standings.png'), animations: 'disabled' });
+
+  // ---- the round ends: the results come in, no reload ----
+  await call(base, t.director.token, 'POST', `/api/tournaments/${t.id}/rounds/1/end`);
+  await viewShown(page, 'pairings');
+  await waitFor(async () => {
+    const now = await hallRows(page);
+    return now.length === 3 && now.every((r) => /^[\d½]+ – [\d½]+$/.test(r.result));
+  }, 'every table\'s result on the screen', { timeout: 30000, every: 250 });
+  await waitFor(async () => (await snapshot(base, t.id, t.director.token)).rounds[0].status === 'finished', 'round 1 finished');
+  await page.waitForSelector('#hall-countdown:text("Round 1 is over")');
+
+  // A sheet corrected by the director: the table's result and the standings change.
+  const table1 = round1.pairings[0];
+  const before = (await hallRows(page))[0].result;
+  await call(base, t.director.token, 'POST', `/api/tournaments/${t.id}/sheets/${table1.game_id}`, {
+    action: 'correct', result: { result: 'win', winner: 's', victory: 'adjudicated' }, reason: 'recounted: south had more seeds',
+  });
+  await waitFor(async () => (await hallRows(page))[0]?.result === '1 – 0', `table 1's corrected result (was ${before})`, { timeout: 20000, every: 250 });
+  const snap2 = await snapshot(base, t.id, t.director.token);
+  await viewShown(page, 'standings');
+  await waitFor(async () => {
+    const shown = await page.$$eval('[data-hall-player]', (els) => els.map((el) => [el.getAttribute('data-hall-player'), el.querySelector('[data-hall-points]')?.textContent]));
+    return JSON.stringify(shown) === JSON.stringify(snap2.standings.map((/** @type {any} */ s) => [s.player_id, s.points === 0.5 ? '½' : s.points === 1.5 ? '1½' : String(s.points)]));
+  }, 'the standings after the correction', { timeout: 20000, every: 250 });
+  assert.equal(shownStandings.length, 6);
+
+  // ---- round 2 paired: its tables at once, still the same page ----
+  const round2 = await call(base, t.director.token, 'POST', `/api/tournaments/${t.id}/rounds`);
+  await page.waitForSelector('#hall-round:text("Round 2 of 3")');
+  await viewShown(page, 'pairings');
+  await waitFor(async () => {
+    const now = await hallRows(page);
+    return JSON.stringify(now.map((r) => [r.first, r.second])) === JSON.stringify(round2.pairings.map((/** @type {any} */ p) => [nameOfId(p.first), nameOfId(p.second)]));
+  }, 'round 2\'s tables on the screen', { timeout: 20000, every: 250 });
+  assert.match(await page.textContent('#hall-countdown') || '', /Starting soon/);
+  // Started: the countdown runs.
+  await call(base, t.director.token, 'POST', `/api/tournaments/${t.id}/rounds/2/start`);
+  await page.waitForFunction(() => /^4\d:\d\d$/.test(document.getElementById('hall-countdown')?.textContent || ''));
+  await viewShown(page, 'pairings');
+  assert.equal(await page.evaluate(() => /** @type {any} */ (window).__sameDocument), true, 'no reload');
+  await assertFits(page, 36, '1920x1080 round 2');
+  await page.screenshot({ path: path.join(ARTIFACTS, 'hall-screen.png'), animations: 'disabled' });
+  copyFileSync(path.join(ARTIFACTS, 'hall-screen.png'), path.join(DOCS, 'hall-screen.png'));
+
+  // The same page on a 1280x720 screen: everything still fits.
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.waitForTimeout(600);
+  await viewShown(page, 'pairings');
+  await assertFits(page, 24, '1280x720 pairings');
+  await page.screenshot({ path: path.join(ARTIFACTS, 'hall-screen-720.png'), animations: 'disabled' });
+  await viewShown(page, 'standings');
+  await assertFits(page, 20, '1280x720 standings');
+
+  // ---- the print view: round 1's score sheets, as the director prints them ----
+  const director = await openPage(live.browser, 'director', { viewport: { width: 794, height: 1123 } });
+  await signInContext(director.context, base, t.director);
+  const dp = director.page;
+  await dp.goto(`${base}/t/${t.id}`);
+  const printLink = dp.locator('[data-print-sheets]');
+  await printLink.waitFor({ state: 'visible' });
+  assert.equal(await printLink.getAttribute('href'), `/t/${t.id}/print`);
+  assert.equal(await dp.locator('[data-hall-screen]').getAttribute('href'), `/t/${t.id}/screen`);
+
+  await dp.goto(`${base}/t/${t.id}/print?round=1`);
+  await dp.waitForSelector('.score-sheet');
+  await dp.waitForSelector('#print-button');
+  const sheets = await dp.$$eval('.score-sheet', (els) => els.map((el) => ({
+    table: Number(el.getAttribute('data-sheet-table')),
+    first: el.querySelector('[data-sheet-first]')?.textContent,
+    second: el.querySelector('[data-sheet-second]')?.textContent,
+    round: el.querySelector('[data-sheet-round]')?.textContent,
+    qr: Boolean(el.querySelector('svg[data-sheet-qr]')),
+    placeholder: Boolean(el.querySelector('[data-qr-placeholder]')),
+    victories: [...el.querySelectorAll('[data-victory]')].map((v) => v.getAttribute('data-victory')),
+    url: el.querySelector('[data-sheet-url]')?.textContent,
+  })));
+  assert.deepEqual(sheets.map((s) => [s.table, s.first, s.second, s.round]),
+    round1.pairings.map((/** @type {any} */ p) => [p.table, nameOfId(p.first), nameOfId(p.second), '1']), 'one sheet per table, the first mover first');
+  for (const s of sheets) {
+    assert.deepEqual(s.victories, ['no-move', 'emitwe-ebiri', 'akakyala', 'akawumbi', 'resigned']);
+    assert.match(s.url || '', new RegExp(`/t/${t.id}/sheet/1/${s.table}$`));
+    if (qrServed) assert.ok(s.qr && !s.placeholder, `table ${s.table}: the QR code`);
+    else assert.ok(s.placeholder, `table ${s.table}: the box where the QR code goes`);
+  }
+  // Printed: one page a sheet, nothing else on paper.
+  const cdp = await director.context.newCDPSession(dp);
+  await cdp.send('Emulation.setEmulatedMedia', { media: 'print' });
+  assert.equal(await dp.locator('#print-button').isVisible(), false, 'the Print button is not printed');
+  await dp.locator('.score-sheet').first().screenshot({ path: path.join(ARTIFACTS, 'score-sheet.png') });
+  copyFileSync(path.join(ARTIFACTS, 'score-sheet.png'), path.join(DOCS, 'score-sheet.png'));
+  await cdp.send('Emulation.setEmulatedMedia', { media: '' });
+  const pdf = (await dp.pdf({ format: 'A4' })).toString('latin1');
+  const pages = (pdf.match(/\/Type\s*\/Page(?![s\w])/g) || []).length;
+  assert.equal(pages, 3, 'three sheets, three printed pages');
+
+  // The pairings for the wall: the latest round, with the tournament's QR code.
+  await dp.click('[data-wall-link]');
+  await dp.waitForSelector('.wall-sheet');
+  const wall = await dp.$$eval('[data-wall-table]', (els) => els.map((el) => [...el.querySelectorAll('td')].map((td) => td.textContent)));
+  assert.deepEqual(wall.map((r) => r.slice(0, 3)),
+    round2.pairings.map((/** @type {any} */ p) => [String(p.table), nameOfId(p.first), nameOfId(p.second)]));
+  assert.ok(await dp.locator(qrServed ? 'svg[data-wall-qr]' : '.wall-qr [data-qr-placeholder]').count() === 1, 'the tournament\'s QR code, or its box');
+  await cdp.send('Emulation.setEmulatedMedia', { media: 'print' });
+  await dp.screenshot({ path: path.join(ARTIFACTS, 'wall-pairings.png'), fullPage: true });
+
+  // Nothing went wrong in either page. Until the server has QR codes, its 404 for them is
+  // the one error expected (the page does without).
+  const expected = (/** @type {string} */ line) => !qrServed && (/\/qr(\?|\s)/.test(line) || /Failed to load resource: the server responded with a status of 404/.test(line));
+  assert.deepEqual([...screen.problems, ...director.problems].filter((line) => !expected(line)), []);
+  await screen.context.close();
+  await director.context.close();
+});
