@@ -136,6 +136,11 @@ pub struct GameConfig {
     /// millisecond and the same on replay. `None` for a game outside a tournament.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop_at_ms: Option<u64>,
+    /// A relayed over-the-board table's game (docs/rules.md#57-over-the-board-play-and-relays): its
+    /// moves are entered by the table's relay as they are sown on the wooden board, with
+    /// no referee count, move limit or abandonment; only the round's deadline stops it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub relayed: bool,
 }
 
 pub fn ms(seconds: f64) -> u64 {

@@ -16,6 +16,8 @@
 //!   engine's best move).
 //! - [`tournament`]: a tournament's bodies and its socket's frames; [`lobby`]: the lobby
 //!   socket's frames and the game summaries its lists carry.
+//! - [`over_the_board`]: tables played at a wooden board: where, their sheets entered
+//!   from phones, relays and the printed sheets' QR codes.
 //! - [`config`]: a game's settings as a client asks for them (ruleset, setup, time
 //!   control).
 //!
@@ -32,6 +34,7 @@ pub mod config;
 pub mod game;
 pub mod http;
 pub mod lobby;
+pub mod over_the_board;
 pub mod server;
 pub mod tournament;
 

@@ -11,6 +11,7 @@ use super::config::TimeControlRequest;
 use super::game::{ClockView, Status};
 use super::server::ErrorReply;
 use crate::config::{SetupKind, TimeControl};
+use crate::over_the_board::{BoardTableView, PlayedAt};
 
 /// The most players a tournament takes (a refusal beyond it says so; `omweso
 /// tournament-sim` caps its field by it).
@@ -121,6 +122,10 @@ pub struct NewTournament {
     /// none when absent (an addition).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub federation: Option<String>,
+    /// Where its tables are played unless the director says otherwise for a round or a
+    /// table: `online` (the default) or `board` (over the board, an addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub played_at: Option<PlayedAt>,
 }
 
 /// A tournament's settings as created, every default filled in (the snapshot's
@@ -141,6 +146,9 @@ pub struct SettingsView {
     /// The federation, when one was set (an addition).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub federation: Option<String>,
+    /// Where its tables are played by default (an addition).
+    #[serde(default)]
+    pub played_at: PlayedAt,
 }
 
 /// `POST /api/tournaments` answers (201).
@@ -241,6 +249,10 @@ pub enum SheetRequest {
     Correct {
         result: Outcome,
         reason: String,
+        /// A sheet entered at the board: the seeds each player captured, in the
+        /// pairing's order, as they should stand (addition).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seeds: Option<PerPlayer<u64>>,
     },
 }
 
@@ -253,6 +265,10 @@ pub struct PlayerView {
     /// Rounds already paired when they joined (late join; addition).
     #[serde(default)]
     pub joined_after_round: u32,
+    /// Added by a director by name, without a device: the director acts for them
+    /// (addition).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub added_by_director: bool,
 }
 
 /// `paired`, `playing` or `finished`.
@@ -309,7 +325,7 @@ pub enum SheetStatus {
 }
 
 /// A number for the first and the second player of a pairing.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PerPlayer<T> {
     pub first: T,
     pub second: T,
@@ -373,6 +389,10 @@ pub struct SheetView {
     /// A free setup's arrangements (docs/rules.md#11-setup); absent for a preset start.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arrangements: Option<ArrangementsView>,
+    /// Entered at the board by its players (or the director), not filled in by the
+    /// server from a game: nothing confirms it but their initials (addition).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub over_the_board: bool,
 }
 
 /// The two arrangements of a free setup on a score sheet (addition): each player's 16
@@ -403,6 +423,12 @@ pub struct PairingView {
     /// Earlier games of this table, annulled and replayed (addition).
     #[serde(default)]
     pub replaced: Vec<ReplacedGame>,
+    /// Where it is played (addition).
+    #[serde(default)]
+    pub played_at: PlayedAt,
+    /// Over the board: its entries, relay and what it waits for (addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<BoardTableView>,
 }
 
 /// A round.

@@ -233,6 +233,22 @@ pub struct Limits {
         default_value_t = 5
     )]
     pub renames_per_session_per_minute: u32,
+    /// Over-the-board changes one person makes a minute: sheet entries and initials,
+    /// relays named, tables set online or over the board, players added by name.
+    #[arg(
+        long,
+        env = "OMWESO_BOARD_CHANGES_PER_SESSION_PER_MINUTE",
+        default_value_t = 60
+    )]
+    pub board_changes_per_session_per_minute: u32,
+    /// Moves (and undos) one relay enters a minute: a wooden board is played by hand,
+    /// a move every few seconds at most.
+    #[arg(
+        long,
+        env = "OMWESO_RELAY_ENTRIES_PER_SESSION_PER_MINUTE",
+        default_value_t = 120
+    )]
+    pub relay_entries_per_session_per_minute: u32,
     /// Link codes one person makes a minute.
     #[arg(
         long,
@@ -314,6 +330,8 @@ impl Limits {
             codes_per_ip_per_minute: 10,
             link_codes_per_session_per_minute: 10,
             renames_per_session_per_minute: 5,
+            board_changes_per_session_per_minute: 60,
+            relay_entries_per_session_per_minute: 120,
             mails_per_ip_per_hour: 20,
             mails_per_account_per_hour: 5,
             unfinished_tournaments_per_director: 3,
@@ -427,6 +445,8 @@ impl ServeConfig {
                 codes_per_ip_per_minute: 100_000,
                 link_codes_per_session_per_minute: 100_000,
                 renames_per_session_per_minute: 100_000,
+                board_changes_per_session_per_minute: 100_000,
+                relay_entries_per_session_per_minute: 100_000,
                 mails_per_ip_per_hour: 100_000,
                 mails_per_account_per_hour: 100_000,
                 ..Limits::defaults()

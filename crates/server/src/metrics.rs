@@ -349,10 +349,12 @@ pub enum Limit {
     MailsPerIp,
     MailsPerAccount,
     RenamesPerSession,
+    BoardChangesPerSession,
+    RelayEntriesPerSession,
 }
 
 impl Limit {
-    pub const ALL: [Limit; 29] = [
+    pub const ALL: [Limit; 31] = [
         Limit::SessionsPerIp,
         Limit::GamesPerSession,
         Limit::GamesPerIp,
@@ -382,6 +384,8 @@ impl Limit {
         Limit::MailsPerIp,
         Limit::MailsPerAccount,
         Limit::RenamesPerSession,
+        Limit::BoardChangesPerSession,
+        Limit::RelayEntriesPerSession,
     ];
 
     #[must_use]
@@ -416,6 +420,8 @@ impl Limit {
             Limit::MailsPerIp => "mails_per_ip",
             Limit::MailsPerAccount => "mails_per_account",
             Limit::RenamesPerSession => "renames_per_session",
+            Limit::BoardChangesPerSession => "board_changes_per_session",
+            Limit::RelayEntriesPerSession => "relay_entries_per_session",
         }
     }
 

@@ -122,6 +122,7 @@ pub fn router(state: AppState) -> Router {
         .route("/ws/tournaments/{id}", get(socket::tournament::upgrade))
         .route("/ws/lobby", get(socket::lobby::upgrade))
         .route("/t/{id}", get(assets::page))
+        // The hall screen, the print view, a table's sheet entry and its relay's page.
         .route("/t/{id}/{*rest}", get(assets::page))
         .route("/account", get(assets::page))
         .route("/link", get(assets::page))
@@ -131,6 +132,7 @@ pub fn router(state: AppState) -> Router {
         .route("/g/{id}", get(assets::page))
         .route("/static/{*path}", get(assets::asset))
         .merge(http::tournament_people::routes())
+        .merge(http::board_tables::routes())
         .fallback(http::games::not_found)
         .layer(axum::extract::DefaultBodyLimit::max(64 * 1024))
         .layer(axum::middleware::from_fn_with_state(

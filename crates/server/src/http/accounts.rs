@@ -439,7 +439,7 @@ pub fn link_code_info(state: &AppState, headers: &HeaderMap, code: LinkCode) -> 
 
 /// The address the server is reached at: its first public origin, else the request's
 /// `Host` over http.
-fn origin(state: &AppState, headers: &HeaderMap) -> String {
+pub fn origin(state: &AppState, headers: &HeaderMap) -> String {
     if let Some(origin) = state.config.public_origin.first() {
         return origin.trim_end_matches('/').to_owned();
     }

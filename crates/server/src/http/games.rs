@@ -77,6 +77,7 @@ pub async fn create_game(
         setup,
         time_control,
         stop_at_ms: None,
+        relayed: false,
     };
     let creator = Seat {
         player: session.player_id,

@@ -172,6 +172,9 @@ pub struct Limiters {
     pub codes_per_ip: Rates<AddressKey>,
     pub link_codes_per_session: Rates<uuid::Uuid>,
     pub renames_per_session: Rates<uuid::Uuid>,
+    /// Over-the-board changes, and a relay's entries, per person.
+    pub board_changes_per_session: Rates<uuid::Uuid>,
+    pub relay_entries_per_session: Rates<uuid::Uuid>,
     /// E-mail calls per address, and mails asked for per account (its username's key).
     pub mails_per_ip: Rates<AddressKey>,
     pub mails_per_account: Rates<String>,
@@ -197,6 +200,8 @@ impl Limiters {
             codes_per_ip: Rates::new(limits.codes_per_ip_per_minute),
             link_codes_per_session: Rates::new(limits.link_codes_per_session_per_minute),
             renames_per_session: Rates::new(limits.renames_per_session_per_minute),
+            board_changes_per_session: Rates::new(limits.board_changes_per_session_per_minute),
+            relay_entries_per_session: Rates::new(limits.relay_entries_per_session_per_minute),
             mails_per_ip: Rates::hourly(limits.mails_per_ip_per_hour),
             mails_per_account: Rates::hourly(limits.mails_per_account_per_hour),
         }

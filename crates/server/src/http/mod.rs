@@ -19,6 +19,7 @@ pub mod accept;
 pub mod accounts;
 pub mod address;
 pub mod analysis;
+pub mod board_tables;
 pub mod edge;
 pub mod email;
 pub mod error;

@@ -198,7 +198,7 @@ fn may_pair(state: &AppState, player: uuid::Uuid) -> Result<(), ApiError> {
 }
 
 /// A round's number in the path (`{n}`, from 1): `not_found` for anything else.
-pub struct RoundNumber(u32);
+pub struct RoundNumber(pub u32);
 
 impl<S: Send + Sync> axum::extract::FromRequestParts<S> for RoundNumber {
     type Rejection = ApiError;
@@ -292,9 +292,14 @@ pub async fn sheet(
     let action = match request {
         SheetRequest::Confirm => SheetAction::Confirm,
         SheetRequest::Dispute { reason } => SheetAction::Dispute { reason },
-        SheetRequest::Correct { result, reason } => SheetAction::Correct {
+        SheetRequest::Correct {
+            result,
+            reason,
+            seeds,
+        } => SheetAction::Correct {
             outcome: result,
             reason,
+            seeds: seeds.map(|s| [s.first, s.second]),
         },
     };
     let sheet = tournament

@@ -154,6 +154,14 @@ impl SessionChange {
                 vec![uuid(*device_id), text(token_hash)],
                 "device",
             )],
+            SessionChange::NewPerson {
+                person_id,
+                name,
+                at_ms,
+            } => vec![any(
+                sql::INSERT_PERSON_WITHOUT_DEVICE,
+                vec![uuid(*person_id), text(name), Param::Int(*at_ms)],
+            )],
             SessionChange::Rename { person_id, name } => vec![one(
                 sql::RENAME_PERSON,
                 vec![uuid(*person_id), text(name)],

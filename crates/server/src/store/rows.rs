@@ -126,6 +126,14 @@ pub enum SessionChange {
     Rotate { device_id: Uuid, token_hash: String },
     /// The person's name.
     Rename { person_id: Uuid, name: String },
+    /// A person without a device (a player a tournament's director added by name):
+    /// counted as used, so that the sweep of unused guests never deletes whom a
+    /// tournament names; a device code can give them a device later.
+    NewPerson {
+        person_id: Uuid,
+        name: String,
+        at_ms: i64,
+    },
     /// A guest person becomes an account. Refused ([`StoreError::NotFound`]) when the
     /// person already is one, and as a conflict when the username's key is taken.
     MakeAccount {

@@ -15,6 +15,10 @@ pub(crate) const MAX_ROWS_PER_INSERT: usize = 128;
 /// A new guest person ([`SessionRow`](super::SessionRow)): `$1` id, `$2` name, `$3` when.
 pub(crate) const INSERT_PERSON: &str =
     "INSERT INTO persons (id, name, created_at_ms, used) VALUES ($1, $2, $3, 0)";
+/// A person without a device, used from the start (a player a director added by name):
+/// `$1` id, `$2` name, `$3` when.
+pub(crate) const INSERT_PERSON_WITHOUT_DEVICE: &str =
+    "INSERT INTO persons (id, name, created_at_ms, used) VALUES ($1, $2, $3, 1)";
 /// A device: `$1` id, `$2` token hash, `$3` person, `$4` label, `$5` created, `$6` last
 /// seen, `$7` used.
 pub(crate) const INSERT_DEVICE: &str = "INSERT INTO devices (id, token_hash, person_id, label, \

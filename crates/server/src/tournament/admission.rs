@@ -67,24 +67,32 @@ pub fn may_join(t: &Tournament, player: Uuid, name: &str) -> Result<(), Refusal>
 /// page, the players' and in `sheets.csv`, where a U+202E would turn the line around.
 /// Spaces at its ends are dropped; an empty reason is the state machine's to refuse.
 pub fn clean_reason(action: SheetAction) -> Result<SheetAction, Refusal> {
-    let clean = |reason: String| -> Result<String, Refusal> {
-        let trimmed = reason.trim();
-        if trimmed.is_empty() {
-            return Ok(reason);
-        }
-        crate::session::clean_text(trimmed, MAX_REASON_CHARS, "a reason")
-            .map_err(|message| Refusal::new(ErrorCode::BadReason, message))
-    };
+    let clean = |reason: String| clean_reason_text(&reason);
     Ok(match action {
         SheetAction::Confirm => SheetAction::Confirm,
         SheetAction::Dispute { reason } => SheetAction::Dispute {
             reason: clean(reason)?,
         },
-        SheetAction::Correct { outcome, reason } => SheetAction::Correct {
+        SheetAction::Correct {
+            outcome,
+            reason,
+            seeds,
+        } => SheetAction::Correct {
             outcome,
             reason: clean(reason)?,
+            seeds,
         },
     })
+}
+
+/// One reason as [`clean_reason`] cleans it (a board table's dispute's too).
+pub fn clean_reason_text(reason: &str) -> Result<String, Refusal> {
+    let trimmed = reason.trim();
+    if trimmed.is_empty() {
+        return Ok(reason.to_owned());
+    }
+    crate::session::clean_text(trimmed, MAX_REASON_CHARS, "a reason")
+        .map_err(|message| Refusal::new(ErrorCode::BadReason, message))
 }
 
 /// Whether the sheet of `game_id` may take another correction.

@@ -11,6 +11,7 @@ use uuid::Uuid;
 
 use super::settings::Settings;
 use super::sheet::GameFigures;
+use omweso_protocol::over_the_board::{BoardResult, PlayedAt};
 
 /// What a player or the director did to a sheet.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -23,6 +24,26 @@ pub enum SheetAction {
     /// `outcome` in the game's seats.
     Correct {
         outcome: Outcome,
+        reason: String,
+        /// A sheet entered at the board: the seeds captured by the pairing's first and
+        /// second player as they should stand (absent: unchanged).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seeds: Option<[u64; 2]>,
+    },
+}
+
+/// What a player (or a director) did to a board table's sheet
+/// (docs/rules.md#57-over-the-board-play-and-relays).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "lowercase")]
+pub enum BoardAction {
+    /// The result as seen at the board; a director's makes the sheet at once.
+    Enter {
+        result: BoardResult,
+    },
+    /// The other player initials the entry standing.
+    Confirm,
+    Dispute {
         reason: String,
     },
 }
@@ -141,6 +162,51 @@ pub enum Entry {
         player: Uuid,
         by: Uuid,
     },
+    /// Where a table (`None`: every table) of a round not started yet is played.
+    PlayedAt {
+        round: u32,
+        table: Option<u32>,
+        played_at: PlayedAt,
+        by: Uuid,
+    },
+    /// A director added `player`, a person without a device made with this entry, by
+    /// name: the director acts for them.
+    AddPlayer {
+        player: Uuid,
+        name: String,
+        by: Uuid,
+    },
+    /// A player or a director entered, initialled or disputed a board table's result.
+    BoardSheet {
+        round: u32,
+        table: u32,
+        by: Uuid,
+        action: BoardAction,
+    },
+    /// A director made a one-time code that makes its user a board table's relay (only
+    /// its SHA-256 is logged).
+    RelayInvited {
+        round: u32,
+        table: u32,
+        code_hash: String,
+        expires_at_ms: u64,
+        by: Uuid,
+    },
+    /// A board table's relay named (`relay` `None`: no relay now): by a director, or by
+    /// whoever used the invite whose code hashes to `code_hash`. `game`: the table's game,
+    /// created with this entry (its round is being played and had no game for it yet).
+    Relay {
+        round: u32,
+        table: u32,
+        relay: Option<Uuid>,
+        name: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        code_hash: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<Uuid>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        game: Option<Uuid>,
+    },
     /// Time passed: sheets confirm themselves, a round's time runs out.
     Tick,
     /// The standings changed by games' ends are sent, coalesced (at most every few
@@ -168,6 +234,11 @@ impl Entry {
             Entry::CoDirectorRemoved { .. } => "co_director_removed",
             Entry::Rename { .. } => "rename",
             Entry::DeviceCode { .. } => "device_code",
+            Entry::PlayedAt { .. } => "played_at",
+            Entry::AddPlayer { .. } => "add_player",
+            Entry::BoardSheet { .. } => "board_sheet",
+            Entry::RelayInvited { .. } => "relay_invited",
+            Entry::Relay { .. } => "relay",
             Entry::Tick => "tick",
             Entry::Standings => "standings",
         }

@@ -3,6 +3,7 @@
 //! The pure parts, no I/O: `settings` (what the director chose), `berger` and `pairing`
 //! (who meets whom), `sheet` (score sheets), `standings` (points and tiebreaks), `log`
 //! (the append-only entries) and `state` (the tournament as a state machine over them),
+//! `board` (a table played over the board: its entries, initials and relay's proposal),
 //! `export` (CSV and TRF), `admission` (the limits checked on a request, not on replay). Then the live parts: `actor` (one task per tournament, owning
 //! its state, its round clock and its socket connections, creating the games of a round
 //! through the game registry and hearing their ends) and `registry` (tournaments by id,
@@ -11,6 +12,7 @@
 pub mod actor;
 pub mod admission;
 pub mod berger;
+pub mod board;
 pub mod export;
 pub mod log;
 pub mod pairing;

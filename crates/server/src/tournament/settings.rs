@@ -1,6 +1,7 @@
 //! A tournament's settings (docs/rules.md#5-tournaments): what the director chose at creation, every
 //! default filled in, checked once, and stored in the log's first entry.
 
+use omweso_protocol::over_the_board::PlayedAt;
 use omweso_rules::{Outcome, Ruleset, Victory};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
@@ -37,6 +38,10 @@ pub struct Settings {
     /// The federation the TRF names (three capital letters), if the director set one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub federation: Option<String>,
+    /// Where the tables are played unless the director says otherwise for a round or a
+    /// table (docs/rules.md#57-over-the-board-play-and-relays).
+    #[serde(default, skip_serializing_if = "PlayedAt::is_online")]
+    pub played_at: PlayedAt,
 }
 
 impl Settings {
@@ -115,6 +120,7 @@ impl Settings {
                 setup,
                 time_control,
                 stop_at_ms: None,
+                relayed: false,
             },
             system,
             rounds,
@@ -123,6 +129,7 @@ impl Settings {
             points,
             forbidden_pairs,
             federation,
+            played_at: request.played_at.unwrap_or_default(),
         })
     }
 
@@ -204,6 +211,7 @@ impl Settings {
             },
             forbidden_pairs: self.forbidden_pairs.clone(),
             federation: self.federation.clone(),
+            played_at: self.played_at,
         }
     }
 }

@@ -194,6 +194,9 @@ pub struct Correction {
     pub reason: String,
     pub before: Verdict,
     pub after: Verdict,
+    /// A board sheet's seeds changed with it: before and after, in the pairing's order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seeds: Option<([u64; 2], [u64; 2])>,
 }
 
 /// What the game itself tells the sheet, in the pairing's terms.
@@ -227,6 +230,13 @@ pub struct Sheet {
     pub auto_confirmed: bool,
     pub dispute: Option<Dispute>,
     pub corrections: Vec<Correction>,
+    /// Entered at the board (docs/rules.md#57-over-the-board-play-and-relays): it never
+    /// confirms itself.
+    #[serde(default)]
+    pub over_the_board: bool,
+    /// The director who entered it for the players: it stands confirmed.
+    #[serde(default)]
+    pub entered_by: Option<Uuid>,
 }
 
 impl Sheet {
@@ -240,6 +250,25 @@ impl Sheet {
             auto_confirmed: false,
             dispute: None,
             corrections: Vec::new(),
+            over_the_board: false,
+            entered_by: None,
+        }
+    }
+
+    /// A board table's sheet, made when both players initialled one entry, or a director
+    /// entered it (`entered_by`).
+    #[must_use]
+    pub fn at_the_board(
+        verdict: Verdict,
+        figures: GameFigures,
+        at_ms: u64,
+        entered_by: Option<Uuid>,
+    ) -> Sheet {
+        Sheet {
+            confirmed: [entered_by.is_none(); 2],
+            over_the_board: true,
+            entered_by,
+            ..Sheet::new(verdict, figures, at_ms)
         }
     }
 
@@ -255,7 +284,7 @@ impl Sheet {
             SheetStatus::Corrected
         } else if self.dispute.is_some() {
             SheetStatus::Disputed
-        } else if self.auto_confirmed || self.confirmed == [true; 2] {
+        } else if self.auto_confirmed || self.confirmed == [true; 2] || self.entered_by.is_some() {
             SheetStatus::Confirmed
         } else {
             SheetStatus::Pending
@@ -265,7 +294,8 @@ impl Sheet {
     /// When it confirms itself, while it is pending.
     #[must_use]
     pub fn confirms_at(&self) -> Option<u64> {
-        (self.status() == SheetStatus::Pending).then_some(self.ended_at_ms + AUTO_CONFIRM_MS)
+        (self.status() == SheetStatus::Pending && !self.over_the_board)
+            .then_some(self.ended_at_ms + AUTO_CONFIRM_MS)
     }
 
     /// The game's result for the standings, between `players` (the pairing's first and
@@ -364,6 +394,7 @@ impl Sheet {
                         second: self.figures.late_arranged[1],
                     },
                 }),
+            over_the_board: self.over_the_board,
         }
     }
 }
@@ -404,6 +435,7 @@ pub fn sheet_without_game(forfeit_winner: Option<usize>, table: &PointsTable) ->
         dispute: None,
         confirms_at: None,
         arrangements: None,
+        over_the_board: false,
     }
 }
 
@@ -520,6 +552,7 @@ mod tests {
             reason: "the clock was wrong".into(),
             before: sheet.verdict(),
             after,
+            seeds: None,
         });
         assert_eq!(sheet.status(), SheetStatus::Corrected);
         assert_eq!(

@@ -63,6 +63,7 @@ fn pairing(ruleset: Ruleset) -> SeatedGame {
             setup: SetupKind::Outer,
             time_control: TimeControl::CASUAL,
             stop_at_ms: None,
+            relayed: false,
         },
         first: seat("Kato"),
         second: seat("Nakato"),

@@ -21,6 +21,7 @@ pub(super) fn config(ruleset: Ruleset, setup: SetupKind) -> GameConfig {
         setup,
         time_control: TimeControl::CASUAL,
         stop_at_ms: None,
+        relayed: false,
     }
 }
 

@@ -147,6 +147,7 @@ impl Actor {
             | Command::Rename { .. }
             | Command::DeviceCode { .. }
             | Command::Actions { .. } => self.handle_people(command).await,
+            Command::Board(command) => self.handle_board(command).await,
             Command::Socket(SocketCommand::Connect {
                 player,
                 resume_after,
@@ -250,7 +251,7 @@ impl Actor {
         let plan = self.t.start_plan(round)?;
         // Counted against the server's games like any other: refused whole, saying so,
         // rather than some tables started and others not.
-        let new_games = plan.iter().flatten().count();
+        let new_games = plan.iter().flatten().filter(|p| p.creates_game()).count();
         let places = match self
             .services
             .games
@@ -277,15 +278,24 @@ impl Actor {
         let mut seated = Vec::new();
         for planned in plan {
             match planned {
-                Some(PlannedGame { first, second, .. }) => {
+                Some(planned) => {
+                    // A board table has an id too (its sheet's), but a game only when a
+                    // relay follows the board.
                     let id = Uuid::now_v7();
                     games.push(Some(id));
-                    seated.push(SeatedGame {
-                        id,
-                        config: config.clone(),
-                        first,
-                        second,
-                    });
+                    if planned.creates_game() {
+                        let config = GameConfig {
+                            relayed: planned.relayed,
+                            ..config.clone()
+                        };
+                        let PlannedGame { first, second, .. } = planned;
+                        seated.push(SeatedGame {
+                            id,
+                            config,
+                            first,
+                            second,
+                        });
+                    }
                 }
                 None => games.push(None),
             }

@@ -16,10 +16,12 @@
 //! [`TournamentHandle`], its [`Command`]s, the [`Services`]) and the task's state; [`run`]
 //! its loop and timers, [`commands`] what it does with each command, [`games`] its games
 //! watched, ended and stopped, [`people`] the co-directors, renames and device codes,
+//! [`board`] the tables played over the board (their sheets and relays),
 //! [`persist`] a change saved, [`presence`] who is here, and
 //! [`fanout`] what its sockets are sent. The connections and recent events are a
 //! [`Room`].
 
+mod board;
 mod commands;
 mod fanout;
 mod games;
@@ -28,6 +30,7 @@ mod persist;
 mod presence;
 mod run;
 
+pub use board::BoardCommand;
 pub use persist::row;
 
 use std::collections::{HashMap, HashSet};
@@ -173,6 +176,8 @@ pub enum Command {
         by: Uuid,
         reply: oneshot::Sender<Result<Vec<DirectorAction>, Refusal>>,
     },
+    /// Over-the-board play: where tables are played, their sheets, relays.
+    Board(BoardCommand),
     /// A socket opening or closing (`room::SocketCommand`).
     Socket(SocketCommand),
 }

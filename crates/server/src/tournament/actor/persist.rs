@@ -106,6 +106,15 @@ impl Actor {
             Entry::Join { player, .. } => {
                 writes.push(super::in_tournament(*player, id, "player", now));
             }
+            // A person without a device: made with the entry that adds them.
+            Entry::AddPlayer { player, name, .. } => {
+                writes.push(Write::Session(crate::store::SessionChange::NewPerson {
+                    person_id: *player,
+                    name: name.clone(),
+                    at_ms: i64::try_from(now).unwrap_or(i64::MAX),
+                }));
+                writes.push(super::in_tournament(*player, id, "player", now));
+            }
             Entry::CoDirectorAdded { player, .. } | Entry::CoDirectorAccepted { player, .. } => {
                 writes.push(super::in_tournament(*player, id, "co-director", now));
             }

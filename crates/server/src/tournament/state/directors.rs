@@ -9,7 +9,8 @@
 use omweso_rules::{Outcome, Side};
 use uuid::Uuid;
 
-use crate::tournament::log::{Entry, SheetAction};
+use crate::tournament::log::{BoardAction, Entry, SheetAction};
+use omweso_protocol::over_the_board::PlayedAt;
 use omweso_protocol::tournament::{CoDirectorView, DirectorsChanged, TournamentEvent};
 use omweso_protocol::ErrorCode;
 
@@ -263,8 +264,59 @@ impl Tournament {
             Entry::Sheet {
                 game_id,
                 by,
-                action: SheetAction::Correct { outcome, reason },
+                action:
+                    SheetAction::Correct {
+                        outcome, reason, ..
+                    },
             } => (*by, self.describe_correction(*game_id, *outcome, reason)),
+            Entry::PlayedAt {
+                round,
+                table,
+                played_at,
+                by,
+            } => {
+                let place = match played_at {
+                    PlayedAt::Online => "online",
+                    PlayedAt::Board => "over the board",
+                };
+                let which = table.map_or_else(
+                    || format!("every table of round {round}"),
+                    |t| format!("round {round}, table {t}"),
+                );
+                (*by, format!("set {which} to be played {place}"))
+            }
+            Entry::AddPlayer { name, by, .. } => {
+                (*by, format!("added {name}, a player without a device"))
+            }
+            Entry::BoardSheet {
+                round,
+                table,
+                by,
+                action: BoardAction::Enter { .. },
+            } if self.directs(*by) => (
+                *by,
+                format!("entered the sheet of round {round}, table {table}"),
+            ),
+            Entry::RelayInvited {
+                round, table, by, ..
+            } => (
+                *by,
+                format!("made a relay invite for round {round}, table {table}"),
+            ),
+            Entry::Relay {
+                round,
+                table,
+                relay,
+                name,
+                by: Some(by),
+                ..
+            } => {
+                let what = match relay {
+                    Some(_) => format!("named {name} relay of round {round}, table {table}"),
+                    None => format!("removed the relay of round {round}, table {table}"),
+                };
+                (*by, what)
+            }
             Entry::ForbiddenPairs { pairs, by } => {
                 (*by, format!("set the forbidden pairs ({})", pairs.len()))
             }

@@ -19,9 +19,11 @@ use std::collections::HashMap;
 use uuid::Uuid;
 
 use crate::game::table::Seat;
+use crate::tournament::board::BoardPlay;
 use crate::tournament::log::Entry;
 use crate::tournament::settings::Settings;
 use crate::tournament::sheet::{GameFigures, Sheet};
+use omweso_protocol::over_the_board::PlayedAt;
 use omweso_protocol::tournament::{RoundStatus, SheetStatus, System, TournamentStatus};
 use omweso_protocol::ErrorCode;
 
@@ -41,6 +43,8 @@ pub struct Player {
     pub withdrawn: bool,
     /// Rounds already paired when they joined.
     pub joined_after_round: u32,
+    /// Added by a director by name, without a device.
+    pub added_by_director: bool,
 }
 
 /// A game played at a table, with its sheet once it ended.
@@ -50,6 +54,26 @@ pub struct TableGame {
     /// 0: the pairing's first moved first; 1: its second did (a replay).
     pub moved_first: usize,
     pub sheet: Option<Sheet>,
+    /// Over the board: the entries waiting for initials, and the relayed game if any.
+    pub board: Option<BoardPlay>,
+}
+
+impl TableGame {
+    /// Still to be watched as a game: an online game without its sheet, or a relayed
+    /// one whose game has not ended.
+    fn followed(&self) -> bool {
+        match &self.board {
+            None => self.sheet.is_none(),
+            Some(board) => board.relayed && !board.game_ended && self.sheet.is_none(),
+        }
+    }
+}
+
+/// Who enters a board table's moves as they are sown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Relay {
+    pub id: Uuid,
+    pub name: String,
 }
 
 /// One table of a round.
@@ -68,6 +92,11 @@ pub struct Table {
     pub forfeit_winner: Option<usize>,
     /// Decided without a game (a withdrawal) at the round's start.
     pub no_game: bool,
+    /// Where it is played (docs/rules.md#57-over-the-board-play-and-relays).
+    pub played_at: PlayedAt,
+    /// A board table's relay, and the open invite to become it.
+    pub relay: Option<Relay>,
+    pub relay_invite: Option<Invite>,
 }
 
 impl Table {
@@ -128,6 +157,17 @@ pub struct PlannedGame {
     pub table: u32,
     pub first: Seat,
     pub second: Seat,
+    /// Over the board: no game is created unless a relay follows the board.
+    pub played_at: PlayedAt,
+    pub relayed: bool,
+}
+
+impl PlannedGame {
+    /// Whether the round's start creates a game in the store for this table.
+    #[must_use]
+    pub fn creates_game(&self) -> bool {
+        self.played_at == PlayedAt::Online || self.relayed
+    }
 }
 
 /// One tournament.
@@ -419,7 +459,8 @@ impl Tournament {
     }
 
     /// The games of a round whose time is up (or that the director ended) still being
-    /// played: to adjudicate.
+    /// played: to adjudicate. A board table without a relayed game has none: its director
+    /// adjudicates it (it is `missing`).
     #[must_use]
     pub fn games_to_adjudicate(&self) -> Vec<Uuid> {
         self.rounds
@@ -427,7 +468,7 @@ impl Tournament {
             .filter(|r| r.closing)
             .flat_map(|r| &r.tables)
             .filter_map(|t| t.game.as_ref())
-            .filter(|g| g.sheet.is_none())
+            .filter(|g| g.followed())
             .map(|g| g.game_id)
             .collect()
     }
@@ -440,7 +481,7 @@ impl Tournament {
             .flat_map(|r| r.tables.iter().map(move |t| (r.number, t)))
             .filter_map(|(round, t)| {
                 let g = t.game.as_ref()?;
-                g.sheet.is_none().then_some((g.game_id, round, t.number))
+                g.followed().then_some((g.game_id, round, t.number))
             })
             .collect()
     }
@@ -452,14 +493,15 @@ impl Tournament {
         self.rounds[r].deadline_ms
     }
 
-    /// Whether `game_id` is a game of this tournament still being played.
+    /// Whether `game_id` is a game of this tournament still being played (online, or
+    /// relayed from a board).
     #[must_use]
     pub fn in_play(&self, game_id: Uuid) -> bool {
         self.games.get(&game_id).is_some_and(|&(r, t)| {
             self.rounds[r].tables[t]
                 .game
                 .as_ref()
-                .is_some_and(|g| g.game_id == game_id && g.sheet.is_none())
+                .is_some_and(|g| g.game_id == game_id && g.followed())
         })
     }
 
@@ -471,10 +513,12 @@ impl Tournament {
         let &(r, t) = self.games.get(&game_id)?;
         let round = &self.rounds[r];
         let table = &round.tables[t];
+        // Over the board nothing is replayed by itself: the players and the director
+        // decide.
         let game = table
             .game
             .as_ref()
-            .filter(|g| g.game_id == game_id && g.sheet.is_none())?;
+            .filter(|g| g.game_id == game_id && g.sheet.is_none() && g.board.is_none())?;
         let deadline = round.deadline_ms?;
         if round.closing || deadline.saturating_sub(at) < self.settings.round_ms() / 4 {
             return None;
@@ -504,12 +548,14 @@ fn status_name(status: SheetStatus) -> &'static str {
     }
 }
 
+mod board_tables;
 mod directors;
 mod pairing_plan;
 mod replay;
 mod transitions;
 mod views;
 
+pub use board_tables::RELAY_INVITE_MS;
 pub use directors::{INVITE_MS, MAX_CO_DIRECTORS, MAX_OPEN_INVITES};
 pub use replay::{replay, RebuildError, ReplayError};
 

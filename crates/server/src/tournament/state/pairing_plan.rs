@@ -332,6 +332,8 @@ impl Tournament {
                     table: t.number,
                     first: self.seat(t.first),
                     second: self.seat(second),
+                    played_at: t.played_at,
+                    relayed: t.relay.is_some(),
                 })
             })
             .collect())

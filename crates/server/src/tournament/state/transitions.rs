@@ -5,9 +5,11 @@
 
 use uuid::Uuid;
 
+use crate::tournament::board::{BoardEntry, BoardPlay};
 use crate::tournament::log::{Entry, LoggedPairing, SheetAction};
 use crate::tournament::settings::MAX_FORBIDDEN_PAIRS;
 use crate::tournament::sheet::{Correction, Dispute, Sheet, Verdict, MAX_REASON_CHARS};
+use omweso_protocol::over_the_board::PlayedAt;
 use omweso_protocol::tournament::{
     RoundStatus, SheetStatus, StatusChanged, System, TournamentEvent, TournamentStatus,
 };
@@ -90,6 +92,41 @@ impl Tournament {
             Entry::CoDirectorRemoved { player, by } => self.remove_co_director(*player, *by)?,
             Entry::Rename { player, name } => self.rename(*player, name)?,
             Entry::DeviceCode { player, by } => self.device_code(*player, *by)?,
+            Entry::PlayedAt {
+                round,
+                table,
+                played_at,
+                by,
+            } => self.set_played_at(*round, *table, *played_at, *by)?,
+            Entry::AddPlayer { player, name, by } => self.add_player(*player, name, *by)?,
+            Entry::BoardSheet {
+                round,
+                table,
+                by,
+                action,
+            } => self.board_sheet(*round, *table, *by, action, at)?,
+            Entry::RelayInvited {
+                round,
+                table,
+                code_hash,
+                expires_at_ms,
+                by,
+            } => self.invite_relay(*round, *table, code_hash, *expires_at_ms, *by, at)?,
+            Entry::Relay {
+                round,
+                table,
+                relay,
+                name,
+                code_hash,
+                by,
+                game,
+            } => {
+                let named = relay.map(|id| Relay {
+                    id,
+                    name: name.clone(),
+                });
+                self.name_relay(*round, *table, named, code_hash.as_deref(), *by, *game, at)?
+            }
             Entry::Tick => self.tick(at),
             Entry::Standings => vec![self.standings_event()],
         };
@@ -129,6 +166,7 @@ impl Tournament {
             name: name.to_owned(),
             withdrawn: false,
             joined_after_round: self.rounds.len() as u32,
+            added_by_director: false,
         });
         self.by_id.insert(player, index);
         let mut events = vec![TournamentEvent::Player(self.player_view(index))];
@@ -208,6 +246,16 @@ impl Tournament {
                 replaced: Vec::new(),
                 forfeit_winner: None,
                 no_game: false,
+                // A pairing edited before its start keeps what the director chose for
+                // each table; a new round is played where the tournament is.
+                played_at: self
+                    .rounds
+                    .last()
+                    .filter(|_| replaces)
+                    .and_then(|r| r.tables.get(i))
+                    .map_or(self.settings.played_at, |t| t.played_at),
+                relay: None,
+                relay_invite: None,
             });
         }
         if self.field.is_none() && self.settings.system != System::Swiss {
@@ -273,10 +321,16 @@ impl Tournament {
         for (t, (table, game)) in round.tables.iter_mut().zip(games).enumerate() {
             match (game, table.second) {
                 (Some(game_id), _) => {
+                    let board = (table.played_at == PlayedAt::Board).then(|| BoardPlay {
+                        // A relay named before the start: its game starts with the round.
+                        relayed: table.relay.is_some(),
+                        ..BoardPlay::default()
+                    });
                     table.game = Some(TableGame {
                         game_id: *game_id,
                         moved_first: 0,
                         sheet: None,
+                        board,
                     });
                     self.games.insert(*game_id, (r, t));
                 }
@@ -317,6 +371,7 @@ impl Tournament {
         let replay_seats = self.replay_for(game_id, at);
         let round_before = self.rounds[r].status();
         let table = &mut self.rounds[r].tables[t];
+        let relay = table.relay.clone();
         let Some(game) = table.game.as_mut().filter(|g| g.game_id == game_id) else {
             return refuse(
                 ErrorCode::GameOver,
@@ -349,6 +404,24 @@ impl Tournament {
             }
             figures.late_arranged.swap(0, 1);
         }
+        if let Some(board) = game.board.as_mut() {
+            // A relayed board's game: its end proposes the sheet, which the players
+            // initial (docs/rules.md#57-over-the-board-play-and-relays).
+            if board.game_ended || replay.is_some() {
+                return refuse(ErrorCode::GameOver, "that game's end is recorded already");
+            }
+            board.game_proposes(BoardEntry {
+                by: relay.as_ref().map_or(Uuid::nil(), |r| r.id),
+                by_name: relay.map_or_else(|| "the relay".to_owned(), |r| r.name),
+                from_relay: true,
+                verdict,
+                captured: figures.captured,
+                at_ms: at,
+                confirmed: [false; 2],
+                figures,
+            });
+            return Ok(vec![TournamentEvent::Round(self.round_view(r))]);
+        }
         game.sheet = Some(Sheet::new(verdict, figures, at));
         let ended = game.clone();
         let mut events = vec![self.sheet_event(r, t, &ended)];
@@ -359,6 +432,7 @@ impl Tournament {
                 game_id: new_id,
                 moved_first: 1 - ended.moved_first,
                 sheet: None,
+                board: None,
             });
             self.games.insert(new_id, (r, t));
             // The table has a new game: the round as a whole says so.
@@ -440,7 +514,11 @@ impl Tournament {
                     SheetAction::Correct { .. } => {}
                 }
             }
-            SheetAction::Correct { outcome, reason } => {
+            SheetAction::Correct {
+                outcome,
+                reason,
+                seeds,
+            } => {
                 if !directs {
                     return refuse(
                         ErrorCode::NotDirector,
@@ -458,6 +536,28 @@ impl Tournament {
                 } else {
                     asked
                 };
+                // The seeds are the players' own count only at the board: a game's are
+                // the server's.
+                let seeds = match seeds {
+                    Some(_) if !sheet.over_the_board => return refuse(
+                        ErrorCode::BadRequest,
+                        "the seeds of a game played online are the game's: correct the result only",
+                    ),
+                    Some(after) => {
+                        let limit =
+                            crate::tournament::board::seeds_in_play(self.settings.game.ruleset);
+                        if after[0].saturating_add(after[1]) > limit {
+                            return refuse(
+                                ErrorCode::BadRequest,
+                                format!("the seeds captured add up to more than the {limit} of the game"),
+                            );
+                        }
+                        let before_seeds = sheet.figures.captured;
+                        sheet.figures.captured = *after;
+                        Some((before_seeds, *after))
+                    }
+                    None => None,
+                };
                 sheet.corrections.push(Correction {
                     at_ms: at,
                     by,
@@ -465,6 +565,7 @@ impl Tournament {
                     reason,
                     before,
                     after,
+                    seeds,
                 });
                 standings_change = true;
             }
@@ -610,7 +711,7 @@ impl Tournament {
     }
 }
 
-fn checked_reason(reason: &str) -> Result<String, Refusal> {
+pub(super) fn checked_reason(reason: &str) -> Result<String, Refusal> {
     let reason = reason.trim();
     if reason.is_empty() {
         return refuse(ErrorCode::BadReason, "say why (a reason is required)");

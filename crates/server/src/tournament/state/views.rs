@@ -22,6 +22,7 @@ impl Tournament {
             name: p.name.clone(),
             withdrawn: p.withdrawn,
             joined_after_round: p.joined_after_round,
+            added_by_director: p.added_by_director,
         }
     }
 
@@ -90,6 +91,8 @@ impl Tournament {
                                 sheet: self.game_sheet(t, g),
                             })
                             .collect(),
+                        played_at: t.played_at,
+                        board: self.board_view(round, t),
                     }
                 })
                 .collect(),

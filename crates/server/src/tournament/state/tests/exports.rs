@@ -39,6 +39,7 @@ fn the_exports_add_up_and_say_their_times_in_iso_8601() {
             action: SheetAction::Correct {
                 outcome: win(Side::South, Victory::NoMove),
                 reason: "recounted".into(),
+                seeds: None,
             },
         },
         1_795_635_816_170,

@@ -78,6 +78,7 @@ fn tiebreaks_on_a_hand_made_crosstable() {
                 action: SheetAction::Correct {
                     outcome: win(Side::South, Victory::NoMove),
                     reason: "B's last move was illegal".into(),
+                    seeds: None,
                 },
             },
             22 * MINUTE,
@@ -430,6 +431,7 @@ fn withdrawn_byes_pending_games_and_upheld_sheets() {
             action: SheetAction::Correct {
                 outcome: win(Side::South, Victory::NoMove),
                 reason: "the record shows South won".into(),
+                seeds: None,
             },
         },
         MINUTE + 2,
@@ -488,6 +490,7 @@ fn upholding_keeps_forfeits_and_adjudications_and_victories_fit_the_ruleset() {
                 action: SheetAction::Correct {
                     outcome,
                     reason: "checked".into(),
+                    seeds: None,
                 },
             },
             16 * MINUTE,

@@ -94,6 +94,7 @@ fn entry(t: &Tournament, (op, a, b, _): Step, next_id: &mut u128) -> Option<Entr
                     0 => SheetAction::Correct {
                         outcome: outcome(a),
                         reason: "seen".into(),
+                        seeds: None,
                     },
                     1 => SheetAction::Dispute {
                         reason: "no".into(),
