@@ -15,7 +15,7 @@ import { TournamentStore } from '../tournament/tournamentstore.js';
 import { MiniBoard } from '../tournament/miniboard.js';
 import { southOf, finishedRounds } from '../tournament/standings.js';
 import { ensureStyle } from '../core/stylesheet.js';
-import { playedAt, whereWords } from './playedat.js';
+import { playedAt, whereWords } from '../tournament/playedat.js';
 
 /** @typedef {import('../tournament/tournamentstore.js').PairingView} PairingView */
 /** @typedef {import('../tournament/tournamentstore.js').RoundView} RoundView */

@@ -13,7 +13,7 @@ import { h, replace } from '../core/ui.js';
 import { ensureStyle } from '../core/stylesheet.js';
 import { RULESET_NAMES, VICTORY_NAMES } from '../core/words.js';
 import { southOf } from '../tournament/standings.js';
-import { playedAt, whereWords } from '../hall/playedat.js';
+import { playedAt, whereWords } from '../tournament/playedat.js';
 import { qrImage, qrPlaceholder } from './qr.js';
 
 /** @typedef {import('../tournament/tournamentstore.js').TournamentSnapshot} TournamentSnapshot */

@@ -1,4 +1,4 @@
-// Where a table is played, as the hall screen and the printed pairings say it: online, or
+// Where a table is played, as the hall screen and the printed sheets say it: online, or
 // over the board (a wooden board in the hall), relayed live or not (docs/protocol.md
 // "Tournaments": the pairing's `played_at`, else the tournament's default). A server from
 // before over-the-board play sends neither: every table is online there.
