@@ -2,7 +2,8 @@
 // game (played or watched), `/t/<id>` a tournament (`/t/new` creates one; `/t/<id>/screen`
 // its hall screen, `/t/<id>/print` its score sheets and wall pairings), `/analysis`
 // the analysis board, `/howto/<game>` how to play, `/account` the account and devices,
-// `/link` a link code used, `/me` your games, `/@/<username>` a player's page; the server serves this page for all of them, its files under a
+// `/link` a link code used, `/me` your games, `/@/<username>` a player's page,
+// `/t/<id>/relay/<round>/<table>` a relay's page; the server serves this page for all of them, its files under a
 // versioned prefix (`/static/v/<version>/`) that the relative imports below inherit.
 
 import { toast, safeStorage, forget, h } from './core/ui.js';
@@ -39,6 +40,14 @@ const ROUTES = [
     mount: async (root, match) => {
       const { mountPrint } = await import('./print/print.js');
       await mountPrint(root, decodeURIComponent(match[1]), new URLSearchParams(location.search));
+    },
+  },
+  {
+    // The relay's page of a table played over the board: before the tournament's own.
+    path: /^\/t\/([^/]+)\/relay\/(\d+)\/(\d+)\/?$/,
+    mount: async (root, match) => {
+      const { mountRelay } = await import('./relay/relay.js');
+      await mountRelay(root, { tournament: decodeURIComponent(match[1]), round: Number(match[2]), table: Number(match[3]) });
     },
   },
   {
