@@ -314,8 +314,12 @@ class HallScreen {
       return `${formatPoints(a)} – ${formatPoints(b)}`;
     }
     if (round.status === 'paired') return 'vs';
+    // A wooden board's sheet on its way: an entry waiting for the other player's initials,
+    // two that differ (or a dispute) for the director, none when the time is up.
     const board = /** @type {any} */ (p).board;
     if (board?.waiting_for_director) return 'to the director';
+    if (board?.missing) return 'no sheet yet';
+    if (board?.entries?.length) return 'to initial';
     if (round.closing || round.status === 'finished') return 'deciding';
     return 'playing';
   }

@@ -11,7 +11,8 @@ import { api, ApiError } from '../core/api.js';
 import { readerSession } from '../core/session.js';
 import { h, replace } from '../core/ui.js';
 import { ensureStyle } from '../core/stylesheet.js';
-import { RULESET_NAMES, VICTORY_NAMES } from '../core/words.js';
+import { RULESET_NAMES } from '../core/words.js';
+import { victoryChoices } from './victories.js';
 import { southOf } from '../tournament/standings.js';
 import { playedAt, whereWords } from '../tournament/playedat.js';
 import { qrImage, qrPlaceholder } from './qr.js';
@@ -111,28 +112,6 @@ async function qrCodes(id, round) {
 function gameWords(snap) {
   const setup = snap.ruleset === 'omweso' && snap.settings.setup ? `, ${snap.settings.setup} start` : '';
   return `${RULESET_NAMES[snap.ruleset] || snap.ruleset}${setup}`;
-}
-
-/**
- * The victories a sheet offers, as the rules name them (docs/rules.md 1.5, 2, 3; the
- * names of core/words.js): how a game on a wooden board can end.
- * @param {TournamentSnapshot} snap
- * @returns {[string, string][]} the victory and its words on paper
- */
-export function victoryChoices(snap) {
-  const name = (/** @type {string} */ v) => VICTORY_NAMES[v] || v;
-  if (snap.ruleset === 'oware') {
-    return [['captures', 'captures (25 or more)'], ['impasse', 'impasse (agreed)'], ['resigned', name('resigned')]];
-  }
-  if (snap.ruleset === 'mweiso') {
-    return [['no-move', 'normal (no move)'], ['emitwe-ebiri', name('emitwe-ebiri')], ['resigned', name('resigned')]];
-  }
-  const akakyala = /** @type {any} */ (snap.settings.time_control)?.akakyala !== false;
-  return [
-    ['no-move', 'normal (no move)'], ['emitwe-ebiri', name('emitwe-ebiri')],
-    ...(akakyala ? [/** @type {[string, string]} */ (['akakyala', name('akakyala')])] : []),
-    ['akawumbi', name('akawumbi')], ['resigned', name('resigned')],
-  ];
 }
 
 /** A box to tick, and its words. @param {string} words @param {Record<string, string>} [data] */

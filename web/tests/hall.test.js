@@ -88,7 +88,8 @@ test('the hall screen and the printed sheets of a round', { timeout: 240000 }, a
     name: 'St. Mary\'s Hall Open', rounds: 3, round_minutes: 45,
     time_control: { preset: 'tournament', referee_seconds: null, disconnect_grace_seconds: 600 },
   }, 'Mukasa');
-  await joinPlayers(base, t.id, NAMES.length, { names: NAMES });
+  const sessions = await joinPlayers(base, t.id, NAMES.length, { names: NAMES });
+  const token = (/** @type {string} */ id) => /** @type {{token: string}} */ (sessions.find((s) => s.player_id === id)).token;
   // Table 2 is played on a wooden board (its sheet entered by the director, below).
   await call(base, t.director.token, 'POST', `/api/tournaments/${t.id}/rounds`);
   await call(base, t.director.token, 'PUT', `/api/tournaments/${t.id}/rounds/1/played-at`, { played_at: 'board', table: 2 });
@@ -136,11 +137,15 @@ test('the hall screen and the printed sheets of a round', { timeout: 240000 }, a
   await page.screenshot({ path: path.join(ARTIFACTS, 'hall-screen-standings.png'), animations: 'disabled' });
 
   // ---- the wooden board's sheet comes in, then the round ends: the results, no reload ----
+  // One player enters the result on their phone (it waits for the other's initials)...
   const board = round1.pairings[1];
-  await call(base, t.director.token, 'POST', `/api/tournaments/${t.id}/tables/1/2/sheet`, {
+  await call(base, token(board.first), 'POST', `/api/tournaments/${t.id}/tables/1/2/sheet`, {
     action: 'enter', winner: board.first, victory: 'no-move', seeds: { first: 41, second: 23 },
   });
   await viewShown(page, 'pairings');
+  await waitFor(async () => (await hallRows(page))[1]?.result === 'to initial', 'table 2\'s entry waiting for initials', { timeout: 20000, every: 250 });
+  // ...and the other initials it: the sheet.
+  await call(base, token(board.second), 'POST', `/api/tournaments/${t.id}/tables/1/2/sheet`, { action: 'confirm' });
   await waitFor(async () => (await hallRows(page))[1]?.result === '1 – 0', 'table 2\'s sheet on the screen', { timeout: 20000, every: 250 });
   await call(base, t.director.token, 'POST', `/api/tournaments/${t.id}/rounds/1/end`);
   await viewShown(page, 'pairings');
@@ -227,7 +232,8 @@ test('the hall screen and the printed sheets of a round', { timeout: 240000 }, a
   const cdp = await director.context.newCDPSession(dp);
   await cdp.send('Emulation.setEmulatedMedia', { media: 'print' });
   assert.equal(await dp.locator('#print-button').isVisible(), false, 'the Print button is not printed');
-  await dp.locator('.score-sheet').first().screenshot({ path: path.join(ARTIFACTS, 'score-sheet.png') });
+  // The wooden board's sheet, for the guide.
+  await dp.locator('.score-sheet[data-sheet-table="2"]').screenshot({ path: path.join(ARTIFACTS, 'score-sheet.png') });
   copyFileSync(path.join(ARTIFACTS, 'score-sheet.png'), path.join(DOCS, 'score-sheet.png'));
   await cdp.send('Emulation.setEmulatedMedia', { media: '' });
   const pdf = (await dp.pdf({ format: 'A4' })).toString('latin1');
