@@ -147,6 +147,9 @@ test('the hall screen and the printed sheets of a round', { timeout: 240000 }, a
   // ...and the other initials it: the sheet.
   await call(base, token(board.second), 'POST', `/api/tournaments/${t.id}/tables/1/2/sheet`, { action: 'confirm' });
   await waitFor(async () => (await hallRows(page))[1]?.result === '1 – 0', 'table 2\'s sheet on the screen', { timeout: 20000, every: 250 });
+  // The guide's picture: the round running, the wooden board's result in.
+  await page.screenshot({ path: path.join(ARTIFACTS, 'hall-screen.png'), animations: 'disabled' });
+  copyFileSync(path.join(ARTIFACTS, 'hall-screen.png'), path.join(DOCS, 'hall-screen.png'));
   await call(base, t.director.token, 'POST', `/api/tournaments/${t.id}/rounds/1/end`);
   await viewShown(page, 'pairings');
   await waitFor(async () => {
@@ -186,8 +189,7 @@ test('the hall screen and the printed sheets of a round', { timeout: 240000 }, a
   await viewShown(page, 'pairings');
   assert.equal(await page.evaluate(() => /** @type {any} */ (window).__sameDocument), true, 'no reload');
   await assertFits(page, 36, '1920x1080 round 2');
-  await page.screenshot({ path: path.join(ARTIFACTS, 'hall-screen.png'), animations: 'disabled' });
-  copyFileSync(path.join(ARTIFACTS, 'hall-screen.png'), path.join(DOCS, 'hall-screen.png'));
+  await page.screenshot({ path: path.join(ARTIFACTS, 'hall-screen-round2.png'), animations: 'disabled' });
 
   // The same page on a 1280x720 screen: everything still fits.
   await page.setViewportSize({ width: 1280, height: 720 });
