@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { serverAndBrowser } from './helpers/suite.js';
 import { openPage } from './helpers/browser.js';
 import { call, waitFor } from './helpers/protocol.js';
+import { assertAccessible } from './helpers/axe.js';
 import { createTournament, joinPlayers, signInContext, snapshot } from './helpers/tournament.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -121,12 +122,14 @@ test('the hall screen and the printed sheets of a round', { timeout: 240000 }, a
   assert.match(await page.textContent('#hall-round') || '', /Round 1 of 3/);
   await assertFits(page, 36, '1920x1080 pairings');
   await page.screenshot({ path: path.join(ARTIFACTS, 'hall-screen-pairings.png'), animations: 'disabled' });
+  await assertAccessible(page, 'the hall screen\'s tables');
 
   // The live tables: the games played online, as mini-boards (the wooden board sends none).
   await viewShown(page, 'live');
   const boards = await page.$$eval('[data-view="live"] .mini[data-game-id]', (els) => els.map((el) => el.getAttribute('data-game-id') || ''));
   assert.deepEqual(boards.sort(), round1.pairings.filter((/** @type {any} */ p) => p.table !== 2).map((/** @type {any} */ p) => p.game_id).sort());
   await assertFits(page, 0, '1920x1080 live tables');
+  await assertAccessible(page, 'the hall screen\'s live tables');
   await page.screenshot({ path: path.join(ARTIFACTS, 'hall-screen-live.png'), animations: 'disabled' });
 
   // Then the standings: every player, in the server's order.
@@ -134,6 +137,7 @@ test('the hall screen and the printed sheets of a round', { timeout: 240000 }, a
   const shownStandings = await page.$$eval('[data-hall-player]', (els) => els.map((el) => el.getAttribute('data-hall-player')));
   assert.deepEqual(shownStandings, snap1.standings.map((/** @type {any} */ s) => s.player_id));
   await assertFits(page, 30, '1920x1080 standings');
+  await assertAccessible(page, 'the hall screen\'s standings');
   await page.screenshot({ path: path.join(ARTIFACTS, 'hall-screen-standings.png'), animations: 'disabled' });
 
   // ---- the wooden board's sheet comes in, then the round ends: the results, no reload ----
@@ -213,6 +217,7 @@ test('the hall screen and the printed sheets of a round', { timeout: 240000 }, a
   await dp.goto(`${base}/t/${t.id}/print?round=1`);
   await dp.waitForSelector('.score-sheet');
   await dp.waitForSelector('#print-button');
+  await assertAccessible(dp, 'the score sheets');
   const sheets = await dp.$$eval('.score-sheet', (els) => els.map((el) => ({
     table: Number(el.getAttribute('data-sheet-table')),
     first: el.querySelector('[data-sheet-first]')?.textContent,
@@ -245,6 +250,7 @@ test('the hall screen and the printed sheets of a round', { timeout: 240000 }, a
   // The pairings for the wall: the latest round, with the tournament's QR code.
   await dp.click('[data-wall-link]');
   await dp.waitForSelector('.wall-sheet');
+  await assertAccessible(dp, 'the pairings for the wall');
   const wall = await dp.$$eval('[data-wall-table]', (els) => els.map((el) => [...el.querySelectorAll('td')].map((td) => td.textContent)));
   assert.deepEqual(wall.map((r) => r.slice(0, 3)),
     round2.pairings.map((/** @type {any} */ p) => [String(p.table), nameOfId(p.first), nameOfId(p.second)]));
