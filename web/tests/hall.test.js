@@ -7,18 +7,23 @@
 // gives one score sheet per table, each a printed page, with the names and the table's QR
 // code, and the pairings for the wall with the tournament's. Real server, headless
 // Chromium; any console error fails. Screenshots go to web/test-artifacts/, and the two
-// docs/tournaments.md shows to docs/.
+// docs/tournaments.md shows to docs/. Then a server restarted under an open hall screen
+// (the same address and database): the screen says it is reconnecting, carries on, and
+// shows the round's end that follows, without a reload.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serverAndBrowser } from './helpers/suite.js';
+import { startServer } from './helpers/server.js';
 import { openPage } from './helpers/browser.js';
 import { call, waitFor } from './helpers/protocol.js';
 import { assertAccessible } from './helpers/axe.js';
-import { createTournament, joinPlayers, signInContext, snapshot } from './helpers/tournament.js';
+import { createTournament, joinPlayers, pairAndStart, signInContext, snapshot } from './helpers/tournament.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ARTIFACTS = path.resolve(here, '..', 'test-artifacts');
@@ -262,4 +267,60 @@ test('the hall screen and the printed sheets of a round', { timeout: 240000 }, a
   assert.deepEqual([...screen.problems, ...director.problems], []);
   await screen.context.close();
   await director.context.close();
+});
+
+/** A port free on 127.0.0.1 now (for a server restarted at the same address). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+test('the hall screen carries on through a server restart', { timeout: 180000 }, async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'omweso-hall-'));
+  const database = `sqlite://${path.join(dir, 'hall.db')}?mode=rwc`;
+  const addr = `127.0.0.1:${await freePort()}`;
+  let server = await startServer({ addr, database });
+  try {
+    const base = server.url;
+    const t = await createTournament(base, {
+      name: 'Restart Cup', rounds: 2, round_minutes: 30,
+      time_control: { preset: 'tournament', referee_seconds: null, disconnect_grace_seconds: 600 },
+    }, 'Mukasa');
+    await joinPlayers(base, t.id, 4, { names: NAMES.slice(0, 4) });
+    const round = await pairAndStart(base, t.id, t.director.token);
+    const screen = await openPage(live.browser, 'restart', { viewport: { width: 1280, height: 720 } });
+    const { page } = screen;
+    await page.goto(`${base}/t/${t.id}/screen?cycle=4`);
+    await viewShown(page, 'pairings');
+    await page.evaluate(() => { /** @type {any} */ (window).__sameDocument = true; });
+
+    await server.stop();
+    await page.waitForSelector('#hall-connection:text("Reconnecting")');
+    server = await startServer({ addr, database });
+    await page.waitForFunction(() => /** @type {any} */ (window).__omwesoHall.connected(), undefined, { timeout: 30000 });
+    await page.waitForSelector('#hall-connection', { state: 'hidden' });
+
+    // The round ended on the restarted server: its results on the same page.
+    await call(base, t.director.token, 'POST', `/api/tournaments/${t.id}/rounds/1/end`);
+    await viewShown(page, 'pairings');
+    await waitFor(async () => {
+      const rows = await hallRows(page);
+      return rows.length === round.pairings.length && rows.every((r) => /^[\d½]+ – [\d½]+$/.test(r.result));
+    }, 'the results after the restart', { timeout: 30000, every: 250 });
+    assert.equal(await page.evaluate(() => /** @type {any} */ (window).__sameDocument), true, 'no reload');
+    // The browser's own reports of the socket refused while the server was down are expected.
+    const outage = (/** @type {string} */ line) => /WebSocket connection to .* failed|ERR_CONNECTION_REFUSED/.test(line);
+    assert.deepEqual(screen.problems.filter((line) => !outage(line)), []);
+    await screen.context.close();
+  } finally {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
