@@ -75,7 +75,8 @@ class HallScreen {
     this.name = h('h1', { class: 'hall-name', id: 'hall-name' });
     this.roundLabel = h('p', { class: 'hall-round', id: 'hall-round' });
     this.countdown = h('p', { class: 'hall-countdown', id: 'hall-countdown', 'aria-live': 'off' });
-    this.stage = h('div', { class: 'hall-stage', id: 'hall-stage', 'aria-live': 'polite' });
+    // Not a live region: read aloud, a view every 15 seconds would drown everything else.
+    this.stage = h('div', { class: 'hall-stage', id: 'hall-stage' });
     this.steps = h('ol', { class: 'hall-steps', 'aria-label': 'The views in turn' });
     this.connection = h('p', { class: 'hall-connection', id: 'hall-connection', hidden: true });
     this.hint = h('p', { class: 'hall-hint', id: 'hall-hint' }, 'Press F for full screen');
