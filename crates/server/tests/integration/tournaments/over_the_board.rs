@@ -501,7 +501,11 @@ async fn hybrid_swiss(database_url: &str) {
             .send(json!({"t":"move","d":{"move":mv},"id":"m"}))
             .await;
         let refused = socket.recv_type("error").await;
-        assert_eq!(refused["id"], "m", "{refused}");
+        assert_eq!(
+            (refused["d"]["id"].as_str(), refused["d"]["code"].as_str()),
+            (Some("m"), Some("relayed_game")),
+            "{refused}"
+        );
     }
     drop(socket);
     for &table in &plan.online {
@@ -634,6 +638,29 @@ async fn hybrid_swiss(database_url: &str) {
         .until("round 2's end", |s| round(s, 2)["status"] == "finished")
         .await;
     check_standings(&snap, &mut tally, 2);
+
+    // Okello gets a phone before the last round: the director's device code makes it his.
+    let (status, code) = server
+        .post(
+            &event.path(&format!("/players/{okello}/link-code")),
+            &event.director,
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 200, "{code}");
+    let (phone, _) = server.session("a phone").await;
+    let (status, linked) = server
+        .post("/api/link", &phone, json!({"code": code["code"]}))
+        .await;
+    assert_eq!(status, 200, "{linked}");
+    assert_eq!(linked["player_id"], okello.as_str());
+    let token = linked["token"].as_str().unwrap();
+    let (_, seen) = server.get(&event.path(""), token).await;
+    assert_eq!(
+        seen["you"],
+        okello.as_str(),
+        "the phone is Okello's in the tournament"
+    );
 
     // ---- Round 3: ended by the director with games unfinished.
     let plan = pair_and_place(&event, 3, &okello).await;
