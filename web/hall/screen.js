@@ -288,7 +288,7 @@ class HallScreen {
         h('span', { class: 'hall-player first', role: 'cell', 'data-first': true }, name(south), pts(south)),
         h('span', { class: 'hall-result', role: 'cell', 'data-hall-result': true }, this.resultText(round, p, south)),
         h('span', { class: 'hall-player second', role: 'cell' }, name(north), pts(north)),
-        h('span', { class: 'hall-where', role: 'cell' }, h('span', { class: `hall-mark ${where}` }, whereWords(p, where))));
+        h('span', { class: 'hall-where', role: 'cell' }, h('span', { class: `hall-mark where-${where}` }, whereWords(p, where))));
     });
     const pages = Math.max(1, Math.ceil(round.pairings.length / perPage));
     const title = `Round ${round.number} — tables${pages > 1 ? ` (${page + 1} of ${pages})` : ''}`;
@@ -315,12 +315,13 @@ class HallScreen {
       return `${formatPoints(a)} – ${formatPoints(b)}`;
     }
     if (round.status === 'paired') return 'vs';
-    // A wooden board's sheet on its way: an entry waiting for the other player's initials,
-    // two that differ (or a dispute) for the director, none when the time is up.
+    // A wooden board's sheet on its way: two entries that differ (or a dispute) for the
+    // director, an entry (a player's, or a relayed game's end) waiting for initials, none
+    // when the time is up.
     const board = /** @type {any} */ (p).board;
     if (board?.waiting_for_director) return 'to the director';
-    if (board?.missing) return 'no sheet yet';
     if (board?.entries?.length) return 'to initial';
+    if (board?.missing) return 'no sheet yet';
     if (round.closing || round.status === 'finished') return 'deciding';
     return 'playing';
   }
@@ -345,6 +346,8 @@ class HallScreen {
           ruleset: snap.ruleset, pairing: p, round: this.round()?.number ?? 0,
           names: { first: this.store.name(south), second: this.store.name(north) }, href: null,
         });
+        // A wooden board followed through its relay says so beside its table's number.
+        if (/** @type {any} */ (p).board?.relayed) mini.link.after(h('span', { class: 'hall-mark where-board' }, 'relayed live'));
         this.minis.set(gameId, mini);
       }
       mini.setNames({ first: this.store.name(south), second: this.store.name(north) },

@@ -84,9 +84,14 @@ async function assertFits(page, minPx, what) {
   assert.ok(fit.smallest >= minPx, `${what}: names in ${fit.smallest}px type, under ${minPx}px`);
 }
 
-/** @param {import('playwright-core').Page} page @param {string} view */
-function viewShown(page, view) {
-  return page.waitForSelector(`#hall-stage[data-view="${view}"]`, { timeout: 20000 });
+/**
+ * Waits for the hall screen to show `view`, faded in (axe measures the contrast of what it
+ * sees: half-way through the fade is half as bright).
+ * @param {import('playwright-core').Page} page @param {string} view
+ */
+async function viewShown(page, view) {
+  await page.waitForSelector(`#hall-stage[data-view="${view}"]`, { timeout: 20000 });
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
 }
 
 test('the hall screen and the printed sheets of a round', { timeout: 240000 }, async () => {
@@ -98,12 +103,13 @@ test('the hall screen and the printed sheets of a round', { timeout: 240000 }, a
   }, 'Mukasa');
   const sessions = await joinPlayers(base, t.id, NAMES.length, { names: NAMES });
   const token = (/** @type {string} */ id) => /** @type {{token: string}} */ (sessions.find((s) => s.player_id === id)).token;
-  // Table 2 is played on a wooden board (its sheet entered by the director, below).
+  // Tables 2 and 3 are played on wooden boards; the director relays table 3's moves.
   await call(base, t.director.token, 'POST', `/api/tournaments/${t.id}/rounds`);
-  await call(base, t.director.token, 'PUT', `/api/tournaments/${t.id}/rounds/1/played-at`, { played_at: 'board', table: 2 });
+  for (const table of [2, 3]) await call(base, t.director.token, 'PUT', `/api/tournaments/${t.id}/rounds/1/played-at`, { played_at: 'board', table });
   const round1 = await call(base, t.director.token, 'POST', `/api/tournaments/${t.id}/rounds/1/start`);
   assert.equal(round1.pairings.length, 3);
-  const where = (/** @type {any} */ p) => (p.table === 2 ? 'over the board' : 'online');
+  await call(base, t.director.token, 'POST', `/api/tournaments/${t.id}/tables/1/3/relay`, {});
+  const where = (/** @type {any} */ p) => ({ 1: 'online', 2: 'over the board', 3: 'relayed live' })[/** @type {1 | 2 | 3} */ (p.table)];
   const snap1 = await snapshot(base, t.id, t.director.token);
   const names = new Map(snap1.players.map((/** @type {any} */ p) => [p.player_id, p.name]));
   const nameOfId = (/** @type {string} */ id) => names.get(id) || '?';
@@ -119,6 +125,7 @@ test('the hall screen and the printed sheets of a round', { timeout: 240000 }, a
   await viewShown(page, 'pairings');
   await page.evaluate(() => { /** @type {any} */ (window).__sameDocument = true; });
   await assert.doesNotReject(page.waitForSelector('#hall-name:text("St. Mary\'s Hall Open")'));
+  await waitFor(async () => (await hallRows(page))[2]?.where === 'relayed live', 'table 3 relayed', { timeout: 15000, every: 200 });
   const rows = await hallRows(page);
   assert.deepEqual(rows.map((r) => [r.table, r.first, r.second, r.where]),
     round1.pairings.map((/** @type {any} */ p) => [p.table, nameOfId(p.first), nameOfId(p.second), where(p)]),
@@ -131,10 +138,11 @@ test('the hall screen and the printed sheets of a round', { timeout: 240000 }, a
   await page.screenshot({ path: path.join(ARTIFACTS, 'hall-screen-pairings.png'), animations: 'disabled' });
   await assertAccessible(page, 'the hall screen\'s tables');
 
-  // The live tables: the games played online, as mini-boards (the wooden board sends none).
+  // The live tables as mini-boards: the relayed wooden board first, then the game played
+  // online (the other wooden board sends no moves).
   await viewShown(page, 'live');
-  const boards = await page.$$eval('[data-view="live"] .mini[data-game-id]', (els) => els.map((el) => el.getAttribute('data-game-id') || ''));
-  assert.deepEqual(boards.sort(), round1.pairings.filter((/** @type {any} */ p) => p.table !== 2).map((/** @type {any} */ p) => p.game_id).sort());
+  const boards = await page.$$eval('[data-view="live"] .mini[data-game-id]', (els) => els.map((el) => Number(el.getAttribute('data-table'))));
+  assert.deepEqual(boards, [3, 1]);
   await assertFits(page, 0, '1920x1080 live tables');
   await assertAccessible(page, 'the hall screen\'s live tables');
   await page.screenshot({ path: path.join(ARTIFACTS, 'hall-screen-live.png'), animations: 'disabled' });
@@ -163,6 +171,12 @@ test('the hall screen and the printed sheets of a round', { timeout: 240000 }, a
   if (RENEW_DOCS) copyFileSync(path.join(ARTIFACTS, 'hall-screen.png'), path.join(DOCS, 'hall-screen.png'));
   await call(base, t.director.token, 'POST', `/api/tournaments/${t.id}/rounds/1/end`);
   await viewShown(page, 'pairings');
+  // The relayed game, decided on its last position, proposes its table's sheet: to initial.
+  await waitFor(async () => (await hallRows(page))[2]?.result === 'to initial', 'the relayed table\'s proposed sheet', { timeout: 30000, every: 250 });
+  const relayed = round1.pairings[2];
+  for (const who of [relayed.first, relayed.second]) {
+    await call(base, token(who), 'POST', `/api/tournaments/${t.id}/tables/1/3/sheet`, { action: 'confirm' });
+  }
   await waitFor(async () => {
     const now = await hallRows(page);
     return now.length === 3 && now.every((r) => /^[\d½]+ – [\d½]+$/.test(r.result));
