@@ -123,11 +123,19 @@ impl Tournament {
                 "only the table's two players or a director may enter its sheet",
             );
         }
+        let started = self.rounds[r].started_at_ms.is_some();
         let Some(game) = self.rounds[r].tables[t].game.as_mut() else {
-            return refuse(
-                ErrorCode::NotStarted,
-                format!("round {round} has not started: its sheets open when it does"),
-            );
+            return if started {
+                refuse(
+                    ErrorCode::SheetSettled,
+                    "this table has no game (a player had withdrawn): its result was decided at the round's start",
+                )
+            } else {
+                refuse(
+                    ErrorCode::NotStarted,
+                    format!("round {round} has not started: its sheets open when it does"),
+                )
+            };
         };
         if game.board.is_some() && game.sheet.is_some() {
             return refuse(
