@@ -29,6 +29,16 @@ const ROUTES: &[Route] = &[
         styles: &[],
     },
     Route {
+        // A board table's sheet on a phone: `/t/<id>/sheet/<round>/<table>`.
+        matches: |path| {
+            path.strip_prefix("/t/")
+                .and_then(|rest| rest.split_once('/'))
+                .is_some_and(|(_, rest)| rest.starts_with("sheet/"))
+        },
+        module: "sheet/sheet.js",
+        styles: &["sheet/sheet.css"],
+    },
+    Route {
         matches: |path| path.starts_with("/t/"),
         module: "tournament/tournament.js",
         // The console and the creation form: only a tournament's page shows them.
