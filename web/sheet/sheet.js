@@ -187,7 +187,6 @@ class SheetPage {
    * @returns {(Node | null)[]}
    */
   draw(stage, round, pairing) {
-    const base = `/t/${encodeURIComponent(this.store.id)}`;
     if (!round || !pairing) {
       return [h('p', { class: 'sheet-state', 'data-sheet-state': stage }, `Round ${this.roundNumber} has no table ${this.tableNumber} (yet): check the number on the sheet, or see the tables on the tournament's page.`)];
     }
@@ -250,7 +249,6 @@ class SheetPage {
       default:
         break;
     }
-    out.push(h('p', { class: 'small' }, h('a', { href: base }, 'Back to the tournament')));
     return out;
   }
 

@@ -263,3 +263,52 @@ test('a phone that is not one of the table\'s players is told so, and how to bec
     await stranger.context.close();
   }
 });
+
+test('the console: a player added without a device, a board table\'s relay invited (code, link, QR code), relayed by the director, removed', async () => {
+  const { server } = live;
+  const { id, director } = await createTournament(server.url, { played_at: 'board', name: 'Club Night' });
+  await joinPlayers(server.url, id, 1, { names: ['Wasswa'] });
+  const desk = await openPage(live.browser, 'director');
+  await signInContext(desk.context, server.url, director);
+  try {
+    const page = desk.page;
+    await page.goto(`${server.url}/t/${id}`);
+    // A person with no phone, added by name: marked as such.
+    await page.fill('#director-add-name', 'Babirye Sarah');
+    await page.click('[data-add-player-submit]');
+    const added = page.locator('[data-player-row][data-added-by-director="true"]');
+    await added.waitFor();
+    assert.match(await added.textContent() || '', /Babirye Sarah.*added by a director, no device/);
+    const snap = await snapshot(server.url, id, director.token);
+    const person = snap.players.find((/** @type {any} */ p) => p.name === 'Babirye Sarah');
+    assert.equal(person.added_by_director, true);
+    // "Give a new device" works for them: a code and its QR code.
+    await page.click(`[data-device-code-for="${person.player_id}"]`);
+    await page.waitForSelector(`[data-device-code="${person.player_id}"] .link-code-qr svg`);
+
+    await page.click('[data-pair-next]');
+    // Every table of a tournament played over the board starts at the board.
+    await page.waitForSelector('[data-played-at-table="1"][data-played-at="board"]');
+    await page.click('[data-relay-open="1"]');
+    await page.click('[data-relay-invite="1"]');
+    const invite = page.locator('[data-relay-code="1"]');
+    await invite.locator('.link-code-qr svg').waitFor();
+    const code = await invite.locator('[data-relay-code-text]').textContent();
+    assert.match(code || '', /^[A-Z0-9]{4}-[A-Z0-9]{4}$/);
+    assert.match(await invite.locator('[data-relay-url]').getAttribute('href') || '', new RegExp(`/t/${id}/relay/1/1#code=[A-Z0-9]{8}$`));
+    await page.click('[data-key="relay-invite-close"]');
+    await page.click('[data-relay-open="1"]');
+    await page.click('[data-relay-self="1"]');
+    await waitFor(async () => /relayed by Director/.test(await page.textContent('[data-relay-state="1"]') || ''), 'the director named as the relay');
+    await page.click('[data-relay-remove="1"]');
+    await waitFor(async () => (await page.textContent('[data-relay-state="1"]')) === 'no relay', 'the relay removed');
+    // The whole round moved online, then back to the board.
+    await page.click('[data-played-at-round="online"]');
+    await page.waitForSelector('[data-played-at-table="1"][data-played-at="online"]');
+    await page.click('[data-played-at-round="board"]');
+    await page.waitForSelector('[data-played-at-table="1"][data-played-at="board"]');
+    assert.deepEqual(desk.problems, [], `the console logged problems:\n${desk.problems.join('\n')}`);
+  } finally {
+    await desk.context.close();
+  }
+});
