@@ -312,3 +312,64 @@ test('the console: a player added without a device, a board table\'s relay invit
     await desk.context.close();
   }
 });
+
+test('a relayed board table is marked on the tournament page; at the round\'s end a board table without a sheet is listed for the director to adjudicate', async () => {
+  const { server } = live;
+  const { id, director } = await createTournament(server.url, { played_at: 'board', name: 'Late Night' });
+  await joinPlayers(server.url, id, 4, { names: ['Lubega', 'Nansubuga', 'Kizza', 'Achan'] });
+  await call(server.url, director.token, 'POST', `/api/tournaments/${id}/rounds`);
+  await call(server.url, director.token, 'POST', `/api/tournaments/${id}/rounds/1/start`);
+  const desk = await openPage(live.browser, 'director');
+  await signInContext(desk.context, server.url, director);
+  const watcher = await openPage(live.browser, 'watcher', SMALL_PHONE);
+  try {
+    const page = desk.page;
+    await page.goto(`${server.url}/t/${id}`);
+    // The director relays table 1 themselves: a game on the site follows its board.
+    await page.click('[data-relay-open="1"]');
+    await page.click('[data-relay-self="1"]');
+    await waitFor(async () => /relayed by Director/.test(await page.textContent('[data-relay-state="1"]') || ''), 'the director named as the relay');
+    const snap = await snapshot(server.url, id, director.token);
+    const relayed = snap.rounds[0].pairings.find((/** @type {any} */ p) => p.table === 1);
+    assert.equal(relayed.board.relayed, true);
+
+    // A spectator: the relayed table is marked and opens its game; the other is at the board.
+    await watcher.page.goto(`${server.url}/t/${id}`);
+    const one = watcher.page.locator('[data-mini][data-table="1"]');
+    await one.locator('[data-mini-where]').waitFor();
+    assert.equal(await one.locator('[data-mini-where]').textContent(), 'At the board · relayed by Director');
+    assert.equal(await one.locator('[data-open-table]').getAttribute('href'), `/g/${relayed.game_id}`);
+    assert.equal(await watcher.page.locator('[data-mini][data-table="2"] [data-mini-where]').textContent(), 'At the board');
+
+    // Time up (the director ends the round): table 2 has no sheet; the console says so first.
+    page.once('dialog', (dialog) => { dialog.accept(); });
+    await page.click('[data-end-round="1"]');
+    await page.waitForSelector('[data-missing-table="1/2"]');
+    assert.match(await page.textContent('[data-status-missing]') || '', /table.* 2.*played at the board.*no sheet\. Adjudicate/);
+    const row = page.locator('[data-sheet-row][data-table="2"]');
+    await waitFor(async () => (await row.getAttribute('data-status')) === 'missing', 'table 2 missing in the sheets');
+    assert.equal(await row.locator('[data-board-missing]').textContent(), 'missing: adjudicate');
+    await waitFor(async () => (await watcher.page.locator('[data-mini][data-table="2"] [data-mini-status]').textContent()) === 'Time is up: the director adjudicates',
+      'the spectator told the director adjudicates table 2');
+
+    // The director adjudicates: Kizza's or Achan's win on the seeds they counted.
+    const table2 = snap.rounds[0].pairings.find((/** @type {any} */ p) => p.table === 2);
+    await page.click('[data-board-enter="2"]');
+    const form = page.locator('[data-board-enter-form="2"]');
+    await form.locator(`[data-entry-winner="${table2.second}"]`).click();
+    await form.locator('[data-entry-victory="no-move"]').click();
+    await form.locator('[data-entry-seeds="first"]').fill('10');
+    await form.locator('[data-entry-seeds="second"]').fill('50');
+    await form.locator('[data-entry-send]').click();
+    await waitFor(async () => (await row.getAttribute('data-status')) === 'confirmed', 'table 2\'s sheet made');
+    assert.equal(await page.locator('[data-missing-table="1/2"]').count(), 0, 'no longer missing');
+    const after = await snapshot(server.url, id, director.token);
+    const sheet = after.rounds[0].pairings.find((/** @type {any} */ p) => p.table === 2).sheet;
+    assert.equal(sheet.second_result, 'won');
+    assert.deepEqual(sheet.seeds, { first: 10, second: 50 });
+    for (const p of [desk, watcher]) assert.deepEqual(p.problems, [], `the ${p.label} page logged problems:\n${p.problems.join('\n')}`);
+  } finally {
+    await desk.context.close();
+    await watcher.context.close();
+  }
+});
