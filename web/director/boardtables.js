@@ -55,7 +55,7 @@ export class BoardTablesPart extends ConsolePart {
           onclick: () => { this.choosing = this.choosing === p.table ? null : p.table; this.redraw(['round']); },
         }, 'Relay…'),
         board?.relay ? this.button(`relay-remove:${p.table}`, {
-          'data-relay-remove': p.table, 'aria-label': `Remove the relay of table ${p.table}`,
+          'data-relay-remove': p.table, 'aria-label': `Remove relay of table ${p.table}`,
           onclick: () => this.removeRelay(round.number, p.table),
         }, 'Remove relay') : null),
       this.choosing === p.table && !made ? h('div', { class: 'director-relay-choices button-row' },

@@ -190,7 +190,7 @@ export class PairingEditor extends ConsolePart {
     const board = table.played_at === 'board';
     return this.button(`played-at:${table.table}`, {
       'data-played-at-table': table.table, 'data-played-at': board ? 'board' : 'online', 'aria-pressed': String(board),
-      'aria-label': `Table ${table.table}: played ${board ? 'over the board' : 'online'}. ${board ? 'Play it online' : 'Play it over the board'}`,
+      'aria-label': `${board ? 'At the board' : 'Online'} (table ${table.table}): press to play it ${board ? 'online' : 'at the board'}`,
       onclick: () => this.setPlace(round.number, board ? 'online' : 'board', table.table),
     }, board ? 'At the board' : 'Online');
   }

@@ -236,9 +236,9 @@ export class SheetsPart extends ConsolePart {
       }, 'Enter the result'),
       ...accepts.map((e) => this.button(`board-accept:${p.table}`, {
         'data-board-accept': e.by, 'data-key': `board-accept-${p.table}-${e.by}`,
-        'aria-label': `Table ${p.table}: make the sheet from ${e.by_name}'s entry`,
+        'aria-label': `Accept ${e.by_name}'s entry (table ${p.table}): it makes the sheet`,
         onclick: () => this.enter(round, p, { action: 'enter', winner: e.winner, victory: e.victory, seeds: e.seeds }),
-      }, `Accept ${e.by_name}'s`)),
+      }, `Accept ${e.by_name}'s entry`)),
     ];
   }
 

@@ -220,7 +220,8 @@ class SheetPage {
         break;
       case 'enter':
         out.push(h('p', { class: 'sheet-state', 'data-sheet-state': stage }, 'After the game: enter the result. The other player then initials it on their phone.'));
-        if (seat >= 0 || directs) out.push(this.entryForm(pairing, null, seat < 0));
+        // A director's entry makes the sheet at once, even at their own table.
+        if (seat >= 0 || directs) out.push(this.entryForm(pairing, null, directs));
         break;
       case 'waiting-other': {
         const standing = /** @type {BoardEntryView} */ (pairing.board?.entries[0]);

@@ -16,6 +16,7 @@ import { serverAndBrowser } from './helpers/suite.js';
 import { openPage } from './helpers/browser.js';
 import { call, waitFor } from './helpers/protocol.js';
 import { createTournament, joinPlayers, signInContext, snapshot } from './helpers/tournament.js';
+import { assertAccessible } from './helpers/axe.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ARTIFACTS = path.resolve(here, '..', 'test-artifacts');
@@ -91,6 +92,7 @@ test('two phones: one enters the result at the board, the other initials it; the
     await a.page.fill('[data-entry-seeds="second"]', '24');
     assert.equal(await a.page.inputValue('[data-entry-seeds="first"]'), '40', 'the + button adds one');
     await assertPhoneFriendly(a.page);
+    await assertAccessible(a.page, 'the sheet page, an entry filled in');
     await a.page.screenshot({ path: path.join(ARTIFACTS, 'board-sheet-entry.png'), fullPage: true });
     await a.page.tap('[data-entry-send]');
     await stageIs(a.page, 'waiting-other');
@@ -103,6 +105,7 @@ test('two phones: one enters the result at the board, the other initials it; the
     assert.equal(shown, `${first.name} won (normal) · seeds captured: ${first.name} 40, ${second.name} 24`);
     assert.match(await b.page.textContent('[data-sheet-state="to-initial"]') || '', new RegExp(`Entered by ${first.name}`));
     await assertPhoneFriendly(b.page);
+    await assertAccessible(b.page, 'the sheet page, an entry to initial');
     await b.page.screenshot({ path: path.join(ARTIFACTS, 'board-sheet-initial.png'), fullPage: true });
     await b.page.tap('[data-sheet-confirm]');
     await stageIs(b.page, 'made');
@@ -160,6 +163,7 @@ test('entries that differ wait for the director, who set the table at the board 
     await toggle.click();
     await page.waitForSelector('[data-played-at-table="1"][data-played-at="board"]');
     assert.equal(await page.getAttribute('[data-played-at-table="1"]', 'aria-pressed'), 'true');
+    await assertAccessible(page, 'the console, a paired round\'s table at the board', { include: ['#director-console'] });
     await page.click('[data-start-round="1"]');
     await page.waitForSelector('[data-sheet-row][data-table="1"][data-played-at="board"]');
     const snap = await snapshot(server.url, id, director.token);
@@ -212,6 +216,7 @@ test('entries that differ wait for the director, who set the table at the board 
       `${second.name} entered${second.name} won (resignation) · seeds captured: ${first.name} 12, ${second.name} 15initialled by ${second.name}`);
     assert.match(await page.textContent('#director-status') || '', /table 1 waits for you to settle the sheet/);
     await page.screenshot({ path: path.join(ARTIFACTS, 'board-sheet-director.png'), fullPage: true });
+    await assertAccessible(page, 'the console, a board table waiting for the director', { include: ['#director-console'] });
 
     // The director enters the result (a draw, on the seeds they counted): the sheet is made.
     await page.click('[data-board-enter="1"]');
@@ -285,6 +290,7 @@ test('the console: a player added without a device, a board table\'s relay invit
     // "Give a new device" works for them: a code and its QR code.
     await page.click(`[data-device-code-for="${person.player_id}"]`);
     await page.waitForSelector(`[data-device-code="${person.player_id}"] .link-code-qr svg`);
+    await assertAccessible(page, 'the console, a player added without a device', { include: ['#director-console'] });
 
     await page.click('[data-pair-next]');
     // Every table of a tournament played over the board starts at the board.
@@ -296,6 +302,7 @@ test('the console: a player added without a device, a board table\'s relay invit
     const code = await invite.locator('[data-relay-code-text]').textContent();
     assert.match(code || '', /^[A-Z0-9]{4}-[A-Z0-9]{4}$/);
     assert.match(await invite.locator('[data-relay-url]').getAttribute('href') || '', new RegExp(`/t/${id}/relay/1/1#code=[A-Z0-9]{8}$`));
+    await assertAccessible(page, 'the console, a relay invite shown', { include: ['#director-console'] });
     await page.click('[data-key="relay-invite-close"]');
     await page.click('[data-relay-open="1"]');
     await page.click('[data-relay-self="1"]');
