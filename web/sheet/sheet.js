@@ -87,7 +87,8 @@ class SheetPage {
       this.render();
     });
     this.render();
-    /** @type {any} */ (window).__omwesoSheet = { stage: () => this.stage().stage, snapshot: () => store.snapshot };
+    // Tests read the page's stage and model through this.
+    /** @type {any} */ (window).__omwesoSheet = { stage: () => this.stage().stage, snapshot: () => store.snapshot, store };
   }
 
   get snap() {

@@ -380,3 +380,84 @@ test('a relayed board table is marked on the tournament page; at the round\'s en
     await watcher.context.close();
   }
 });
+
+test('"It is wrong" with a reason: the director sees the dispute; a refusal is said in the server\'s words', async () => {
+  const { server } = live;
+  const { id, director } = await createTournament(server.url, { played_at: 'board', ruleset: 'oware', name: 'Oware Cup' });
+  const players = await joinPlayers(server.url, id, 4, { names: ['Adjoa', 'Kwame', 'Esi', 'Kofi'] });
+  await call(server.url, director.token, 'POST', `/api/tournaments/${id}/rounds`);
+  const round = await call(server.url, director.token, 'POST', `/api/tournaments/${id}/rounds/1/start`);
+  /** @param {number} n */
+  const seated = (n) => {
+    const t = round.pairings.find((/** @type {any} */ p) => p.table === n);
+    const first = players.find((p) => p.player_id === t.first);
+    const second = players.find((p) => p.player_id === t.second);
+    assert.ok(first && second);
+    return { first, second };
+  };
+  const { first, second } = seated(1);
+  const a = await phoneOf('first', first);
+  const b = await phoneOf('second', second);
+  const desk = await openPage(live.browser, 'director');
+  await signInContext(desk.context, server.url, director);
+  const late = await phoneOf('late', seated(2).second);
+  try {
+    // Oware: won by captures, the pieces taken by each.
+    await a.page.goto(`${server.url}/t/${id}/sheet/1/1`);
+    await stageIs(a.page, 'enter');
+    await a.page.tap(`[data-entry-winner="${first.player_id}"]`);
+    assert.deepEqual(await a.page.$$eval('[data-entry-victory]', (els) => els.map((el) => el.getAttribute('data-entry-victory'))), ['captures', 'resigned']);
+    await a.page.tap('[data-entry-victory="captures"]');
+    assert.equal(await a.page.textContent('.entry-step:last-of-type legend'), '3. Pieces taken by each');
+    await a.page.fill('[data-entry-seeds="first"]', '30');
+    await a.page.fill('[data-entry-seeds="second"]', '19');
+    await a.page.tap('[data-entry-send]');
+    assert.equal(await a.page.textContent('[data-entry-error]'), '30 and 19 add up to 49, more than the 48 a game has.');
+    await a.page.fill('[data-entry-seeds="second"]', '18');
+    await a.page.tap('[data-entry-send]');
+    await stageIs(a.page, 'waiting-other');
+
+    // The other player disputes it, with a reason.
+    await b.page.goto(`${server.url}/t/${id}/sheet/1/1`);
+    await stageIs(b.page, 'to-initial');
+    await b.page.tap('[data-sheet-wrong]');
+    await b.page.tap('[data-sheet-dispute]');
+    assert.equal(await b.page.textContent('[data-sheet-error]'), 'Say what is wrong: the director reads it.');
+    await b.page.fill('#sheet-reason', 'I took 20, not 18');
+    await b.page.tap('[data-sheet-dispute]');
+    await stageIs(b.page, 'director');
+    await stageIs(a.page, 'director');
+    assert.equal(await a.page.textContent('[data-sheet-dispute-reason]'), `${second.name} says: “I took 20, not 18”`);
+
+    // The console: the dispute, and the entry; the director accepts it as it stands.
+    await desk.page.goto(`${server.url}/t/${id}`);
+    const row = desk.page.locator('[data-sheet-row][data-table="1"]');
+    await waitFor(async () => (await row.getAttribute('data-status')) === 'waiting-director', 'the dispute in the console');
+    assert.match(await row.textContent() || '', new RegExp(`disputed by ${second.name}: “I took 20, not 18”`));
+    assert.match(await row.textContent() || '', new RegExp(`${first.name} won \\(captures\\) · pieces taken: ${first.name} 30, ${second.name} 18`));
+    await desk.page.click(`[data-board-accept="${first.player_id}"]`);
+    await waitFor(async () => (await row.getAttribute('data-status')) === 'confirmed', 'the sheet made from the first player\'s entry');
+    await stageIs(a.page, 'made');
+    assert.equal(await a.page.textContent('[data-sheet-made-result]'), `${first.name} won (captures) · 1–0`);
+    assert.match(await a.page.textContent('[data-sheet-made-how]') || '', /^Entered by the director\./);
+
+    // Table 2: a page that stopped hearing the tournament initials an entry the director
+    // has made the sheet of meanwhile: the refusal is said in the server's words.
+    const t2 = seated(2);
+    await call(server.url, t2.first.token, 'POST', `/api/tournaments/${id}/tables/1/2/sheet`,
+      { action: 'enter', winner: t2.first.player_id, victory: 'resigned', seeds: { first: 4, second: 2 } });
+    await late.page.goto(`${server.url}/t/${id}/sheet/1/2`);
+    await stageIs(late.page, 'to-initial');
+    await late.page.evaluate(() => /** @type {any} */ (window).__omwesoSheet.store.socket.stop());
+    await call(server.url, director.token, 'POST', `/api/tournaments/${id}/tables/1/2/sheet`,
+      { action: 'enter', winner: null, victory: null, seeds: { first: 4, second: 2 } });
+    await late.page.tap('[data-sheet-confirm]');
+    await late.page.waitForFunction(() => /sheet is made/.test(document.querySelector('[data-sheet-error]')?.textContent || ''));
+    assert.equal(await late.page.textContent('[data-sheet-error]'), 'Not sent: this table\'s sheet is made; a director may correct it');
+    // The refusal is the only problem that page had (the browser logs a failed request).
+    assert.ok(late.problems.every((p) => /409|sheet is made/.test(p)), late.problems.join('\n'));
+    for (const p of [a, b, desk]) assert.deepEqual(p.problems, [], `the ${p.label} page logged problems:\n${p.problems.join('\n')}`);
+  } finally {
+    for (const p of [a, b, desk, late]) await p.context.close();
+  }
+});
