@@ -2,7 +2,8 @@
 // game (played or watched), `/t/<id>` a tournament (`/t/new` creates one; `/t/<id>/sheet/<round>/<table>`
 // a board table's sheet), `/analysis`
 // the analysis board, `/howto/<game>` how to play, `/account` the account and devices,
-// `/link` a link code used, `/me` your games, `/@/<username>` a player's page; the server serves this page for all of them, its files under a
+// `/link` a link code used, `/me` your games, `/@/<username>` a player's page,
+// `/t/<id>/relay/<round>/<table>` a relay's page; the server serves this page for all of them, its files under a
 // versioned prefix (`/static/v/<version>/`) that the relative imports below inherit.
 
 import { toast, safeStorage, forget, h } from './core/ui.js';
@@ -31,6 +32,14 @@ const ROUTES = [
     mount: async (root, match) => {
       const { mountSheet } = await import('./sheet/sheet.js');
       await mountSheet(root, decodeURIComponent(match[1]), Number(match[2]), Number(match[3]));
+    },
+  },
+  {
+    // The relay's page of a table played over the board: before the tournament's own.
+    path: /^\/t\/([^/]+)\/relay\/(\d+)\/(\d+)\/?$/,
+    mount: async (root, match) => {
+      const { mountRelay } = await import('./relay/relay.js');
+      await mountRelay(root, { tournament: decodeURIComponent(match[1]), round: Number(match[2]), table: Number(match[3]) });
     },
   },
   {

@@ -57,6 +57,7 @@ fn table(ruleset: Ruleset, setup: SetupKind, time_control: TimeControl) -> Table
         setup,
         time_control,
         stop_at_ms: None,
+        relayed: false,
     };
     let mut table = Table::new(uuid::Uuid::nil(), config, seat("S", 1), Side::South, 0);
     let (side, events) = table

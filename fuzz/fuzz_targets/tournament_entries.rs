@@ -14,6 +14,11 @@ use libfuzzer_sys::fuzz_target;
 use omweso_protocol::tournament::{
     EditRound, NewTournament, SheetRequest, System, WithdrawRequest,
 };
+use omweso_protocol::over_the_board::{
+    AddPlayer, BoardResult, BoardSheetRequest, ClaimRelay, RelayRequest, SetPlayedAt,
+};
+use omweso_rules::Ruleset;
+use omweso_server::tournament::board::board_verdict;
 use omweso_server::tournament::log::Entry;
 use omweso_server::config::MIN_ROUND_MINUTES;
 use omweso_server::tournament::settings::Settings;
@@ -57,6 +62,29 @@ fuzz_target!(|data: &[u8]| {
         let _ = serde_json::from_str::<EditRound>(line);
         let _ = serde_json::from_str::<SheetRequest>(line);
         let _ = serde_json::from_str::<WithdrawRequest>(line);
+        // Over the board: the bodies, and a result checked against a table of two.
+        let _ = serde_json::from_str::<SetPlayedAt>(line);
+        let _ = serde_json::from_str::<AddPlayer>(line);
+        let _ = serde_json::from_str::<ClaimRelay>(line);
+        let _ = serde_json::from_str::<RelayRequest>(line);
+        if let Ok(BoardSheetRequest::Enter {
+            winner,
+            victory,
+            seeds,
+        }) = serde_json::from_str::<BoardSheetRequest>(line)
+        {
+            let result = BoardResult {
+                winner,
+                victory,
+                seeds,
+            };
+            let table = [uuid::Uuid::from_u128(100), uuid::Uuid::from_u128(101)];
+            for ruleset in [Ruleset::Omweso, Ruleset::Mweiso, Ruleset::Oware] {
+                if let Err(refusal) = board_verdict(&result, table, ruleset, true) {
+                    assert!(!refusal.message.is_empty());
+                }
+            }
+        }
         if let Ok(entry) = serde_json::from_str::<Entry>(line) {
             entries.push((line.len() as u64 * 1000, entry));
         }

@@ -43,6 +43,13 @@ export function announceEvent(ev, after) {
     case 'impasse_declined':
       announce(`${name(ev.d.by)} declined to stop: play goes on.`);
       break;
+    case 'undone': {
+      const moves = ev.d.moves === 1 ? '1 move' : `${ev.d.moves} moves`;
+      const next = ev.d.pending ? `${name(/** @type {Side} */ (ev.d.to_move))} is choosing again`
+        : ev.d.to_move ? `${name(ev.d.to_move)} to move` : 'the seeds being arranged';
+      announce(`The relay took back the last entry: ${moves} played, ${next}.`);
+      break;
+    }
     case 'end': {
       const { title, detail } = describeOutcome(ev.d.outcome, name, after.ruleset, after.position);
       announce(`Game over. ${title}. ${detail}`);

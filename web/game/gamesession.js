@@ -116,6 +116,9 @@ export class GameSession {
     switch (t) {
       case 'state':
         this.snap = /** @type {Snapshot} */ ({ legal: {}, pending_results: null, ...d, version: msg.v ?? d.version });
+        // A relayed game is played on a wooden board: its own players watch it here like
+        // anyone (the server refuses their moves).
+        if (this.snap.relayed) this.snap.you = null;
         this.handlers.onState?.(this.snap);
         return;
       case 'crowd':

@@ -103,6 +103,13 @@ class GameView {
           this.hover.say('');
         }
         if (ev.t === 'steal') this.clocks.stealOpened(live);
+        if (ev.t === 'undone') {
+          // The relay took back an entry: its laps are not the last any more, and a move
+          // under review may be gone.
+          this.lastLaps = [];
+          this.hover.say('');
+          if (this.history.review !== null && this.history.review >= after.history.length) this.history.review = null;
+        }
         if (ev.t === 'arranged' && ev.d.late && live && ev.d.by === after.you) {
           this.editor.picked = null;
           toast('Your time to arrange ran out: you were given the outer row (4 seeds in each outer pit).', 'error');
@@ -119,6 +126,9 @@ class GameView {
     this.howtoLink = h('a', { href: '/howto/omweso', 'data-howto-link': true }, 'How to play');
     /** Under the board: the hover line and the skip button. */
     this.toolbar = h('div', { class: 'board-toolbar' }, this.hover.el, this.boardView.skipButton);
+    /** Says that a relayed game is played on a wooden board, its moves entered by a relay. */
+    this.relayNote = h('p', { class: 'notice relayed-note', 'data-relayed-note': true, hidden: true },
+      'Played on a wooden board: the moves are entered here by the table\'s relay as they are sown.');
     /** The page's one level-one heading, for screen readers: the game and its players. */
     this.heading = h('h1', { class: 'sr-only', id: 'game-title' }, 'Omweso game');
     this.buildLayout();
@@ -200,6 +210,7 @@ class GameView {
             this.toolbar),
           players.bottomCard,
           players.outcomeBox,
+          this.relayNote,
           this.prompt.el,
           this.impasse.el),
         h('aside', { class: 'game-side' },
@@ -249,6 +260,7 @@ class GameView {
     const heading = this.headingText(snap);
     if (this.heading.textContent !== heading) this.heading.textContent = heading;
     this.renderBoard(snap);
+    this.relayNote.hidden = !snap.relayed;
     // Only a game being played animates turns: its toolbar keeps room for the skip button.
     this.toolbar.classList.toggle('live', snap.status === 'playing');
     this.players.renderCards(snap, this.boardView.viewSide(snap));

@@ -55,7 +55,8 @@ import { ownerOf } from '../board/notation.js';
  *   pending: string[]|null, pending_move: string|null, clock: Clock, history: HistoryEntry[],
  *   legal: Legal, pending_results: OptionResult[]|null,
  *   outcome: Outcome|null, spectators: number, version: number,
- *   arrangements: {s: number[]|null, n: number[]|null}, impasse?: Impasse|null}} Snapshot
+ *   arrangements: {s: number[]|null, n: number[]|null}, impasse?: Impasse|null, relayed?: boolean}} Snapshot
+ *   `relayed`: played on a wooden board, its moves entered by the table's relay.
  */
 /**
  * A versioned event as received.
@@ -68,7 +69,15 @@ import { ownerOf } from '../board/notation.js';
  *   | {t: 'steal', v: number, d: {victim: Side, clock?: Clock, legal: Legal}}
  *   | {t: 'impasse_proposed', v: number, d: {by: Side}}
  *   | {t: 'impasse_declined', v: number, d: {by: Side}}
- *   | {t: 'end', v: number, d: {outcome: Outcome, impasse?: Impasse, position?: string}}} GameEvent
+ *   | {t: 'end', v: number, d: {outcome: Outcome, impasse?: Impasse, position?: string}}
+ *   | {t: 'undone', v: number, d: Undone}} GameEvent
+ */
+/**
+ * A relayed game's relay took back their last entry: the game as it stands again, with
+ * the number of whole moves played now (the history after them is dropped).
+ * @typedef {{moves: number, status: 'setup'|'playing', position: string|null, to_move: Side|null,
+ *   opening?: Side[], pending: string[]|null, pending_results?: OptionResult[]|null, pending_move: string|null,
+ *   arrangements?: {s: number[]|null, n: number[]|null}, clock?: Clock, legal?: Legal}} Undone
  */
 const NO_CLOCK = { referee_deadline: null, steal_open: false, move_deadline: null };
 
@@ -170,6 +179,22 @@ export function applyEvent(snap, ev) {
       break;
     case 'impasse_declined':
       next.impasse = null;
+      break;
+    case 'undone':
+      // Everything the entry taken back had changed comes with the event: the page need
+      // work nothing out, and an entry that ended the game leaves no outcome behind.
+      next.status = ev.d.status;
+      next.position = ev.d.position;
+      next.to_move = ev.d.to_move;
+      next.opening = ev.d.opening || [];
+      next.pending = ev.d.pending;
+      next.pending_results = ev.d.pending_results || null;
+      next.pending_move = ev.d.pending_move;
+      next.arrangements = { s: null, n: null, ...ev.d.arrangements };
+      next.clock = ev.d.clock || NO_CLOCK;
+      next.legal = ev.d.legal || {};
+      next.history = snap.history.slice(0, ev.d.moves);
+      next.outcome = null;
       break;
     case 'end':
       // Agreed at an impasse: the split, and the board after it; any other end leaves no

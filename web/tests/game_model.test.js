@@ -87,3 +87,27 @@ test('an arrangement, a count, a steal and an annulment, applied', () => {
   // The snapshot applied to is left as it was.
   assert.deepEqual(setup.arrangements, { s: null, n: null });
 });
+
+test('an undo by a relay: the game as it stands again, the moves after it dropped, the end gone', () => {
+  const AFTER_E1 = '4,4,4,4,0,4,4,4/0,0,0,0,0,0,0,1/0,0,0,0,0,0,0,0/4,4,4,4,5,5,5,4 n';
+  const start = { ...playing(), you: null, relayed: true, clock: NO_CLOCK };
+  const e1 = applyEvent(start, {
+    t: 'played', v: 5,
+    d: { by: 's', move: 'E1', stolen: false, laps: [], position: AFTER_E1, outcome: null, pending: false, clock: NO_CLOCK, legal: { n: { moves: ['A4'], starts_only: false, starts: [] } } },
+  });
+  const ended = applyEvent(e1, { t: 'end', v: 6, d: { outcome: { result: 'win', winner: 's', victory: 'resigned' } } });
+  assert.equal(ended.status, 'finished');
+  const legal = { n: { moves: ['A4'], starts_only: false, starts: [] } };
+  const reopened = applyEvent(ended, {
+    t: 'undone', v: 7,
+    d: { moves: 1, status: 'playing', position: AFTER_E1, to_move: 'n', opening: [], pending: null, pending_results: null, pending_move: null, arrangements: { s: null, n: null }, clock: NO_CLOCK, legal },
+  });
+  // The end's `impasse: null` stays: it says no proposal stands, which is so.
+  assert.deepEqual(reopened, { ...e1, version: 7, outcome: null, legal, arrangements: { s: null, n: null }, impasse: null });
+  const back = applyEvent(reopened, {
+    t: 'undone', v: 8,
+    d: { moves: 0, status: 'playing', position: START, to_move: 's', opening: [], pending: null, pending_results: null, pending_move: null, arrangements: { s: null, n: null }, clock: NO_CLOCK, legal: start.legal },
+  });
+  assert.deepEqual(back, { ...start, version: 8, legal_moves: [], impasse: null });
+  assert.equal(back.history.length, 0);
+});

@@ -68,6 +68,12 @@ pub enum ErrorCode {
     NoImpasse,
     /// A player answering their own proposal.
     OwnImpasse,
+    /// A relay's entry for a game played online (docs/rules.md#57-over-the-board-play-and-relays).
+    NotRelayed,
+    /// A player's own move in a relayed game: its moves are entered by its relay.
+    RelayedGame,
+    /// A relay's undo with no entry left to take back.
+    NothingToUndo,
     // -- tournaments --
     /// A tournament's settings are not valid.
     BadSettings,
@@ -128,7 +134,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in declaration order (for documentation and tests).
-    pub const ALL: [ErrorCode; 62] = [
+    pub const ALL: [ErrorCode; 65] = [
         ErrorCode::BadBody,
         ErrorCode::BadContentType,
         ErrorCode::BadOrigin,
@@ -165,6 +171,9 @@ impl ErrorCode {
         ErrorCode::ImpasseStanding,
         ErrorCode::NoImpasse,
         ErrorCode::OwnImpasse,
+        ErrorCode::NotRelayed,
+        ErrorCode::RelayedGame,
+        ErrorCode::NothingToUndo,
         ErrorCode::BadSettings,
         ErrorCode::BadPairing,
         ErrorCode::BadReason,
@@ -233,6 +242,9 @@ impl ErrorCode {
             ErrorCode::ImpasseStanding => "impasse_standing",
             ErrorCode::NoImpasse => "no_impasse",
             ErrorCode::OwnImpasse => "own_impasse",
+            ErrorCode::NotRelayed => "not_relayed",
+            ErrorCode::RelayedGame => "relayed_game",
+            ErrorCode::NothingToUndo => "nothing_to_undo",
             ErrorCode::BadSettings => "bad_settings",
             ErrorCode::BadPairing => "bad_pairing",
             ErrorCode::BadReason => "bad_reason",
@@ -317,6 +329,9 @@ impl ErrorCode {
             | ErrorCode::ImpasseStanding
             | ErrorCode::NoImpasse
             | ErrorCode::OwnImpasse
+            | ErrorCode::NotRelayed
+            | ErrorCode::RelayedGame
+            | ErrorCode::NothingToUndo
             | ErrorCode::AlreadyJoined
             | ErrorCode::NotInTournament
             | ErrorCode::TournamentClosed

@@ -158,6 +158,35 @@ pub struct Played {
     pub legal: Legal,
 }
 
+/// A relay took back their last entry in a relayed game (addition,
+/// docs/rules.md#57-over-the-board-play-and-relays): the game as it stands again, all a
+/// page needs to redraw it without the moves after `moves`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Undone {
+    /// Whole moves played now (the history's length): a page drops the moves after these.
+    pub moves: usize,
+    pub status: Status,
+    pub position: Option<String>,
+    pub to_move: Option<Side>,
+    /// Who still owes Mweiso's opening turn, as in the snapshot.
+    #[serde(default)]
+    pub opening: Vec<Side>,
+    /// A turn waiting at a decision point again: its options, what each does, and the
+    /// tokens played so far, as in the snapshot (`null` when none waits).
+    pub pending: Option<Vec<String>>,
+    #[serde(default)]
+    pub pending_results: Option<Vec<OptionResult>>,
+    pub pending_move: Option<String>,
+    /// Free setup: the arrangements made, as in the snapshot.
+    #[serde(default)]
+    pub arrangements: Arrangements,
+    #[serde(default)]
+    pub clock: ClockView,
+    /// Who may start a turn now, as in `started`.
+    #[serde(default)]
+    pub legal: Legal,
+}
+
 /// A change to the game, sent to every connection with the game's next version.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "t", content = "d", rename_all = "lowercase")]
@@ -237,6 +266,8 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         position: Option<String>,
     },
+    /// A relay took back their last entry (addition).
+    Undone(Undone),
 }
 
 /// A proposal to stop at an Oware impasse (addition, docs/rules.md#3-oware-abapa): who made it and, once
@@ -279,6 +310,7 @@ impl Event {
             Event::Played(played) if !played.pending && played.outcome.is_none() => {
                 Some(&mut played.legal)
             }
+            Event::Undone(undone) if undone.pending.is_none() => Some(&mut undone.legal),
             _ => None,
         }
     }
@@ -408,6 +440,10 @@ pub struct Snapshot {
     /// ended the game, with its split (addition; absent when there is none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub impasse: Option<Impasse>,
+    /// The game is played on a wooden board and its moves entered by a relay (addition;
+    /// absent otherwise): its players do not play it from here.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub relayed: bool,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

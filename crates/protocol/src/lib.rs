@@ -43,7 +43,7 @@ pub use code::ErrorCode;
 pub use game::{
     Arrangements, ClockView, Computer, Event, HistoryEntry, Impasse, LapKind, LapView, Legal,
     LegalSide, OmittedLaps, OptionResult, Played, SeatView, Seats, Snapshot, Split, StartResult,
-    Status,
+    Status, Undone,
 };
 pub use server::{Frame, Reply, ServerMessage};
 

@@ -38,6 +38,10 @@ use omweso_protocol::http::{
     ErrorBody, GameCreated, GameList, Joined, NewGame, NewSession, SessionInfo,
 };
 use omweso_protocol::lobby::LobbyFrame;
+use omweso_protocol::over_the_board::{
+    AddPlayer, BoardSheetRequest, BoardTableView, ClaimRelay, PrintCodes, RelayDone, RelayInvite,
+    RelayRequest, SetPlayedAt,
+};
 use omweso_protocol::tournament::{
     AcceptCoDirectorInvite, AddCoDirector, CoDirectorInvite, CoDirectorList, DirectorActions,
     EditRound, ForbiddenPairs, NewTournament, SheetRequest, SheetView, TournamentCreated,
@@ -56,7 +60,7 @@ const DOC: &str = include_str!("../../../docs/protocol.md");
 
 /// Every server message type. [`server_type`] matches every variant without a wildcard, so
 /// a new variant does not compile until it is named there; name it here too.
-const SERVER_TYPES: [&str; 15] = [
+const SERVER_TYPES: [&str; 16] = [
     "state",
     "crowd",
     "ack",
@@ -72,6 +76,7 @@ const SERVER_TYPES: [&str; 15] = [
     "end",
     "impasse_proposed",
     "impasse_declined",
+    "undone",
 ];
 
 /// Every message type of a tournament socket; [`tournament_type`] names every variant.
@@ -134,6 +139,7 @@ fn server_type(message: &ServerMessage) -> &'static str {
             Event::End { .. } => "end",
             Event::ImpasseProposed { .. } => "impasse_proposed",
             Event::ImpasseDeclined { .. } => "impasse_declined",
+            Event::Undone(_) => "undone",
         },
         ServerMessage::Reply(reply) => match reply {
             Reply::State(_) => "state",
@@ -423,6 +429,15 @@ fn check_typed(report: &mut Report, tag: &str, line: usize, value: &Value) -> bo
         "ForbiddenPairs" => round_trip::<ForbiddenPairs>(value, false).map(drop),
         "SheetRequest" => round_trip::<SheetRequest>(value, false).map(drop),
         "SheetView" => round_trip::<SheetView>(value, false).map(drop),
+        "BoardTableView" => round_trip::<BoardTableView>(value, false).map(drop),
+        "SetPlayedAt" => round_trip::<SetPlayedAt>(value, false).map(drop),
+        "AddPlayer" => round_trip::<AddPlayer>(value, false).map(drop),
+        "BoardSheetRequest" => round_trip::<BoardSheetRequest>(value, false).map(drop),
+        "RelayInvite" => round_trip::<RelayInvite>(value, false).map(drop),
+        "ClaimRelay" => round_trip::<ClaimRelay>(value, false).map(drop),
+        "RelayRequest" => round_trip::<RelayRequest>(value, false).map(drop),
+        "RelayDone" => round_trip::<RelayDone>(value, false).map(drop),
+        "PrintCodes" => round_trip::<PrintCodes>(value, false).map(drop),
         "Credentials" => round_trip::<Credentials>(value, false).map(drop),
         "AccountCreated" => round_trip::<AccountCreated>(value, false).map(drop),
         "Recovery" => round_trip::<Recovery>(value, false).map(drop),

@@ -18,7 +18,8 @@
 //!   `extract` the extractors (the session, the game or tournament a path names, the JSON
 //!   body, the client's address); `error` the API's error. One module per resource:
 //!   `accounts` (guest sessions, accounts, devices, link codes, the name), `people` (a
-//!   person's page), `games`, `tournaments`, `analysis`.
+//!   person's page), `games`, `tournaments`, `board_tables` (over-the-board tables: where
+//!   they are played, their sheets, relays, the printed sheets' QR codes), `analysis`.
 //! - `socket/`: the socket layer. `connection` is the transport every socket shares (the
 //!   batched writer, pings, write timeouts, rate and frame limits), `upgrade` what every
 //!   upgrade does first (origin, token, `?v=`, the per-session and per-address places),
@@ -38,11 +39,14 @@
 //!   `lobby` is the list of live games the lobby reads, `news` what a game tells its
 //!   watchers, `computer` the computer's part in a game's task.
 //! - `tournament/`: Swiss and round-robin events (docs/rules.md#5-tournaments). The pure
-//!   parts do no I/O: `settings`, `admission`, `berger` and `pairing/`, `sheet`,
+//!   parts do no I/O: `settings`, `admission`, `berger` and `pairing/`, `sheet`, `board`
+//!   (a table played over the board: entries, initials, a relay's proposal),
 //!   `standings`, `log`, `export`, and `state/` (the model in `mod.rs`; `transitions` every
-//!   log entry applied; `pairing_plan` what a pairing reads; `views`; `replay`). A
-//!   tournament is one task (`tournament::actor`: `commands`, `games` (its round's games,
-//!   watched and adjudicated), `fanout`, `persist`, `presence`, `run`), rebuilt from its
+//!   log entry applied; `board_tables` the over-the-board entries; `pairing_plan` what a
+//!   pairing reads; `views`; `replay`). A tournament is one task (`tournament::actor`:
+//!   `commands`, `board` (over-the-board commands; a relay's game created with its entry),
+//!   `games` (its round's games, watched and adjudicated), `fanout`, `persist`,
+//!   `presence`, `run`), rebuilt from its
 //!   log by `tournament::registry`; `pairing_worker` pairs big fields on a thread.
 //! - `lobby/`: the pushed lobby: `feed` encodes the lobby frame once when `changes` says
 //!   the lists changed.
@@ -84,6 +88,13 @@
 //!   director's right to it and the correction itself are
 //!   `tournament::state::transitions` (`sheet`), the sheet `tournament::sheet`, the new
 //!   standings `tournament::standings`.
+//! - **A sheet at the board**: `http::board_tables::board_sheet` sends a
+//!   `BoardCommand::Sheet` to the tournament's task; `tournament::state::board_tables`
+//!   checks who may enter it and `tournament::board` whether it agrees with the entry
+//!   standing (the sheet is made from the one both players initialled). A relay's move:
+//!   `http::board_tables::relay_act` asks the tournament whose relay the caller is
+//!   (`Tournament::relay_game`), then `GameHandle::relay` plays it in the table's game
+//!   (`game::table::relay`).
 //! - **The computer**: after every change the game's task asks `Table::computer_due`; a
 //!   move is searched on `pools::search`, comes back with the version it was asked at and
 //!   is played through `Table::act` like a person's (a stale one is dropped).

@@ -39,6 +39,12 @@ const ROUTES: &[Route] = &[
         styles: &["sheet/sheet.css"],
     },
     Route {
+        // The relay's page of a table played over the board (before the tournament's).
+        matches: |path| path.starts_with("/t/") && path.contains("/relay/"),
+        module: "relay/relay.js",
+        styles: &["relay/relay.css"],
+    },
+    Route {
         matches: |path| path.starts_with("/t/"),
         module: "tournament/tournament.js",
         // The console and the creation form: only a tournament's page shows them.

@@ -6,7 +6,7 @@ use omweso_rules::Side;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use super::table::{Action, Seat, Table};
+use super::table::{Action, RelayAction, Seat, Table};
 use crate::refusal::Refusal;
 use omweso_protocol::config::GameConfig;
 use omweso_protocol::Computer;
@@ -62,6 +62,11 @@ pub enum Entry {
     /// table, and the count waits for both players. Logged so that the next replay
     /// rebuilds the same state and event versions.
     Resume,
+    /// The relay of a relayed game entered `action` (docs/rules.md#57-over-the-board-play-and-relays),
+    /// an undo among them: replayed in order, they rebuild the same entries to take back.
+    Relay {
+        action: RelayAction,
+    },
 }
 
 impl Entry {
@@ -76,6 +81,7 @@ impl Entry {
             Entry::Presence { .. } => "presence",
             Entry::Adjudicate => "adjudicate",
             Entry::Resume => "resume",
+            Entry::Relay { .. } => "relay",
         }
     }
 }
@@ -150,6 +156,9 @@ pub fn replay(
                 table.adjudicate(at).map_err(refused)?;
             }
             Entry::Resume => table.resume(at),
+            Entry::Relay { action } => {
+                table.relay(&action, at).map_err(refused)?;
+            }
         }
     }
     Ok(table)

@@ -14,9 +14,10 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use uuid::Uuid;
 
+use crate::game::table::RelayAction;
 use crate::http::accounts::{may_try_code, origin};
 use crate::http::error::ApiError;
-use crate::http::extract::{ClientAddress, JsonBody, SignedIn, TournamentAt};
+use crate::http::extract::{find_game, ClientAddress, JsonBody, SignedIn, TournamentAt};
 use crate::http::tournaments::RoundNumber;
 use crate::metrics::Limit;
 use crate::session::codes::{new_link_code, qr_svg, typed_code_hash, LINK_CODE_CHARACTERS};
@@ -26,8 +27,8 @@ use crate::tournament::log::BoardAction;
 use crate::tournament::state::RELAY_INVITE_MS;
 use omweso_protocol::clock::now_ms;
 use omweso_protocol::over_the_board::{
-    AddPlayer, BoardResult, BoardSheetRequest, ClaimRelay, PrintCodes, QrLink, RelayInvite,
-    SetPlayedAt, TableQr,
+    AddPlayer, BoardResult, BoardSheetRequest, ClaimRelay, PrintCodes, QrLink, RelayDone,
+    RelayInvite, RelayRequest, SetPlayedAt, TableQr,
 };
 use omweso_protocol::tournament::{PlayerView, RoundView};
 use omweso_protocol::ErrorCode;
@@ -51,6 +52,10 @@ pub fn routes() -> Router<AppState> {
         .route(
             "/api/tournaments/{id}/tables/{round}/{table}/relay",
             post(claim_relay).delete(remove_relay),
+        )
+        .route(
+            "/api/tournaments/{id}/tables/{round}/{table}/relay/act",
+            post(relay_act),
         )
         .route("/api/tournaments/{id}/qr", get(print_codes))
 }
@@ -286,6 +291,70 @@ async fn claim_relay(
         })
         .await?;
     Ok(Json(view))
+}
+
+/// `POST /api/tournaments/{id}/tables/{round}/{table}/relay/act`: what the relay saw
+/// sown on the wooden board, for whichever side is to play, checked by the rules engine
+/// in the table's game; `undo` takes back their last entry. Answers the game's version.
+async fn relay_act(
+    State(state): State<AppState>,
+    signed_in: SignedIn,
+    tournament: TournamentAt,
+    TableAt { round, table }: TableAt,
+    JsonBody(request): JsonBody<RelayRequest>,
+) -> Result<Json<RelayDone>, ApiError> {
+    let by = signed_in.player_id();
+    tournament.handle().await?;
+    if !state.limiters.relay_entries_per_session.allow(by) {
+        return Err(ApiError::limited(
+            Limit::RelayEntriesPerSession,
+            format!(
+                "at most {} relay entries a minute; wait a moment and enter it again",
+                state.config.limits.relay_entries_per_session_per_minute
+            ),
+        ));
+    }
+    let game_id = tournament
+        .change(|reply| {
+            BoardCommand::RelayGame {
+                by,
+                round,
+                table,
+                reply,
+            }
+            .into()
+        })
+        .await?;
+    let game = find_game(&state, game_id).await?;
+    let action = match request {
+        RelayRequest::Move { notation } => RelayAction::Move { notation },
+        RelayRequest::Decide { choice } => RelayAction::Decide { choice },
+        RelayRequest::Arrange { side, pits } => RelayAction::Arrange { side, pits },
+        RelayRequest::Resign { side } => RelayAction::Resign { side },
+        RelayRequest::Undo => {
+            // Once the game is over its result is the table's entry, waiting for the
+            // players' initials: taking it back would leave the tournament an entry the
+            // game no longer has. A wrong end is disputed and the director settles it.
+            // Nobody but this relay (and the round's deadline, which no undo reverses)
+            // can end the game between this look and the undo.
+            let news = game
+                .news()
+                .await
+                .map_err(|gone| ApiError::internal(&gone))?;
+            if news.status.is_over() {
+                return Err(ApiError::new(
+                    ErrorCode::GameOver,
+                    "the game is over: its result waits for the players' initials; if it is wrong, they dispute it and a director settles the sheet",
+                ));
+            }
+            RelayAction::Undo
+        }
+    };
+    let version = game
+        .relay(action)
+        .await
+        .map_err(|gone| ApiError::internal(&gone))??;
+    Ok(Json(RelayDone { version }))
 }
 
 /// `DELETE /api/tournaments/{id}/tables/{round}/{table}/relay`: a director removes the

@@ -160,6 +160,8 @@ fn sheets_csv(t: &Tournament) -> String {
         "corrections",
         "first_arrangement",
         "second_arrangement",
+        "played_at",
+        "entered",
     ]
     .map(str::to_owned)
     .to_vec()];
@@ -235,6 +237,16 @@ fn sheets_csv(t: &Tournament) -> String {
                             .as_ref()
                             .map(|a| (&a.second, a.late.second)),
                     ),
+                    // Where the game was played, and for a sheet entered at the board
+                    // who entered and initialled it (docs/rules.md#57-over-the-board-play-and-relays).
+                    if sheet.over_the_board {
+                        "board".to_owned()
+                    } else if sheet.game_id.is_some() {
+                        "online".to_owned()
+                    } else {
+                        String::new()
+                    },
+                    cell(&entered(t, game, sheet)),
                 ]);
             };
             for (game, replaced) in table.replaced.iter().zip(&pairing.replaced) {
@@ -248,6 +260,36 @@ fn sheets_csv(t: &Tournament) -> String {
         }
     }
     csv_text(rows)
+}
+
+/// Who entered a board sheet and who initialled it, in words; empty for a game's sheet.
+fn entered(t: &Tournament, game: Option<&TableGame>, sheet: &SheetView) -> String {
+    let Some(made) = game.and_then(|g| g.sheet.as_ref()) else {
+        return String::new();
+    };
+    if !made.over_the_board {
+        return String::new();
+    }
+    if let Some(director) = made.entered_by {
+        return format!("entered by the director {}", t.name_of(director));
+    }
+    let standing = game
+        .and_then(|g| g.board.as_ref())
+        .and_then(|b| b.entries.first());
+    let author = standing.map_or_else(String::new, |e| {
+        if e.from_relay {
+            format!("proposed by the relay {}", e.by_name)
+        } else {
+            format!("entered by {}", e.by_name)
+        }
+    });
+    let initials: Vec<String> = sheet
+        .confirmed_by
+        .iter()
+        .filter(|id| standing.is_none_or(|e| e.from_relay || e.by != **id))
+        .map(|id| t.name_of(*id))
+        .collect();
+    format!("{author}; initialled by {}", initials.join(" and "))
 }
 
 /// One round of a player in the TRF: opponent's start rank (0: none), colour, result.

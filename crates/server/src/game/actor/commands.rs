@@ -7,7 +7,7 @@ use tokio::time::Instant;
 use super::{Actor, Command};
 use crate::game::log::Entry;
 use crate::game::news::TableNews;
-use crate::game::table::{Action, Refusal};
+use crate::game::table::{Action, Refusal, RelayAction};
 use crate::metrics::{count, METRICS};
 use crate::room::{ConnId, SocketCommand};
 use omweso_protocol::clock::now_ms;
@@ -66,6 +66,9 @@ impl Actor {
                 let result = self.adjudicate().await.map(|()| TableNews::of(&self.table));
                 let _ = reply.send(result);
             }
+            Command::Relay { action, reply } => {
+                let _ = reply.send(self.relay(action).await);
+            }
             Command::News { reply } => {
                 let _ = reply.send(TableNews::of(&self.table));
             }
@@ -88,6 +91,34 @@ impl Actor {
         committed
     }
 
+    /// The relay's entry, durably, then shown; undone if it cannot be saved.
+    pub(super) async fn relay(&mut self, action: RelayAction) -> Result<u64, Refusal> {
+        // A copy of the whole table, history included (an undo shortens it, which a
+        // savepoint cannot give back); a relay enters a move every few seconds at most.
+        let before = self.table.clone();
+        let now = now_ms();
+        let events = self.table.relay(&action, now)?;
+        let is_move = matches!(
+            action,
+            RelayAction::Move { .. } | RelayAction::Decide { .. }
+        );
+        match self
+            .commit(Entry::Relay { action }, now, events, None)
+            .await
+        {
+            Ok(()) => {
+                if is_move {
+                    count(&METRICS.moves);
+                }
+                Ok(self.table.version())
+            }
+            Err(refusal) => {
+                self.table = before;
+                Err(refusal)
+            }
+        }
+    }
+
     pub(super) async fn client(&mut self, conn: ConnId, id: Option<Value>, message: ClientMessage) {
         let Some(action) = Action::from_message(message) else {
             return self.reply(conn, Frame::pong());
@@ -100,6 +131,14 @@ impl Actor {
             );
             return self.reply(conn, refusal);
         };
+        if self.table.config().relayed {
+            let refusal = Frame::error(
+                id,
+                ErrorCode::RelayedGame,
+                "this game is played on a wooden board: its moves are entered by the table's relay, not from here",
+            );
+            return self.reply(conn, refusal);
+        }
         let started = Instant::now();
         let is_play = matches!(action, Action::Move { .. } | Action::Decide { .. });
         let before = self.table.savepoint();

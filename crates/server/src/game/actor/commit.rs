@@ -51,7 +51,7 @@ impl Actor {
         let row_changed = events.iter().any(|(_, e)| {
             matches!(
                 e,
-                Event::Joined { .. } | Event::Started { .. } | Event::End { .. }
+                Event::Joined { .. } | Event::Started { .. } | Event::End { .. } | Event::Undone(_)
             )
         });
         let pool = self.services.pool.clone();
@@ -102,7 +102,7 @@ impl Actor {
         let reseated = events.iter().any(|(_, e)| {
             matches!(
                 e,
-                Event::Joined { .. } | Event::Started { .. } | Event::End { .. }
+                Event::Joined { .. } | Event::Started { .. } | Event::End { .. } | Event::Undone(_)
             )
         });
         for (v, event) in events {

@@ -29,7 +29,7 @@ use uuid::Uuid;
 use super::computer::{ComputerPlayer, ComputerServices};
 use super::lobby::Lobby;
 use super::news::{TableNews, Watchers};
-use super::table::{Refusal, Seat, Table};
+use super::table::{Refusal, RelayAction, Seat, Table};
 use crate::http::address::AddressKey;
 use crate::metrics::METRICS;
 use crate::pools::engine::EnginePool;
@@ -81,6 +81,12 @@ pub enum Command {
     Adjudicate {
         reply: oneshot::Sender<Result<TableNews, Refusal>>,
     },
+    /// The relay of a relayed game enters `action`; the reply is the game's version
+    /// after it, once it is saved.
+    Relay {
+        action: RelayAction,
+        reply: oneshot::Sender<Result<u64, Refusal>>,
+    },
     /// The game's news as it stands, without watching.
     News {
         reply: oneshot::Sender<TableNews>,
@@ -114,6 +120,14 @@ impl GameHandle {
     /// and watchers like any action. Refused if the game is over or cannot be saved.
     pub async fn adjudicate(&self) -> Result<Result<TableNews, Refusal>, Gone> {
         self.ask(|reply| Command::Adjudicate { reply }).await
+    }
+
+    /// Carries out the relay's `action` in a relayed game (docs/rules.md#57-over-the-board-play-and-relays):
+    /// saved, then published like any action; answers the game's version after it.
+    /// Refused in a game not relayed, and as the action itself would be. Who may relay is
+    /// the caller's to check (the tournament's).
+    pub async fn relay(&self, action: RelayAction) -> Result<Result<u64, Refusal>, Gone> {
+        self.ask(|reply| Command::Relay { action, reply }).await
     }
 
     /// The game's news as it stands (a watcher that missed an end asks for it).

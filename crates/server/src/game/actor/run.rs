@@ -60,10 +60,13 @@ impl Actor {
     /// When an unstarted game is removed, if it is one (or when to try again, after the
     /// store refused the removal).
     /// A timed arrangement is ended by the grace, a tournament game by its round's end.
+    /// A relayed game is never removed so.
     pub(super) fn expiry(&self) -> Option<u64> {
+        // A relayed game waits for its relay, however long the wooden board takes.
         let open = self.table.status() == Status::Setup
             && !self.table.grace_runs()
-            && self.table.config().stop_at_ms.is_none();
+            && self.table.config().stop_at_ms.is_none()
+            && !self.table.config().relayed;
         open.then(|| {
             let due = self.table.created_at_ms() + self.services.open_game_ttl_ms;
             due.max(self.expiry_retry_at)

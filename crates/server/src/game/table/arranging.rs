@@ -56,7 +56,7 @@ impl Table {
     /// arrangement made) at `now`: their clock is set to the whole limit and runs if they
     /// are here. The computer arranges at once and has no clock.
     pub(super) fn open_arranging(&mut self, now: u64) {
-        let limit = self.config.time_control.arrange_seconds.map(ms);
+        let limit = self.time_control().arrange_seconds.map(ms);
         let (Some(limit), Some(side)) = (limit, self.arranging()) else {
             self.clock.arrange = ArrangeClock::default();
             return;

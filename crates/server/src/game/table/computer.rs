@@ -122,7 +122,7 @@ impl Table {
                     side,
                     rules: self.rules(),
                     shown: self.arrangements[side.other().index()],
-                    budget: self.config.time_control.budget(0),
+                    budget: self.time_control().budget(0),
                 })
             }
             Status::Playing => {
@@ -135,7 +135,7 @@ impl Table {
                     let choice = options(&decision, pending.by).into_iter().next()?;
                     return (pending.by == side).then_some(ComputerDue::Decide { side, choice });
                 }
-                let budget = self.config.time_control.budget(0);
+                let budget = self.time_control().budget(0);
                 if board.may_move(side) {
                     return Some(ComputerDue::Move {
                         side,

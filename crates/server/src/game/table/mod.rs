@@ -83,6 +83,7 @@ mod facts;
 mod fixtures;
 mod impasse;
 mod referee;
+mod relay;
 mod setup;
 mod snapshot;
 mod turn;
@@ -92,6 +93,8 @@ pub use display::{display_ms, DISPLAY_MAX_MS};
 pub use facts::GameFacts;
 use facts::Tally;
 use referee::Clock;
+use relay::RelayMark;
+pub use relay::{RelayAction, RELAY_UNDO_DEPTH};
 use turn::PendingTurn;
 
 /// What [`Table::rollback`] needs to undo the changes made after [`Table::savepoint`]: a
@@ -132,6 +135,9 @@ pub struct Table {
     /// Oware: the side whose proposal to stop was declined, who may not propose again
     /// before playing a turn (a proposal asked again and again would fill the log).
     impasse_declined: Option<Side>,
+    /// A relayed game: the table as it was before each of the relay's last entries, the
+    /// latest last, at most [`RELAY_UNDO_DEPTH`] ([`Table::relay`]).
+    relay_marks: std::collections::VecDeque<RelayMark>,
 }
 
 impl Table {
@@ -161,6 +167,7 @@ impl Table {
             last_change_ms: now,
             impasse: None,
             impasse_declined: None,
+            relay_marks: std::collections::VecDeque::new(),
         }
     }
 
@@ -178,7 +185,12 @@ impl Table {
             board: self.board,
             arrangements: self.arrangements,
             pending: self.pending.clone(),
-            history: Vec::new(),
+            // A relay's undo shortens the history: a relayed game's point keeps all of it.
+            history: if self.config.relayed {
+                self.history.clone()
+            } else {
+                Vec::new()
+            },
             outcome: self.outcome,
             version: self.version,
             clock: self.clock,
@@ -188,6 +200,7 @@ impl Table {
             last_change_ms: self.last_change_ms,
             impasse: self.impasse,
             impasse_declined: self.impasse_declined,
+            relay_marks: self.relay_marks.clone(),
         };
         Savepoint {
             table,
@@ -197,6 +210,11 @@ impl Table {
 
     /// Undoes every change made since `point` was taken from this table.
     pub fn rollback(&mut self, point: Savepoint) {
+        if self.config.relayed {
+            // Its point holds the whole history (an undo may have shortened it since).
+            *self = point.table;
+            return;
+        }
         let mut history = std::mem::take(&mut self.history);
         history.truncate(point.history_len);
         *self = point.table;
@@ -268,8 +286,23 @@ impl Table {
         rules
     }
 
+    /// The time control the referee keeps: the game's, but none of its clocks in a
+    /// relayed game, whose players are at a wooden board (docs/rules.md#57-over-the-board-play-and-relays):
+    /// no referee count, no move limit (a turn's budget is then the server's cap alone),
+    /// no arrangement limit.
+    #[must_use]
+    pub fn time_control(&self) -> omweso_protocol::config::TimeControl {
+        let mut tc = self.config.time_control;
+        if self.config.relayed {
+            tc.referee_seconds = None;
+            tc.move_limit_seconds = None;
+            tc.arrange_seconds = None;
+        }
+        tc
+    }
+
     fn budget(&self, used_ms: u64) -> Option<u64> {
-        Some(self.config.time_control.budget(used_ms))
+        Some(self.time_control().budget(used_ms))
     }
 
     /// Who may start a turn now, each with the board they would sow on, and the turn's
@@ -293,7 +326,7 @@ impl Table {
         }
         LegalQuery {
             sides,
-            budget: self.config.time_control.budget(0),
+            budget: self.time_control().budget(0),
         }
     }
 

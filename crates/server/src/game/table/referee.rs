@@ -76,7 +76,7 @@ impl Table {
     /// When the referee count of the turn now open runs out, if it starts at `from`.
     fn count_from(&self, from: u64, allowance: Allowance) -> Option<u64> {
         let mover = self.board.and_then(|b| b.to_move())?;
-        let r = self.config.time_control.referee_seconds?;
+        let r = self.time_control().referee_seconds?;
         // The computer answers at once: no count runs on its turns, so none is stolen.
         if self.is_computer(mover) {
             return None;
@@ -130,7 +130,7 @@ impl Table {
     /// When a turn waiting at a decision runs out of its move-completion limit: the limit
     /// less the time already spent deciding and the sowing done at the table's pace.
     pub(super) fn move_deadline(&self, pending: &PendingTurn) -> Option<u64> {
-        let tc = self.config.time_control;
+        let tc = self.time_control();
         let limit = ms(tc.move_limit_seconds?);
         let sowing_ms = ms(pending.turn.seeds_sown() as f64 / tc.sowing_pace);
         Some(pending.decision_since_ms + limit.saturating_sub(pending.waited_ms + sowing_ms))
@@ -186,7 +186,7 @@ impl Table {
             events.extend(self.arrange_late(now));
         }
         if self.status == Status::Playing {
-            let tc = self.config.time_control;
+            let tc = self.time_control();
             if self
                 .clock
                 .move_deadline_ms
@@ -329,8 +329,9 @@ impl Table {
 
     /// When `side`'s grace for coming back runs out, if they are away during play.
     fn grace_ends(&self, side: Side) -> Option<u64> {
-        // The computer is always there.
-        if self.clock.grace_paused || self.is_computer(side) {
+        // The computer is always there; a relayed game's players are at a wooden board,
+        // not connected, and lose nothing by it.
+        if self.clock.grace_paused || self.is_computer(side) || self.config.relayed {
             return None;
         }
         let grace = ms(self.config.time_control.disconnect_grace_seconds);

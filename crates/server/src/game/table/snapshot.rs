@@ -38,7 +38,7 @@ impl Table {
             game_id: self.id,
             ruleset: self.config.ruleset,
             setup: self.config.setup,
-            time_control: self.config.time_control,
+            time_control: self.time_control(),
             status: self.status,
             position: self.shown_position(),
             to_move: self.shown_to_move(),
@@ -65,6 +65,7 @@ impl Table {
                 n: self.arrangements[1].map(|a| a.counts()),
             },
             impasse: self.impasse_view(),
+            relayed: self.config.relayed,
         }
     }
 
@@ -114,7 +115,7 @@ impl Table {
                 s: name(Side::South),
                 n: name(Side::North),
             },
-            time_control: self.config.time_control,
+            time_control: self.time_control(),
             spectators,
             moves: self.history.len(),
             created_at_ms: self.created_at_ms,

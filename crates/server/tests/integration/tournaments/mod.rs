@@ -5,6 +5,7 @@
 //! SQLite, and on PostgreSQL when `TEST_POSTGRES_URL` is set.
 
 mod directors;
+mod over_the_board;
 mod refusals;
 mod restart;
 mod round_robin;

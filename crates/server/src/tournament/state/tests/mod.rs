@@ -128,6 +128,7 @@ fn line(t: &Tournament, p: u128) -> StandingView {
         .expect("a line")
 }
 
+mod board;
 mod directors;
 mod exports;
 mod histories;

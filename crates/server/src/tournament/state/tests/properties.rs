@@ -5,6 +5,9 @@
 use proptest::prelude::*;
 
 use super::*;
+use crate::tournament::log::BoardAction;
+use omweso_protocol::over_the_board::{BoardResult, PlayedAt};
+use omweso_protocol::tournament::PerPlayer;
 
 /// One step of a random tournament: what to try, two small numbers to pick with, and
 /// how far the clock moves first.
@@ -29,7 +32,7 @@ fn entry(t: &Tournament, (op, a, b, _): Step, next_id: &mut u128) -> Option<Entr
     let players = t.players().len() as u128;
     let someone = |n: u8| player(u128::from(n) % (players + 2));
     let in_play = t.games_in_play();
-    Some(match op % 9 {
+    Some(match op % 13 {
         0 => Entry::Join {
             player: someone(a),
             name: format!("P{a}"),
@@ -107,6 +110,82 @@ fn entry(t: &Tournament, (op, a, b, _): Step, next_id: &mut u128) -> Option<Entr
             round: t.rounds().last()?.number,
             by: if a % 2 == 0 { id(1) } else { someone(a) },
         },
+        // Over the board: a table (or a round) moved, a sheet entered, initialled or
+        // disputed, a relay named (its game created when the round is played), a player
+        // added by the director.
+        9 => Entry::PlayedAt {
+            round: t.rounds().last()?.number,
+            table: (a % 3 != 0).then_some(u32::from(a % 5) + 1),
+            played_at: if b % 3 == 0 {
+                PlayedAt::Online
+            } else {
+                PlayedAt::Board
+            },
+            by: if b % 5 == 0 { someone(b) } else { id(1) },
+        },
+        10 => {
+            let round = t.rounds().get(usize::from(a) % t.rounds().len().max(1))?;
+            let table = round
+                .tables
+                .get(usize::from(b) % round.tables.len().max(1))?;
+            let players = [table.first, table.second?].map(|p| t.players()[p].id);
+            let by = match b % 4 {
+                0 => id(1),
+                1 => someone(a),
+                n => players[usize::from(n) - 2],
+            };
+            let winner = match a % 3 {
+                0 => None,
+                n => Some(players[usize::from(n) - 1]),
+            };
+            Entry::BoardSheet {
+                round: round.number,
+                table: table.number,
+                by,
+                action: match a % 5 {
+                    0 | 1 => BoardAction::Enter {
+                        result: BoardResult {
+                            winner,
+                            victory: winner.map(|_| Victory::NoMove),
+                            seeds: PerPlayer {
+                                first: u64::from(b % 40),
+                                second: u64::from(a % 20),
+                            },
+                        },
+                    },
+                    2 | 3 => BoardAction::Confirm,
+                    _ => BoardAction::Dispute {
+                        reason: "not what we saw".into(),
+                    },
+                },
+            }
+        }
+        11 => {
+            let round = t.rounds().last()?;
+            let table = round
+                .tables
+                .get(usize::from(a) % round.tables.len().max(1))?;
+            let game = t
+                .relay_game_to_create(round.number, table.number)
+                .map(|(game, ..)| game);
+            Entry::Relay {
+                round: round.number,
+                table: table.number,
+                relay: (b % 4 != 0).then(|| someone(b)),
+                name: "Relay".into(),
+                code_hash: None,
+                by: Some(if b % 7 == 0 { someone(a) } else { id(1) }),
+                game: game.filter(|_| b % 4 != 0),
+            }
+        }
+        12 => {
+            *next_id += 1;
+            Entry::AddPlayer {
+                player: id(*next_id),
+                name: format!("Board {next_id}"),
+                by: if a % 4 == 0 { someone(b) } else { id(1) },
+            }
+        }
         _ => Entry::Tick,
     })
 }
