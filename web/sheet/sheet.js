@@ -226,10 +226,12 @@ class SheetPage {
         break;
       case 'waiting-other': {
         const standing = /** @type {BoardEntryView} */ (pairing.board?.entries[0]);
+        // The viewer's own entry, or one they initialled (a relayed game's proposal).
+        const own = standing.by === this.snap.you && !standing.from_relay;
         out.push(h('div', { class: 'sheet-state', 'data-sheet-state': stage },
           h('p', { class: 'sheet-headline' }, `Waiting for ${this.otherName(pairing)}'s initials.`),
-          this.entryCard(pairing, standing, 'Your entry')));
-        if (seat >= 0) {
+          this.entryCard(pairing, standing, own ? 'Your entry' : this.byWords(standing))));
+        if (seat >= 0 && own) {
           if (this.entering) out.push(this.entryForm(pairing, standing, false));
           else {
             out.push(h('button', {
@@ -242,8 +244,7 @@ class SheetPage {
       }
       case 'to-initial': {
         const standing = /** @type {BoardEntryView} */ (pairing.board?.entries[0]);
-        const by = standing.from_relay ? `Proposed by the relayed game (${standing.by_name})` : `Entered by ${standing.by_name}`;
-        out.push(h('div', { class: 'sheet-state', 'data-sheet-state': stage }, this.entryCard(pairing, standing, by)));
+        out.push(h('div', { class: 'sheet-state', 'data-sheet-state': stage }, this.entryCard(pairing, standing, this.byWords(standing))));
         if (seat >= 0) out.push(this.initialChoices(pairing, standing));
         else if (directs) out.push(this.entryForm(pairing, standing, true));
         break;
@@ -271,6 +272,11 @@ class SheetPage {
         ', or, if the director gave you a code for this device, ',
         h('a', { href: `/link?next=${encodeURIComponent(here)}`, 'data-sheet-link': true }, 'enter it here'),
         '. Then come back to this page.'));
+  }
+
+  /** Who made an entry: a player, or the relayed game's end. @param {BoardEntryView} entry */
+  byWords(entry) {
+    return entry.from_relay ? `Proposed by the relayed game (relayed by ${entry.by_name})` : `Entered by ${entry.by_name}`;
   }
 
   /**
@@ -369,7 +375,7 @@ class SheetPage {
     const entries = board?.entries || [];
     return h('div', { class: 'sheet-state', 'data-sheet-state': 'director' },
       h('p', { class: 'sheet-headline' }, 'Waiting for the director: the entries differ, or one is disputed.'),
-      h('div', { class: 'entries-side' }, entries.map((e) => this.entryCard(p, e, e.from_relay ? `Proposed by the relayed game (${e.by_name})` : `${e.by_name} entered`))),
+      h('div', { class: 'entries-side' }, entries.map((e) => this.entryCard(p, e, e.from_relay ? this.byWords(e) : `${e.by_name} entered`))),
       board?.dispute ? h('p', { 'data-sheet-dispute-reason': true }, `${this.name(board.dispute.by)} says: “${board.dispute.reason}”`) : null,
       this.isDirector() && p.second ? this.entryForm(p, entries[0] || null, true) : null);
   }
@@ -383,7 +389,7 @@ class SheetPage {
     const how = sheet.status === 'corrected'
       ? 'Corrected by the director.'
       : agreed
-        ? `Entered by ${agreed.by_name}, initialled by ${agreed.confirmed_by.filter((id) => id !== agreed.by).map(name).join(' and ') || name(agreed.confirmed_by[0])}.`
+        ? `${this.byWords(agreed)}, initialled by ${agreed.confirmed_by.filter((id) => id !== agreed.by).map(name).join(' and ')}.`
         : 'Entered by the director.';
     const word = this.snap.ruleset === 'oware' ? 'Pieces taken' : 'Seeds captured';
     const yours = seat >= 0 ? ` You: ${formatPoints(seat === 0 ? sheet.points.first : sheet.points.second)}.` : '';

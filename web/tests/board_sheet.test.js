@@ -239,6 +239,23 @@ test('entries that differ wait for the director, who set the table at the board 
     assert.deepEqual(made.seeds, { first: 20, second: 20 });
     assert.deepEqual(after.standings.map((/** @type {any} */ s) => s.points), [0.5, 0.5]);
 
+    // A correction of a board sheet carries its seeds too.
+    await row.locator('[data-correct]').click();
+    await page.selectOption('#correct-result', 'second');
+    await page.selectOption('#correct-victory', 'resigned');
+    assert.equal(await page.inputValue('#correct-seeds-first'), '20');
+    await page.fill('#correct-seeds-first', '12');
+    await page.fill('#correct-seeds-second', '15');
+    await page.fill('#correct-reason', 'the players agree the first resigned');
+    await page.click('[data-correct-submit]');
+    await waitFor(async () => (await row.getAttribute('data-status')) === 'corrected', 'the board sheet corrected');
+    assert.equal(await row.locator('[data-entered-at-board]').textContent(), 'entered at the board · seeds 12–15');
+    const corrected = (await snapshot(server.url, id, director.token)).rounds[0].pairings[0].sheet;
+    assert.deepEqual(corrected.seeds, { first: 12, second: 15 });
+    assert.equal(corrected.second_result, 'won');
+    await stageIs(pb.page, 'made');
+    await waitFor(async () => /^Corrected by the director\./.test(await pb.page.textContent('[data-sheet-made-how]') || ''), 'the phone showing the correction');
+
     for (const p of [desk, a, b]) assert.deepEqual(p.problems, [], `the ${p.label} page logged problems:\n${p.problems.join('\n')}`);
   } finally {
     await desk.context.close();
