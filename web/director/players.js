@@ -38,7 +38,7 @@ export class PlayersPart extends ConsolePart {
       if (p.withdrawn) notes.push('withdrawn');
       if (p.joined_after_round > 0) notes.push(`joined after round ${p.joined_after_round}`);
       if (p.player_id === snap.director) notes.push('you');
-      if (p.added_by_director) notes.push('added by a director, no device');
+      if (p.added_by_director) notes.push('added without a device');
       return h('tr', { 'data-player-row': p.player_id, 'data-added-by-director': p.added_by_director ? 'true' : null, 'data-connected': String(here), 'data-withdrawn': String(p.withdrawn), class: p.withdrawn ? 'withdrawn' : null },
         h('th', { scope: 'row' }, p.name),
         h('td', { class: 'presence' },

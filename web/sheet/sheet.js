@@ -74,6 +74,8 @@ class SheetPage {
     /** What is drawn, as text: an event about another table redraws nothing. */
     this.drawn = '';
     this.said = '';
+    /** @type {Stage | ''} the stage last drawn */
+    this.stageShown = '';
     this.body = h('div', { class: 'sheet-body' });
     this.title = h('h1', { id: 'sheet-title' });
     this.sub = h('p', { class: 'muted sheet-sub' });
@@ -102,9 +104,18 @@ class SheetPage {
     return { round, pairing };
   }
 
+  /**
+   * Who this device is in the tournament: the snapshot's `you` (a player), else the named
+   * session's person (a `state` frame read without a viewer says no `you`).
+   * @returns {string | null}
+   */
+  you() {
+    return this.snap.you || this.store.me?.player_id || null;
+  }
+
   /** The viewer's place at the table: 0 the pairing's first, 1 its second, -1 neither. @param {PairingView} p */
   seat(p) {
-    const you = this.snap.you;
+    const you = this.you();
     if (!you) return -1;
     if (p.first === you) return 0;
     if (p.second === you) return 1;
@@ -123,7 +134,7 @@ class SheetPage {
     if (board?.waiting_for_director) return { stage: 'director', round, pairing };
     const standing = board?.entries[0];
     if (!standing) return { stage: 'enter', round, pairing };
-    const you = this.snap.you;
+    const you = this.you();
     if (you && standing.confirmed_by.includes(you)) return { stage: 'waiting-other', round, pairing };
     return { stage: 'to-initial', round, pairing };
   }
@@ -135,7 +146,14 @@ class SheetPage {
 
   render() {
     const { stage, round, pairing } = this.stage();
-    const signature = JSON.stringify([stage, pairing, round?.status, round?.closing, this.snap.you, this.isDirector(),
+    // What the player had opened ("It is wrong", their own entry) belongs to the stage it
+    // was opened in: the table moved on (initialled, settled), it closes.
+    if (stage !== this.stageShown) {
+      this.stageShown = stage;
+      this.wrong = false;
+      this.entering = false;
+    }
+    const signature = JSON.stringify([stage, pairing, round?.status, round?.closing, this.you(), this.isDirector(),
       this.wrong, this.entering, this.busy, this.snap.players.length]);
     if (signature === this.drawn) return;
     this.drawn = signature;
@@ -227,7 +245,7 @@ class SheetPage {
       case 'waiting-other': {
         const standing = /** @type {BoardEntryView} */ (pairing.board?.entries[0]);
         // The viewer's own entry, or one they initialled (a relayed game's proposal).
-        const own = standing.by === this.snap.you && !standing.from_relay;
+        const own = standing.by === this.you() && !standing.from_relay;
         out.push(h('div', { class: 'sheet-state', 'data-sheet-state': stage },
           h('p', { class: 'sheet-headline' }, `Waiting for ${this.otherName(pairing)}'s initials.`),
           this.entryCard(pairing, standing, own ? 'Your entry' : this.byWords(standing))));

@@ -300,7 +300,7 @@ test('the console: a player added without a device, a board table\'s relay invit
     await page.click('[data-add-player-submit]');
     const added = page.locator('[data-player-row][data-added-by-director="true"]');
     await added.waitFor();
-    assert.match(await added.textContent() || '', /Babirye Sarah.*added by a director, no device/);
+    assert.match(await added.textContent() || '', /Babirye Sarah.*added without a device/);
     const snap = await snapshot(server.url, id, director.token);
     const person = snap.players.find((/** @type {any} */ p) => p.name === 'Babirye Sarah');
     assert.equal(person.added_by_director, true);
