@@ -286,6 +286,30 @@ test('a phone that is not one of the table\'s players is told so, and how to bec
   }
 });
 
+test('the creation form: "Played: over the board" sets the tournament to be played at the board', async () => {
+  const { server } = live;
+  const desk = await openPage(live.browser, 'director');
+  try {
+    const page = desk.page;
+    await page.goto(`${server.url}/t/new`);
+    await page.fill('#name-input', 'Namuli');
+    await page.click('#name-submit');
+    await page.waitForSelector('[data-me="Namuli"]');
+    assert.equal(await page.inputValue('#t-played-at'), 'online', 'online by default');
+    await page.fill('#t-name', 'Hall Swiss');
+    await page.selectOption('#t-played-at', 'board');
+    await page.click('#create-tournament');
+    await page.waitForURL(/\/t\/[0-9a-f-]{36}/);
+    const id = String(/\/t\/([0-9a-f-]{36})/.exec(page.url())?.[1]);
+    const token = String((await desk.context.cookies()).find((c) => c.name === 'omweso_session')?.value);
+    const snap = await snapshot(server.url, id, token);
+    assert.equal(snap.settings.played_at, 'board');
+    assert.deepEqual(desk.problems, [], `the page logged problems:\n${desk.problems.join('\n')}`);
+  } finally {
+    await desk.context.close();
+  }
+});
+
 test('the console: a player added without a device, a board table\'s relay invited (code, link, QR code), relayed by the director, removed', async () => {
   const { server } = live;
   const { id, director } = await createTournament(server.url, { played_at: 'board', name: 'Club Night' });
