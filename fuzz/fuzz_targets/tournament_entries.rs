@@ -80,7 +80,7 @@ fuzz_target!(|data: &[u8]| {
             };
             let table = [uuid::Uuid::from_u128(100), uuid::Uuid::from_u128(101)];
             for ruleset in [Ruleset::Omweso, Ruleset::Mweiso, Ruleset::Oware] {
-                if let Err(refusal) = board_verdict(&result, table, ruleset, true) {
+                if let Err(refusal) = board_verdict(&result, table, ruleset, true, ruleset == Ruleset::Oware) {
                     assert!(!refusal.message.is_empty());
                 }
             }

@@ -8,7 +8,7 @@
 // in words where the relay is looking.
 
 import { api, ApiError } from '../core/api.js';
-import { readerSession } from '../core/session.js';
+import { ensureSession, readerSession } from '../core/session.js';
 import { h, replace, announce, errorText, sleep } from '../core/ui.js';
 import { RULESET_NAMES } from '../core/words.js';
 import { BoardView } from '../board/boardview.js';
@@ -145,13 +145,20 @@ class RelayPage {
   }
 
   async start() {
-    // A guest's session is enough to relay: the code names the table's relay, not a name.
-    await readerSession();
     const code = new URLSearchParams(location.hash.slice(1)).get('code');
-    if (code) await this.claimWith(code);
-    else this.claim.textContent = 'Entries are taken from this table\'s relay only.';
+    if (code) {
+      // A guest is enough to relay, but a named one: the director's console and the
+      // proposed sheet say who relays the table.
+      await ensureSession('Your name, so that the director and the players see who relays this table. No account needed.');
+      await this.claimWith(code);
+    } else {
+      // Back on the page (a reload): this device is the relay already, or only watches.
+      await readerSession();
+      this.claim.textContent = 'Entries are taken from this table\'s relay only.';
+    }
     let gameId = await this.findGame();
-    // Opened before the round started: the game comes with the start.
+    // Opened before the round started, or before anyone relays the table: the game comes
+    // with the start, or with the relay.
     while (gameId === '') {
       await sleep(WAIT_FOR_ROUND_MS);
       gameId = await this.findGame();
@@ -187,8 +194,9 @@ class RelayPage {
   }
 
   /**
-   * The table's game, from the tournament: '' while its round has not started, null when
-   * there is no such tournament or it cannot be read.
+   * The table's game, from the tournament: '' while there is none yet (its round has not
+   * started, or nobody relays it), null when there is no such tournament or it cannot be
+   * read.
    * @returns {Promise<string | null>}
    */
   async findGame() {
@@ -197,6 +205,11 @@ class RelayPage {
       const snap = await api('GET', `/api/tournaments/${encodeURIComponent(tournament)}`);
       const pairing = (snap.rounds || []).find((/** @type {any} */ r) => r.number === round)?.pairings
         ?.find((/** @type {any} */ p) => p.table === table);
+      if (pairing?.game_id && pairing.board && !pairing.board.relayed) {
+        // A board table has no game until it has a relay: nothing to follow yet.
+        this.next.textContent = `Table ${table} has no relay yet: open the director's relay link to become it.`;
+        return '';
+      }
       if (pairing?.game_id) {
         const rules = RULESET_NAMES[snap.ruleset] || 'Omweso';
         this.heading.textContent = `Relay · table ${table}, round ${round} · ${rules}`;
@@ -223,6 +236,8 @@ class RelayPage {
   refuse(text) {
     this.refusal.textContent = text;
     announce(`Refused: ${text}`);
+    // On a phone the relay may be scrolled down to the buttons: the words come into view.
+    this.refusal.scrollIntoView({ block: 'nearest' });
   }
 
   /** Sends an entry; its refusal is shown, its result comes over the game socket. @param {RelayAction} body */
@@ -268,6 +283,9 @@ class RelayPage {
     this.renderDecision(snap);
     this.renderArrange(snap);
     this.renderResign(snap);
+    // Once the game is over its result is the table's entry: the tournament takes no undo.
+    const over = snap.status === 'finished' || snap.status === 'annulled';
+    this.undoButton.hidden = over;
     this.undoButton.disabled = this.sending;
     const lastMove = snap.history[snap.history.length - 1];
     this.last.textContent = lastMove
@@ -275,7 +293,7 @@ class RelayPage {
       : 'No move entered yet.';
     if (snap.outcome) {
       const { title } = describeOutcome(snap.outcome, (side) => called(snap, side), snap.ruleset, snap.position);
-      this.next.textContent = `The game is over: ${title}. An entry that ended it can still be taken back.`;
+      this.next.textContent = `The game is over: ${title}. Its result waits for the players' initials on the tournament page; if it is wrong, they dispute it and the director settles it.`;
     }
     this.root.dataset.version = String(snap.version);
   }
@@ -283,6 +301,7 @@ class RelayPage {
   /** A decision's options as large buttons, with what each does. @param {Snapshot} snap */
   renderDecision(snap) {
     const options = snap.status === 'playing' ? snap.pending || [] : [];
+    const appears = this.decision.hidden && options.length > 0;
     this.decision.hidden = options.length === 0;
     if (!options.length) {
       replace(this.decision);
@@ -300,6 +319,8 @@ class RelayPage {
           disabled: this.sending, onclick: () => this.act({ kind: 'decide', choice: option }),
         }, h('span', { class: 'relay-option-name' }, name), h('span', { class: 'relay-option-help small' }, detail));
       }));
+    // Under the board on a phone: brought into view when the turn stops at it.
+    if (appears) this.decision.scrollIntoView({ block: 'nearest' });
   }
 
   /** A free setup: the side arranging, with arrangements at a tap or counts typed in. @param {Snapshot} snap */

@@ -12,12 +12,19 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { serverAndBrowser } from './helpers/suite.js';
 import { openPage } from './helpers/browser.js';
 import { call, waitFor } from './helpers/protocol.js';
 import { createTournament, joinPlayers } from './helpers/tournament.js';
+import { assertAccessible } from './helpers/axe.js';
 
 const live = serverAndBrowser();
+
+const ARTIFACTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'test-artifacts');
+mkdirSync(ARTIFACTS, { recursive: true });
 
 /** The phone the relay holds at the board: the smallest the page is made for. */
 const SMALL_PHONE = { viewport: { width: 360, height: 640 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
@@ -43,26 +50,36 @@ test('a relay enters a wooden board\'s game and spectators see every entry, undo
   const onlineId = started.pairings.find((/** @type {any} */ p) => p.table === 1).game_id;
   assert.ok(gameId && onlineId && gameId !== onlineId);
 
+  // The relay's claim creates the table's game (a board table has none before): the
+  // spectators come once it is there.
+  const relay = await openPage(live.browser, 'relay', SMALL_PHONE);
+  await relay.page.goto(invite.url.replace(/^https?:\/\/[^/]+/, base));
+  // A relay gives a name (the console and the proposed sheet say who relays).
+  await relay.page.fill('#name-input', 'Mukasa');
+  await relay.page.click('#name-submit');
+  await relay.page.waitForSelector('[data-relay-claim][data-claimed="true"]');
+  const named = await call(base, director.token, 'GET', `/api/tournaments/${id}`);
+  const board = named.rounds[0].pairings.find((/** @type {any} */ p) => p.table === 2).board;
+  assert.equal(board.relay_name, 'Mukasa');
+  assert.equal(board.relayed, true);
+  assert.equal(new URL(relay.page.url()).hash, '', 'the spent code leaves the address');
   const spectator = await openPage(live.browser, 'spectator');
   await spectator.page.goto(`${base}/t/${id}`);
   const watcher = await openPage(live.browser, 'game watcher');
   await watcher.page.goto(`${base}/g/${gameId}`);
-  const relay = await openPage(live.browser, 'relay', SMALL_PHONE);
-  await relay.page.goto(invite.url.replace(/^https?:\/\/[^/]+/, base));
-  await relay.page.waitForSelector('[data-relay-claim][data-claimed="true"]');
-  assert.equal(new URL(relay.page.url()).hash, '', 'the spent code leaves the address');
-  await relay.page.waitForSelector('.relay-page [data-board] [data-legal="true"]');
+  await relay.page.waitForSelector('.relay-page [data-board] [data-legal]');
   await watcher.page.waitForSelector('[data-relayed-note]:not([hidden])');
+  await assertAccessible(relay.page, 'the relay\'s page');
 
   /** The relay page's game as it has it. */
-  const relaySnap = () => relay.page.evaluate(() => /** @type {any} */ (window).__omwesoRelay.snap());
+  const relaySnap = () => relay.page.evaluate(() => /** @type {any} */ (window).__omwesoRelay?.snap() ?? null);
   /** Table 2's mini-board on the tournament page, and the game page's settled game. */
   const shown = async () => ({
     mini: await spectator.page.$eval('[data-mini][data-table="2"]', (el) => ({
       position: /** @type {HTMLElement} */ (el).dataset.position, version: Number(/** @type {HTMLElement} */ (el).dataset.version),
     })).catch(() => null),
     other: await spectator.page.$eval('[data-mini][data-table="1"]', (el) => /** @type {HTMLElement} */ (el).dataset.gameId).catch(() => null),
-    page: await watcher.page.evaluate(() => /** @type {any} */ (window).__omweso.settled()),
+    page: await watcher.page.evaluate(() => /** @type {any} */ (window).__omweso?.settled() ?? null),
   });
   /** Every page shows the game as the server has it now. @param {string} what */
   async function everyoneSees(what) {
@@ -81,6 +98,7 @@ test('a relay enters a wooden board\'s game and spectators see every entry, undo
     return truth;
   }
 
+  let decisionShot = false;
   /**
    * Enters one whole move on the relay page: a tap on its start, then each answer's
    * button; the number of entries it took, and whether it stopped at a decision.
@@ -91,17 +109,24 @@ test('a relay enters a wooden board\'s game and spectators see every entry, undo
     const starts = before.legal[side].starts;
     // A start that stops at a decision when there is one (the relay answers it), else the first.
     const start = starts.find((/** @type {any} */ s) => s.decision && !s.start.includes("'")) || starts.find((/** @type {any} */ s) => !s.start.includes("'"));
-    await relay.page.click(`.relay-page [data-pit="${start.start}"][data-legal="true"]`);
+    await relay.page.click(`.relay-page [data-pit="${start.start}"][data-legal]`);
     await waitFor(async () => (await relaySnap())?.version > before.version, `the relay's ${start.start}`);
     let snap = await relaySnap();
     let entries = 1;
     while (snap.pending && snap.status === 'playing') {
       entries += 1;
+      // The decision's buttons on the phone, kept for a look.
+      await relay.page.waitForSelector(`[data-relay-option="${snap.pending[0]}"]`);
+      if (!decisionShot) {
+        decisionShot = true;
+        // What the relay sees: the screen, not the whole page.
+        await relay.page.screenshot({ path: path.join(ARTIFACTS, 'relay-decision-360x640.png') });
+      }
       const option = snap.pending[0];
       const at = snap.version;
       const button = await relay.page.$(`[data-relay-option="${option}"]`);
       if (button) await button.click();
-      else await relay.page.click(`.relay-page [data-pit="${option}"][data-legal="true"]`);
+      else await relay.page.click(`.relay-page [data-pit="${option}"][data-legal]`);
       await waitFor(async () => (await relaySnap())?.version > at, `the relay's answer ${option}`);
       snap = await relaySnap();
     }
@@ -171,11 +196,11 @@ test('a relay enters a wooden board\'s game and spectators see every entry, undo
   const late = await openPage(live.browser, 'late watcher');
   await late.page.goto(`${base}/g/${gameId}`);
   await waitFor(async () => {
-    const settled = await late.page.evaluate(() => /** @type {any} */ (window).__omweso.settled());
+    const settled = await late.page.evaluate(() => /** @type {any} */ (window).__omweso?.settled() ?? null);
     return settled?.position === last.position && settled.history === moves - 1;
   }, 'the late watcher\'s game page');
   // A player's own socket cannot play a relayed game: the page offers no pit.
-  assert.equal(await late.page.$$eval('[data-board] [data-legal="true"]', (els) => els.length), 0);
+  assert.equal(await late.page.$$eval('[data-board] [data-legal]', (els) => els.length), 0);
 
   // The refusal asked for is the only problem allowed: its failed request and its console line.
   const asked = (/** @type {string} */ p) => /relay\/act .*"kind":"undo".* -> .*nothing_to_undo/.test(p)
@@ -184,4 +209,80 @@ test('a relay enters a wooden board\'s game and spectators see every entry, undo
   assert.deepEqual(problems.filter((p) => !asked(p)), []);
   assert.equal(problems.filter(asked).length <= 2, true, problems.join('\n'));
   for (const p of [spectator, watcher, relay, late]) await p.context.close();
+});
+
+test('a relay enters a free setup\'s arrangements, takes one back, and enters a resignation', async () => {
+  const base = live.server.url;
+  const { id, director } = await createTournament(base, { name: 'Club night', ruleset: 'omweso', setup: 'free', played_at: 'board', rounds: 1 });
+  await joinPlayers(base, id, 2, { names: ['Namubiru', 'Ssali'] });
+  const round = await call(base, director.token, 'POST', `/api/tournaments/${id}/rounds`);
+  const started = await call(base, director.token, 'POST', `/api/tournaments/${id}/rounds/${round.number}/start`);
+  const gameId = started.pairings[0].game_id;
+  const invite = await call(base, director.token, 'POST', `/api/tournaments/${id}/tables/${round.number}/1/relay-invite`);
+
+  // The relay's page without a code, before anyone relays the table: it says so and
+  // waits; once the table has a relay it shows the game (entries stay the relay's).
+  const early = await openPage(live.browser, 'early visitor', SMALL_PHONE);
+  await early.page.goto(`${base}/t/${id}/relay/${round.number}/1`);
+  await early.page.waitForFunction(() => /has no relay yet/.test(document.querySelector('[data-relay-next]')?.textContent || ''));
+  const relay = await openPage(live.browser, 'relay', SMALL_PHONE);
+  relay.page.on('dialog', (dialog) => dialog.accept());
+  await relay.page.goto(invite.url.replace(/^https?:\/\/[^/]+/, base));
+  await relay.page.fill('#name-input', 'Mukasa');
+  await relay.page.click('#name-submit');
+  await relay.page.waitForSelector('[data-relay-claim][data-claimed="true"]');
+  const spectator = await openPage(live.browser, 'spectator');
+  await spectator.page.goto(`${base}/t/${id}`);
+  await early.page.waitForSelector('[data-relay-arrange][data-side="s"]:not([hidden])');
+
+  /** The game as the server has it once its version is past `version`. @param {number} version */
+  const past = (version) => waitFor(async () => {
+    const g = await game(director.token, gameId);
+    return g.version > version ? g : null;
+  }, `the game past version ${version}`);
+  /** Who the page asks to arrange, once it asks. @param {'s'|'n'} side */
+  const asks = (side) => relay.page.waitForSelector(`[data-relay-arrange][data-side="${side}"]:not([hidden])`);
+
+  await asks('s');
+  let g = await game(director.token, gameId);
+  assert.equal(g.status, 'setup');
+  assert.equal(g.relayed, true);
+  assert.equal(g.time_control.arrange_seconds, undefined, 'no arrangement limit');
+  await relay.page.click('[data-arrange-preset="4 in each outer pit"]');
+  g = await past(g.version);
+  assert.deepEqual(g.arrangements.s, [4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0, 0, 0, 0]);
+  await asks('n');
+  await relay.page.click('[data-arrange-preset="2 in every pit"]');
+  g = await past(g.version);
+  assert.equal(g.status, 'playing');
+  const playing = g;
+  // Taken back: North arranges again, this time typed in.
+  await relay.page.click('[data-relay-undo]');
+  g = await past(g.version);
+  assert.equal(g.status, 'setup');
+  assert.deepEqual([g.arrangements.s !== null, g.arrangements.n], [true, null]);
+  assert.equal(g.position, null);
+  await asks('n');
+  await relay.page.click('[data-relay-arrange] summary');
+  for (let i = 0; i < 16; i++) await relay.page.fill(`[data-arrange-pit="${i}"]`, '2');
+  await relay.page.click('[data-arrange-send]');
+  g = await past(g.version);
+  assert.equal(g.status, 'playing');
+  assert.equal(g.position, playing.position);
+  await waitFor(async () => {
+    const mini = await spectator.page.$eval('[data-mini][data-table="1"]', (el) => /** @type {HTMLElement} */ (el).dataset.position).catch(() => null);
+    return mini === g.position;
+  }, 'the mini-board once play began');
+
+  // North resigns at the board: the relay enters it, and the game is over.
+  await relay.page.click('.relay-resign summary');
+  await relay.page.click('[data-relay-resign="n"]');
+  g = await past(g.version);
+  assert.equal(g.status, 'finished');
+  assert.deepEqual(g.outcome, { result: 'win', winner: 's', victory: 'resigned' });
+  await relay.page.waitForSelector('[data-relay-undo]', { state: 'hidden' });
+  assert.match(await relay.page.textContent('[data-relay-next]') || '', /The game is over/);
+  const problems = [relay, spectator, early].flatMap((p) => p.problems);
+  assert.deepEqual(problems, []);
+  for (const p of [relay, spectator, early]) await p.context.close();
 });

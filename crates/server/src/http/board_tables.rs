@@ -331,24 +331,9 @@ async fn relay_act(
         RelayRequest::Decide { choice } => RelayAction::Decide { choice },
         RelayRequest::Arrange { side, pits } => RelayAction::Arrange { side, pits },
         RelayRequest::Resign { side } => RelayAction::Resign { side },
-        RelayRequest::Undo => {
-            // Once the game is over its result is the table's entry, waiting for the
-            // players' initials: taking it back would leave the tournament an entry the
-            // game no longer has. A wrong end is disputed and the director settles it.
-            // Nobody but this relay (and the round's deadline, which no undo reverses)
-            // can end the game between this look and the undo.
-            let news = game
-                .news()
-                .await
-                .map_err(|gone| ApiError::internal(&gone))?;
-            if news.status.is_over() {
-                return Err(ApiError::new(
-                    ErrorCode::GameOver,
-                    "the game is over: its result waits for the players' initials; if it is wrong, they dispute it and a director settles the sheet",
-                ));
-            }
-            RelayAction::Undo
-        }
+        // Refused by the game itself once it is over (its result is the table's entry
+        // then): checked in its task, with nothing between the look and the undo.
+        RelayRequest::Undo => RelayAction::Undo,
     };
     let version = game
         .relay(action)
@@ -386,14 +371,18 @@ async fn remove_relay(
 
 /// `GET /api/tournaments/{id}/qr?round=N`: the QR codes of the printed sheets of round N
 /// (each opens its table's sheet entry on a phone) and the tournament's own (the wall's
-/// pairings). Anyone may print them: the addresses are the public pages'.
+/// pairings). Anyone signed in may print them (the addresses are the public pages'), as
+/// often as the over-the-board changes' limit allows.
 async fn print_codes(
     State(state): State<AppState>,
     headers: HeaderMap,
+    signed_in: SignedIn,
     tournament: TournamentAt,
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Json<PrintCodes>, ApiError> {
     let handle = tournament.handle().await?;
+    // A round's codes are hundreds of SVGs: counted like a change, per person.
+    may_change(&state, signed_in.player_id())?;
     let id = handle.id();
     let round = match query.get("round") {
         None => None,

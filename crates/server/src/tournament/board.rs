@@ -48,7 +48,15 @@ pub struct BoardPlay {
     pub game_ended: bool,
     pub entries: Vec<BoardEntry>,
     pub dispute: Option<Dispute>,
+    /// The relayed game was annulled (a never-ending turn): not for the players to
+    /// initial, the director decides (a replay at the board, or the annulment).
+    pub annulled: bool,
+    /// How often a player replaced their own entry: bounded, so that the log is too.
+    pub replaced: u8,
 }
+
+/// How often a player may replace their own entry before it waits for the director.
+pub const MAX_REPLACED: u8 = 5;
 
 /// What an entry or an initial did.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,7 +71,7 @@ impl BoardPlay {
     /// Two entries differ, or one is disputed: only a director settles the sheet now.
     #[must_use]
     pub fn waiting_for_director(&self) -> bool {
-        self.dispute.is_some() || self.entries.len() > 1
+        self.dispute.is_some() || self.entries.len() > 1 || self.annulled
     }
 
     fn settled_by_director_only(&self) -> Result<(), Refusal> {
@@ -78,7 +86,9 @@ impl BoardPlay {
 
     /// Player `me` enters the result. The first entry waits for the other's initials; the
     /// same result entered by the other is their initials; a different one leaves both
-    /// for the director. A player may replace their own entry until it is initialled.
+    /// for the director. A player may replace their own entry until it is initialled
+    /// ([`MAX_REPLACED`] times), and not once a relayed game's end agreed with it (the
+    /// game's result stands then).
     pub fn enter(&mut self, me: usize, entry: BoardEntry) -> Result<Entered, Refusal> {
         self.settled_by_director_only()?;
         match self.entries.first_mut() {
@@ -87,6 +97,25 @@ impl BoardPlay {
                 Ok(Entered::Waiting)
             }
             Some(standing) if !standing.from_relay && standing.confirmed == own(me) => {
+                if standing.agrees_with(entry.verdict, entry.captured) {
+                    return Err(Refusal::new(
+                        ErrorCode::SheetSettled,
+                        "you have entered this result already; the other player initials it",
+                    ));
+                }
+                if self.game_ended {
+                    return Err(Refusal::new(
+                        ErrorCode::SheetSettled,
+                        "the relayed game ended as you entered it: that result stands; if it is wrong, ask the director",
+                    ));
+                }
+                if self.replaced >= MAX_REPLACED {
+                    return Err(Refusal::new(
+                        ErrorCode::SheetSettled,
+                        format!("you have changed your entry {MAX_REPLACED} times: ask the director to enter the result"),
+                    ));
+                }
+                self.replaced += 1;
                 *standing = entry;
                 Ok(Entered::Waiting)
             }
@@ -142,6 +171,13 @@ impl BoardPlay {
     /// settles).
     pub fn game_proposes(&mut self, entry: BoardEntry) {
         self.game_ended = true;
+        if matches!(entry.verdict, Verdict::Annulled { .. }) {
+            // Not a result to initial: a replay at the board, or the annulment, is the
+            // director's to decide (docs/rules.md#53-rounds).
+            self.annulled = true;
+            self.entries.push(entry);
+            return;
+        }
         let agrees = self
             .entries
             .iter()
@@ -223,11 +259,16 @@ pub const fn seeds_in_play(ruleset: Ruleset) -> u64 {
 /// The result entered at the board, checked, in the pairing's terms: the winner one of
 /// the table's two players (`ids`), a victory a board game can end by in this ruleset
 /// (a draw names none), seeds no more than the game has.
+///
+/// A director adjudicating a table the round's time left unfinished names the victory
+/// `adjudicated`: a win, or with no winner a draw, decided on the seeds
+/// (docs/rules.md#53-rounds).
 pub fn board_verdict(
     result: &BoardResult,
     ids: [Uuid; 2],
     ruleset: Ruleset,
     akakyala: bool,
+    directs: bool,
 ) -> Result<(Verdict, [u64; 2]), Refusal> {
     let bad = |message: String| Refusal::new(ErrorCode::BadRequest, message);
     let seeds = seeds_in_play(ruleset);
@@ -240,6 +281,7 @@ pub fn board_verdict(
     }
     let verdict = match (result.winner, result.victory) {
         (None, None) => Verdict::Draw { adjudicated: false },
+        (None, Some(Victory::Adjudicated)) if directs => Verdict::Draw { adjudicated: true },
         (None, Some(victory)) => {
             return Err(bad(format!(
                 "a draw has no victory type (\"{}\" was given)",
@@ -254,7 +296,10 @@ pub fn board_verdict(
                     "the winner must be one of this table's two players",
                 ));
             };
-            if let Some(why) = impossible_at_the_board(victory, ruleset, akakyala) {
+            let adjudicated = directs && victory == Victory::Adjudicated;
+            if let Some(why) =
+                impossible_at_the_board(victory, ruleset, akakyala).filter(|_| !adjudicated)
+            {
                 return Err(bad(why));
             }
             Verdict::Win {

@@ -15,12 +15,11 @@
 //! rebuilt by replaying the log, each entry and undo where it was, so a restarted server
 //! can still take back the same entries. At most [`RELAY_UNDO_DEPTH`] are kept.
 //!
-//! An undo after the game ended is allowed when the relay's own entry ended it (a
-//! resignation entered for the wrong side, a last move mistyped): the game is played again
-//! from before it. One the round's deadline (or a director) stopped on material is not:
-//! the adjudication was nobody's entry. Whether an end the tournament has already
-//! recorded may still be reopened is the tournament's to decide before it passes the undo
-//! on (its `relay_game` check).
+//! An undo after the game ended is refused, here in the game's own task so that nothing
+//! can come between the look and the undo: the tournament records the end as the table's
+//! proposed result as soon as it hears it, and a game reopened after that would follow the
+//! board no more (its later end unheard). A relay who entered a wrong end says so; the
+//! players dispute the proposal and a director settles the sheet.
 
 use omweso_rules::{Arrangement, Game, GameMove, Outcome, Side};
 use serde::{Deserialize, Serialize};
@@ -197,6 +196,12 @@ impl Table {
             return Err(refuse(
                 ErrorCode::GameOver,
                 "the game was stopped and decided on material; that cannot be taken back",
+            ));
+        }
+        if self.status.is_over() {
+            return Err(refuse(
+                ErrorCode::GameOver,
+                "the game is over: its result waits for the players' initials; if it is wrong, they dispute it and a director settles the sheet",
             ));
         }
         let Some(mark) = self.relay_marks.pop_back() else {
@@ -559,10 +564,10 @@ mod tests {
         assert_eq!(refused(&mut t, &mv("A4")).0, ErrorCode::GameOver);
     }
 
-    /// A relay who ended the game by mistake (the wrong side resigned) takes it back, and
-    /// the game goes on from where it was.
+    /// A relay who ended the game by mistake (the wrong side resigned) cannot take it
+    /// back: the tournament has it as the table's proposal, which the players dispute.
     #[test]
-    fn an_end_the_relay_entered_can_be_taken_back() {
+    fn an_end_the_relay_entered_cannot_be_taken_back() {
         let mut t = relayed_on(CAPTURES);
         t.relay(&mv("E1"), 2_000).unwrap();
         let position = t.position();
@@ -583,17 +588,13 @@ mod tests {
             )]
         ));
         assert_eq!(refused(&mut t, &mv("E3")).0, ErrorCode::GameOver);
-        let undone = undone(&mut t);
-        assert_eq!(undone.status, Status::Playing);
-        assert_eq!(t.outcome(), None);
-        assert_eq!(t.facts().ended_at_ms, None);
+        let (code, message) = refused(&mut t, &RelayAction::Undo);
+        assert_eq!(code, ErrorCode::GameOver);
         assert_eq!(
-            (t.position(), t.shown_to_move()),
-            (position, Some(Side::North))
+            message,
+            "the game is over: its result waits for the players' initials; if it is wrong, they dispute it and a director settles the sheet"
         );
-        t.relay(&RelayAction::Resign { side: Side::North }, 4_000)
-            .unwrap();
-        assert_eq!(t.outcome().and_then(|o| o.winner()), Some(Side::South));
+        assert_eq!(t.position(), position, "nothing changed");
     }
 
     #[test]
@@ -694,6 +695,15 @@ mod tests {
             };
             let mut replayed = replay(t.id(), log.clone()).unwrap();
             same(&replayed, &t);
+            if t.status().is_over() {
+                // An ended game takes nothing back, replayed or not.
+                assert_eq!(refused(&mut t, &RelayAction::Undo).0, ErrorCode::GameOver);
+                assert_eq!(
+                    refused(&mut replayed, &RelayAction::Undo).0,
+                    ErrorCode::GameOver
+                );
+                continue;
+            }
             // Both take back the same entries, as far as the marks go.
             let kept = t.relay_undoable();
             assert!(kept <= RELAY_UNDO_DEPTH);

@@ -47,7 +47,14 @@ impl Actor {
         if summary_before != self.t.summary() {
             self.services.lobby.tournaments_changed();
         }
-        if matches!(entry, Entry::GameEnd { .. }) && self.standings_due.is_none() {
+        // A sheet made (a game's end, or a board table's initials) changes the standings:
+        // sent gathered with others, at most every few seconds.
+        let sheet_made = matches!(entry, Entry::GameEnd { .. })
+            || (matches!(entry, Entry::BoardSheet { .. })
+                && events
+                    .iter()
+                    .any(|(_, e)| matches!(e, TournamentEvent::Sheet(_))));
+        if sheet_made && self.standings_due.is_none() {
             let due =
                 (Instant::now() + STANDINGS_GATHER).max(self.standings_sent + STANDINGS_EVERY);
             self.standings_due = Some(due);

@@ -164,16 +164,23 @@ fn a_board_result_is_checked_against_the_table_and_the_ruleset() {
             &result(Some(SECOND), Some(Victory::EmitweEbiri), [20, 30]),
             ids,
             Ruleset::Omweso,
-            true
+            true,
+            false
         ),
         Ok((win(1, Victory::EmitweEbiri), [20, 30]))
     );
     assert_eq!(
-        board_verdict(&result(None, None, [24, 24]), ids, Ruleset::Oware, false),
+        board_verdict(
+            &result(None, None, [24, 24]),
+            ids,
+            Ruleset::Oware,
+            false,
+            false
+        ),
         Ok((Verdict::Draw { adjudicated: false }, [24, 24]))
     );
     let refused = |r: BoardResult, ruleset: Ruleset, akakyala: bool| {
-        board_verdict(&r, ids, ruleset, akakyala)
+        board_verdict(&r, ids, ruleset, akakyala, false)
             .unwrap_err()
             .message
     };
@@ -190,6 +197,7 @@ fn a_board_result_is_checked_against_the_table_and_the_ruleset() {
             &result(Some(FIRST), Some(Victory::Captures), [25, 20]),
             ids,
             Ruleset::Oware,
+            false,
             false
         ),
         Ok((win(0, Victory::Captures), [25, 20]))

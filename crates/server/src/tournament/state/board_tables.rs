@@ -156,13 +156,14 @@ impl Tournament {
             // A director enters for the players (a phone lost, a player without a device,
             // entries that differ): the sheet is made at once.
             (BoardAction::Enter { result }, _) if directs => {
-                let (verdict, captured) = board_verdict(result, ids, ruleset, akakyala)?;
+                let (verdict, captured) = board_verdict(result, ids, ruleset, akakyala, true)?;
                 let figures = board
                     .entries
                     .iter()
                     .find(|e| e.from_relay)
                     .map_or_else(GameFigures::default, |e| e.figures);
                 board.dispute = None;
+                board.annulled = false;
                 game.sheet = Some(Sheet::at_the_board(
                     verdict,
                     GameFigures {
@@ -175,7 +176,7 @@ impl Tournament {
                 true
             }
             (BoardAction::Enter { result }, Some(me)) => {
-                let (verdict, captured) = board_verdict(result, ids, ruleset, akakyala)?;
+                let (verdict, captured) = board_verdict(result, ids, ruleset, akakyala, false)?;
                 let mut confirmed = [false; 2];
                 confirmed[me] = true;
                 let entry = BoardEntry {
@@ -207,10 +208,11 @@ impl Tournament {
         };
         let mut events = vec![TournamentEvent::Round(self.round_view(r))];
         if agreed {
+            // The standings it changes are sent by the tournament's task, gathered with
+            // others at most every few seconds, as for a game's end.
             if let Some(game) = self.rounds[r].tables[t].game.clone() {
                 events.push(self.sheet_event(r, t, &game));
             }
-            events.push(self.standings_event());
         }
         Ok(events)
     }
@@ -264,6 +266,14 @@ impl Tournament {
                 format!("round {round}, table {table} is over: its sheet is made"),
             );
         }
+        if self.rounds[r].closing {
+            return refuse(
+                ErrorCode::RoundNotReady,
+                format!(
+                    "round {round}'s time is up: its board tables are the director's to adjudicate"
+                ),
+            );
+        }
         Ok((r, t))
     }
 
@@ -273,6 +283,9 @@ impl Tournament {
     #[must_use]
     pub fn relay_game_to_create(&self, round: u32, table: u32) -> Option<(Uuid, Seat, Seat)> {
         let (r, t) = self.table_at(round, table).ok()?;
+        if self.rounds[r].closing {
+            return None;
+        }
         let the_table = &self.rounds[r].tables[t];
         let game = the_table.game.as_ref()?;
         let board = game.board.as_ref()?;
@@ -332,6 +345,14 @@ impl Tournament {
             }
         }
         let creates = self.relay_game_to_create(round, table).map(|(id, ..)| id);
+        let the_table = &self.rounds[r].tables[t];
+        let started = the_table.game.as_ref().and_then(|g| g.board.as_ref());
+        if relay.is_some() && started.is_some_and(|b| !b.relayed) && creates.is_none() {
+            return refuse(
+                ErrorCode::SheetSettled,
+                format!("round {round}, table {table}'s result is being entered already: there is no game left to relay"),
+            );
+        }
         if game != creates.filter(|_| relay.is_some()) {
             return refuse(
                 ErrorCode::BadBody,
@@ -365,6 +386,12 @@ impl Tournament {
             );
         }
         match the_table.game.as_ref() {
+            Some(game) if game.sheet.is_some() || game.board.as_ref().is_some_and(|b| b.game_ended) => {
+                refuse(
+                    ErrorCode::GameOver,
+                    format!("the game of round {round}, table {table} is over: its result waits for the players' initials"),
+                )
+            }
             Some(game) if game.board.as_ref().is_some_and(|b| b.relayed) => Ok(game.game_id),
             _ => refuse(
                 ErrorCode::NotStarted,

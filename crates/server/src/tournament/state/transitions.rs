@@ -238,24 +238,37 @@ impl Tournament {
                     )
                 })
             };
+            let first = index(first)?;
+            let second = second.map(index).transpose()?;
+            // A pairing edited before its start keeps what the director chose for each
+            // table (where it is played, its relay: a volunteer at a numbered board); a
+            // new round is played where the tournament is, except that a table with a
+            // player the director added without a device is at the board (online,
+            // nobody could play their seat).
+            let before = self
+                .rounds
+                .last()
+                .filter(|_| replaces)
+                .and_then(|r| r.tables.get(i));
+            let deviceless = std::iter::once(first)
+                .chain(second)
+                .any(|p| self.players[p].added_by_director);
+            let played_at = match before {
+                Some(t) => t.played_at,
+                None if deviceless => PlayedAt::Board,
+                None => self.settings.played_at,
+            };
             tables.push(Table {
                 number: i as u32 + 1,
-                first: index(first)?,
-                second: second.map(index).transpose()?,
+                first,
+                second,
                 game: None,
                 replaced: Vec::new(),
                 forfeit_winner: None,
                 no_game: false,
-                // A pairing edited before its start keeps what the director chose for
-                // each table; a new round is played where the tournament is.
-                played_at: self
-                    .rounds
-                    .last()
-                    .filter(|_| replaces)
-                    .and_then(|r| r.tables.get(i))
-                    .map_or(self.settings.played_at, |t| t.played_at),
-                relay: None,
-                relay_invite: None,
+                played_at,
+                relay: before.and_then(|t| t.relay.clone()),
+                relay_invite: before.and_then(|t| t.relay_invite.clone()),
             });
         }
         if self.field.is_none() && self.settings.system != System::Swiss {
