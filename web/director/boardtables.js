@@ -45,11 +45,13 @@ export class BoardTablesPart extends ConsolePart {
     const name = (/** @type {string | null} */ id) => this.store.name(id);
     const board = p.board;
     const relay = board?.relay_name ? `relayed by ${board.relay_name}` : board?.relayed ? 'relayed (no relay now)' : 'no relay';
-    const made = Boolean(p.sheet);
+    // No relay once the sheet is made, the round's time is up, or a player has entered the
+    // result with no game following the board (the server refuses it then).
+    const made = Boolean(p.sheet) || round.closing || Boolean(!board?.relayed && board?.entries.length);
     const invite = this.invite && this.invite.round === round.number && this.invite.table === p.table ? this.invite : null;
     return h('li', { 'data-board-table': p.table },
       h('span', {}, `Table ${p.table}: ${name(p.first)} v ${name(p.second)} · `, h('span', { 'data-relay-state': p.table }, relay)),
-      made ? h('span', { class: 'muted small' }, ' · sheet made') : h('span', { class: 'button-row inline' },
+      made ? h('span', { class: 'muted small' }, p.sheet ? ' · sheet made' : ' · result being entered') : h('span', { class: 'button-row inline' },
         this.button(`relay:${p.table}`, {
           'data-relay-open': p.table, 'aria-expanded': String(this.choosing === p.table),
           onclick: () => { this.choosing = this.choosing === p.table ? null : p.table; this.redraw(['round']); },

@@ -258,6 +258,7 @@ export class SheetsPart extends ConsolePart {
       prefix: `director-${p.table}`,
       sendLabel: 'Make the sheet',
       initial: first,
+      adjudicate: true,
       onSend: (body) => this.enter(round, p, body),
     });
     this.entering = { round, table: p.table, form };

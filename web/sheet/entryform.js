@@ -108,8 +108,11 @@ export class BoardEntryForm {
    * @param {{ruleset: Ruleset | string, akakyala: boolean, first: {id: string, name: string},
    *   second: {id: string, name: string}, prefix: string, sendLabel: string,
    *   initial?: {winner: string | null, victory: string | null, seeds: {first: number, second: number}} | null,
+   *   adjudicate?: boolean,
    *   onSend: (body: EnterBody) => Promise<boolean>}} options `prefix` keeps the ids of two
-   *   forms on one page apart; `onSend` resolves whether it was accepted
+   *   forms on one page apart; `adjudicate` (a director's form) offers the victory
+   *   `adjudicated`, a win or a draw decided on the seeds when the round's time left the
+   *   game unfinished (docs/rules.md#53-rounds); `onSend` resolves whether it was accepted
    */
   constructor(options) {
     linkEntryStyles();
@@ -155,11 +158,15 @@ export class BoardEntryForm {
           'data-entry-winner': 'draw', 'data-key': 'winner-draw',
           onclick: () => this.set({ winner: 'draw', victory: '' }),
         })));
-    const victories = boardVictories(o.ruleset, o.akakyala);
-    const victoryGroup = d.winner && d.winner !== 'draw' ? h('fieldset', { class: 'entry-step' },
+    const draw = d.winner === 'draw';
+    // A draw names no victory, unless a director adjudicates it ('' a draw played out).
+    const victories = draw
+      ? (o.adjudicate ? ['', 'adjudicated'] : [])
+      : [...boardVictories(o.ruleset, o.akakyala), ...(o.adjudicate ? ['adjudicated'] : [])];
+    const victoryGroup = d.winner && victories.length ? h('fieldset', { class: 'entry-step' },
       h('legend', {}, '2. How?'),
-      h('div', { class: 'choice-row' }, victories.map((v) => choice(boardVictoryName(v), d.victory === v, {
-        'data-entry-victory': v, 'data-key': `victory-${v}`,
+      h('div', { class: 'choice-row' }, victories.map((v) => choice(v ? boardVictoryName(v) : 'played out', d.victory === v, {
+        'data-entry-victory': v || 'none', 'data-key': `victory-${v || 'none'}`,
         onclick: () => this.set({ victory: v }),
       })))) : null;
     const word = seedsWord(o.ruleset);
@@ -186,8 +193,8 @@ export class BoardEntryForm {
           input,
           h('button', { type: 'button', class: 'button secondary step', 'aria-label': `One more for ${name}`, 'data-key': `more-${which}`, onclick: () => bump(1) }, '+')));
     };
-    const seedsGroup = d.winner && (d.winner === 'draw' || d.victory) ? h('fieldset', { class: 'entry-step' },
-      h('legend', {}, `${d.winner === 'draw' ? '2' : '3'}. ${word[0].toUpperCase()}${word.slice(1)} by each`),
+    const seedsGroup = d.winner && (draw || d.victory) ? h('fieldset', { class: 'entry-step' },
+      h('legend', {}, `${victoryGroup ? '3' : '2'}. ${word[0].toUpperCase()}${word.slice(1)} by each`),
       h('p', { class: 'muted small' }, `At most ${seedsInPlay(o.ruleset)} together.`),
       h('div', { class: 'seeds-row' }, stepper('first'), stepper('second'))) : null;
     const ready = Boolean(seedsGroup);
@@ -229,7 +236,7 @@ export class BoardEntryForm {
     this.draw();
     const winner = d.winner === 'draw' ? null : d.winner;
     try {
-      await this.options.onSend({ action: 'enter', winner, victory: winner ? d.victory : null, seeds: checked.seeds });
+      await this.options.onSend({ action: 'enter', winner, victory: d.victory || null, seeds: checked.seeds });
     } finally {
       this.sending = false;
       if (this.el.isConnected) this.draw();

@@ -327,6 +327,7 @@ class SheetPage {
         prefix: 'sheet',
         sendLabel: asDirector ? 'Send (makes the sheet)' : 'Send',
         initial: from,
+        adjudicate: asDirector,
         onSend: (body) => this.send(body, 'Your entry is sent.'),
       });
     }
@@ -468,7 +469,9 @@ class SheetPage {
  */
 function madeText(p, sheet, name) {
   const won = (/** @type {string | null} */ r) => Boolean(r && /won$/.test(r));
-  const victory = sheet.victory ? ` (${boardVictoryName(sheet.victory)})` : '';
+  // The victory, unless the result says it already ("won on adjudication").
+  const said = [sheet.first_result, sheet.second_result].some((r) => r && sheet.victory && r.startsWith(`${sheet.victory}-`));
+  const victory = sheet.victory && !said ? ` (${boardVictoryName(sheet.victory)})` : '';
   let text;
   if (won(sheet.first_result)) text = `${name(p.first)} ${RESULT_WORDS[sheet.first_result] || 'won'}${victory}`;
   else if (won(sheet.second_result)) text = `${name(p.second)} ${RESULT_WORDS[sheet.second_result || ''] || 'won'}${victory}`;

@@ -400,12 +400,12 @@ test('a relayed board table is marked on the tournament page; at the round\'s en
     await waitFor(async () => (await watcher.page.locator('[data-mini][data-table="2"] [data-mini-status]').textContent()) === 'Time is up: the director adjudicates',
       'the spectator told the director adjudicates table 2');
 
-    // The director adjudicates: Kizza's or Achan's win on the seeds they counted.
+    // The director adjudicates: the second player's win on the seeds on each side.
     const table2 = snap.rounds[0].pairings.find((/** @type {any} */ p) => p.table === 2);
     await page.click('[data-board-enter="2"]');
     const form = page.locator('[data-board-enter-form="2"]');
     await form.locator(`[data-entry-winner="${table2.second}"]`).click();
-    await form.locator('[data-entry-victory="no-move"]').click();
+    await form.locator('[data-entry-victory="adjudicated"]').click();
     await form.locator('[data-entry-seeds="first"]').fill('10');
     await form.locator('[data-entry-seeds="second"]').fill('50');
     await form.locator('[data-entry-send]').click();
@@ -413,8 +413,10 @@ test('a relayed board table is marked on the tournament page; at the round\'s en
     assert.equal(await page.locator('[data-missing-table="1/2"]').count(), 0, 'no longer missing');
     const after = await snapshot(server.url, id, director.token);
     const sheet = after.rounds[0].pairings.find((/** @type {any} */ p) => p.table === 2).sheet;
-    assert.equal(sheet.second_result, 'won');
+    assert.equal(sheet.second_result, 'adjudicated-won');
+    assert.equal(sheet.victory, 'adjudicated');
     assert.deepEqual(sheet.seeds, { first: 10, second: 50 });
+    assert.match(await row.locator('[data-result]').textContent() || '', / won on adjudication · 0–1$/);
     for (const p of [desk, watcher]) assert.deepEqual(p.problems, [], `the ${p.label} page logged problems:\n${p.problems.join('\n')}`);
   } finally {
     await desk.context.close();
