@@ -1,6 +1,7 @@
 // The page's entry point: one HTML page for every route. `/` is the lobby, `/g/<id>` a
-// game (played or watched), `/t/<id>` a tournament (`/t/new` creates one; `/t/<id>/sheet/<round>/<table>`
-// a board table's sheet), `/analysis`
+// game (played or watched), `/t/<id>` a tournament (`/t/new` creates one; `/t/<id>/screen`
+// its hall screen, `/t/<id>/print` its score sheets and wall pairings,
+// `/t/<id>/sheet/<round>/<table>` a board table's sheet), `/analysis`
 // the analysis board, `/howto/<game>` how to play, `/account` the account and devices,
 // `/link` a link code used, `/me` your games, `/@/<username>` a player's page,
 // `/t/<id>/relay/<round>/<table>` a relay's page; the server serves this page for all of them, its files under a
@@ -32,6 +33,22 @@ const ROUTES = [
     mount: async (root, match) => {
       const { mountSheet } = await import('./sheet/sheet.js');
       await mountSheet(root, decodeURIComponent(match[1]), Number(match[2]), Number(match[3]));
+    },
+  },
+  {
+    // A tournament on a hall's projector (before the tournament page's route).
+    path: /^\/t\/([^/]+)\/screen\/?$/,
+    mount: async (root, match) => {
+      const { mountScreen } = await import('./hall/screen.js');
+      await mountScreen(root, decodeURIComponent(match[1]));
+    },
+  },
+  {
+    // A round's score sheets to print (`?round=N`), or the pairings for the wall (`?wall`).
+    path: /^\/t\/([^/]+)\/print\/?$/,
+    mount: async (root, match) => {
+      const { mountPrint } = await import('./print/print.js');
+      await mountPrint(root, decodeURIComponent(match[1]), new URLSearchParams(location.search));
     },
   },
   {

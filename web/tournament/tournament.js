@@ -62,6 +62,10 @@ class TournamentPage {
     this.crosstable = scroller('crosstable', 'Crosstable');
     this.pairings = scroller('pairings', 'Pairings table');
     this.directorSlot = h('div', { id: 'director-slot' });
+    // The hall's paper and projector (print/print.js, hall/screen.js), for the directors.
+    this.hallLinks = h('p', { class: 'director-links no-print', hidden: true },
+      h('a', { href: `/t/${encodeURIComponent(store.id)}/print`, 'data-print-sheets': true }, 'Print sheets'), ' · ',
+      h('a', { href: `/t/${encodeURIComponent(store.id)}/screen`, target: '_blank', rel: 'noopener', 'data-hall-screen': true }, 'Hall screen'));
     /** @type {(() => void) | null} takes the console down; null while it is not shown */
     this.stopDirector = null;
     /** Whether the console is shown or on its way (its module loading). */
@@ -89,6 +93,7 @@ class TournamentPage {
       h('nav', { class: 'tournament-nav no-print', 'aria-label': 'On this page' },
         link('#tables', 'Tables'), link('#standings-section', 'Standings'),
         link('#pairings-section', 'Pairings'), link('#crosstable-section', 'Crosstable')),
+      this.hallLinks,
       this.directorSlot,
       this.player.el,
       this.coDirectorCode.el,
@@ -126,6 +131,7 @@ class TournamentPage {
     const directs = this.store.isDirector();
     if (directs === this.directing) return;
     this.directing = directs;
+    this.hallLinks.hidden = !directs;
     if (!directs) {
       this.stopDirector?.();
       this.stopDirector = null;

@@ -29,14 +29,16 @@ export function binary() {
 
 /**
  * Starts `omweso serve`; resolves once it prints its address. `env`: settings for this
- * server (`OMWESO_*` variables) over the test process's environment.
- * @param {{env?: Record<string, string>}} [options]
+ * server (`OMWESO_*` variables) over the test process's environment; `addr` and `database`
+ * (default: a free port, an in-memory database) for a server restarted where it was, on
+ * the same database (`sqlite://<file>?mode=rwc`).
+ * @param {{env?: Record<string, string>, addr?: string, database?: string}} [options]
  * @returns {Promise<{url: string, stop: () => Promise<void>, log: () => string}>}
  */
 export async function startServer(options = {}) {
   const bin = binary();
   const help = spawnSync(bin, ['serve', '--help'], { encoding: 'utf8' }).stdout || '';
-  const args = ['serve', '--addr', '127.0.0.1:0', '--database-url', 'sqlite::memory:'];
+  const args = ['serve', '--addr', options.addr || '127.0.0.1:0', '--database-url', options.database || 'sqlite::memory:'];
   // The metrics listener has a fixed default port; tests run several servers at once.
   if (help.includes('--metrics-addr')) args.push('--metrics-addr', 'off');
   const child = spawn(bin, args, {

@@ -28,6 +28,17 @@ const ROUTES: &[Route] = &[
         module: "game/gameview.js",
         styles: &[],
     },
+    // A tournament's own pages (`/t/<id>/<page>`) before the tournament page's `/t/`.
+    Route {
+        matches: |path| tournament_page(path) == Some("screen"),
+        module: "hall/screen.js",
+        styles: &["hall/screen.css"],
+    },
+    Route {
+        matches: |path| tournament_page(path) == Some("print"),
+        module: "print/print.js",
+        styles: &["print/print.css"],
+    },
     Route {
         // A board table's sheet on a phone: `/t/<id>/sheet/<round>/<table>`.
         matches: |path| {
@@ -81,6 +92,15 @@ const ROUTES: &[Route] = &[
         styles: &[],
     },
 ];
+
+/// The page of a tournament's path `/t/<id>/<page>` (`screen`, `print`; a trailing slash
+/// allowed), or None for `/t/<id>` itself and anything longer.
+fn tournament_page(path: &str) -> Option<&str> {
+    let rest = path.strip_prefix("/t/")?;
+    let mut parts = rest.trim_end_matches('/').split('/');
+    let (_id, page) = (parts.next()?, parts.next()?);
+    parts.next().is_none().then_some(page)
+}
 
 /// The page's entry module: it is in `index.html` already, and imports the shared modules.
 const ENTRY: &str = "app.js";
@@ -145,7 +165,52 @@ mod tests {
             ("account/account.js", &["core/api.js", "account/forms.js"]),
             ("account/forms.js", &[]),
             ("people/player.js", &["core/api.js"]),
+            ("hall/screen.js", &["core/ui.js", "tournament/miniboard.js"]),
+            ("tournament/miniboard.js", &[]),
+            ("print/print.js", &["core/api.js"]),
         ])
+    }
+
+    #[test]
+    fn a_tournaments_hall_screen_and_print_view_preload_their_own_modules_not_the_tournament_page()
+    {
+        let v = "/static/v/0123456789abcdef";
+        let hints = |path: &str| {
+            let html = render(TEMPLATE, &site(), path);
+            let at = html
+                .find("</script>\n")
+                .map_or(0, |at| at + "</script>\n".len());
+            html[at..html.find("</head>").unwrap_or(html.len())].to_owned()
+        };
+        let style = |s: &str| format!("  <link rel=\"stylesheet\" href=\"{v}/{s}\">\n");
+        let preload = |m: &str| format!("  <link rel=\"modulepreload\" href=\"{v}/{m}\">\n");
+        let screen = [
+            style("hall/screen.css"),
+            preload("hall/screen.js"),
+            preload("core/ui.js"),
+            preload("tournament/miniboard.js"),
+        ]
+        .concat();
+        assert_eq!(hints("/t/01ab/screen"), screen);
+        assert_eq!(hints("/t/01ab/screen/"), screen);
+        assert_eq!(
+            hints("/t/01ab/print"),
+            [
+                style("print/print.css"),
+                preload("print/print.js"),
+                preload("core/ui.js"),
+                preload("core/api.js"),
+            ]
+            .concat()
+        );
+        // The tournament's own page, and a longer path, are the tournament page's.
+        for path in ["/t/01ab", "/t/01ab/", "/t/01ab/screen/more"] {
+            assert!(
+                hints(path).contains("tournament/tournament.js"),
+                "{path}: {}",
+                hints(path)
+            );
+        }
     }
 
     #[test]

@@ -13,7 +13,7 @@ use uuid::Uuid;
 use super::sheet::{Dispute, GameFigures, Verdict};
 use crate::refusal::Refusal;
 use omweso_protocol::over_the_board::{BoardEntryView, BoardResult, BoardTableView};
-use omweso_protocol::tournament::{DisputeView, PerPlayer};
+use omweso_protocol::tournament::PerPlayer;
 use omweso_protocol::ErrorCode;
 
 /// One entry of the result, waiting for the other player's initials.
@@ -219,11 +219,7 @@ impl BoardPlay {
                     confirmed_by: (0..2).filter(|&i| e.confirmed[i]).map(|i| ids[i]).collect(),
                 })
                 .collect(),
-            dispute: self.dispute.as_ref().map(|d| DisputeView {
-                by: ids[d.by],
-                reason: d.reason.clone(),
-                at_ms: d.at_ms,
-            }),
+            dispute: self.dispute.as_ref().map(|d| d.view(ids)),
             waiting_for_director: self.waiting_for_director(),
             relay: relay.map(|(id, _)| id),
             relay_name: relay.map(|(_, name)| name.to_owned()),

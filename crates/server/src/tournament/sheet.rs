@@ -185,6 +185,18 @@ pub struct Dispute {
     pub at_ms: u64,
 }
 
+impl Dispute {
+    /// As the views show it, `ids` the pairing's players.
+    #[must_use]
+    pub fn view(&self, ids: [Uuid; 2]) -> DisputeView {
+        DisputeView {
+            by: ids[self.by],
+            reason: self.reason.clone(),
+            at_ms: self.at_ms,
+        }
+    }
+}
+
 /// A director's correction.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Correction {
@@ -377,11 +389,7 @@ impl Sheet {
                 .filter(|&i| self.confirmed[i])
                 .map(|i| ids[i])
                 .collect(),
-            dispute: self.dispute.as_ref().map(|d| DisputeView {
-                by: ids[d.by],
-                reason: d.reason.clone(),
-                at_ms: d.at_ms,
-            }),
+            dispute: self.dispute.as_ref().map(|d| d.view(ids)),
             confirms_at: self.confirms_at(),
             arrangements: self
                 .figures

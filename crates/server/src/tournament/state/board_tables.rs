@@ -39,17 +39,6 @@ impl Tournament {
         Ok((r, t))
     }
 
-    fn directing_only(&self, by: Uuid, what: &str) -> Result<(), Refusal> {
-        if self.directs(by) {
-            Ok(())
-        } else {
-            refuse(
-                ErrorCode::NotDirector,
-                format!("only the director or a co-director may {what}"),
-            )
-        }
-    }
-
     pub(super) fn set_played_at(
         &mut self,
         round: u32,
@@ -57,7 +46,7 @@ impl Tournament {
         played_at: PlayedAt,
         by: Uuid,
     ) -> Result<Vec<TournamentEvent>, Refusal> {
-        self.directing_only(by, "say where a table is played")?;
+        self.directing(Some(by), "say where a table is played")?;
         let r = match table {
             Some(table) => self.table_at(round, table)?.0,
             None => self.table_at_round(round)?,
@@ -97,7 +86,7 @@ impl Tournament {
         name: &str,
         by: Uuid,
     ) -> Result<Vec<TournamentEvent>, Refusal> {
-        self.directing_only(by, "add a player")?;
+        self.directing(Some(by), "add a player")?;
         let mut events = self.join(player, name)?;
         if let Some(index) = self.player_index(player) {
             self.players[index].added_by_director = true;
@@ -226,7 +215,7 @@ impl Tournament {
         by: Uuid,
         at: u64,
     ) -> Result<Vec<TournamentEvent>, Refusal> {
-        self.directing_only(by, "invite a relay")?;
+        self.directing(Some(by), "invite a relay")?;
         let (r, t) = self.relayable(round, table)?;
         if expires_at_ms <= at {
             return refuse(ErrorCode::BadBody, "a relay invite must expire later");
@@ -309,7 +298,7 @@ impl Tournament {
     ) -> Result<Vec<TournamentEvent>, Refusal> {
         let (r, t) = self.relayable(round, table)?;
         match (by, code_hash) {
-            (Some(by), None) => self.directing_only(by, "name a relay")?,
+            (Some(by), None) => self.directing(Some(by), "name a relay")?,
             (None, Some(hash)) => {
                 let invite = self.rounds[r].tables[t].relay_invite.as_ref();
                 match invite {

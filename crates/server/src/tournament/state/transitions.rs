@@ -683,7 +683,7 @@ impl Tournament {
 
     /// A pairing or a start logged with who did it must be by a director; one logged
     /// without (before co-directors) was the director's.
-    fn directing(&self, by: Option<Uuid>, what: &str) -> Result<(), Refusal> {
+    pub(super) fn directing(&self, by: Option<Uuid>, what: &str) -> Result<(), Refusal> {
         match by {
             Some(by) if !self.directs(by) => refuse(
                 ErrorCode::NotDirector,
