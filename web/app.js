@@ -1,6 +1,7 @@
 // The page's entry point: one HTML page for every route. `/` is the lobby, `/g/<id>` a
 // game (played or watched), `/t/<id>` a tournament (`/t/new` creates one; `/t/<id>/screen`
-// its hall screen, `/t/<id>/print` its score sheets and wall pairings), `/analysis`
+// its hall screen, `/t/<id>/print` its score sheets and wall pairings,
+// `/t/<id>/sheet/<round>/<table>` a board table's sheet), `/analysis`
 // the analysis board, `/howto/<game>` how to play, `/account` the account and devices,
 // `/link` a link code used, `/me` your games, `/@/<username>` a player's page,
 // `/t/<id>/relay/<round>/<table>` a relay's page; the server serves this page for all of them, its files under a
@@ -24,6 +25,14 @@ const ROUTES = [
       linkBackToTournament(id);
       const { mountGame } = await import('./game/gameview.js');
       await mountGame(root, id);
+    },
+  },
+  {
+    // A board table's sheet, opened on a phone from the QR code of its paper sheet.
+    path: /^\/t\/([^/]+)\/sheet\/(\d+)\/(\d+)\/?$/,
+    mount: async (root, match) => {
+      const { mountSheet } = await import('./sheet/sheet.js');
+      await mountSheet(root, decodeURIComponent(match[1]), Number(match[2]), Number(match[3]));
     },
   },
   {

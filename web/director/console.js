@@ -25,6 +25,7 @@ import { PairingEditor } from './pairing.js';
 import { SheetsPart } from './sheets.js';
 import { CorrectionForm } from './correction.js';
 import { DirectorsPart } from './directors.js';
+import { BoardTablesPart } from './boardtables.js';
 
 /** @typedef {import('../tournament/tournamentstore.js').TournamentStore} TournamentStore */
 /** @typedef {import('../tournament/tournamentstore.js').ChangeKind} ChangeKind */
@@ -70,6 +71,7 @@ export class DirectorConsole {
     this.sheets = new SheetsPart(this);
     this.correction = new CorrectionForm(this);
     this.directors = new DirectorsPart(this);
+    this.boardTables = new BoardTablesPart(this);
 
     const section = (/** @type {Part} */ part, /** @type {string} */ title) => {
       const body = h('div', { class: 'director-part-body' });

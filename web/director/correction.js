@@ -8,6 +8,7 @@ import { h, errorText } from '../core/ui.js';
 import { formatPoints, victoryLabel } from '../core/words.js';
 import { ConsolePart } from './part.js';
 import { resultText } from './sheets.js';
+import { checkSeeds } from '../sheet/entryform.js';
 
 /** @typedef {import('../tournament/tournamentstore.js').RoundView} RoundView */
 /** @typedef {import('../tournament/tournamentstore.js').PairingView} PairingView */
@@ -15,7 +16,8 @@ import { resultText } from './sheets.js';
 /** @typedef {import('../tournament/tournamentstore.js').ResultView} ResultView */
 /**
  * A correction being written for one game's sheet.
- * @typedef {{gameId: string, result: string, victory: string, reason: string}} Correcting
+ * A sheet entered at the board carries its seeds too (`seeds`, as typed; null otherwise).
+ * @typedef {{gameId: string, result: string, victory: string, reason: string, seeds: {first: string, second: string} | null}} Correcting
  */
 
 /** The victories a game of each ruleset can end with (docs/rules.md#15-end-of-the-game, 2, 3, 4, 5.3). */
@@ -59,7 +61,8 @@ export class CorrectionForm extends ConsolePart {
   open(gameId, sheet, uphold) {
     const current = currentOutcome(sheet);
     const reason = this.correcting?.gameId === gameId ? this.correcting.reason : '';
-    this.correcting = { gameId, result: current.result, victory: current.victory, reason: reason || (uphold ? 'dispute rejected: ' : '') };
+    const seeds = sheet.over_the_board ? { first: String(sheet.seeds.first), second: String(sheet.seeds.second) } : null;
+    this.correcting = { gameId, result: current.result, victory: current.victory, reason: reason || (uphold ? 'dispute rejected: ' : ''), seeds };
     this.alert('sheets', '');
     this.redraw(['sheets']);
     const focus = /** @type {HTMLElement | null} */ (this.el.querySelector(uphold ? '#correct-reason' : '#correct-result'));
@@ -132,6 +135,7 @@ export class CorrectionForm extends ConsolePart {
           h('div', { class: 'field' }, h('label', { for: 'correct-result' }, 'Result'), result),
           h('div', { class: 'field', hidden: c.result === 'draw' },
             h('label', { for: 'correct-victory' }, c.result === 'annulled' ? 'Why it was annulled' : 'Victory'), victory),
+          c.seeds ? this.seedsFields(p, c.seeds) : null,
           h('div', { class: 'field director-correct-reason' },
             h('label', { for: 'correct-reason' }, 'Reason (required)'), reason,
             h('p', { class: 'muted small', id: 'correct-reason-hint' }, 'Kept on the sheet and in the export, with your name and the time. Up to 500 characters.'))),
@@ -150,6 +154,22 @@ export class CorrectionForm extends ConsolePart {
             },
           }, 'Cancel')),
         same ? h('p', { class: 'muted small' }, 'The same result as the sheet: saving upholds it as it stands (a dispute rejected), recorded as a correction.') : null)));
+  }
+
+  /**
+   * A board sheet's seeds, each player's, as the correction sets them.
+   * @param {PairingView} p @param {{first: string, second: string}} seeds
+   */
+  seedsFields(p, seeds) {
+    const word = this.snap.ruleset === 'oware' ? 'Pieces taken' : 'Seeds captured';
+    const one = (/** @type {'first' | 'second'} */ which) => h('div', { class: 'field' },
+      h('label', { for: `correct-seeds-${which}` }, `${word} by ${this.store.name(which === 'first' ? p.first : p.second)}`),
+      h('input', {
+        id: `correct-seeds-${which}`, type: 'number', inputmode: 'numeric', min: 0, step: 1, value: seeds[which],
+        'data-key': `correct-seeds-${which}`, 'data-correct-seeds': which, class: 'tform-number',
+        oninput: (/** @type {Event} */ ev) => { seeds[which] = /** @type {HTMLInputElement} */ (ev.target).value; },
+      }));
+    return [one('first'), one('second')];
   }
 
   /** @param {PairingView} p @param {SheetView} sheet */
@@ -173,9 +193,20 @@ export class CorrectionForm extends ConsolePart {
       const winner = c.result === 'first' ? p.first : p.second;
       result = { result: 'win', winner: winner === movedFirst ? 's' : 'n', victory: c.victory };
     }
+    /** @type {{first: number, second: number} | null} */
+    let seeds = null;
+    if (c.seeds) {
+      const checked = checkSeeds(c.seeds.first, c.seeds.second, this.snap.ruleset, { first: this.store.name(p.first), second: this.store.name(p.second) });
+      if (!checked.ok) {
+        this.alert('sheets', checked.error);
+        /** @type {HTMLElement | null} */ (this.el.querySelector(`#correct-seeds-${checked.which || 'first'}`))?.focus();
+        return;
+      }
+      seeds = checked.seeds;
+    }
     const gameId = c.gameId;
     const ok = await this.act(`correct:${gameId}`, 'sheets',
-      () => api('POST', `/api/tournaments/${this.store.id}/sheets/${gameId}`, { action: 'correct', result, reason }),
+      () => api('POST', `/api/tournaments/${this.store.id}/sheets/${gameId}`, { action: 'correct', result, reason, ...(seeds ? { seeds } : {}) }),
       (answer) => `Table ${p.table}'s sheet now reads: ${resultText(p, answer || sheet, (id) => this.store.name(id))}.`,
       (e) => `The correction was not saved: ${errorText(e)}`);
     if (ok) {

@@ -128,6 +128,7 @@ export class PairingEditor extends ConsolePart {
       h('th', { scope: 'row', class: 'num' }, String(i + 1)),
       h('td', {}, picker(i, 'first')),
       h('td', {}, picker(i, 'second')),
+      round ? h('td', { class: 'director-played-at' }, this.placeToggle(round, i)) : null,
       h('td', { class: 'director-table-actions' },
         h('button', {
           type: 'button', class: 'button secondary small', 'data-swap-sides': i + 1, 'data-key': `swap-${i + 1}`,
@@ -150,8 +151,10 @@ export class PairingEditor extends ConsolePart {
           h('caption', { class: 'sr-only' }, `Pairing of round ${draft.round}`),
           h('thead', {}, h('tr', {},
             h('th', { scope: 'col', class: 'num' }, 'Table'), h('th', { scope: 'col' }, 'First (moves first)'),
-            h('th', { scope: 'col' }, 'Second'), h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'Actions')))),
+            h('th', { scope: 'col' }, 'Second'), round ? h('th', { scope: 'col' }, 'Played') : null,
+            h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'Actions')))),
           h('tbody', {}, rows))),
+      round ? this.roundPlaceButtons(round) : null,
       unpaired.length ? h('p', { class: 'director-unpaired', 'data-unpaired': true },
         `Not paired: ${unpaired.map((p) => p.name).join(', ')}. Every active player needs a table (or the bye): add a table for them, or withdraw them to leave them out.`) : null,
       changedElsewhere ? h('p', { class: 'director-note' }, 'The pairing changed on the server since you began editing; your changes are kept until you save or undo them.') : null,
@@ -172,6 +175,53 @@ export class PairingEditor extends ConsolePart {
             onclick: () => this.savePairing(true),
           }, 'Save anyway (record the breach)'),
           h('button', { type: 'button', class: 'button secondary small', 'data-key': 'breach-cancel', onclick: () => { this.breach = null; this.alert('round', ''); this.redraw(['round']); } }, 'Keep editing'))) : null);
+  }
+
+  /**
+   * Where table `i + 1` of the paired round is played, and the button that moves it
+   * (online or over the board). A pairing being edited is saved first: its tables are not
+   * the server's yet.
+   * @param {RoundView} round @param {number} i
+   */
+  placeToggle(round, i) {
+    const table = round.pairings[i];
+    if (!table || this.dirty()) return h('span', { class: 'muted small' }, table ? placeWord(table.played_at) : 'save first');
+    if (!table.second) return h('span', { class: 'muted small' }, 'bye');
+    const board = table.played_at === 'board';
+    return this.button(`played-at:${table.table}`, {
+      'data-played-at-table': table.table, 'data-played-at': board ? 'board' : 'online', 'aria-pressed': String(board),
+      'aria-label': `${board ? 'At the board' : 'Online'} (table ${table.table}): press to play it ${board ? 'online' : 'at the board'}`,
+      onclick: () => this.setPlace(round.number, board ? 'online' : 'board', table.table),
+    }, board ? 'At the board' : 'Online');
+  }
+
+  /** "Every table at the board" and "every table online" for the paired round. @param {RoundView} round */
+  roundPlaceButtons(round) {
+    const games = round.pairings.filter((p) => p.second);
+    const atBoard = games.filter((p) => p.played_at === 'board').length;
+    return h('div', { class: 'button-row director-played-at-round' },
+      h('span', { class: 'small' }, `${atBoard} of ${games.length} tables at the board.`),
+      this.button('played-at-round', {
+        'data-played-at-round': 'board', disabled: this.dirty() || atBoard === games.length,
+        onclick: () => this.setPlace(round.number, 'board', null),
+      }, 'Every table at the board'),
+      this.button('played-at-round', {
+        'data-played-at-round': 'online', 'data-key': 'played-at-round-online', disabled: this.dirty() || atBoard === 0,
+        onclick: () => this.setPlace(round.number, 'online', null),
+      }, 'Every table online'));
+  }
+
+  /**
+   * `PUT .../rounds/{n}/played-at`: one table (or, `table` null, every table) of a round not
+   * started is played online or at the board.
+   * @param {number} round @param {'online' | 'board'} place @param {number | null} table
+   */
+  setPlace(round, place, table) {
+    const which = table === null ? `Every table of round ${round}` : `Table ${table}`;
+    return this.act(table === null ? 'played-at-round' : `played-at:${table}`, 'round',
+      () => api('PUT', `/api/tournaments/${this.store.id}/rounds/${round}/played-at`, table === null ? { played_at: place } : { played_at: place, table }),
+      () => `${which} is played ${place === 'board' ? 'over the board' : 'online'}.`,
+      (e) => `${which}: not changed: ${errorText(e)}`);
   }
 
   /**
@@ -299,4 +349,9 @@ export class PairingEditor extends ConsolePart {
     this.redraw(['round']);
     if (this.breach) /** @type {HTMLElement | null} */ (this.el.querySelector('[data-confirm-breach]'))?.focus();
   }
+}
+
+/** Where a table is played, in a word. @param {string | undefined} place */
+function placeWord(place) {
+  return place === 'board' ? 'at the board' : 'online';
 }

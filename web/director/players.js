@@ -20,12 +20,14 @@ export class PlayersPart extends ConsolePart {
      * @type {{player: string, name: string, code: string, expires_at_ms: number, qr_svg: string, url: string} | null}
      */
     this.deviceCode = null;
+    /** The name being typed for a player without a device. */
+    this.addName = '';
   }
 
   draw() {
     const snap = this.snap;
     if (!snap.players.length) {
-      return [h('p', { class: 'muted' }, 'Nobody has joined yet.'), this.shareLink()];
+      return [h('p', { class: 'muted' }, 'Nobody has joined yet.'), this.addWithoutDevice(), this.shareLink()];
     }
     const standings = new Map(snap.standings.map((s) => [s.player_id, s]));
     const withdrawable = snap.status !== 'finished';
@@ -36,7 +38,8 @@ export class PlayersPart extends ConsolePart {
       if (p.withdrawn) notes.push('withdrawn');
       if (p.joined_after_round > 0) notes.push(`joined after round ${p.joined_after_round}`);
       if (p.player_id === snap.director) notes.push('you');
-      return h('tr', { 'data-player-row': p.player_id, 'data-connected': String(here), 'data-withdrawn': String(p.withdrawn), class: p.withdrawn ? 'withdrawn' : null },
+      if (p.added_by_director) notes.push('added without a device');
+      return h('tr', { 'data-player-row': p.player_id, 'data-added-by-director': p.added_by_director ? 'true' : null, 'data-connected': String(here), 'data-withdrawn': String(p.withdrawn), class: p.withdrawn ? 'withdrawn' : null },
         h('th', { scope: 'row' }, p.name),
         h('td', { class: 'presence' },
           h('span', { class: `dot ${here ? 'on' : 'off'}`, 'aria-hidden': 'true' }),
@@ -64,9 +67,50 @@ export class PlayersPart extends ConsolePart {
             h('th', { scope: 'col' }, 'Notes'), h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'Actions')))),
           h('tbody', {}, rows))),
       this.drawDeviceCode(),
+      this.addWithoutDevice(),
       snap.status === 'open' ? this.shareLink() : null,
       this.drawForbidden(),
     ];
+  }
+
+  /**
+   * "Add a player without a device": a person at the hall with no phone, added by name;
+   * the director acts for them (enters their sheets), and "Give a new device" can make a
+   * phone theirs later.
+   */
+  addWithoutDevice() {
+    if (this.snap.status === 'finished') return null;
+    const input = h('input', {
+      type: 'text', id: 'director-add-name', maxlength: 32, autocomplete: 'off', value: this.addName, 'data-key': 'add-name',
+      oninput: (/** @type {Event} */ ev) => { this.addName = /** @type {HTMLInputElement} */ (ev.target).value; },
+    });
+    return h('form', {
+      class: 'field director-add-player', 'data-add-player': true, novalidate: true,
+      onsubmit: (/** @type {SubmitEvent} */ ev) => {
+        ev.preventDefault();
+        this.addPlayer();
+      },
+    },
+    h('label', { for: 'director-add-name' }, 'Add a player without a device'),
+    h('div', { class: 'invite-row' }, input,
+      h('button', { type: 'submit', class: 'button secondary small', 'data-action': 'add-player', 'data-key': 'add-player', 'data-add-player-submit': true, disabled: this.console.busy.has('add-player') }, 'Add')),
+    h('p', { class: 'muted small' }, 'Their name as it goes on the sheets. You enter their results; "Give a new device" makes a phone theirs later.'));
+  }
+
+  addPlayer() {
+    const name = this.addName.trim();
+    if (!name) {
+      this.alert('players', 'Type the player\'s name first.');
+      /** @type {HTMLElement | null} */ (this.el.querySelector('#director-add-name'))?.focus();
+      return;
+    }
+    this.act('add-player', 'players',
+      async () => {
+        await api('POST', `/api/tournaments/${this.store.id}/players`, { name });
+        this.addName = '';
+      },
+      () => `${name} is added, without a device.`,
+      (e) => `${name} was not added: ${errorText(e)}`);
   }
 
   /**
@@ -215,7 +259,7 @@ export class PlayersPart extends ConsolePart {
  * @param {string} text
  * @returns {Element | null}
  */
-function svgFrom(text) {
+export function svgFrom(text) {
   const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
   const root = doc.documentElement;
   if (root.localName !== 'svg' || doc.getElementsByTagName('parsererror').length) return null;

@@ -59,6 +59,7 @@ export class RoundPart extends ConsolePart {
           h('p', {}, h('strong', {}, 'Rules broken on purpose in this round (recorded):')),
           h('ul', {}, round.breaches.map((b) => h('li', {}, b)))) : null,
         this.pairing.draw(draft, round),
+        this.console.boardTables.draw(round),
       ], after: [
         h('div', { class: 'button-row director-start' },
           this.button('start', {
@@ -82,7 +83,8 @@ export class RoundPart extends ConsolePart {
           class: 'button danger', 'data-end-round': round.number, disabled: round.closing,
           onclick: () => this.end(round.number),
         }, 'End round now')),
-      h('p', { class: 'muted small' }, 'Ending the round stops every unfinished game and adjudicates it: Omweso and Mweiso on the seeds on each side, Oware on the seeds captured.'),
+      h('p', { class: 'muted small' }, 'Ending the round stops every unfinished game and adjudicates it: Omweso and Mweiso on the seeds on each side, Oware on the seeds captured. A table at the board without a sheet waits for you to enter its result (below, under the score sheets).'),
+      this.console.boardTables.draw(round),
     ] };
   }
 

@@ -3,10 +3,12 @@
 // disputed and by whom, corrected) and history of corrections, with the buttons that open
 // the correction form (correction.js).
 
-import { h } from '../core/ui.js';
+import { api } from '../core/api.js';
+import { h, errorText } from '../core/ui.js';
 import { RESULT_WORDS, SHEET_STATUS_WORDS, VICTORY_NAMES, formatPoints } from '../core/words.js';
 import { plural } from '../core/plural.js';
 import { ConsolePart } from './part.js';
+import { BoardEntryForm, entryText } from '../sheet/entryform.js';
 
 /** @typedef {import('../tournament/tournamentstore.js').RoundView} RoundView */
 /** @typedef {import('../tournament/tournamentstore.js').PairingView} PairingView */
@@ -64,6 +66,14 @@ export class SheetsPart extends ConsolePart {
     this.sheetRound = null;
     /** @type {Set<string>} the sheets whose history of corrections is unfolded */
     this.unfolded = new Set();
+    /** The round whose sheets are being drawn. */
+    this.drawing = 0;
+    /**
+     * The board table whose result the director is entering, with its form (kept across
+     * redraws: the choices made stay).
+     * @type {{round: number, table: number, form: BoardEntryForm} | null}
+     */
+    this.entering = null;
   }
 
   /** The rounds whose games have started, and the one shown. */
@@ -89,15 +99,19 @@ export class SheetsPart extends ConsolePart {
       }, rounds.map((r) => h('option', { value: r.number, selected: r.number === shown.number }, `Round ${r.number}${r.status === 'playing' ? ' (being played)' : ''}`)))) : null;
     /** @type {HTMLElement[]} */
     const rows = [];
+    this.drawing = shown.number;
     for (const p of shown.pairings) {
       for (const old of p.replaced) rows.push(this.sheetRow(p, old.game_id, old.sheet, true));
       if (p.game_id || p.sheet) rows.push(this.sheetRow(p, p.game_id, p.sheet, false));
       else rows.push(this.sheetRow(p, null, null, false));
       const gameId = p.game_id;
       if (gameId && this.console.correction.correcting?.gameId === gameId && p.sheet) rows.push(this.console.correction.row(p, p.sheet));
+      const entering = this.entering;
+      if (entering && entering.round === shown.number && entering.table === p.table && !p.sheet) rows.push(this.enterRow(p, entering.form));
     }
     return [
       h('h4', { class: 'sr-only' }, `Round ${shown.number}`),
+      this.missing(),
       chooser,
       h('div', { class: 'table-wrap' },
         h('table', { class: 'data-table director-sheets' },
@@ -128,10 +142,13 @@ export class SheetsPart extends ConsolePart {
         ' v ',
         h('span', {}, name(p.second), movedFirst === p.second && gameId ? h('span', { class: 'muted small' }, ' (first)') : null),
       ];
-    const status = replaced ? 'replayed' : sheet ? sheet.status : gameId ? 'playing' : 'waiting';
+    const atBoard = p.played_at === 'board' && p.second !== null && !replaced;
+    const boardWaits = atBoard && !sheet && gameId ? this.boardWaits(p) : null;
+    const status = replaced ? 'replayed' : sheet ? sheet.status : boardWaits ? boardWaits.status : gameId ? 'playing' : 'waiting';
     /** @type {(string | Node | null)[]} */
     let statusCell;
     if (replaced) statusCell = ['annulled and replayed'];
+    else if (boardWaits) statusCell = boardWaits.words;
     else if (!sheet) statusCell = [gameId ? 'being played' : 'not started'];
     else if (sheet.status === 'pending') {
       const confirmed = sheet.confirmed_by.map((id) => name(id));
@@ -146,15 +163,21 @@ export class SheetsPart extends ConsolePart {
     const correctable = Boolean(!replaced && gameId && sheet && p.second !== null && sheet.game_id);
     const correcting = this.console.correction.correcting;
     const open = correcting?.gameId === gameId;
-    return h('tr', { 'data-sheet-row': gameId, 'data-bye-row': p.second === null ? p.table : null, 'data-table': p.table, 'data-status': status, class: `sheet-${status}${replaced ? ' replaced' : ''}` },
-      h('td', { class: 'num' }, gameId && !replaced ? h('a', { href: `/g/${gameId}`, 'aria-label': `Table ${p.table}: open the game` }, String(p.table)) : String(p.table)),
-      h('td', {}, players),
+    // A board table's game exists on the site only when a relay follows it; else its page is the sheet's.
+    const href = !gameId || replaced ? null
+      : atBoard && !p.board?.relayed ? `/t/${encodeURIComponent(this.store.id)}/sheet/${this.drawing}/${p.table}` : `/g/${gameId}`;
+    return h('tr', { 'data-sheet-row': gameId, 'data-bye-row': p.second === null ? p.table : null, 'data-table': p.table, 'data-status': status, 'data-played-at': atBoard ? 'board' : null, class: `sheet-${status}${replaced ? ' replaced' : ''}` },
+      h('td', { class: 'num' }, href ? h('a', { href, 'aria-label': `Table ${p.table}: open ${href.startsWith('/g/') ? 'the game' : 'its sheet page'}` }, String(p.table)) : String(p.table)),
+      h('td', {}, players, atBoard ? h('div', { class: 'small muted', 'data-board-mark': true }, p.board?.relayed ? `at the board, relayed${p.board.relay_name ? ` by ${p.board.relay_name}` : ''}` : 'at the board') : null),
       h('td', {},
         sheet ? this.resultWords(p, sheet) : '',
+        sheet?.over_the_board ? h('div', { class: 'small muted', 'data-entered-at-board': true }, `entered at the board · seeds ${sheet.seeds.first}–${sheet.seeds.second}`) : null,
+        boardWaits ? this.boardEntries(p) : null,
         sheet?.arrangements ? arrangementsLine(p, sheet.arrangements, (id) => this.store.name(id)) : null,
         sheet && sheet.corrections.length ? this.corrections(p, sheet) : null),
       h('td', { 'data-sheet-status': status }, statusCell),
       h('td', { class: 'director-sheet-actions' },
+        boardWaits ? this.boardActions(p) : null,
         correctable && gameId && sheet ? [
           this.button(`correct:${gameId}`, {
             'data-correct': gameId, 'aria-expanded': String(open && correcting?.result !== 'uphold'),
@@ -166,6 +189,125 @@ export class SheetsPart extends ConsolePart {
             onclick: () => this.console.correction.open(gameId, sheet, true),
           }, 'Uphold') : null,
         ] : null));
+  }
+
+  /**
+   * What a board table without a sheet waits for: an entry, the other player's initials,
+   * the director (entries that differ, a dispute, or the round's time up).
+   * @param {PairingView} p
+   * @returns {{status: string, words: (string | Node | null)[]}}
+   */
+  boardWaits(p) {
+    const board = p.board;
+    const entries = board?.entries || [];
+    if (board?.missing) return { status: 'missing', words: [h('strong', { class: 'director-disputed', 'data-board-missing': p.table }, 'missing: adjudicate'), h('div', { class: 'small' }, 'The round\'s time is up: enter the result.')] };
+    if (board?.waiting_for_director) {
+      return { status: 'waiting-director', words: [h('strong', { class: 'director-disputed' }, 'waiting for you'),
+        board.dispute ? h('div', { class: 'small' }, `disputed by ${this.store.name(board.dispute.by)}: “${board.dispute.reason}”`) : h('div', { class: 'small' }, 'the entries differ')] };
+    }
+    if (entries.length) {
+      const waiting = [p.first, p.second].filter((id) => id && !entries[0].confirmed_by.includes(id)).map((id) => this.store.name(id));
+      return { status: 'waiting-initials', words: [`waiting for ${waiting.join(' and ') || 'the players'}'s initials`] };
+    }
+    return { status: 'playing', words: ['being played at the board'] };
+  }
+
+  /** A board table's entries, side by side, each with who entered it. @param {PairingView} p */
+  boardEntries(p) {
+    const entries = p.board?.entries || [];
+    if (!entries.length) return null;
+    const name = (/** @type {string | null} */ id) => this.store.name(id);
+    return h('div', { class: 'director-board-entries', 'data-board-entries': p.table }, entries.map((e) => h('div', { class: 'director-board-entry', 'data-board-entry-by': e.by },
+      h('div', { class: 'small muted' }, e.from_relay ? `the relayed game (${e.by_name}) proposes` : `${e.by_name} entered`),
+      h('div', {}, entryText(e, p, name, this.snap.ruleset)),
+      e.confirmed_by.length ? h('div', { class: 'small muted' }, `initialled by ${e.confirmed_by.map(name).join(' and ')}`) : null)));
+  }
+
+  /** "Enter the result", and "Accept" for each entry the director may take as it stands. @param {PairingView} p */
+  boardActions(p) {
+    const entries = p.board?.entries || [];
+    const round = this.drawing;
+    const open = this.entering?.round === round && this.entering.table === p.table;
+    const accepts = p.board?.waiting_for_director || p.board?.missing ? entries : [];
+    return [
+      this.button(`board-enter:${p.table}`, {
+        'data-board-enter': p.table, 'aria-expanded': String(open), 'aria-label': `Enter the result of table ${p.table}`,
+        onclick: () => this.openEntry(p, round),
+      }, 'Enter the result'),
+      ...accepts.map((e) => this.button(`board-accept:${p.table}`, {
+        'data-board-accept': e.by, 'data-key': `board-accept-${p.table}-${e.by}`,
+        'aria-label': `Accept ${e.by_name}'s entry (table ${p.table}): it makes the sheet`,
+        onclick: () => this.enter(round, p, { action: 'enter', winner: e.winner, victory: e.victory, seeds: e.seeds }),
+      }, `Accept ${e.by_name}'s entry`)),
+    ];
+  }
+
+  /** @param {PairingView} p @param {number} round */
+  openEntry(p, round) {
+    if (this.entering?.round === round && this.entering.table === p.table) {
+      this.entering = null;
+      this.redraw(['sheets']);
+      return;
+    }
+    const first = p.board?.entries[0] || null;
+    const form = new BoardEntryForm({
+      ruleset: this.snap.ruleset,
+      akakyala: Boolean(this.snap.settings.time_control.akakyala),
+      first: { id: p.first, name: this.store.name(p.first) },
+      second: { id: /** @type {string} */ (p.second), name: this.store.name(p.second) },
+      prefix: `director-${p.table}`,
+      sendLabel: 'Make the sheet',
+      initial: first,
+      adjudicate: true,
+      onSend: (body) => this.enter(round, p, body),
+    });
+    this.entering = { round, table: p.table, form };
+    this.redraw(['sheets']);
+    /** @type {HTMLElement | null} */ (this.el.querySelector(`[data-entry-form="director-${p.table}"] button`))?.focus();
+  }
+
+  /** The director's entry form, in a row of its own under the table. @param {PairingView} p @param {BoardEntryForm} form */
+  enterRow(p, form) {
+    return h('tr', { class: 'director-correct-row', 'data-board-enter-form': p.table },
+      h('td', { colspan: 5 },
+        h('div', { class: 'director-board-enter', role: 'region', 'aria-label': `Enter the result of table ${p.table}` },
+          h('p', { class: 'small' }, `Table ${p.table}: ${this.store.name(p.first)} moved first. Your entry makes the sheet at once.`),
+          form.el,
+          h('button', { type: 'button', class: 'button secondary small', 'data-key': 'board-enter-cancel', onclick: () => { this.entering = null; this.redraw(['sheets']); } }, 'Cancel'))));
+  }
+
+  /**
+   * The director's "enter" on a board table: the sheet is made at once.
+   * @param {number} round @param {PairingView} p @param {import('../sheet/entryform.js').EnterBody} body
+   */
+  async enter(round, p, body) {
+    const form = this.entering?.table === p.table ? this.entering.form : null;
+    const ok = await this.act(`board-enter:${p.table}`, 'sheets',
+      () => api('POST', `/api/tournaments/${this.store.id}/tables/${round}/${p.table}/sheet`, body),
+      () => `Table ${p.table}'s sheet is made: ${entryText(body, p, (id) => this.store.name(id), this.snap.ruleset)}.`,
+      (e) => {
+        const text = `Table ${p.table}'s sheet was not made: ${errorText(e)}`;
+        form?.refuse(text);
+        return text;
+      });
+    if (ok) {
+      this.entering = null;
+      this.redraw(['sheets']);
+    }
+    return ok;
+  }
+
+  /**
+   * The board tables of closing rounds without a sheet, first and in large type: a round
+   * ends only once the director has entered them.
+   */
+  missing() {
+    const missing = this.snap.rounds.flatMap((r) => r.pairings.filter((p) => p.board?.missing && !p.sheet).map((p) => ({ round: r.number, p })));
+    if (!missing.length) return null;
+    return h('div', { class: 'director-missing', role: 'region', 'aria-label': 'Sheets missing', 'data-missing-sheets': missing.length },
+      h('p', {}, h('strong', {}, `${plural(missing.length, 'table at the board has', 'tables at the board have')} no sheet and the round's time is up: adjudicate ${missing.length === 1 ? 'it' : 'them'} (enter the result).`)),
+      h('ul', {}, missing.map(({ round, p }) => h('li', { 'data-missing-table': `${round}/${p.table}` },
+        `Round ${round}, table ${p.table}: ${this.store.name(p.first)} v ${this.store.name(p.second)}`))));
   }
 
   /** @param {PairingView} p @param {SheetView} sheet */

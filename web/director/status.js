@@ -2,6 +2,7 @@
 // send the link, pair the next round, check and start it, wait for it (with its clock),
 // settle the disputed sheets, download the results.
 
+import { h } from '../core/ui.js';
 import { plural } from '../core/plural.js';
 import { ConsolePart } from './part.js';
 import { roundEnding } from './round.js';
@@ -33,10 +34,18 @@ export class StatusLine extends ConsolePart {
       return [`Round ${round.number} is paired (${plural(round.pairings.length, 'table')}). Check the tables below and change them if you need to, then start round ${round.number}: its games and clocks start at once.`];
     }
     if (round.status === 'playing') {
+      // Tables at the board without a sheet: nobody but the director can end them now.
+      const missing = games.filter((p) => p.board?.missing && !p.sheet).map((p) => p.table);
+      if (round.closing && missing.length) {
+        return [h('strong', { 'data-status-missing': missing.join(',') },
+          `${roundEnding(round)}: ${missing.length === 1 ? `table ${missing[0]}` : `tables ${missing.join(', ')}`}, played at the board, ${missing.length === 1 ? 'has' : 'have'} no sheet. Adjudicate: enter ${missing.length === 1 ? 'its result' : 'their results'} under the score sheets below.`)];
+      }
       if (round.closing) return [`${roundEnding(round)}: its unfinished games are being adjudicated on the seeds.`];
       const done = games.filter((p) => p.sheet).length;
       const ends = round.deadline ? [' It ends in ', this.countdown(round.deadline), '; you may end it sooner.'] : [];
-      return [`Round ${round.number} is being played: ${done} of ${plural(games.length, 'table')} finished.`, ...ends, disputes];
+      const waiting = games.filter((p) => p.board?.waiting_for_director && !p.sheet).map((p) => p.table);
+      const settle = waiting.length ? ` At the board, ${waiting.length === 1 ? `table ${waiting[0]} waits` : `tables ${waiting.join(', ')} wait`} for you to settle the sheet (the entries differ, or one is disputed).` : '';
+      return [`Round ${round.number} is being played: ${done} of ${plural(games.length, 'table')} finished.`, ...ends, disputes, settle];
     }
     const pending = round.pairings.filter((p) => p.sheet?.status === 'pending').length;
     const waiting = pending ? ` ${plural(pending, 'score sheet waits', 'score sheets wait')} for the players to confirm (each confirms itself 60 s after its game).` : '';

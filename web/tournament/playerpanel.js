@@ -180,6 +180,21 @@ export class PlayerPanel {
     if (round.status === 'paired') {
       return h('p', { class: 'notice' }, `Round ${round.number} is paired: table ${pairing.table} against ${opponent}, ${seat}. Wait for the director to start it.`);
     }
+    if (round.status === 'playing' && pairing.game_id && !pairing.sheet && pairing.played_at === 'board') {
+      // Played at a wooden board: no game page to go to (unless a relay follows it), the
+      // result is entered on the table's sheet page.
+      const text = `Round ${round.number} has started: table ${pairing.table} against ${opponent}, ${seat}. Play at the board; after the game, enter the result.`;
+      if (this.announced !== pairing.game_id) {
+        this.announced = pairing.game_id;
+        announce(text);
+      }
+      return h('div', { class: 'notice round-started', role: 'region', 'aria-label': 'Your game' },
+        h('p', { class: 'notice-title' }, text),
+        h('a', {
+          class: 'button primary big', href: `/t/${encodeURIComponent(store.id)}/sheet/${round.number}/${pairing.table}`,
+          'data-go-sheet-page': pairing.table, 'data-focus-key': 'go',
+        }, `The sheet of table ${pairing.table}: enter or initial the result`));
+    }
     if (round.status === 'playing' && pairing.game_id && !pairing.sheet) {
       const text = pairing.replaced.length
         ? `Your game was annulled and is replayed now, first move swapped: table ${pairing.table} against ${opponent}, ${seat}.`
@@ -222,7 +237,9 @@ export class PlayerPanel {
       h('h3', { id: 'sheet-title' }, `Score sheet, round ${round.number}, table ${pairing.table}`),
       h('p', { 'data-sheet-result': res?.result || '' },
         `You ${RESULT_WORDS[res?.result || ''] || res?.result}${victory}: ${pointsText(res?.points ?? 0)}. `,
-        `Seeds captured: you ${pairing.first === me ? sheet.seeds.first : sheet.seeds.second}, opponent ${pairing.first === me ? sheet.seeds.second : sheet.seeds.first}; ${plural(sheet.turns, 'turn')}.`),
+        `Seeds captured: you ${pairing.first === me ? sheet.seeds.first : sheet.seeds.second}, opponent ${pairing.first === me ? sheet.seeds.second : sheet.seeds.first}`,
+        // A sheet entered at the board counts no turns: nobody counted them.
+        sheet.over_the_board ? '; entered at the board.' : `; ${plural(sheet.turns, 'turn')}.`),
       h('p', { 'data-sheet-status': sheet.status }, h('strong', {}, statusWords[sheet.status] || sheet.status), ' ',
         sheet.status === 'pending' && sheet.confirms_at ? this.countdown : null),
     ];

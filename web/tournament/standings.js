@@ -142,7 +142,8 @@ export function pairingsTable(snap, number, me) {
     return h('span', { class: id === me ? 'me-name' : null }, p?.name || '?', h('span', { class: 'muted small' }, ` (${formatPoints(points.get(id) ?? 0)})`));
   };
   const result = (/** @type {PairingView} */ p) => {
-    if (!p.sheet) return round.status === 'paired' ? '' : p.game_id ? 'playing' : '';
+    const board = p.played_at === 'board' && p.second;
+    if (!p.sheet) return round.status === 'paired' ? (board ? 'at the board' : '') : p.game_id ? (board ? 'playing at the board' : 'playing') : '';
     if (!p.second) return `bye ${formatPoints(p.sheet.points.first)}`;
     return `${formatPoints(p.sheet.points.first)} – ${formatPoints(p.sheet.points.second)}`;
   };
@@ -152,8 +153,21 @@ export function pairingsTable(snap, number, me) {
       h('th', { scope: 'col' }, 'Table'), h('th', { scope: 'col' }, 'First (South)'),
       h('th', { scope: 'col' }, 'Result'), h('th', { scope: 'col' }, 'Second (North)'))),
     h('tbody', {}, round.pairings.map((p) => h('tr', { 'data-pairing-table': p.table },
-      h('td', { class: 'num' }, p.game_id ? h('a', { href: `/g/${p.game_id}` }, String(p.table)) : String(p.table)),
+      h('td', { class: 'num' }, tableLink(snap, round.number, p, me)),
       h('td', {}, who(p.first)),
       h('td', { class: 'num', 'data-result': true }, result(p)),
       h('td', {}, who(p.second))))));
+}
+
+/**
+ * A table's number, linked to its game on the site; a table at the board has none (unless
+ * a relay follows it): its players' link is their sheet page.
+ * @param {TournamentSnapshot} snap @param {number} round @param {PairingView} p @param {string | null} me
+ */
+function tableLink(snap, round, p, me) {
+  const text = String(p.table);
+  if (!p.game_id) return text;
+  if (p.played_at !== 'board' || p.board?.relayed) return h('a', { href: `/g/${p.game_id}` }, text);
+  if (me && (p.first === me || p.second === me)) return h('a', { href: `/t/${encodeURIComponent(snap.tournament_id)}/sheet/${round}/${p.table}` }, text);
+  return text;
 }

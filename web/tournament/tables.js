@@ -100,7 +100,8 @@ export class TablesView {
   /** Builds the mini-boards when the round or its games changed; else updates results. */
   rebuild() {
     const round = this.round();
-    const key = round ? `${round.number}:${round.pairings.map((p) => `${p.table}=${p.game_id}`).join(',')}` : '';
+    // A table moved to the board, or relayed from now on, is built again (its game link).
+    const key = round ? `${round.number}:${round.pairings.map((p) => `${p.table}=${p.game_id}${p.played_at === 'board' ? `@board${p.board?.relayed ? '+relay' : ''}` : ''}`).join(',')}` : '';
     if (key !== this.builtFor) {
       this.builtFor = key;
       this.minis.clear();
@@ -110,12 +111,20 @@ export class TablesView {
         for (const pairing of round.pairings) {
           if (!pairing.second) continue; // the bye is listed under the grid
           const [south, north] = seats(pairing);
+          // A board table has a game on the site only when a relay follows it.
+          const onSite = Boolean(pairing.game_id) && (pairing.played_at !== 'board' || Boolean(pairing.board?.relayed));
           const mini = new MiniBoard({
             ruleset, pairing, round: round.number,
             names: { first: this.store.name(south), second: this.store.name(north) },
-            href: pairing.game_id ? `/g/${pairing.game_id}${location.search}` : null,
+            href: onSite ? `/g/${pairing.game_id}${location.search}` : this.sheetLink(round, pairing),
           });
-          if (pairing.game_id) {
+          if (pairing.played_at === 'board') {
+            mini.el.dataset.playedAt = 'board';
+            mini.el.querySelector('.mini-head')?.after(h('p', { class: 'mini-where small', 'data-mini-where': true }));
+            // No board to draw: its seeds are on a wooden board in the hall.
+            if (!onSite) mini.grid.hidden = true;
+          }
+          if (pairing.game_id && onSite) {
             const gameId = pairing.game_id;
             mini.link.addEventListener('click', () => rememberTournamentOf(gameId, this.store.id));
             this.byGame.set(gameId, mini);
@@ -158,6 +167,18 @@ export class TablesView {
     }
   }
 
+  /**
+   * The sheet page of a board table, for its two players and the directors (the others
+   * have nothing to enter there).
+   * @param {RoundView} round @param {PairingView} pairing
+   */
+  sheetLink(round, pairing) {
+    const me = this.store.me?.player_id || this.store.snapshot.you;
+    const mine = Boolean(me) && (pairing.first === me || pairing.second === me);
+    if (!mine && !this.store.isDirector()) return null;
+    return `/t/${encodeURIComponent(this.store.id)}/sheet/${round.number}/${pairing.table}`;
+  }
+
   /** Each table's result from its sheet (corrections included), once the sheet exists. */
   showResults() {
     const round = this.round();
@@ -166,13 +187,35 @@ export class TablesView {
       const mini = this.minis.get(pairing.table);
       if (!mini) continue;
       mini.pairing = pairing;
+      if (pairing.played_at === 'board') this.showWhere(mini, pairing, round);
       if (pairing.sheet) {
         // A sheet names the pairing's first player, whoever moved first.
         const words = RESULT_WORDS[pairing.sheet.first_result] || pairing.sheet.first_result;
         const corrected = pairing.sheet.status === 'corrected' ? ' (corrected by the director)' : '';
-        mini.showResult(`${this.store.name(pairing.first)} ${words}: ${formatPoints(pairing.sheet.points.first)}–${formatPoints(pairing.sheet.points.second)}${corrected}`);
+        const board = pairing.sheet.over_the_board ? ' · entered at the board' : '';
+        mini.showResult(`${this.store.name(pairing.first)} ${words}: ${formatPoints(pairing.sheet.points.first)}–${formatPoints(pairing.sheet.points.second)}${corrected}${board}`);
       }
     }
+  }
+
+  /**
+   * A board table's mark ("at the board", "relayed by …") and, while no game on the site
+   * follows it, what its sheet waits for.
+   * @param {import('./miniboard.js').MiniBoard} mini @param {PairingView} pairing @param {RoundView} round
+   */
+  showWhere(mini, pairing, round) {
+    const where = /** @type {HTMLElement | null} */ (mini.el.querySelector('[data-mini-where]'));
+    const board = pairing.board;
+    const text = board?.relay_name || board?.relayed ? `At the board · relayed${board.relay_name ? ` by ${board.relay_name}` : ''}` : 'At the board';
+    if (where && where.textContent !== text) where.textContent = text;
+    if (where) where.dataset.relayed = String(Boolean(board?.relayed));
+    if (pairing.sheet || board?.relayed) return;
+    let waits = 'Played at the board';
+    if (round.status === 'paired') waits = 'Played at the board; not started';
+    else if (board?.missing) waits = 'Time is up: the director adjudicates';
+    else if (board?.waiting_for_director) waits = 'Entries differ: the director settles it';
+    else if (board?.entries.length) waits = `Result entered by ${board.entries[0].by_name}; waiting for initials`;
+    if (mini.status.textContent !== waits) mini.status.textContent = waits;
   }
 
   refreshNames() {

@@ -124,6 +124,9 @@ function buildForm() {
   const grace = number('t-grace', 60, { min: 1, max: 86400 });
 
   // ---- the system ----
+  const playedAt = h('select', { id: 't-played-at', name: 't-played-at', 'data-played-at-select': true },
+    h('option', { value: 'online', selected: true }, 'Online: on this site'),
+    h('option', { value: 'board' }, 'Over the board: wooden boards, results from phones'));
   const system = h('select', { id: 't-system', name: 't-system', 'aria-describedby': 't-system-hint' },
     SYSTEMS.map(([value, text]) => h('option', { value, selected: value === 'swiss' }, text)));
   const systemHint = h('ul', { class: 'muted small tform-hint tform-systems', id: 't-system-hint' },
@@ -226,6 +229,7 @@ function buildForm() {
       ...(system.value === 'swiss' ? { rounds: read(rounds, 'Rounds') } : {}),
       round_minutes: read(roundMinutes, 'Round time limit'),
       balance_first_move: balance.box.checked,
+      played_at: playedAt.value,
       points,
       ...(fed ? { federation: fed } : {}),
     };
@@ -279,6 +283,7 @@ function buildForm() {
       systemHint,
       roundsField,
       roundsNote,
+      field('t-played-at', 'Played', playedAt, 'Over the board: the games are played on wooden boards in a hall, the players enter each result on their phones. You can change it per round and per table before a round starts.'),
       field('t-round-minutes', 'Round time limit (minutes)', roundMinutes, 'From 5 to 1440 (a round must hold a 3-minute turn and a no-show’s abandonment). When it runs out, unfinished games are adjudicated on the seeds (Oware: on the captures).'),
       balance.wrap),
     h('fieldset', { class: 'card tform-set tform-points' },

@@ -9,7 +9,7 @@ import { ApiError } from '../core/api.js';
 /** @typedef {import('../board/notation.js').Side} Side */
 /** @typedef {import('../board/notation.js').Outcome} Outcome */
 /** @typedef {import('../game/model.js').Clock} Clock */
-/** @typedef {{player_id: string, name: string, withdrawn: boolean, joined_after_round: number}} PlayerView */
+/** @typedef {{player_id: string, name: string, withdrawn: boolean, joined_after_round: number, added_by_director?: boolean}} PlayerView */
 /** @typedef {{first_result: string, second_result: string|null, victory: string|null}} ResultView */
 /** @typedef {{at_ms: number, by: string, by_name: string, reason: string, before: ResultView, after: ResultView}} CorrectionView */
 /**
@@ -19,11 +19,26 @@ import { ApiError } from '../core/api.js';
  *   corrections: CorrectionView[], game_id: string|null, moved_first: string|null,
  *   confirmed_by: string[], dispute: {by: string, reason: string, at_ms: number}|null,
  *   confirms_at: number|null,
- *   arrangements?: {first: number[], second: number[], late: {first: boolean, second: boolean}}}} SheetView
+ *   arrangements?: {first: number[], second: number[], late: {first: boolean, second: boolean}},
+ *   over_the_board?: boolean}} SheetView
+ */
+/**
+ * One entry of a board table's result (docs/protocol.md#over-the-board-addition): who
+ * entered it, the result, and who initialled it.
+ * @typedef {{by: string, by_name: string, from_relay: boolean, winner: string | null,
+ *   victory: string | null, seeds: {first: number, second: number}, at_ms: number,
+ *   confirmed_by: string[]}} BoardEntryView
+ */
+/**
+ * A table played over the board: its entries, what it waits for, its relay.
+ * @typedef {{entries: BoardEntryView[], dispute: {by: string, reason: string, at_ms: number} | null,
+ *   waiting_for_director: boolean, relay: string | null, relay_name: string | null,
+ *   relayed: boolean, missing: boolean}} BoardTableView
  */
 /**
  * @typedef {{table: number, first: string, second: string|null, game_id: string|null,
- *   sheet: SheetView|null, replaced: {game_id: string, sheet: SheetView|null}[]}} PairingView
+ *   sheet: SheetView|null, replaced: {game_id: string, sheet: SheetView|null}[],
+ *   played_at?: 'online'|'board', board?: BoardTableView|null}} PairingView
  */
 /**
  * @typedef {{number: number, status: 'paired'|'playing'|'finished', deadline: number|null,
@@ -39,7 +54,7 @@ import { ApiError } from '../core/api.js';
  * @typedef {{name: string, ruleset: import('../board/notation.js').Ruleset, setup: string,
  *   time_control: import('../game/model.js').TimeControl, system: string, rounds: number,
  *   round_minutes: number, balance_first_move: boolean, points: Record<string, number>,
- *   forbidden_pairs: [string, string][]}} SettingsView
+ *   forbidden_pairs: [string, string][], played_at?: 'online'|'board'}} SettingsView
  */
 /**
  * @typedef {{tournament_id: string, name: string, ruleset: import('../board/notation.js').Ruleset,

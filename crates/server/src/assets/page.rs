@@ -40,6 +40,16 @@ const ROUTES: &[Route] = &[
         styles: &["print/print.css"],
     },
     Route {
+        // A board table's sheet on a phone: `/t/<id>/sheet/<round>/<table>`.
+        matches: |path| {
+            path.strip_prefix("/t/")
+                .and_then(|rest| rest.split_once('/'))
+                .is_some_and(|(_, rest)| rest.starts_with("sheet/"))
+        },
+        module: "sheet/sheet.js",
+        styles: &["sheet/sheet.css"],
+    },
+    Route {
         // The relay's page of a table played over the board (before the tournament's).
         matches: |path| path.starts_with("/t/") && path.contains("/relay/"),
         module: "relay/relay.js",
