@@ -16,6 +16,7 @@
 //!   engine's best move).
 //! - [`tournament`]: a tournament's bodies and its socket's frames; [`lobby`]: the lobby
 //!   socket's frames and the game summaries its lists carry.
+//! - [`sheet_parts`]: what a score sheet and a board table's entries share.
 //! - [`over_the_board`]: tables played at a wooden board: where, their sheets entered
 //!   from phones, relays and the printed sheets' QR codes.
 //! - [`config`]: a game's settings as a client asks for them (ruleset, setup, time
@@ -36,6 +37,7 @@ pub mod http;
 pub mod lobby;
 pub mod over_the_board;
 pub mod server;
+pub mod sheet_parts;
 pub mod tournament;
 
 pub use client::{decode, ClientMessage, DecodeError, Request, MAX_FRAME_BYTES};

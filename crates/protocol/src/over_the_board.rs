@@ -8,7 +8,7 @@ use omweso_rules::{Side, Victory};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::tournament::{DisputeView, PerPlayer};
+use crate::sheet_parts::{DisputeView, PerPlayer};
 
 /// Where a table is played: on the site, or at a wooden board with the sheet entered from
 /// phones.

@@ -12,6 +12,7 @@ use super::game::{ClockView, Status};
 use super::server::ErrorReply;
 use crate::config::{SetupKind, TimeControl};
 use crate::over_the_board::{BoardTableView, PlayedAt};
+pub use crate::sheet_parts::{DisputeView, PerPlayer};
 
 /// The most players a tournament takes (a refusal beyond it says so; `omweso
 /// tournament-sim` caps its field by it).
@@ -324,13 +325,6 @@ pub enum SheetStatus {
     Corrected,
 }
 
-/// A number for the first and the second player of a pairing.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PerPlayer<T> {
-    pub first: T,
-    pub second: T,
-}
-
 /// A sheet's result: what a correction changes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ResultView {
@@ -348,14 +342,6 @@ pub struct CorrectionView {
     pub reason: String,
     pub before: ResultView,
     pub after: ResultView,
-}
-
-/// A player's dispute.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DisputeView {
-    pub by: Uuid,
-    pub reason: String,
-    pub at_ms: u64,
 }
 
 /// A score sheet (docs/rules.md#51-score-sheets).
