@@ -7,7 +7,7 @@
 // ended, a sheet in or corrected, a reconnection after the server restarts. No controls: F
 // toggles full screen (a hint says so, then hides itself).
 
-import { ApiError } from '../core/api.js';
+import { isMissingTournament, showMissingTournament } from '../tournament/missing.js';
 import { readerSession } from '../core/session.js';
 import { h, replace, formatRemaining } from '../core/ui.js';
 import { RULESET_NAMES, formatPoints } from '../core/words.js';
@@ -48,11 +48,9 @@ export async function mountScreen(root, id) {
     // The screen watches as a spectator does: reading needs a session, a nameless one will do.
     store = await TournamentStore.open(id, await readerSession());
   } catch (e) {
-    if (e instanceof ApiError && (e.status === 404 || e.status === 400)) {
-      document.title = 'No such tournament — Omweso';
-      replace(root, h('section', { class: 'hall-missing' },
-        h('h1', {}, 'No such tournament'),
-        h('p', {}, 'Check the address: it is the tournament page\'s, with /screen at the end.')));
+    if (isMissingTournament(e)) {
+      showMissingTournament(root, 'hall-missing',
+        h('p', {}, 'Check the address: it is the tournament page\'s, with /screen at the end.'));
       return;
     }
     throw e;

@@ -7,7 +7,8 @@
 // buttons are not printed. The QR codes are the server's (`GET /api/tournaments/{id}/qr`);
 // without them each sheet prints its address to type instead.
 
-import { api, ApiError } from '../core/api.js';
+import { api } from '../core/api.js';
+import { isMissingTournament, showMissingTournament } from '../tournament/missing.js';
 import { readerSession } from '../core/session.js';
 import { h, replace } from '../core/ui.js';
 import { ensureStyle } from '../core/stylesheet.js';
@@ -40,11 +41,9 @@ export async function mountPrint(root, id, params) {
     await readerSession();
     snap = await api('GET', `/api/tournaments/${encodeURIComponent(id)}`);
   } catch (e) {
-    if (e instanceof ApiError && (e.status === 404 || e.status === 400)) {
-      document.title = 'No such tournament — Omweso';
-      replace(root, h('section', { class: 'print-missing' },
-        h('h1', {}, 'No such tournament'),
-        h('p', {}, 'Check the address: it is the tournament page\'s, with /print at the end.')));
+    if (isMissingTournament(e)) {
+      showMissingTournament(root, 'print-missing',
+        h('p', {}, 'Check the address: it is the tournament page\'s, with /print at the end.'));
       return;
     }
     throw e;

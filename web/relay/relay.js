@@ -7,7 +7,8 @@
 // any page, so what the relay sees is what every spectator sees. Every refusal is shown
 // in words where the relay is looking.
 
-import { api, ApiError } from '../core/api.js';
+import { api } from '../core/api.js';
+import { isMissingTournament } from '../tournament/missing.js';
 import { ensureSession, readerSession } from '../core/session.js';
 import { h, replace, announce, errorText, sleep } from '../core/ui.js';
 import { RULESET_NAMES } from '../core/words.js';
@@ -218,7 +219,7 @@ class RelayPage {
       this.next.textContent = `Round ${round} has no game at table ${table} yet: the moves are entered once the director starts the round.`;
       return '';
     } catch (e) {
-      const missing = e instanceof ApiError && (e.status === 404 || e.status === 400);
+      const missing = isMissingTournament(e);
       this.next.textContent = missing ? 'No such tournament on this server: the link may be mistyped.' : `The tournament could not be read: ${errorText(e)}.`;
     }
     return null;

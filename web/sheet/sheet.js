@@ -9,7 +9,8 @@
 // every refusal in the server's words. A phone without a session gets a nameless guest
 // (to read); a visitor who is not one of the table's players is told how to become them.
 
-import { api, ApiError } from '../core/api.js';
+import { api } from '../core/api.js';
+import { isMissingTournament, showMissingTournament } from '../tournament/missing.js';
 import { readerSession } from '../core/session.js';
 import { h, replace, announce, errorText } from '../core/ui.js';
 import { RULESET_NAMES, RESULT_WORDS, formatPoints } from '../core/words.js';
@@ -32,12 +33,10 @@ export async function mountSheet(root, id, round, table) {
   try {
     store = await TournamentStore.open(id, me);
   } catch (e) {
-    if (e instanceof ApiError && (e.status === 404 || e.status === 400)) {
-      document.title = 'No such tournament — Omweso';
-      replace(root, h('section', { class: 'card sheet-page' },
-        h('h1', {}, 'No such tournament'),
+    if (isMissingTournament(e)) {
+      showMissingTournament(root, 'card sheet-page',
         h('p', {}, 'The link may be mistyped, or the tournament was never created on this server.'),
-        h('p', {}, h('a', { href: '/' }, 'Back to the lobby'))));
+        h('p', {}, h('a', { href: '/' }, 'Back to the lobby')));
       return;
     }
     throw e;

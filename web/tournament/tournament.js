@@ -4,7 +4,7 @@
 // the console (mounted when this person gets it, taken down when they lose it). One
 // tournament socket feeds it all (tournamentstore.js). `/t/new` is the creation form.
 
-import { ApiError } from '../core/api.js';
+import { isMissingTournament, showMissingTournament } from './missing.js';
 import { ensureSession, readerSession } from '../core/session.js';
 import { h, replace, announce, formatRemaining } from '../core/ui.js';
 import { TournamentStore } from './tournamentstore.js';
@@ -31,12 +31,10 @@ export async function mountTournament(root, id) {
   try {
     store = await TournamentStore.open(id, me);
   } catch (e) {
-    if (e instanceof ApiError && (e.status === 404 || e.status === 400)) {
-      document.title = 'No such tournament — Omweso';
-      replace(root, h('section', { class: 'card' },
-        h('h1', {}, 'No such tournament'),
+    if (isMissingTournament(e)) {
+      showMissingTournament(root, 'card',
         h('p', {}, 'The link may be mistyped, or the tournament was never created on this server.'),
-        h('p', {}, h('a', { href: '/' }, 'Back to the lobby'))));
+        h('p', {}, h('a', { href: '/' }, 'Back to the lobby')));
       return;
     }
     throw e;
