@@ -141,6 +141,11 @@ pub struct GameConfig {
     /// no referee count, move limit or abandonment; only the round's deadline stops it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub relayed: bool,
+    /// A rated game (docs/rules.md#6-ratings): its result changes both players' ratings
+    /// for its ruleset. Only a game between two accounts is rated; a tournament's games
+    /// are rated when the tournament is.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
 }
 
 pub fn ms(seconds: f64) -> u64 {

@@ -61,6 +61,10 @@ pub struct NewGame {
     /// Who the creator plays (addition): absent for a person who joins later.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opponent: Option<Opponent>,
+    /// Rated (addition, docs/rules.md#6-ratings): absent means rated when the creator has
+    /// an account and the opponent is a person, casual otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rated: Option<bool>,
 }
 
 /// The creator's opponent, when it is not a person who joins: `{"computer":{"level":3}}`,

@@ -78,6 +78,8 @@ pub async fn create_game(
         time_control,
         stop_at_ms: None,
         relayed: false,
+        // Issue 29 (ratings) decides this from NewGame.rated and the seats.
+        rated: false,
     };
     let creator = Seat {
         player: session.player_id,

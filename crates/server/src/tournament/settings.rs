@@ -121,6 +121,7 @@ impl Settings {
                 time_control,
                 stop_at_ms: None,
                 relayed: false,
+                rated: false,
             },
             system,
             rounds,

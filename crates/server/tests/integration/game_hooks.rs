@@ -64,6 +64,7 @@ fn pairing(ruleset: Ruleset) -> SeatedGame {
             time_control: TimeControl::CASUAL,
             stop_at_ms: None,
             relayed: false,
+            rated: false,
         },
         first: seat("Kato"),
         second: seat("Nakato"),

@@ -65,6 +65,7 @@ fn pairing(relayed: bool) -> SeatedGame {
             time_control: TimeControl::TOURNAMENT,
             stop_at_ms: None,
             relayed,
+            rated: false,
         },
         first: seat("Kato"),
         second: seat("Nakato"),

@@ -33,6 +33,7 @@ fn table(ruleset: Ruleset, setup: SetupKind, tc: TimeControl) -> Table {
         time_control: tc,
         stop_at_ms: None,
         relayed: false,
+        rated: false,
     };
     let mut t = Table::new(Uuid::new_v4(), config, seat("Kato"), Side::South, 0);
     // Both players are connected when play begins, on lines so fast that the referee's
@@ -80,6 +81,7 @@ fn joining_starts_a_preset_game_and_versions_rise_by_one() {
         time_control: TimeControl::TOURNAMENT,
         stop_at_ms: None,
         relayed: false,
+        rated: false,
     };
     let mut t = Table::new(Uuid::new_v4(), config, seat("Kato"), Side::South, 0);
     assert_eq!(t.status(), Status::Setup);
@@ -487,6 +489,7 @@ fn a_player_away_longer_than_the_grace_loses() {
         time_control: TimeControl::CASUAL,
         stop_at_ms: None,
         relayed: false,
+        rated: false,
     };
     let mut t = Table::new(Uuid::new_v4(), config, seat("Kato"), Side::South, 0);
     t.set_present(Side::South, true, 0);

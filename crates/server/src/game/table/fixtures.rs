@@ -22,6 +22,7 @@ pub(super) fn config(ruleset: Ruleset, setup: SetupKind) -> GameConfig {
         time_control: TimeControl::CASUAL,
         stop_at_ms: None,
         relayed: false,
+        rated: false,
     }
 }
 
