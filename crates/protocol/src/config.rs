@@ -146,6 +146,10 @@ pub struct GameConfig {
     /// are rated when the tournament is.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rated: bool,
+    /// The tournament whose round this game is (`None` outside tournaments): the archive
+    /// finds a tournament's games by it, and a tournament game is rated by its sheet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<uuid::Uuid>,
 }
 
 pub fn ms(seconds: f64) -> u64 {

@@ -80,6 +80,7 @@ pub async fn create_game(
         relayed: false,
         // Issue 29 (ratings) decides this from NewGame.rated and the seats.
         rated: false,
+        tournament: None,
     };
     let creator = Seat {
         player: session.player_id,

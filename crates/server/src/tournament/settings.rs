@@ -122,6 +122,7 @@ impl Settings {
                 stop_at_ms: None,
                 relayed: false,
                 rated: false,
+                tournament: None,
             },
             system,
             rounds,

@@ -65,6 +65,7 @@ fn pairing(ruleset: Ruleset) -> SeatedGame {
             stop_at_ms: None,
             relayed: false,
             rated: false,
+            tournament: None,
         },
         first: seat("Kato"),
         second: seat("Nakato"),

@@ -66,6 +66,7 @@ fn pairing(relayed: bool) -> SeatedGame {
             stop_at_ms: None,
             relayed,
             rated: false,
+            tournament: None,
         },
         first: seat("Kato"),
         second: seat("Nakato"),

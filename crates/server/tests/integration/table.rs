@@ -34,6 +34,7 @@ fn table(ruleset: Ruleset, setup: SetupKind, tc: TimeControl) -> Table {
         stop_at_ms: None,
         relayed: false,
         rated: false,
+        tournament: None,
     };
     let mut t = Table::new(Uuid::new_v4(), config, seat("Kato"), Side::South, 0);
     // Both players are connected when play begins, on lines so fast that the referee's
@@ -82,6 +83,7 @@ fn joining_starts_a_preset_game_and_versions_rise_by_one() {
         stop_at_ms: None,
         relayed: false,
         rated: false,
+        tournament: None,
     };
     let mut t = Table::new(Uuid::new_v4(), config, seat("Kato"), Side::South, 0);
     assert_eq!(t.status(), Status::Setup);
@@ -490,6 +492,7 @@ fn a_player_away_longer_than_the_grace_loses() {
         stop_at_ms: None,
         relayed: false,
         rated: false,
+        tournament: None,
     };
     let mut t = Table::new(Uuid::new_v4(), config, seat("Kato"), Side::South, 0);
     t.set_present(Side::South, true, 0);

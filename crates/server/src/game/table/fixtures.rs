@@ -23,6 +23,7 @@ pub(super) fn config(ruleset: Ruleset, setup: SetupKind) -> GameConfig {
         stop_at_ms: None,
         relayed: false,
         rated: false,
+        tournament: None,
     }
 }
 

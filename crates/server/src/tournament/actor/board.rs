@@ -219,6 +219,7 @@ impl Actor {
         GameConfig {
             stop_at_ms: deadline,
             relayed: true,
+            tournament: Some(self.t.id()),
             ..self.t.settings().game.clone()
         }
     }

@@ -272,6 +272,7 @@ impl Actor {
         // own log), to the millisecond; the tournament checks it did.
         let config = GameConfig {
             stop_at_ms: Some(deadline_ms),
+            tournament: Some(self.t.id()),
             ..self.t.settings().game.clone()
         };
         let mut games = Vec::with_capacity(plan.len());
