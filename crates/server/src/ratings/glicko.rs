@@ -253,12 +253,12 @@ mod tests {
         let new = Glicko::START;
         let established = glicko(1800.0, 60.0, 0.06);
         let winner = new.after_game(&established, 1.0);
-        close(winner.rating, 2083.724_189, 1e-5);
+        close(winner.rating, 2083.724189, 1e-5);
         close(winner.deviation, 349.499_534, 1e-5);
         close(winner.volatility, 0.090_010_527, 1e-8);
         assert!(new.provisional() && winner.provisional());
         let loser = established.after_game(&new, 0.0);
-        close(loser.rating, 1792.152_447, 1e-5);
+        close(loser.rating, 1792.152447, 1e-5);
         close(loser.deviation, 59.793_859, 1e-5);
         close(loser.volatility, 0.060_002_608, 1e-8);
         assert!(!loser.provisional());
@@ -284,10 +284,10 @@ mod tests {
         let weaker = glicko(1400.0, 120.0, 0.06);
         let s = stronger.after_game(&weaker, 0.5);
         let w = weaker.after_game(&stronger, 0.5);
-        close(s.rating, 1591.827_175, 1e-5);
+        close(s.rating, 1591.827175, 1e-5);
         close(s.deviation, 78.631_137, 1e-5);
         close(s.volatility, 0.059_996_637, 1e-8);
-        close(w.rating, 1418.780_243, 1e-5);
+        close(w.rating, 1418.780243, 1e-5);
         close(w.deviation, 115.292_779, 1e-5);
         close(w.volatility, 0.059_996_664, 1e-8);
     }
@@ -301,10 +301,10 @@ mod tests {
     fn two_new_players_as_lichess_tests_it() {
         let winner = Glicko::START.after_game(&Glicko::START, 1.0);
         let loser = Glicko::START.after_game(&Glicko::START, 0.0);
-        close(winner.rating, 1741.475_866, 1e-5);
+        close(winner.rating, 1741.475866, 1e-5);
         close(winner.deviation, 396.689_817, 1e-5);
         close(winner.volatility, 0.089_998_300, 1e-8);
-        close(loser.rating, 3000.0 - 1741.475_866, 1e-5);
+        close(loser.rating, 3000.0 - 1741.475866, 1e-5);
         close(loser.deviation, 396.689_817, 1e-5);
     }
 
