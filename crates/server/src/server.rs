@@ -64,6 +64,14 @@ pub fn router(state: AppState) -> Router {
         .route("/api/link-codes", post(http::accounts::make_link_code))
         .route("/api/link", post(http::accounts::use_link_code))
         .route("/api/players/{username}", get(http::people::player))
+        .route(
+            "/api/players/{username}/rating-history",
+            get(http::ratings::history),
+        )
+        .route(
+            "/api/leaderboards/{ruleset}",
+            get(http::ratings::leaderboard),
+        )
         .route("/api/me/games", get(http::people::my_games))
         .route("/api/games/{id}", get(http::games::get_game))
         .route("/api/games/{id}/join", post(http::games::join_game))

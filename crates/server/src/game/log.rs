@@ -36,6 +36,10 @@ pub enum Entry {
     },
     Join {
         seat: Seat,
+        /// The game became casual at this join: it was rated and the player who sat is
+        /// not an account ([`Table::make_casual`]); absent otherwise.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        casual: bool,
     },
     Act {
         side: Side,
@@ -137,8 +141,11 @@ pub fn replay(
         let refused = |source: Refusal| ReplayError::Refused { seq, source };
         match entry {
             Entry::Create { .. } => return Err(ReplayError::SecondCreate { seq }),
-            Entry::Join { seat } => {
+            Entry::Join { seat, casual } => {
                 table.join(seat, at).map_err(refused)?;
+                if casual {
+                    table.make_casual();
+                }
             }
             Entry::Act { side, action } => {
                 table.act(side, &action, at).map_err(refused)?;
