@@ -133,3 +133,4 @@ mod directors;
 mod exports;
 mod histories;
 mod properties;
+mod seeding;
