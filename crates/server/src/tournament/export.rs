@@ -421,10 +421,8 @@ fn trf(t: &Tournament) -> String {
                 None => (None, '-', 'Z'),
             };
             total += code_points(code, &settings.points);
-            let opponent = opponent.map_or_else(
-                || "0000".to_owned(),
-                |o| format!("{:>4}", start_rank[o]),
-            );
+            let opponent =
+                opponent.map_or_else(|| "0000".to_owned(), |o| format!("{:>4}", start_rank[o]));
             let _ = write!(games, "  {opponent} {colour} {code}");
         }
         // TRF columns count bytes: the name is cut at 33 bytes (on a character boundary)

@@ -558,12 +558,14 @@ mod directors;
 mod pairing_plan;
 mod replay;
 mod seeding;
+mod sheet_ratings;
 mod transitions;
 mod views;
 
 pub use board_tables::RELAY_INVITE_MS;
 pub use directors::{INVITE_MS, MAX_CO_DIRECTORS, MAX_OPEN_INVITES};
 pub use replay::{replay, RebuildError, ReplayError};
+pub use sheet_ratings::{SheetRating, SheetScore};
 
 #[cfg(test)]
 mod tests;

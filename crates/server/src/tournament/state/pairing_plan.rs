@@ -72,11 +72,17 @@ impl Tournament {
         }
         let in_order = |values: &[Milli]| -> Vec<Milli> {
             // A player who joined after a round has no points before it.
-            order.iter().filter_map(|&p| values.get(p).copied()).collect()
+            order
+                .iter()
+                .filter_map(|&p| values.get(p).copied())
+                .collect()
         };
         let points: Vec<Vec<Milli>> = self.points_by_round().iter().map(|r| in_order(r)).collect();
         let mut facts = PairingFacts {
-            names: order.iter().map(|&p| self.players[p].name.clone()).collect(),
+            names: order
+                .iter()
+                .map(|&p| self.players[p].name.clone())
+                .collect(),
             active: order.iter().map(|&p| !self.players[p].withdrawn).collect(),
             forbidden: Vec::new(),
             balance_first_move: self.settings.balance_first_move,
@@ -94,7 +100,11 @@ impl Tournament {
             .past_rounds(&points)
             .into_iter()
             .map(|round| pairing::PastRound {
-                pairs: round.pairs.into_iter().map(|p| facts.to_numbers(p)).collect(),
+                pairs: round
+                    .pairs
+                    .into_iter()
+                    .map(|p| facts.to_numbers(p))
+                    .collect(),
                 points_before: round.points_before,
             })
             .collect();

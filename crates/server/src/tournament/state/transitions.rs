@@ -450,7 +450,10 @@ impl Tournament {
             });
             return Ok(vec![TournamentEvent::Round(self.round_view(r))]);
         }
-        game.sheet = Some(Sheet::new(verdict, figures, at));
+        game.sheet = Some(Sheet {
+            unplayed: moves.contains(&0),
+            ..Sheet::new(verdict, figures, at)
+        });
         let ended = game.clone();
         let mut events = vec![self.sheet_event(r, t, &ended)];
         if let Some(new_id) = replay {

@@ -134,3 +134,4 @@ mod exports;
 mod histories;
 mod properties;
 mod seeding;
+mod sheet_ratings;

@@ -40,6 +40,19 @@ fn seed(ratings: &[(u128, Option<i32>)]) -> Entry {
     }
 }
 
+/// A rated Swiss of `ratings.len()` players P0.., seeded with these ratings (`None`: no
+/// account).
+pub(super) fn rated_with(ratings: &[Option<i32>]) -> Tournament {
+    let (mut t, _) = rated(System::Swiss, ratings.len() as u128);
+    let seeds: Vec<(u128, Option<i32>)> = ratings
+        .iter()
+        .enumerate()
+        .map(|(i, &r)| (i as u128, r))
+        .collect();
+    t.apply(&seed(&seeds), 0).expect("seeded");
+    t
+}
+
 fn apply(t: &mut Tournament, log: &mut Vec<Entry>, entry: Entry) {
     t.apply(&entry, 0).expect("applied");
     log.push(entry);
@@ -185,7 +198,15 @@ fn a_rated_field_is_seeded_by_rating_then_registration() {
     let seeds: Vec<Option<u32>> = t.players().iter().map(|p| p.seed).collect();
     assert_eq!(
         seeds,
-        [Some(5), Some(1), Some(7), Some(2), Some(3), Some(6), Some(4)]
+        [
+            Some(5),
+            Some(1),
+            Some(7),
+            Some(2),
+            Some(3),
+            Some(6),
+            Some(4)
+        ]
     );
 
     // The log replays to the same order, seeds and kept ratings.
@@ -270,10 +291,18 @@ fn the_exports_show_the_seed_ratings() {
     );
     let trf = render(&t, Kind::Trf);
     let players: Vec<&str> = trf.lines().filter(|l| l.starts_with("001 ")).collect();
-    let start_rank_name_rating =
-        |l: &str| (l[4..8].to_owned(), l[14..17].to_owned(), l[48..52].to_owned());
+    let start_rank_name_rating = |l: &str| {
+        (
+            l[4..8].to_owned(),
+            l[14..17].to_owned(),
+            l[48..52].to_owned(),
+        )
+    };
     assert_eq!(
-        players.iter().map(|l| start_rank_name_rating(l)).collect::<Vec<_>>(),
+        players
+            .iter()
+            .map(|l| start_rank_name_rating(l))
+            .collect::<Vec<_>>(),
         vec![
             ("   1".into(), "P1 ".into(), "1720".into()),
             ("   2".into(), "P0 ".into(), "1500".into()),
@@ -288,9 +317,15 @@ fn the_exports_show_the_seed_ratings() {
 
     let standings = render(&t, Kind::StandingsCsv);
     let lines: Vec<&str> = standings.lines().collect();
-    assert!(lines[0].ends_with(",withdrawn,seed,seed_rating"), "{standings}");
+    assert!(
+        lines[0].ends_with(",withdrawn,seed,seed_rating"),
+        "{standings}"
+    );
     let tail = |name: &str| {
-        let line = lines.iter().find(|l| l.contains(&format!(",{name},"))).expect("a line");
+        let line = lines
+            .iter()
+            .find(|l| l.contains(&format!(",{name},")))
+            .expect("a line");
         line.rsplitn(3, ',').take(2).collect::<Vec<_>>()
     };
     assert_eq!(tail("P0"), ["1500", "2"]);
@@ -299,6 +334,9 @@ fn the_exports_show_the_seed_ratings() {
 
     let sheets = render(&t, Kind::SheetsCsv);
     let lines: Vec<&str> = sheets.lines().collect();
-    assert!(lines[0].ends_with(",first_rating,second_rating"), "{sheets}");
+    assert!(
+        lines[0].ends_with(",first_rating,second_rating"),
+        "{sheets}"
+    );
     assert!(lines[1].ends_with(",1500,1720"), "{sheets}");
 }
