@@ -53,12 +53,26 @@ impl Actor {
             .collect())
     }
 
-    /// The current ratings of `accounts` in the tournament's ruleset (absent: none yet).
+    /// The current ratings of `accounts` in the tournament's ruleset, rounded as the pages
+    /// show them (absent: none yet).
     async fn current_ratings(
         &self,
         accounts: &[Uuid],
     ) -> Result<std::collections::HashMap<Uuid, i32>, Refusal> {
-        let _ = accounts;
-        Ok(std::collections::HashMap::new())
+        let ruleset = self.t.settings().game.ruleset;
+        let now = i64::try_from(omweso_protocol::clock::now_ms()).unwrap_or(i64::MAX);
+        let ratings = self
+            .services
+            .store
+            .ratings_of(accounts, ruleset)
+            .await
+            .map_err(|error| {
+                tracing::error!(tournament = %self.t.id(), %error, "could not read the ratings to seed");
+                unavailable()
+            })?;
+        Ok(ratings
+            .into_iter()
+            .map(|(person, rating)| (person, rating.badge(now).rating))
+            .collect())
     }
 }

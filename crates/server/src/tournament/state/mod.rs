@@ -565,7 +565,7 @@ mod views;
 pub use board_tables::RELAY_INVITE_MS;
 pub use directors::{INVITE_MS, MAX_CO_DIRECTORS, MAX_OPEN_INVITES};
 pub use replay::{replay, RebuildError, ReplayError};
-pub use sheet_ratings::{SheetRating, SheetScore};
+pub use sheet_ratings::SheetRating;
 
 #[cfg(test)]
 mod tests;

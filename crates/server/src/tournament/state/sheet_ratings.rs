@@ -7,18 +7,11 @@
 
 use uuid::Uuid;
 
+use crate::ratings::Score;
 use crate::tournament::log::Entry;
 use crate::tournament::sheet::Verdict;
 
 use super::*;
-
-/// A sheet's result for the ratings, in game seats.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SheetScore {
-    SouthWon,
-    NorthWon,
-    Draw,
-}
 
 /// A rated tournament's sheet as the ratings read it: `score` `None` counts for nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,7 +21,7 @@ pub struct SheetRating {
     /// Who moved first.
     pub south: Uuid,
     pub north: Uuid,
-    pub score: Option<SheetScore>,
+    pub score: Option<Score>,
     /// When the game ended (or the board's sheet was made): its place in the ratings'
     /// order, kept by a correction.
     pub at_ms: u64,
@@ -74,9 +67,9 @@ impl Tournament {
         let score = match sheet.verdict() {
             _ if sheet.unplayed => None,
             Verdict::Win { forfeit: true, .. } | Verdict::Annulled { .. } => None,
-            Verdict::Win { winner, .. } if winner == game.moved_first => Some(SheetScore::SouthWon),
-            Verdict::Win { .. } => Some(SheetScore::NorthWon),
-            Verdict::Draw { .. } => Some(SheetScore::Draw),
+            Verdict::Win { winner, .. } if winner == game.moved_first => Some(Score::SouthWon),
+            Verdict::Win { .. } => Some(Score::NorthWon),
+            Verdict::Draw { .. } => Some(Score::Draw),
         };
         Some(SheetRating {
             key,
@@ -90,7 +83,7 @@ impl Tournament {
     /// What `entry`, about to be applied, changes of a rated result: the key and its count
     /// before, to compare with [`Tournament::rating_change`] once applied.
     #[must_use]
-    pub fn rating_before(&self, entry: &Entry) -> Option<(Uuid, Option<SheetScore>)> {
+    pub fn rating_before(&self, entry: &Entry) -> Option<(Uuid, Option<Score>)> {
         let key = self.sheet_key(entry)?;
         Some((key, self.sheet_rating(key).and_then(|r| r.score)))
     }
@@ -99,7 +92,7 @@ impl Tournament {
     /// sheet whose count changed (a new result, a correction, a result that no longer
     /// counts, written with `score` `None`); `None` when nothing changed for the ratings.
     #[must_use]
-    pub fn rating_change(&self, before: Option<(Uuid, Option<SheetScore>)>) -> Option<SheetRating> {
+    pub fn rating_change(&self, before: Option<(Uuid, Option<Score>)>) -> Option<SheetRating> {
         let (key, was) = before?;
         let now = self.sheet_rating(key)?;
         (now.score != was).then_some(now)

@@ -4,7 +4,8 @@
 
 use super::seeding::rated_with;
 use super::*;
-use crate::tournament::state::{SheetRating, SheetScore};
+use crate::ratings::Score;
+use crate::tournament::state::SheetRating;
 
 /// Applies `entry` as the tournament's task does and answers the rated result it writes.
 fn written(t: &mut Tournament, entry: &Entry, at: u64) -> Option<SheetRating> {
@@ -56,7 +57,7 @@ fn a_sheet_is_rated_when_made_and_again_when_corrected() {
         key: g1,
         south: player(0),
         north: player(1),
-        score: Some(SheetScore::SouthWon),
+        score: Some(Score::SouthWon),
         at_ms: MINUTE,
     };
     assert_eq!(won, Some(rated));
@@ -64,7 +65,7 @@ fn a_sheet_is_rated_when_made_and_again_when_corrected() {
     assert_eq!(
         drawn,
         Some(SheetRating {
-            score: Some(SheetScore::Draw),
+            score: Some(Score::Draw),
             ..rated
         })
     );
@@ -143,6 +144,6 @@ fn forfeits_and_unplayed_games_are_not_rated() {
     );
     assert_eq!(
         north.map(|r| (r.south, r.north, r.score)),
-        Some((player(4), player(5), Some(SheetScore::NorthWon)))
+        Some((player(4), player(5), Some(Score::NorthWon)))
     );
 }
