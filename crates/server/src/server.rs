@@ -136,6 +136,9 @@ pub fn router(state: AppState) -> Router {
         .route("/link", get(assets::page))
         .route("/me", get(assets::page))
         .route("/@/{username}", get(assets::page))
+        // Part D's leaderboards page (web/leaderboard/), over GET /api/leaderboards/{ruleset}.
+        .route("/leaderboards", get(assets::page))
+        .route("/leaderboards/{ruleset}", get(assets::page))
         .route("/", get(assets::page))
         .route("/g/{id}", get(assets::page))
         .route("/static/{*path}", get(assets::asset))
