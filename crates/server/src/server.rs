@@ -72,6 +72,10 @@ pub fn router(state: AppState) -> Router {
             "/api/leaderboards/{ruleset}",
             get(http::ratings::leaderboard),
         )
+        .route(
+            "/api/tournaments/{id}/ratings",
+            get(http::ratings::tournament),
+        )
         .route("/api/me/games", get(http::people::my_games))
         .route("/api/games/{id}", get(http::games::get_game))
         .route("/api/games/{id}/join", post(http::games::join_game))
