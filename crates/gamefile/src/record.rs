@@ -197,12 +197,16 @@ impl Termination {
     /// captures or at an impasse (Oware); annulments for either reason.
     #[must_use]
     pub fn fits(self, result: GameResult) -> bool {
-        match (result, self) {
-            (GameResult::SouthWon | GameResult::NorthWon, Termination::Victory(_)) => true,
-            (GameResult::Draw, Termination::Victory(Victory::Captures | Victory::Impasse)) => true,
-            (GameResult::Annulled, Termination::Annulled(_)) => true,
-            _ => false,
-        }
+        matches!(
+            (result, self),
+            (
+                GameResult::SouthWon | GameResult::NorthWon,
+                Termination::Victory(_)
+            ) | (
+                GameResult::Draw,
+                Termination::Victory(Victory::Captures | Victory::Impasse)
+            ) | (GameResult::Annulled, Termination::Annulled(_))
+        )
     }
 }
 
