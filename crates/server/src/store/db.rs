@@ -79,7 +79,9 @@ macro_rules! with_pool {
     };
 }
 
+mod game_files;
 mod people;
+pub use game_files::Before;
 pub use people::{PersonGame, PersonTournament};
 
 impl Store {
