@@ -3,7 +3,7 @@
 //! not the side to move, and the result the board gives (or one the board cannot
 //! contradict: a resignation, an abandonment, an adjudication, an agreed impasse).
 
-use omweso_rules::{Game, GameMove, Outcome, Preset, Side, TurnEnd, Victory};
+use omweso_rules::{AnnulReason, Game, GameMove, Outcome, Preset, Side, TurnEnd, Victory};
 
 use crate::record::{GameRecord, GameResult, Termination};
 
@@ -189,11 +189,16 @@ impl GameRecord {
                 end = Game::Oware(settled);
                 Some(agreed)
             }
+            // Decided off the board; or annulled when the move-completion limit ran out
+            // at a decision point (the unfinished turn is not a move of the file).
             (
                 None,
-                Some(Termination::Victory(
-                    Victory::Resigned | Victory::Abandoned | Victory::Adjudicated,
-                )),
+                Some(
+                    Termination::Victory(
+                        Victory::Resigned | Victory::Abandoned | Victory::Adjudicated,
+                    )
+                    | Termination::Annulled(AnnulReason::Budget),
+                ),
             ) => self.outcome(),
             (None, Some(t)) => {
                 return Err(fail(

@@ -12,7 +12,10 @@ fn the_fuzz_seeds_pass_the_fuzz_targets_checks() {
         let text = std::fs::read_to_string(&path).expect("UTF-8");
         match parse_games(&text) {
             Err(e) => {
-                assert!(e.line >= 1 && e.line <= text.split('\n').count(), "{path:?}: {e}");
+                assert!(
+                    e.line >= 1 && e.line <= text.split('\n').count(),
+                    "{path:?}: {e}"
+                );
             }
             Ok(games) => {
                 read += games.len();
@@ -25,5 +28,8 @@ fn the_fuzz_seeds_pass_the_fuzz_targets_checks() {
             }
         }
     }
-    assert_eq!(read, 9, "the 4 examples, the 4 as one file, and the budget game");
+    assert_eq!(
+        read, 9,
+        "the 4 examples, the 4 as one file, and the budget game"
+    );
 }

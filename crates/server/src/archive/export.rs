@@ -7,7 +7,7 @@ use futures_util::stream::{self, Stream};
 use omweso_gamefile::{write_game, GameRecord};
 use uuid::Uuid;
 
-use super::game_file::{record_of, Context};
+use super::game_file::{record_of, Context, TournamentRound};
 use crate::pools::engine::EnginePool;
 use crate::store::{db::Before, GameRow, Store, StoreError};
 
@@ -89,7 +89,7 @@ impl Exporter {
     pub async fn record(
         &self,
         row: GameRow,
-        tournament: Option<(String, u32, u32)>,
+        tournament: Option<TournamentRound>,
     ) -> Result<GameRecord, ExportError> {
         let actions = self.store.actions(row.id).await?;
         let context = Context {
@@ -108,7 +108,7 @@ impl Exporter {
     /// game no longer stored is left out.
     pub fn games(
         self,
-        ids: Vec<(Uuid, Option<(String, u32, u32)>)>,
+        ids: Vec<(Uuid, Option<TournamentRound>)>,
         format: Format,
     ) -> impl Stream<Item = Result<Bytes, std::io::Error>> + Send {
         stream::unfold(
@@ -189,7 +189,7 @@ impl Exporter {
     async fn text(
         &self,
         row: GameRow,
-        tournament: Option<(String, u32, u32)>,
+        tournament: Option<TournamentRound>,
         format: Format,
     ) -> Result<Bytes, std::io::Error> {
         match self.record(row, tournament).await {

@@ -19,8 +19,16 @@ use crate::store::{ActionRow, GameRow};
 pub struct Context {
     /// The server's public address (`https://host`), for the `Site` tag: the game's page.
     pub site: Option<String>,
-    /// The tournament's name, and the game's round and table in it.
-    pub tournament: Option<(String, u32, u32)>,
+    /// The tournament round the game was played in.
+    pub tournament: Option<TournamentRound>,
+}
+
+/// A tournament game's place: the tournament's name, the round's number, the table's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TournamentRound {
+    pub name: String,
+    pub round: u32,
+    pub board: u32,
 }
 
 /// Why a stored game could not be made a record.
@@ -114,7 +122,7 @@ fn header(table: &Table, row: &GameRow, context: &Context) -> GameRecord {
     let (date, time) =
         omweso_gamefile::date_and_time(i64::try_from(table.created_at_ms()).unwrap_or(0));
     let event = match &context.tournament {
-        Some((name, _, _)) => name.clone(),
+        Some(t) => t.name.clone(),
         None if table.config().relayed => "Relayed game".to_owned(),
         None => "Casual game".to_owned(),
     };
@@ -128,9 +136,9 @@ fn header(table: &Table, row: &GameRow, context: &Context) -> GameRecord {
     record.set_tag("Date", date);
     record.set_tag("UTCTime", time);
     match &context.tournament {
-        Some((_, round, board)) => {
-            record.set_tag("Round", round.to_string());
-            record.set_tag("Board", board.to_string());
+        Some(t) => {
+            record.set_tag("Round", t.round.to_string());
+            record.set_tag("Board", t.board.to_string());
         }
         None => record.set_tag("Round", "-"),
     }
@@ -255,4 +263,17 @@ fn check(record: &GameRecord, table: &Table) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    /// A game file replays turns under the server's hard cap (docs/game-file.md#replay):
+    /// the two must stay equal, or a stored turn could replay differently.
+    #[test]
+    fn files_replay_under_the_servers_cap() {
+        assert_eq!(
+            omweso_gamefile::REPLAY_SEED_CAP,
+            omweso_protocol::config::TURN_SEED_CAP
+        );
+    }
 }

@@ -8,6 +8,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
 use crate::archive::export::{self, Exporter, Format};
+use crate::archive::game_file::TournamentRound;
 use crate::http::address::AddressKey;
 use crate::http::error::ApiError;
 use crate::http::extract::{ClientAddress, GameId, SignedIn};
@@ -151,7 +152,14 @@ pub fn tournament(
     let ids = t
         .game_tables()
         .into_iter()
-        .map(|(id, round, table)| (id, Some((name.clone(), round, table))))
+        .map(|(id, round, board)| {
+            let place = TournamentRound {
+                name: name.clone(),
+                round,
+                board,
+            };
+            (id, Some(place))
+        })
         .collect();
     let texts = exporter(state, headers).games(ids, format);
     file_response(format, "games", export::body(texts))
@@ -169,14 +177,18 @@ async fn tournament_round(
     state: &AppState,
     tournament: uuid::Uuid,
     game: uuid::Uuid,
-) -> Option<(String, u32, u32)> {
+) -> Option<TournamentRound> {
     let handle = state.tournaments.get(tournament).await.ok()??;
     let t = handle
         .ask(|reply| crate::tournament::actor::Command::State { reply })
         .await
         .ok()?;
     let (round, table) = t.game_table(game)?;
-    Some((t.settings().name.clone(), round, table))
+    Some(TournamentRound {
+        name: t.settings().name.clone(),
+        round,
+        board: table,
+    })
 }
 
 /// A username as a file name: its letters, digits, `.`, `_` and `-`.
