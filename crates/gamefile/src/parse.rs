@@ -367,7 +367,7 @@ fn a_move(ruleset: Ruleset, word: &str, at: At) -> Result<MoveRecord, ParseError
         None => (word, false),
     };
     let mv = GameMove::parse(ruleset, text)
-        .map_err(|e| at.error(format!("{word:?} is not a {ruleset} move: {e}")))?;
+        .map_err(|e| at.error(format!("{word:?} is not a move of {ruleset}: {e}")))?;
     Ok(MoveRecord {
         side: mv.side(),
         notation: mv.to_string(),
@@ -398,7 +398,7 @@ fn header(start: At, tags: Vec<ReadTag>) -> Result<GameRecord, ParseError> {
     }
     if let Some(t) = find("Setup") {
         let game = Game::parse(ruleset, &t.tag.value).map_err(|e| {
-            t.at.error(format!("the Setup is not a {ruleset} position: {e}"))
+            t.at.error(format!("the Setup is not a position of {ruleset}: {e}"))
         })?;
         record.setup = Some(game.to_string());
     }

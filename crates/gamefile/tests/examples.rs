@@ -157,7 +157,7 @@ fn bad_files_are_refused_where_they_are_wrong() {
     let head = "[Ruleset \"omweso\"]\n[Result \"*\"]\n\n";
     let cases: &[(&str, usize, usize, &str)] = &[
         ("1. E1 *", 0, 0, ""),
-        ("1. E1 2. Z9 *", 4, 10, "\"Z9\" is not a omweso move"),
+        ("1. E1 2. Z9 *", 4, 10, "\"Z9\" is not a move of omweso"),
         (
             "1. E1 3. D4 *",
             4,
@@ -228,7 +228,7 @@ fn bad_files_are_refused_where_they_are_wrong() {
             "[Ruleset \"oware\"]\n[Setup \"4,4,4,4,4,4/4,4,4,4,4,4 s 0 1\"]\n[Result \"*\"]\n*",
             2,
             1,
-            "the Setup is not a oware position",
+            "the Setup is not a position of oware",
         ),
         (
             "[Ruleset \"oware\"]\n[Result \"0-1\"]\n[Termination \"impasse\"]\n0-1",
