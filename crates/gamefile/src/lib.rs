@@ -30,6 +30,7 @@ mod ndjson;
 mod parse;
 mod record;
 mod replay;
+mod report;
 mod write;
 
 pub use ndjson::date_and_time;

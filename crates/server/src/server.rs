@@ -80,6 +80,12 @@ pub fn router(state: AppState) -> Router {
         .route("/api/analysis/legal", post(http::analysis::legal))
         .route("/api/analysis/play", post(http::analysis::play))
         .route("/api/analysis/search", post(http::analysis::search))
+        .route(
+            "/api/analysis/read-game",
+            post(http::game_exports::read_game).layer(axum::extract::DefaultBodyLimit::max(
+                http::game_exports::MAX_READ_BYTES,
+            )),
+        )
         .route("/analysis", get(assets::page))
         .route("/howto/{game}", get(assets::page))
         .route(

@@ -26,23 +26,8 @@ pub fn read(text: &str) -> Result<String, String> {
             )
         }
     };
-    let games: Vec<Value> = games.iter().map(game).collect();
+    let games: Vec<Value> = games.iter().map(GameRecord::report).collect();
     Ok(json!({ "games": games }).to_string())
-}
-
-/// One game read: its record and its replay (`start`, `positions`, `end`, `outcome`), or
-/// its record and why it does not replay (`error`).
-fn game(record: &GameRecord) -> Value {
-    match record.replay() {
-        Ok(replay) => json!({
-            "record": record,
-            "start": replay.start.to_string(),
-            "positions": replay.positions.iter().map(ToString::to_string).collect::<Vec<_>>(),
-            "end": replay.end.to_string(),
-            "outcome": replay.outcome,
-        }),
-        Err(e) => json!({ "record": record, "error": e.to_string() }),
-    }
 }
 
 /// `write_game`: the OGN text of one record (its JSON as `read_game` gives it).

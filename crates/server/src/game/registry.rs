@@ -103,12 +103,6 @@ impl Drop for LivePlaces {
 }
 
 impl Registry {
-    /// The engine pool the games replay on: what an export replays stored games on too.
-    #[must_use]
-    pub fn engine(&self) -> crate::pools::engine::EnginePool {
-        self.services.pool.clone()
-    }
-
     pub fn new(store: Store, services: Services) -> Registry {
         Registry {
             games: Mutex::new(HashMap::new()),

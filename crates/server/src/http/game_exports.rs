@@ -1,17 +1,19 @@
-//! The game-file exports (docs/game-file.md, docs/protocol.md "Game files and exports
-//! (addition)"): one game, a player's finished games, a tournament's games; OGN or
-//! NDJSON, streamed.
+//! Game files over HTTP (docs/game-file.md, docs/protocol.md "Game files and exports
+//! (addition)"): the exports (one game, a player's finished games, a tournament's games;
+//! OGN or NDJSON, streamed), and a file read for the analysis board.
 
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
+use axum::Json;
 use serde::Deserialize;
+use serde_json::{json, Value};
 
 use crate::archive::export::{self, Exporter, Format};
 use crate::archive::game_file::TournamentRound;
 use crate::http::address::AddressKey;
 use crate::http::error::ApiError;
-use crate::http::extract::{ClientAddress, GameId, SignedIn};
+use crate::http::extract::{ClientAddress, GameId, JsonBody, SignedIn};
 use crate::metrics::Limit;
 use crate::state::AppState;
 use crate::tournament::state::Tournament;
@@ -64,7 +66,7 @@ pub fn exporter(state: &AppState, headers: &HeaderMap) -> Exporter {
         });
     Exporter {
         store: state.store.clone(),
-        pool: state.games.engine(),
+        pool: state.games.pool().clone(),
         site: host.map(|h| format!("//{h}")),
     }
 }
@@ -202,4 +204,60 @@ fn file_name(name: &str) -> String {
     } else {
         kept
     }
+}
+
+/// The most games the analysis board reads from one file.
+pub const MAX_READ_GAMES: usize = 200;
+/// The largest file the analysis board reads (the route's body limit): a long game is a
+/// few kilobytes.
+pub const MAX_READ_BYTES: usize = 256 * 1024;
+
+/// The body of `POST /api/analysis/read-game`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReadGame {
+    text: String,
+}
+
+/// `POST /api/analysis/read-game`: a game file's games, each replayed (its start and the
+/// position after each move), for the analysis board to step through; a file that cannot
+/// be read is refused saying where and what is wrong.
+pub async fn read_game(
+    State(state): State<AppState>,
+    signed: SignedIn,
+    JsonBody(body): JsonBody<ReadGame>,
+) -> Result<Json<Value>, ApiError> {
+    state.analysis.may_analyse(signed.player_id())?;
+    let answer = state
+        .games
+        .pool()
+        .run(move || read_answer(&body.text))
+        .await
+        .map_err(|e| ApiError::internal(&format!("the engine pool: {e:?}")))??;
+    Ok(Json(answer))
+}
+
+fn read_answer(text: &str) -> Result<Value, ApiError> {
+    let games = omweso_gamefile::parse_games(text)
+        .map_err(|e| ApiError::bad_request(ErrorCode::BadRequest, format!("the game file, {e}")))?;
+    if games.is_empty() {
+        return Err(ApiError::bad_request(
+            ErrorCode::BadRequest,
+            "the game file holds no game",
+        ));
+    }
+    if games.len() > MAX_READ_GAMES {
+        return Err(ApiError::bad_request(
+            ErrorCode::BadRequest,
+            format!(
+                "the game file holds {} games; the analysis board reads at most {MAX_READ_GAMES}",
+                games.len()
+            ),
+        ));
+    }
+    let games: Vec<Value> = games
+        .iter()
+        .map(omweso_gamefile::GameRecord::report)
+        .collect();
+    Ok(json!({ "games": games }))
 }

@@ -398,3 +398,66 @@ async fn every_stored_game_round_trips_on_postgres() {
     every_stored_game_round_trips(&database.url).await;
     database.drop_database().await;
 }
+
+/// `POST /api/analysis/read-game` (docs/protocol.md): a file's games replayed, a file
+/// larger than the other routes' 64 KiB read, one over 256 KiB refused, a bad one refused
+/// saying where.
+#[tokio::test]
+async fn the_analysis_board_reads_a_game_file() {
+    let server = TestServer::start("sqlite::memory:").await;
+    let (token, _) = server.session("Apio").await;
+    let text = "[Ruleset \"omweso\"]\n[Result \"*\"]\n\n1. E1 2. D4 *\n";
+    let (status, answer) = server
+        .post("/api/analysis/read-game", &token, json!({ "text": text }))
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(
+        answer["games"][0]["positions"],
+        json!([
+            "4,4,4,4,4,4,4,4/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,1/4,4,4,4,0,5,5,5 n",
+            "5,5,5,0,4,4,4,4/1,0,0,0,0,0,0,0/0,0,0,0,0,0,0,1/4,4,4,4,0,5,5,5 s"
+        ])
+    );
+    // A long comment: 100 KiB, more than the 64 KiB of the other routes.
+    let long = format!(
+        "[Ruleset \"omweso\"]\n[Result \"*\"]\n\n1. E1 {{{}}} *\n",
+        "a".repeat(100 * 1024)
+    );
+    let (status, answer) = server
+        .post("/api/analysis/read-game", &token, json!({ "text": long }))
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(
+        answer["games"][0]["record"]["moves"][0]["comment"]
+            .as_str()
+            .map(str::len),
+        Some(100 * 1024)
+    );
+    let too_long = "a".repeat(300 * 1024);
+    let (status, _) = server
+        .post(
+            "/api/analysis/read-game",
+            &token,
+            json!({ "text": too_long }),
+        )
+        .await;
+    assert_eq!(status, 413);
+    let (status, answer) = server
+        .post(
+            "/api/analysis/read-game",
+            &token,
+            json!({ "text": "1. E1 *" }),
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        answer["error"]["message"],
+        "the game file, line 1, column 1: expected a tag pair such as [Ruleset \"omweso\"] to begin a game, found '1'"
+    );
+    let (status, answer) = server
+        .post("/api/analysis/read-game", &token, json!({ "text": "  " }))
+        .await;
+    assert_eq!(status, 400);
+    assert_eq!(answer["error"]["message"], "the game file holds no game");
+    server.stop().await;
+}
