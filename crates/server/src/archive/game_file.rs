@@ -185,15 +185,13 @@ fn mark_budget(record: &mut GameRecord, table: &Table) -> Result<(), String> {
         == Some(Outcome::Annulled {
             reason: AnnulReason::Budget,
         });
-    let Some(last) = record.moves.last().cloned() else {
+    let (Some(last), Some(stored), true) = (
+        record.moves.last().cloned(),
+        table.history().last().map(|h| h.position.clone()),
+        annulled,
+    ) else {
         return Ok(());
     };
-    let Some(stored) = table.history().last().map(|h| h.position.clone()) else {
-        return Ok(());
-    };
-    if !annulled {
-        return Ok(());
-    }
     // The game before the last move, by the rules alone.
     let mut before = record.clone();
     before.moves.pop();
