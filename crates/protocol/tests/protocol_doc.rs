@@ -80,7 +80,7 @@ const SERVER_TYPES: [&str; 16] = [
 ];
 
 /// Every message type of a tournament socket; [`tournament_type`] names every variant.
-const TOURNAMENT_TYPES: [&str; 11] = [
+const TOURNAMENT_TYPES: [&str; 12] = [
     "state",
     "board",
     "presence",
@@ -92,6 +92,7 @@ const TOURNAMENT_TYPES: [&str; 11] = [
     "standings",
     "status",
     "directors",
+    "players",
 ];
 
 fn tournament_type(message: &TournamentMessage) -> &'static str {
@@ -104,6 +105,7 @@ fn tournament_type(message: &TournamentMessage) -> &'static str {
             TournamentEvent::Standings(_) => "standings",
             TournamentEvent::Status(_) => "status",
             TournamentEvent::Directors(_) => "directors",
+            TournamentEvent::Players(_) => "players",
         },
         TournamentMessage::Reply(reply) => match reply {
             TournamentReply::State(_) => "state",

@@ -47,6 +47,11 @@ const EMBEDDED: &[(i64, &str, &str)] = &[
         "email",
         include_str!("../../../../migrations/0006_email.sql"),
     ),
+    (
+        7,
+        "ratings",
+        include_str!("../../../../migrations/0007_ratings.sql"),
+    ),
 ];
 
 /// The newest migration this server knows; a database with a newer one applied is refused.

@@ -15,7 +15,8 @@
 //!
 //! Files: `error` ([`StoreError`]), `rows` (the rows read and written), `db` ([`Store`]),
 //! `writer` ([`Writer`], group commit of every write), `sql` (every statement's text),
-//! `migrations` (the embedded migrations), `token` ([`hash_token`]).
+//! `migrations` (the embedded migrations), `token` ([`hash_token`]), `rated` (a
+//! [`Write::Rate`] applied in a transaction) and `rating_sql` (its statements).
 
 mod checkpointer;
 mod connect;
@@ -23,17 +24,20 @@ pub mod db;
 pub mod error;
 mod migrations;
 mod params;
+mod rated;
+mod rating_sql;
 pub mod rows;
 mod sql;
 mod sqlite_writes;
 mod token;
 pub mod writer;
 
-pub use db::{PersonGame, PersonTournament, Store};
+pub use db::{LeaderLine, PersonGame, PersonTournament, RatingTables, RerateReport, Store};
 pub use error::StoreError;
 pub use rows::{
-    ActionRow, DeviceRow, EmailCodeRow, GameRow, LinkCodeRow, NewDevice, PersonRow, SessionChange,
-    SessionRow, TournamentEntryRow, TournamentRow, Write, EMAIL_RESET, EMAIL_VERIFY,
+    ActionRow, DeviceRow, EmailCodeRow, GameRow, LinkCodeRow, NewDevice, PersonRow, RatedResult,
+    Score, SessionChange, SessionRow, TournamentEntryRow, TournamentRow, Write, EMAIL_RESET,
+    EMAIL_VERIFY,
 };
 pub use token::hash_token;
 pub use writer::{CommitDelay, Writer, MAX_BATCH};

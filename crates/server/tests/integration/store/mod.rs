@@ -15,6 +15,7 @@
 
 mod games;
 mod opening;
+mod ratings;
 mod sessions;
 mod sqlite_file;
 mod tournaments;
