@@ -151,6 +151,10 @@ pub struct PlayerPage {
     pub games: Vec<PlayerGame>,
     /// The newest 100.
     pub tournaments: Vec<PlayerTournament>,
+    /// The account's rating in each ruleset it is rated in (addition,
+    /// docs/protocol.md#ratings-addition; absent for a guest or an account never rated).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ratings: Vec<crate::ratings::RatingView>,
 }
 
 /// `PUT /api/account/email` takes: the address, and the account's password.

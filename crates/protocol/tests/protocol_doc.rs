@@ -37,11 +37,12 @@ use omweso_protocol::analysis::{
 use omweso_protocol::http::{
     ErrorBody, GameCreated, GameList, Joined, NewGame, NewSession, SessionInfo,
 };
-use omweso_protocol::lobby::LobbyFrame;
+use omweso_protocol::lobby::{GameSummary, LobbyFrame};
 use omweso_protocol::over_the_board::{
     AddPlayer, BoardSheetRequest, BoardTableView, ClaimRelay, PrintCodes, RelayDone, RelayInvite,
     RelayRequest, SetPlayedAt,
 };
+use omweso_protocol::ratings::{Leaderboard, RatingHistory};
 use omweso_protocol::tournament::{
     AcceptCoDirectorInvite, AddCoDirector, CoDirectorInvite, CoDirectorList, DirectorActions,
     EditRound, ForbiddenPairs, NewTournament, SheetRequest, SheetView, TournamentCreated,
@@ -466,6 +467,9 @@ fn check_typed(report: &mut Report, tag: &str, line: usize, value: &Value) -> bo
         "PlayAnswer" => round_trip::<PlayAnswer>(value, false).map(drop),
         "SearchQuery" => round_trip::<SearchQuery>(value, true).map(drop),
         "SearchAnswer" => round_trip::<SearchAnswer>(value, false).map(drop),
+        "RatingHistory" => round_trip::<RatingHistory>(value, false).map(drop),
+        "Leaderboard" => round_trip::<Leaderboard>(value, false).map(drop),
+        "GameSummary" => round_trip::<GameSummary>(value, false).map(drop),
         "TournamentFrame" => match round_trip::<TournamentFrame>(value, false) {
             Ok(frame) => {
                 let name = tournament_type(&frame.message);

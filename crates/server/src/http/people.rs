@@ -55,6 +55,13 @@ async fn page(state: &AppState, person: PersonRow) -> Result<PlayerPage, ApiErro
     let store = state.sessions.store();
     let games = store.games_of(person.id, LISTED).await?;
     let tournaments = store.tournaments_of(person.id, LISTED).await?;
+    let now = i64::try_from(omweso_protocol::clock::now_ms()).unwrap_or(i64::MAX);
+    let ratings = store
+        .ratings_of_person(person.id)
+        .await?
+        .into_iter()
+        .map(|(ruleset, rating)| rating.view(ruleset, now))
+        .collect();
     Ok(PlayerPage {
         player_id: person.id,
         name: person.name,
@@ -65,6 +72,7 @@ async fn page(state: &AppState, person: PersonRow) -> Result<PlayerPage, ApiErro
             .filter_map(|game| player_game(person.id, game))
             .collect(),
         tournaments: tournaments.iter().filter_map(player_tournament).collect(),
+        ratings,
     })
 }
 

@@ -79,11 +79,11 @@ pub(crate) static ALL_HISTORY: std::sync::LazyLock<String> = std::sync::LazyLock
     format!("SELECT {HISTORY_COLUMNS} FROM rating_history ORDER BY ruleset, seq, person")
 });
 
-/// A person's history in every ruleset, oldest first (the chart), at most `$2` lines.
+/// A person's history in one ruleset, newest first (the chart), at most `$3` lines.
 pub(crate) static HISTORY_OF: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
-        "SELECT {HISTORY_COLUMNS} FROM rating_history WHERE person = $1 \
-         ORDER BY ruleset, seq LIMIT $2"
+        "SELECT {HISTORY_COLUMNS} FROM rating_history WHERE person = $1 AND ruleset = $2 \
+         ORDER BY seq DESC LIMIT $3"
     )
 });
 

@@ -16,6 +16,7 @@ mod game_hooks;
 mod hardening;
 mod impasse;
 mod lobby;
+mod rated_games;
 mod relayed_game;
 mod restart;
 mod server;

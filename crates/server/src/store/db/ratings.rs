@@ -82,20 +82,26 @@ impl Store {
         Ok(found)
     }
 
-    /// `person`'s rating history in every ruleset, oldest first, at most `limit` lines.
+    /// `person`'s rating history in `ruleset`: the newest `limit` lines, oldest first.
     pub async fn rating_history(
         &self,
         person: Uuid,
+        ruleset: Ruleset,
         limit: i64,
-    ) -> Result<Vec<(Ruleset, Change)>, StoreError> {
-        with_pool!(&self.reads, pool => {
+    ) -> Result<Vec<Change>, StoreError> {
+        let mut lines = with_pool!(&self.reads, pool => {
             let rows = sqlx::query(&rating_sql::HISTORY_OF)
                 .bind(person.to_string())
+                .bind(ruleset.name())
                 .bind(limit)
                 .fetch_all(pool)
                 .await?;
-            rows.iter().map(history_row).collect()
-        })
+            rows.iter()
+                .map(|row| history_row(row).map(|(_, c)| c))
+                .collect::<Result<Vec<_>, StoreError>>()?
+        });
+        lines.reverse();
+        Ok(lines)
     }
 
     /// What the rated result `key` (a game's id) did to its players' ratings: none when it

@@ -293,3 +293,79 @@ async fn two_rated_games_ending_at_once_lose_no_update() {
     })
     .await;
 }
+
+/// An account (a guest person made one), for the leaderboard's join with `persons`.
+async fn account(store: &Store, username: &str) -> Uuid {
+    let (_, row) = session(username, 1);
+    let id = row.player_id;
+    store
+        .write(&[
+            Write::InsertSession(row),
+            Write::Session(omweso_server::store::SessionChange::MakeAccount {
+                person_id: id,
+                username: username.into(),
+                username_key: username.to_lowercase(),
+                password_hash: "not a hash".into(),
+                recovery_hashes: Vec::new(),
+            }),
+        ])
+        .await
+        .unwrap();
+    id
+}
+
+/// The leaderboard lists established ratings only, best first: a player with one game
+/// (provisional) is left out, and a year later (every deviation grown past 110 again)
+/// nobody is listed.
+#[tokio::test]
+async fn the_leaderboard_lists_established_ratings_best_first() {
+    for_each_db(ALL, |db| async move {
+        let store = db.open().await;
+        let (a, b, c) = (
+            account(&store, "strong").await,
+            account(&store, "weaker").await,
+            account(&store, "newcomer").await,
+        );
+        let start = 1_800_000_000_000;
+        // 40 games, a day apart: a wins three in four.
+        for i in 0..40 {
+            let score = if i % 4 == 3 {
+                Score::NorthWon
+            } else {
+                Score::SouthWon
+            };
+            let row = result(Uuid::new_v4(), a, b, Some(score), start + i * DAY);
+            store.write(&[Write::Rate(row)]).await.unwrap();
+        }
+        let row = result(
+            Uuid::new_v4(),
+            c,
+            b,
+            Some(Score::SouthWon),
+            start + 40 * DAY,
+        );
+        store.write(&[Write::Rate(row)]).await.unwrap();
+        let now = start + 41 * DAY;
+        let ratings = store.ratings_of(&[a, b, c], Ruleset::Omweso).await.unwrap();
+        assert!(!ratings[&a].at(now).provisional(), "{:?}", ratings[&a]);
+        assert!(!ratings[&b].at(now).provisional(), "{:?}", ratings[&b]);
+        assert!(ratings[&c].at(now).provisional());
+        let board = store.leaderboard(Ruleset::Omweso, now, 100).await.unwrap();
+        let names: Vec<&str> = board.iter().map(|l| l.username.as_str()).collect();
+        assert_eq!(names, ["strong", "weaker"]);
+        assert_eq!(board[0].rating, ratings[&a]);
+        assert!(board[0].rating.glicko.rating > board[1].rating.glicko.rating);
+        assert!(store
+            .leaderboard(Ruleset::Omweso, now + 400 * DAY, 100)
+            .await
+            .unwrap()
+            .is_empty());
+        assert!(store
+            .leaderboard(Ruleset::Oware, now, 100)
+            .await
+            .unwrap()
+            .is_empty());
+        store.close().await;
+    })
+    .await;
+}
