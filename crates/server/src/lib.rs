@@ -115,6 +115,7 @@
 
 pub mod admin;
 mod analysis;
+pub mod archive;
 mod assets;
 pub mod config;
 pub mod game;

@@ -79,8 +79,10 @@ macro_rules! with_pool {
     };
 }
 
+mod game_files;
 mod people;
 mod ratings;
+pub use game_files::Before;
 pub use people::{PersonGame, PersonTournament};
 pub use ratings::{LeaderLine, RatingTables, RerateReport};
 

@@ -168,7 +168,8 @@ pub(crate) const TOURNAMENT_PEOPLE_FROM_LOGS: &str = "SELECT tournament_id, seq,
 pub(crate) const DELETE_TOURNAMENT_PEOPLE: &str =
     "DELETE FROM tournament_people WHERE tournament_id = $1";
 
-const GAME_COLUMNS: &str = "id, ruleset, setup, config_json, south, north, creator, status, \
+pub(crate) const GAME_COLUMNS: &str =
+    "id, ruleset, setup, config_json, south, north, creator, status, \
      outcome_json, created_at_ms, updated_at_ms, final_json";
 
 pub(crate) const INSERT_GAME: &str = "INSERT INTO games (id, ruleset, setup, config_json, south, \
