@@ -151,6 +151,10 @@ pub struct PlayerPage {
     pub games: Vec<PlayerGame>,
     /// The newest 100.
     pub tournaments: Vec<PlayerTournament>,
+    /// Won, lost and drawn in each ruleset the person played, over all their finished
+    /// games (the archive's addition).
+    #[serde(default)]
+    pub results: Vec<crate::archive::RulesetResults>,
 }
 
 /// `PUT /api/account/email` takes: the address, and the account's password.

@@ -351,10 +351,11 @@ pub enum Limit {
     RenamesPerSession,
     BoardChangesPerSession,
     RelayEntriesPerSession,
+    ArchiveSearchesPerIp,
 }
 
 impl Limit {
-    pub const ALL: [Limit; 31] = [
+    pub const ALL: [Limit; 32] = [
         Limit::SessionsPerIp,
         Limit::GamesPerSession,
         Limit::GamesPerIp,
@@ -386,6 +387,7 @@ impl Limit {
         Limit::RenamesPerSession,
         Limit::BoardChangesPerSession,
         Limit::RelayEntriesPerSession,
+        Limit::ArchiveSearchesPerIp,
     ];
 
     #[must_use]
@@ -422,6 +424,7 @@ impl Limit {
             Limit::RenamesPerSession => "renames_per_session",
             Limit::BoardChangesPerSession => "board_changes_per_session",
             Limit::RelayEntriesPerSession => "relay_entries_per_session",
+            Limit::ArchiveSearchesPerIp => "archive_searches_per_ip",
         }
     }
 

@@ -26,7 +26,12 @@ const ROUTES: &[Route] = &[
     Route {
         matches: |path| path.starts_with("/g/"),
         module: "game/gameview.js",
-        styles: &[],
+        styles: &["archive/archive.css"],
+    },
+    Route {
+        matches: |path| path == "/games" || path == "/games/",
+        module: "archive/archive.js",
+        styles: &["archive/archive.css"],
     },
     // A tournament's own pages (`/t/<id>/<page>`) before the tournament page's `/t/`.
     Route {

@@ -79,7 +79,9 @@ macro_rules! with_pool {
     };
 }
 
+mod archive;
 mod people;
+pub use archive::{ArchiveEntry, ArchiveFound, ArchiveKey, ResultCounts};
 pub use people::{PersonGame, PersonTournament};
 
 impl Store {

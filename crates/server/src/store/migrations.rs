@@ -47,6 +47,11 @@ const EMBEDDED: &[(i64, &str, &str)] = &[
         "email",
         include_str!("../../../../migrations/0006_email.sql"),
     ),
+    (
+        8,
+        "archive",
+        include_str!("../../../../migrations/0008_archive.sql"),
+    ),
 ];
 
 /// The newest migration this server knows; a database with a newer one applied is refused.

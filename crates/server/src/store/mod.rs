@@ -17,6 +17,7 @@
 //! `writer` ([`Writer`], group commit of every write), `sql` (every statement's text),
 //! `migrations` (the embedded migrations), `token` ([`hash_token`]).
 
+mod archive_sql;
 mod checkpointer;
 mod connect;
 pub mod db;
@@ -29,11 +30,15 @@ mod sqlite_writes;
 mod token;
 pub mod writer;
 
-pub use db::{PersonGame, PersonTournament, Store};
+pub use archive_sql::{ArchiveSearch, ResultFilter, WINDOW as ARCHIVE_WINDOW};
+pub use db::{
+    ArchiveEntry, ArchiveFound, ArchiveKey, PersonGame, PersonTournament, ResultCounts, Store,
+};
 pub use error::StoreError;
 pub use rows::{
-    ActionRow, DeviceRow, EmailCodeRow, GameRow, LinkCodeRow, NewDevice, PersonRow, SessionChange,
-    SessionRow, TournamentEntryRow, TournamentRow, Write, EMAIL_RESET, EMAIL_VERIFY,
+    ActionRow, ArchiveColumns, DeviceRow, EmailCodeRow, GameRow, LinkCodeRow, NewDevice, PersonRow,
+    SessionChange, SessionRow, TournamentEntryRow, TournamentRow, Write, EMAIL_RESET, EMAIL_VERIFY,
+    RESULT_ANNULLED, RESULT_DRAW, RESULT_NORTH, RESULT_SOUTH,
 };
 pub use token::hash_token;
 pub use writer::{CommitDelay, Writer, MAX_BATCH};

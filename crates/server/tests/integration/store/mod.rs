@@ -24,7 +24,8 @@ use std::future::Future;
 use std::path::PathBuf;
 
 use omweso_server::store::{
-    hash_token, ActionRow, GameRow, SessionRow, Store, TournamentEntryRow, TournamentRow,
+    hash_token, ActionRow, ArchiveColumns, GameRow, SessionRow, Store, TournamentEntryRow,
+    TournamentRow,
 };
 use sqlx::Connection;
 use uuid::Uuid;
@@ -221,6 +222,7 @@ pub(super) fn game(status: &str, created_at_ms: i64) -> GameRow {
         created_at_ms,
         updated_at_ms: created_at_ms,
         final_json: None,
+        archive: ArchiveColumns::default(),
     }
 }
 

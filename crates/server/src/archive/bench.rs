@@ -1,0 +1,1 @@
+//! The archive benchmark (filled in below).

@@ -1,0 +1,11 @@
+//! The archive: every finished game found again (docs/protocol.md#the-archive-addition).
+//!
+//! - [`columns`]: what a game's row carries for the searches (`ArchiveColumns`), from its
+//!   configuration and outcome.
+//! - [`search`]: a search as asked (`GET /api/archive`), checked, and its cursor.
+//! - [`bench`]: the benchmark of the searches on a large store (`omweso bench archive`,
+//!   docs/performance.md#the-archive).
+
+pub mod bench;
+pub mod columns;
+pub mod search;
