@@ -183,13 +183,13 @@ pub(crate) fn has_residual(search: &ArchiveSearch, seat: Seat) -> bool {
     !residual(search, seat, &mut Query::default()).is_empty()
 }
 
-/// The key of the last entry of a branch's window: the [`WINDOW`]th entry of its index
+/// The key of the last entry of a branch's window: the `window`th entry of its index
 /// range from the page's start (none when the range holds fewer).
 #[must_use]
-pub(crate) fn window_end(search: &ArchiveSearch, seat: Seat) -> Query {
+pub(crate) fn window_end(search: &ArchiveSearch, seat: Seat, window: i64) -> Query {
     let mut q = Query::default();
     let conditions = range(search, seat, &mut q).join(" AND ");
-    let offset = q.bind(Param::Int(WINDOW - 1));
+    let offset = q.bind(Param::Int(window.max(1) - 1));
     q.sql = format!(
         "SELECT finished_at_ms, id FROM games WHERE {conditions} \
          ORDER BY finished_at_ms DESC, id DESC LIMIT 1 OFFSET {offset}"

@@ -59,13 +59,25 @@ const FILL_BATCH: i64 = 500;
 impl Store {
     /// One page of the archive's games matching `search`, newest first (docs/performance.md#the-archive).
     pub async fn archive_search(&self, search: &ArchiveSearch) -> Result<ArchiveFound, StoreError> {
+        self.archive_search_within(search, archive_sql::WINDOW)
+            .await
+    }
+
+    /// [`archive_search`](Store::archive_search) reading at most `window` index entries a
+    /// branch when it checks filters beyond its index (tests show the windows' joins with
+    /// small ones).
+    pub async fn archive_search_within(
+        &self,
+        search: &ArchiveSearch,
+        window: i64,
+    ) -> Result<ArchiveFound, StoreError> {
         let take = search.limit + 1;
         let mut found: Vec<ArchiveKey> = Vec::new();
         // Every branch's games are all here down to this key (inclusive); `None`: to the end.
         let mut complete_to: Option<ArchiveKey> = None;
         for &seat in Seat::branches(search) {
             let until = if archive_sql::has_residual(search, seat) {
-                self.archive_key(archive_sql::window_end(search, seat))
+                self.archive_key(archive_sql::window_end(search, seat, window))
                     .await?
             } else {
                 None

@@ -13,6 +13,7 @@
 //! and drops it afterwards (best effort). `latency_report` is ignored by default; run it with
 //! `-- --ignored --nocapture` to print the append latencies.
 
+mod archive;
 mod games;
 mod opening;
 mod sessions;
