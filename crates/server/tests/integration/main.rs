@@ -5,6 +5,7 @@
 mod accounts;
 mod analysis;
 mod analysis_fair;
+mod archive;
 mod assets;
 mod common;
 mod computer;
