@@ -6,6 +6,7 @@ mod accounts;
 mod analysis;
 mod analysis_fair;
 mod archive;
+mod archive_bench;
 mod assets;
 mod common;
 mod computer;

@@ -316,3 +316,48 @@ fn filled_columns(row: &GameRow, in_tournament: Option<Uuid>) -> ArchiveColumns 
     }
     columns
 }
+
+impl Store {
+    /// The plans the database makes for a search's statements, read as the search reads
+    /// them (each branch's window end, then its keys within it): `(statement, plan lines)`.
+    /// For the benchmark's report (docs/performance.md#the-archive).
+    pub async fn archive_plans(
+        &self,
+        search: &ArchiveSearch,
+        window: i64,
+    ) -> Result<Vec<(String, Vec<String>)>, StoreError> {
+        let mut plans = Vec::new();
+        for &seat in Seat::branches(search) {
+            let mut until = None;
+            if archive_sql::has_residual(search, seat) {
+                let end = archive_sql::window_end(search, seat, window);
+                plans.push((end.sql.clone(), self.plan(end.clone()).await?));
+                until = self.archive_key(end).await?;
+            }
+            let keys = archive_sql::keys(search, seat, until, search.limit + 1);
+            plans.push((keys.sql.clone(), self.plan(keys).await?));
+        }
+        Ok(plans)
+    }
+
+    async fn plan(&self, q: archive_sql::Query) -> Result<Vec<String>, StoreError> {
+        match &self.reads {
+            Pool::Sqlite(pool) => {
+                let text = format!("EXPLAIN QUERY PLAN {}", q.sql);
+                let rows = bind_params!(sqlx::query(&text), q.params)
+                    .fetch_all(pool)
+                    .await?;
+                rows.iter().map(|row| row.text("plan", "detail")).collect()
+            }
+            Pool::Postgres(pool) => {
+                let text = format!("EXPLAIN {}", q.sql);
+                let rows = bind_params!(sqlx::query(&text), q.params)
+                    .fetch_all(pool)
+                    .await?;
+                rows.iter()
+                    .map(|row| row.text("plan", "QUERY PLAN"))
+                    .collect()
+            }
+        }
+    }
+}
