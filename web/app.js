@@ -118,6 +118,13 @@ const ROUTES = [
     },
   },
   {
+    path: /^\/leaderboards(?:\/([a-z]+))?\/?$/,
+    mount: async (root, match) => {
+      const { mountLeaderboards } = await import('./leaderboard/leaderboard.js');
+      await mountLeaderboards(root, match[1]);
+    },
+  },
+  {
     // The lobby, for `/` and any path no other route takes.
     path: /^/,
     mount: async (root) => {

@@ -36,6 +36,7 @@ const PARTS = /** @type {Record<ChangeKind, Part[]>} */ ({
   state: ['status', 'players', 'round', 'sheets', 'directors'],
   directors: ['directors'],
   player: ['status', 'players', 'round', 'sheets'],
+  players: ['players', 'round', 'sheets'],
   presence: ['players'],
   round: ['status', 'players', 'round', 'sheets'],
   sheet: ['status', 'sheets'],

@@ -1,16 +1,34 @@
-// The people and the result: a card for each player (name, side, connection, Oware's
-// captures, the referee clock), the game's rules and watchers, the result, and resigning.
+// The people and the result: a card for each player (name, rating, side, connection,
+// Oware's captures, the referee clock), the game's rules, whether it is rated, and
+// watchers, the result with the rating changes, and resigning.
 
 import { describeTimeControl, RULESET_NAMES } from '../core/words.js';
 import { cardClock } from './clocks.js';
 import { parsePosition, isOware, other, sideName, describeOutcome } from '../board/notation.js';
 import { h, replace, toast, formatRemaining, errorText } from '../core/ui.js';
 import { plural } from '../core/plural.js';
+import { api } from '../core/api.js';
+import { ratingText, changeText } from '../lobby/ratingtext.js';
 
 /** @typedef {import('./model.js').Snapshot} Snapshot */
 /** @typedef {import('../board/notation.js').Side} Side */
 
 const SIDES = /** @type {Side[]} */ (['s', 'n']);
+
+/**
+ * What the snapshot says of ratings (docs/protocol.md#ratings-addition): whether the game
+ * is rated, and each account's seat's rating and, after a rated game, its change.
+ * @typedef {import('../lobby/ratingtext.js').RatingBadge} RatingBadge
+ * @typedef {{rating?: RatingBadge, rating_change?: number}} SeatRating
+ * @typedef {{rated: boolean, s: SeatRating, n: SeatRating}} Ratings
+ */
+
+/** The ratings part of a snapshot. @param {unknown} snapshot @returns {Ratings} */
+function ratingsOf(snapshot) {
+  const snap = /** @type {{rated?: boolean, seats?: {s?: SeatRating|null, n?: SeatRating|null}}} */ (snapshot);
+  const seat = (/** @type {SeatRating|null|undefined} */ s) => ({ rating: s?.rating, rating_change: s?.rating_change });
+  return { rated: Boolean(snap.rated), s: seat(snap.seats?.s), n: seat(snap.seats?.n) };
+}
 
 /**
  * How an agreed impasse ended the game: who proposed, and the split of the seeds left.
@@ -49,6 +67,31 @@ export class Players {
     this.resignArmed = false;
     /** @type {number | undefined} */
     this.resignTimer = undefined;
+    /** @type {Ratings | null} the ratings as last read */
+    this.ratings = null;
+    /** the seats and status they were read for */
+    this.ratingsFor = '';
+  }
+
+  /**
+   * The ratings, read again when a seat is taken or the game ends (the events do not carry
+   * them: a guest's join makes a rated game casual; the end brings the changes).
+   * @param {Snapshot} snap
+   */
+  watchRatings(snap) {
+    const key = `${snap.game_id}|${snap.status}|${snap.seats.s?.name ?? ''}|${snap.seats.n?.name ?? ''}`;
+    if (key === this.ratingsFor) return;
+    const first = !this.ratingsFor;
+    this.ratingsFor = key;
+    if (first) {
+      this.ratings = ratingsOf(snap);
+      return;
+    }
+    api('GET', `/api/games/${snap.game_id}`).then((fresh) => {
+      if (this.ratingsFor !== key) return;
+      this.ratings = ratingsOf(fresh);
+      this.host.render();
+    }, () => { /* the ratings stay as they were; the next change reads them again */ });
   }
 
   /** Notes who went away or came back. @param {Snapshot} shown @param {Snapshot} latest */
@@ -63,6 +106,7 @@ export class Players {
 
   /** @param {Snapshot} snap @param {Side} bottom the side at the bottom of the board */
   renderCards(snap, bottom) {
+    this.watchRatings(snap);
     this.fillCard(this.bottomCard, snap, bottom);
     this.fillCard(this.topCard, snap, other(bottom));
   }
@@ -84,9 +128,13 @@ export class Players {
     }
     // The computer is always at the table: a badge, not a connection to watch.
     const computer = seat?.computer;
+    const rated = seat ? this.ratings?.[side] : undefined;
+    const change = rated?.rating_change;
     replace(card,
       h('span', { class: `dot ${seat ? (connected ? 'on' : 'off') : 'none'}`, 'data-connected': seat ? String(connected) : 'empty', title: seat ? (computer ? 'the computer' : connected ? 'connected' : 'not connected') : 'empty seat' }),
       h('span', { class: 'player-name' }, seat ? seat.name : 'Waiting for a player…'),
+      rated?.rating ? h('span', { class: 'player-rating muted', 'data-rating': ratingText(rated.rating), title: rated.rating.provisional ? 'provisional rating' : 'rating' }, ` ${ratingText(rated.rating)}`) : null,
+      change !== undefined ? h('strong', { class: `rating-change ${change > 0 ? 'up' : change < 0 ? 'down' : ''}`, 'data-rating-change': change }, ` ${changeText(change)}`) : null,
       computer ? h('span', { class: 'computer-badge small', 'data-computer': computer.level }, 'computer') : null,
       h('span', { class: 'player-side muted' }, ` ${sideName(side)}${snap.you === side ? ' (you)' : ''}`),
       seat && !connected ? h('span', { class: 'offline muted small' }, ` not connected${away}`) : null,
@@ -102,6 +150,8 @@ export class Players {
     replace(this.infoBox,
       h('h2', {}, `${rules}${start}`),
       h('p', { class: 'small muted' }, describeTimeControl(snap.time_control)),
+      snap.seats.s?.computer || snap.seats.n?.computer ? null
+        : h('p', { class: 'small', 'data-rated': String(Boolean(this.ratings?.rated)) }, this.ratings?.rated ? 'Rated: the result changes both ratings' : 'Casual: not rated'),
       h('p', { class: 'small spectators' }, eyeIcon(), h('span', { 'data-spectators': snap.spectators }, `${snap.spectators} watching`)));
   }
 
@@ -126,8 +176,25 @@ export class Players {
       h('h2', {}, mine === 'won' ? `You win! ${title}` : mine === 'lost' ? `You lose. ${title}` : title),
       h('p', {}, detail),
       snap.impasse?.split ? h('p', { 'data-impasse-split': `${snap.impasse.split.s}-${snap.impasse.split.n}` }, impasseWords(snap, name)) : null,
+      this.ratingLine(name),
       h('p', { class: 'muted small' }, `${plural(snap.history.length, 'move')}.`),
       h('a', { class: 'button primary', href: `/${location.search}` }, 'Back to the lobby')));
+  }
+
+  /**
+   * What a rated game did to both ratings, `Kato (South) 1500 +241 · ...`; nothing for a
+   * casual game, or before the changes are read.
+   * @param {(side: Side) => string} name
+   */
+  ratingLine(name) {
+    const parts = SIDES.flatMap((side) => {
+      const seat = this.ratings?.[side];
+      if (!seat?.rating || seat.rating_change === undefined) return [];
+      const after = seat.rating.rating + seat.rating_change;
+      return [`${name(side)} ${seat.rating.rating} → ${after} (${changeText(seat.rating_change)})`];
+    });
+    if (!this.ratings?.rated || !parts.length) return null;
+    return h('p', { class: 'small', 'data-rating-line': true }, `Ratings: ${parts.join(' · ')}`);
   }
 
   /** The way back to the lobby, and resigning (two clicks). @param {Snapshot} snap */

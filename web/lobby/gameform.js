@@ -23,10 +23,11 @@ import { h, safeStorage } from '../core/ui.js';
  *   seatLabel: string,
  *   extra?: {name: string, label: string, options: Options, fallback: string},
  *   body?: (extra: string) => object,
+ *   rated?: boolean,
  * }} spec `key` names the card: its ids (`<key>-ruleset`, `<key>-title`), its class
  *   (`<key>-card`) and where its choices are remembered (`omweso.<key>.*`); `extra` is a
  *   choice shown after the start (the computer's level), `body` what it adds to the
- *   request.
+ *   request; `rated` offers the choice of a rated or a casual game (against a person).
  * @param {string} submitId the submit button's id
  */
 export function gameForm(spec, submitId) {
@@ -52,7 +53,12 @@ export function gameForm(spec, submitId) {
   const extra = spec.extra ? select(spec.extra.name, spec.extra.label, spec.extra.options, spec.extra.fallback) : null;
   const time = select('time', 'Time control', spec.time);
   const seat = select('seat', spec.seatLabel, spec.seat);
-  const fields = [ruleset, setup, ...(extra ? [extra] : []), time, seat];
+  // Rated by default between accounts (docs/ratings.md#what-is-rated); the server makes a
+  // guest's game casual, so "Rated" is only ever sent as the default.
+  const rated = spec.rated ? select('rated', 'Rating', [
+    ['rated', 'Rated', 'Both ratings change with the result. Needs an account; if a guest joins, the game is casual.'],
+    ['casual', 'Casual', 'No rating changes, whoever wins.']]) : null;
+  const fields = [ruleset, setup, ...(extra ? [extra] : []), time, seat, ...(rated ? [rated] : [])];
   // Only Omweso has a choice of start.
   const syncSetup = () => {
     const omweso = ruleset.el.value === 'omweso';
@@ -83,6 +89,7 @@ export function gameForm(spec, submitId) {
         seat: seat.el.value,
         time_control: { preset: time.el.value },
         ...(extra && spec.body ? spec.body(extra.el.value) : {}),
+        ...(rated && rated.el.value === 'casual' ? { rated: false } : {}),
       };
       for (const f of fields) safeStorage(`omweso.${spec.key}.${f.name}`, f.el.value);
       try {

@@ -10,12 +10,14 @@ import { h, replace, toast } from '../core/ui.js';
 import { LiveSocket } from '../core/livesocket.js';
 import { computerCard } from './computerform.js';
 import { gameForm } from './gameform.js';
+import { ratingText } from './ratingtext.js';
 
 /**
  * A game as the lobby lists it.
  * @typedef {{game_id: string, ruleset: string, setup: string, status: string,
  *   seats: {s: string|null, n: string|null}, time_control: TimeControl,
- *   spectators: number, moves?: number, computer?: {seat: 's'|'n', level: number}}} Listed
+ *   spectators: number, moves?: number, computer?: {seat: 's'|'n', level: number},
+ *   rated?: boolean, ratings?: {s?: import('./ratingtext.js').RatingBadge, n?: import('./ratingtext.js').RatingBadge}}} Listed
  */
 /**
  * @typedef {{referee_seconds: number|null, move_limit_seconds: number|null,
@@ -169,6 +171,7 @@ function createCard() {
       ['tournament', 'Tournament: 3 s count', 'A 3 s referee count: when it runs out, your opponent may steal the turn. Akakyala on.']],
     seat: [['first', 'South — you move first'], ['second', 'North — you move second'], ['random', 'Random']],
     seatLabel: 'Your seat',
+    rated: true,
   }, 'create-game');
 }
 
@@ -176,7 +179,15 @@ function createCard() {
 function summary(g) {
   const rules = RULESET_NAMES[g.ruleset] || g.ruleset;
   const start = g.ruleset === 'omweso' ? `, ${SETUP_NAMES[g.setup] || g.setup}` : '';
-  return `${rules}${start}`;
+  return `${rules}${start}${g.rated ? ' · rated' : ''}`;
+}
+
+/** A seat's name with its rating, `Kato (1500?)`. @param {Listed} g @param {'s'|'n'} side */
+function seatName(g, side) {
+  const name = g.seats[side];
+  if (!name) return '?';
+  const rating = ratingText(g.ratings?.[side]);
+  return rating ? `${name} (${rating})` : name;
 }
 
 /** @param {HTMLElement} list @param {Listed[]} games */
@@ -187,7 +198,7 @@ function renderOpen(list, games) {
     return;
   }
   replace(list, games.map((g) => {
-    const host = g.seats.s || g.seats.n || '?';
+    const host = seatName(g, g.seats.s ? 's' : 'n');
     const free = g.seats.s ? 'North' : 'South';
     return h('li', { class: 'game-row', 'data-game-id': g.game_id },
       h('div', { class: 'game-row-main' },
@@ -235,7 +246,7 @@ function renderLive(list, games) {
   }
   replace(list, games.map((g) => h('li', { class: 'game-row', 'data-game-id': g.game_id },
     h('div', { class: 'game-row-main' },
-      h('strong', {}, `${g.seats.s || '?'} vs ${g.seats.n || '?'}`),
+      h('strong', {}, `${seatName(g, 's')} vs ${seatName(g, 'n')}`),
       h('span', { class: 'muted' }, ` · ${summary(g)}`),
       h('div', { class: 'small muted', 'data-live-detail': true }, detail(g))),
     h('a', { class: 'button secondary small', href: `/g/${g.game_id}${location.search}`, 'data-watch': g.game_id }, 'Watch'))));

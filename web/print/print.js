@@ -15,6 +15,7 @@ import { ensureStyle } from '../core/stylesheet.js';
 import { RULESET_NAMES } from '../core/words.js';
 import { victoryChoices } from './victories.js';
 import { southOf } from '../tournament/standings.js';
+import { withSeedRating } from '../tournament/seedrating.js';
 import { playedAt, whereWords } from '../tournament/playedat.js';
 import { qrImage, qrPlaceholder } from './qr.js';
 
@@ -150,8 +151,8 @@ function scoreSheet(snap, round, p, codes, id) {
         h('span', {}, 'Table'), h('strong', {}, String(p.table)))),
     h('table', { class: 'sheet-players' },
       h('tbody', {},
-        h('tr', {}, h('th', { scope: 'row' }, 'Moves first (South)'), h('td', { 'data-sheet-first': true }, a)),
-        h('tr', {}, h('th', { scope: 'row' }, 'Second (North)'), h('td', { 'data-sheet-second': true }, b)))),
+        h('tr', {}, h('th', { scope: 'row' }, 'Moves first (South)'), h('td', { 'data-sheet-first': true }, withSeedRating(snap, first, a))),
+        h('tr', {}, h('th', { scope: 'row' }, 'Second (North)'), h('td', { 'data-sheet-second': true }, withSeedRating(snap, second, b))))),
     h('section', { class: 'sheet-part' },
       h('h2', {}, 'Result', h('span', { class: 'hint' }, ' — tick one')),
       h('p', { class: 'ticks' }, tick(`${a} won`), tick(`${b} won`), oware ? tick('draw (24 each)') : null)),

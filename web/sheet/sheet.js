@@ -9,6 +9,7 @@
 // every refusal in the server's words. A phone without a session gets a nameless guest
 // (to read); a visitor who is not one of the table's players is told how to become them.
 
+import { withSeedRating } from '../tournament/seedrating.js';
 import { api } from '../core/api.js';
 import { isMissingTournament, showMissingTournament } from '../tournament/missing.js';
 import { readerSession } from '../core/session.js';
@@ -159,7 +160,9 @@ class SheetPage {
     const snap = this.snap;
     document.title = `Sheet, round ${this.roundNumber}, table ${this.tableNumber} — ${snap.name}`;
     this.title.textContent = `Round ${this.roundNumber}, table ${this.tableNumber}`;
-    const players = pairing && pairing.second ? `${this.name(pairing.first)} (moves first) v ${this.name(pairing.second)}` : '';
+    // A rated tournament's seed ratings beside the names (docs/ratings.md#rated-tournaments).
+    const named = (/** @type {string} */ id) => withSeedRating(snap, id, this.name(id));
+    const players = pairing && pairing.second ? `${named(pairing.first)} (moves first) v ${named(pairing.second)}` : '';
     this.sub.textContent = `${snap.name} · ${RULESET_NAMES[snap.ruleset] || snap.ruleset}${players ? ` · ${players}` : ''}`;
     if (stage !== this.said) {
       this.said = stage;

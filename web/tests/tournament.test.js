@@ -465,7 +465,7 @@ test('a Swiss of six over two rounds: created, joined, played, sheets confirmed,
     director.page.click('a[data-export="standings.csv"]'),
   ]);
   const csv = readFileSync(String(await download.path()), 'utf8').trim().split(/\r?\n/);
-  assert.equal(csv[0], 'rank,player_id,name,points,buchholz,sonneborn_berger,seeds,games,wins,draws,losses,direct,withdrawn');
+  assert.equal(csv[0], 'rank,player_id,name,points,buchholz,sonneborn_berger,seeds,games,wins,draws,losses,direct,withdrawn,seed,seed_rating');
   const shown = await standingsShown(spectator.page);
   assert.equal(csv.length - 1, shown.length, 'one line per player');
   for (const [i, line] of csv.slice(1).entries()) {

@@ -51,6 +51,19 @@ export function playerResult(pairing, playerId) {
  */
 export function standingsTable(snap, me) {
   const withdrawn = new Set(snap.players.filter((p) => p.withdrawn).map((p) => p.player_id));
+  // A rated tournament shows each player's seed and the rating it kept
+  // (docs/ratings.md#rated-tournaments): blank before round 1 is paired, and for a
+  // person without an account.
+  const rated = Boolean(snap.settings.rated);
+  const seedOf = new Map(snap.players.map((p) => [p.player_id, p]));
+  const seedCells = (/** @type {string} */ id) => {
+    if (!rated) return [];
+    const p = seedOf.get(id);
+    return [
+      h('td', { 'data-col': 'seed', class: 'num' }, p?.seed ? String(p.seed) : ''),
+      h('td', { 'data-col': 'seed-rating', class: 'num' }, p?.seed_rating !== undefined ? String(p.seed_rating) : ''),
+    ];
+  };
   const num = (/** @type {string} */ col, /** @type {string} */ text) => h('td', { 'data-col': col, class: 'num' }, text);
   const rows = snap.standings.map((s) => h('tr', {
     'data-player-id': s.player_id, class: s.player_id === me ? 'me' : null,
@@ -66,7 +79,8 @@ export function standingsTable(snap, me) {
   num('games', String(s.games)),
   num('wins', String(s.wins)),
   num('draws', String(s.draws)),
-  num('losses', String(s.losses))));
+  num('losses', String(s.losses)),
+  ...seedCells(s.player_id)));
   // Numeric headings align with their numbers (a printed sheet is read column by column).
   const head = (/** @type {string} */ text, /** @type {string} */ title) => h('th', { scope: 'col', title, class: text === 'Player' ? null : 'num' }, text);
   return h('table', { class: 'data-table standings-table' },
@@ -74,8 +88,9 @@ export function standingsTable(snap, me) {
     h('thead', {}, h('tr', {},
       head('#', 'Rank'), head('Player', 'Name'), head('Pts', 'Points'),
       head('Buch', 'Buchholz: the points of the opponents'), head('SB', 'Sonneborn-Berger'),
-      head('Seeds', 'Seeds captured'), head('G', 'Games played'), head('W', 'Wins'), head('D', 'Draws'), head('L', 'Losses'))),
-    h('tbody', {}, rows.length ? rows : h('tr', {}, h('td', { colspan: 10, class: 'muted' }, 'No players yet.'))));
+      head('Seeds', 'Seeds captured'), head('G', 'Games played'), head('W', 'Wins'), head('D', 'Draws'), head('L', 'Losses'),
+      ...(rated ? [head('Seed', 'Seed: the place in the initial order, by rating'), head('Rtg', 'The rating the player was seeded with')] : []))),
+    h('tbody', {}, rows.length ? rows : h('tr', {}, h('td', { colspan: rated ? 12 : 10, class: 'muted' }, 'No players yet.'))));
 }
 
 /** @param {TournamentSnapshot} snap */

@@ -81,7 +81,7 @@ export class TablesView {
     this.rebuildTimer = undefined;
     store.subscribe((kind, detail) => {
       if (kind === 'board') this.onBoard(detail);
-      else if (kind === 'round' || kind === 'state' || kind === 'sheet' || kind === 'standings' || kind === 'player') {
+      else if (kind === 'round' || kind === 'state' || kind === 'sheet' || kind === 'standings' || kind === 'player' || kind === 'players') {
         if (this.rebuildTimer !== undefined) return;
         this.rebuildTimer = window.setTimeout(() => {
           this.rebuildTimer = undefined;

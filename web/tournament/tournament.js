@@ -191,6 +191,7 @@ class TournamentPage {
     replace(this.meta,
       h('span', {}, `${RULESET_NAMES[snap.ruleset] || snap.ruleset}${setup} · ${SYSTEM_WORDS[snap.system] || snap.system} · ${roundText} · ${snap.settings.round_minutes} min rounds · `),
       h('span', { class: `status-badge status-${snap.status}`, 'data-tournament-status': snap.status }, TOURNAMENT_STATUS_WORDS[snap.status] || snap.status),
+      snap.settings.rated ? h('span', { class: 'badge', 'data-rated-tournament': true, title: 'Seeded by rating; games between accounts change ratings' }, 'rated') : null,
       h('span', { class: 'muted' }, ` · ${snap.players.filter((p) => !p.withdrawn).length} players`));
     replace(this.standings, standingsTable(snap, me));
     replace(this.crosstable, snap.rounds.length ? crosstable(snap, me) : h('p', { class: 'muted' }, 'The crosstable fills in as rounds are played.'));

@@ -102,6 +102,9 @@ function buildForm() {
   const name = h('input', { type: 'text', id: 't-name', name: 't-name', required: true, maxlength: 80, autocomplete: 'off', placeholder: 'e.g. Kampala Open' });
   const federation = h('input', { type: 'text', id: 't-federation', name: 't-federation', maxlength: 3, autocomplete: 'off', spellcheck: 'false', placeholder: 'e.g. UGA', class: 'tform-number' });
 
+  const rated = checkbox('t-rated', 'Rated', false,
+    'The players are seeded by their rating for this game when round 1 is paired, and every game between two players with an account changes their ratings (corrected sheets too). Off: a casual tournament, seeded in the order players joined.');
+
   // ---- the game ----
   const ruleset = h('select', { id: 't-ruleset', name: 't-ruleset' },
     h('option', { value: 'omweso', selected: true }, 'Omweso (4×8, Uganda)'),
@@ -231,6 +234,7 @@ function buildForm() {
       balance_first_move: balance.box.checked,
       played_at: playedAt.value,
       points,
+      ...(rated.box.checked ? { rated: true } : {}),
       ...(fed ? { federation: fed } : {}),
     };
   };
@@ -267,6 +271,7 @@ function buildForm() {
       field('t-name', 'Tournament name', name, 'Required. Up to 80 characters; players see it on the tournament page.'),
       field('t-ruleset', 'Game', ruleset),
       setupField,
+      rated.wrap,
       field('t-federation', 'Federation (optional)', federation, 'The FIDE code the tournament report (TRF) names, like UGA. Empty: it names none.')),
     h('fieldset', { class: 'card tform-set' },
       h('legend', {}, 'Time control'),

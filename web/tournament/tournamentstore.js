@@ -9,7 +9,7 @@ import { ApiError } from '../core/api.js';
 /** @typedef {import('../board/notation.js').Side} Side */
 /** @typedef {import('../board/notation.js').Outcome} Outcome */
 /** @typedef {import('../game/model.js').Clock} Clock */
-/** @typedef {{player_id: string, name: string, withdrawn: boolean, joined_after_round: number, added_by_director?: boolean}} PlayerView */
+/** @typedef {{player_id: string, name: string, withdrawn: boolean, joined_after_round: number, added_by_director?: boolean, seed?: number, seed_rating?: number}} PlayerView */
 /** @typedef {{first_result: string, second_result: string|null, victory: string|null}} ResultView */
 /** @typedef {{at_ms: number, by: string, by_name: string, reason: string, before: ResultView, after: ResultView}} CorrectionView */
 /**
@@ -54,7 +54,7 @@ import { ApiError } from '../core/api.js';
  * @typedef {{name: string, ruleset: import('../board/notation.js').Ruleset, setup: string,
  *   time_control: import('../game/model.js').TimeControl, system: string, rounds: number,
  *   round_minutes: number, balance_first_move: boolean, points: Record<string, number>,
- *   forbidden_pairs: [string, string][], played_at?: 'online'|'board'}} SettingsView
+ *   forbidden_pairs: [string, string][], played_at?: 'online'|'board', rated?: boolean}} SettingsView
  */
 /**
  * @typedef {{tournament_id: string, name: string, ruleset: import('../board/notation.js').Ruleset,
@@ -70,7 +70,7 @@ import { ApiError } from '../core/api.js';
  *   last_move: string|null, clock: Clock, outcome: Outcome|null, round: number,
  *   version: number, status: string}} BoardView
  */
-/** @typedef {'state'|'player'|'round'|'sheet'|'standings'|'status'|'directors'|'board'|'presence'|'connection'} ChangeKind */
+/** @typedef {'state'|'player'|'players'|'round'|'sheet'|'standings'|'status'|'directors'|'board'|'presence'|'connection'} ChangeKind */
 
 /** How many boards the page remembers having shown (tests compare them with the moves). */
 const BOARD_LOG_MAX = 20000;
@@ -91,6 +91,10 @@ export function applyTournamentEvent(snap, ev) {
       next.players = at < 0 ? [...snap.players, player] : snap.players.map((p, i) => (i === at ? player : p));
       break;
     }
+    case 'players':
+      // A rated tournament seeded its field: every player with their seed.
+      next.players = /** @type {PlayerView[]} */ (ev.d.players);
+      break;
     case 'round': {
       const round = /** @type {RoundView} */ (ev.d);
       const rounds = snap.rounds.filter((r) => r.number !== round.number);

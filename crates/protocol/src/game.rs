@@ -323,6 +323,15 @@ pub struct SeatView {
     /// The seat is the computer's (addition; absent for a person).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub computer: Option<Computer>,
+    /// The seated account's rating in the game's ruleset (addition,
+    /// docs/protocol.md#ratings-addition): as it stands while the game is played, as it
+    /// was before the game once a rated game is over; absent for a guest or the computer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<crate::ratings::RatingBadge>,
+    /// What the rated game's result did to that rating, once it is over (addition;
+    /// absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating_change: Option<i32>,
 }
 
 /// The computer as a player: `{"level":N}`, N one of 1 (a beginner) to 8 (addition: the
@@ -444,6 +453,11 @@ pub struct Snapshot {
     /// absent otherwise): its players do not play it from here.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub relayed: bool,
+    /// The game is rated (addition, docs/protocol.md#ratings-addition; absent when
+    /// casual): a rated game between two accounts becomes casual when the second player
+    /// to sit is a guest.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -20,6 +20,7 @@
 //! - [`over_the_board`]: tables played at a wooden board: where, their sheets entered
 //!   from phones, relays and the printed sheets' QR codes.
 //! - [`archive`]: the archive of finished games: a search, its pages, a player's results.
+//! - [`ratings`]: ratings per ruleset, their history, the leaderboards, a seat's badge.
 //! - [`config`]: a game's settings as a client asks for them (ruleset, setup, time
 //!   control).
 //!
@@ -38,6 +39,7 @@ pub mod game;
 pub mod http;
 pub mod lobby;
 pub mod over_the_board;
+pub mod ratings;
 pub mod server;
 pub mod sheet_parts;
 pub mod tournament;

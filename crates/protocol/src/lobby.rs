@@ -104,6 +104,12 @@ pub struct GameSummary {
     /// The seat the computer plays, in a game against it (addition; absent otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub computer: Option<ComputerSeat>,
+    /// The game is rated (addition, docs/protocol.md#ratings-addition; absent when casual).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
+    /// The seated accounts' ratings in the game's ruleset (addition; absent when none).
+    #[serde(default, skip_serializing_if = "crate::ratings::SeatRatings::is_empty")]
+    pub ratings: crate::ratings::SeatRatings,
 }
 
 /// The computer's seat in the lobby's entry: `{"seat":"n","level":3}`.

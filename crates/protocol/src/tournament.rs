@@ -127,6 +127,11 @@ pub struct NewTournament {
     /// table: `online` (the default) or `board` (over the board, an addition).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub played_at: Option<PlayedAt>,
+    /// A rated tournament (docs/ratings.md#rated-tournaments): its field is seeded by
+    /// rating at its start and its games between two accounts are rated from their
+    /// sheets. Casual when absent (an addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rated: Option<bool>,
 }
 
 /// A tournament's settings as created, every default filled in (the snapshot's
@@ -150,6 +155,9 @@ pub struct SettingsView {
     /// Where its tables are played by default (an addition).
     #[serde(default)]
     pub played_at: PlayedAt,
+    /// A rated tournament (an addition; absent: casual).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
 }
 
 /// `POST /api/tournaments` answers (201).
@@ -270,6 +278,14 @@ pub struct PlayerView {
     /// (addition).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub added_by_director: bool,
+    /// A rated tournament's seeding (docs/ratings.md#rated-tournaments, an addition): the
+    /// player's place in the initial order (1 = the top seed) once the field is seeded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u32>,
+    /// The rating the player was seeded with, kept as it was then (absent: not seeded,
+    /// or a person without an account, who is not rated).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed_rating: Option<i32>,
 }
 
 /// `paired`, `playing` or `finished`.
@@ -578,6 +594,15 @@ pub enum TournamentEvent {
     Status(StatusChanged),
     /// The co-directors changed, or the director's name (addition).
     Directors(DirectorsChanged),
+    /// A rated tournament seeded players (addition): every player, with their seed.
+    Players(PlayersChanged),
+}
+
+/// The players as they stand (`players` event, addition): sent when a rated tournament's
+/// seeding gave them their places in the initial order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayersChanged {
+    pub players: Vec<PlayerView>,
 }
 
 /// Who runs the tournament (`directors` event): the director's name and the co-directors,

@@ -38,11 +38,12 @@ use omweso_protocol::archive::{ArchiveGame, ArchivePage};
 use omweso_protocol::http::{
     ErrorBody, GameCreated, GameList, Joined, NewGame, NewSession, SessionInfo,
 };
-use omweso_protocol::lobby::LobbyFrame;
+use omweso_protocol::lobby::{GameSummary, LobbyFrame};
 use omweso_protocol::over_the_board::{
     AddPlayer, BoardSheetRequest, BoardTableView, ClaimRelay, PrintCodes, RelayDone, RelayInvite,
     RelayRequest, SetPlayedAt,
 };
+use omweso_protocol::ratings::{Leaderboard, RatingHistory};
 use omweso_protocol::tournament::{
     AcceptCoDirectorInvite, AddCoDirector, CoDirectorInvite, CoDirectorList, DirectorActions,
     EditRound, ForbiddenPairs, NewTournament, SheetRequest, SheetView, TournamentCreated,
@@ -81,7 +82,7 @@ const SERVER_TYPES: [&str; 16] = [
 ];
 
 /// Every message type of a tournament socket; [`tournament_type`] names every variant.
-const TOURNAMENT_TYPES: [&str; 11] = [
+const TOURNAMENT_TYPES: [&str; 12] = [
     "state",
     "board",
     "presence",
@@ -93,6 +94,7 @@ const TOURNAMENT_TYPES: [&str; 11] = [
     "standings",
     "status",
     "directors",
+    "players",
 ];
 
 fn tournament_type(message: &TournamentMessage) -> &'static str {
@@ -105,6 +107,7 @@ fn tournament_type(message: &TournamentMessage) -> &'static str {
             TournamentEvent::Standings(_) => "standings",
             TournamentEvent::Status(_) => "status",
             TournamentEvent::Directors(_) => "directors",
+            TournamentEvent::Players(_) => "players",
         },
         TournamentMessage::Reply(reply) => match reply {
             TournamentReply::State(_) => "state",
@@ -467,6 +470,9 @@ fn check_typed(report: &mut Report, tag: &str, line: usize, value: &Value) -> bo
         "PlayAnswer" => round_trip::<PlayAnswer>(value, false).map(drop),
         "SearchQuery" => round_trip::<SearchQuery>(value, true).map(drop),
         "SearchAnswer" => round_trip::<SearchAnswer>(value, false).map(drop),
+        "RatingHistory" => round_trip::<RatingHistory>(value, false).map(drop),
+        "Leaderboard" => round_trip::<Leaderboard>(value, false).map(drop),
+        "GameSummary" => round_trip::<GameSummary>(value, false).map(drop),
         "TournamentFrame" => match round_trip::<TournamentFrame>(value, false) {
             Ok(frame) => {
                 let name = tournament_type(&frame.message);

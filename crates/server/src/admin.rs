@@ -2,6 +2,8 @@
 //! (docs/accounts.md#for-the-operator): show it, reset its password, rename it, disable or
 //! enable it, sign it out everywhere. It works on the database directly, with the server
 //! running or not; a running server notices within a minute (`session::RECHECK_MS`).
+//! And `rerate` (docs/ratings.md#corrections): every rating recomputed from the record of
+//! rated results, or with `--check` compared with the stored ones.
 
 use std::io::BufRead;
 
@@ -44,6 +46,13 @@ pub enum AdminAction {
     Enable { username: String },
     /// Sign every device of the account out.
     SignOut { username: String },
+    /// Recompute every rating from the record of rated results, in one transaction
+    /// (docs/ratings.md#corrections). With --check, only compare the stored ratings with
+    /// the recomputed ones, change nothing, and fail if they differ.
+    Rerate {
+        #[arg(long)]
+        check: bool,
+    },
 }
 
 /// Why an admin command failed; the text is what the operator reads.
@@ -212,6 +221,34 @@ async fn act(
             )
             .await?;
             writeln!(out, "{username} is enabled")?;
+        }
+        AdminAction::Rerate { check } => {
+            let report = if check {
+                store.rerate_check().await?
+            } else {
+                store.rerate().await?
+            };
+            writeln!(
+                out,
+                "{} rated results, {} ratings",
+                report.results, report.ratings
+            )?;
+            for difference in &report.differences {
+                writeln!(out, "differs: {difference}")?;
+            }
+            if !report.differences.is_empty() {
+                out.flush()?;
+                return Err(AdminError::Refused(if check {
+                    "the stored ratings differ from the record; `omweso admin rerate` recomputes them".to_owned()
+                } else {
+                    "recomputed, yet the stored ratings still differ from the record".to_owned()
+                }));
+            }
+            if check {
+                writeln!(out, "the stored ratings are exactly those of the record")?;
+            } else {
+                writeln!(out, "every rating recomputed from the record")?;
+            }
         }
         AdminAction::SignOut { username } => {
             let person = account(store, &username).await?;

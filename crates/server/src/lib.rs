@@ -127,6 +127,7 @@ pub mod lobby;
 pub mod mail;
 mod metrics;
 pub mod pools;
+pub mod ratings;
 mod refusal;
 pub mod room;
 pub mod server;

@@ -64,6 +64,14 @@ pub fn router(state: AppState) -> Router {
         .route("/api/link-codes", post(http::accounts::make_link_code))
         .route("/api/link", post(http::accounts::use_link_code))
         .route("/api/players/{username}", get(http::people::player))
+        .route(
+            "/api/players/{username}/rating-history",
+            get(http::ratings::history),
+        )
+        .route(
+            "/api/leaderboards/{ruleset}",
+            get(http::ratings::leaderboard),
+        )
         .route("/api/me/games", get(http::people::my_games))
         .route("/api/archive", get(http::archive::search))
         .route("/api/archive/{id}", get(http::archive::entry))
@@ -131,6 +139,9 @@ pub fn router(state: AppState) -> Router {
         .route("/link", get(assets::page))
         .route("/me", get(assets::page))
         .route("/@/{username}", get(assets::page))
+        // Part D's leaderboards page (web/leaderboard/), over GET /api/leaderboards/{ruleset}.
+        .route("/leaderboards", get(assets::page))
+        .route("/leaderboards/{ruleset}", get(assets::page))
         .route("/", get(assets::page))
         .route("/g/{id}", get(assets::page))
         .route("/static/{*path}", get(assets::asset))

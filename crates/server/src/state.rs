@@ -61,6 +61,7 @@ impl AppState {
             computer_no_show_ms: omweso_protocol::config::ms(
                 config.limits.computer_no_show_seconds,
             ),
+            store: store.clone(),
         };
         let games = Arc::new(Registry::new(store.clone(), services));
         let tournaments = crate::tournament::registry::Tournaments::new(

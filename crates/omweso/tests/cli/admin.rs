@@ -167,3 +167,77 @@ async fn the_operator_resets_renames_disables_and_signs_out_an_account() {
         let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
     }
 }
+
+/// `omweso admin rerate` with the real binary: `--check` finds a record rated by the
+/// server exactly as stored, and fails, saying where, once a stored rating was tampered
+/// with; `rerate` puts it right (docs/ratings.md#corrections).
+#[tokio::test]
+async fn the_operator_rerates_and_checks_the_ratings() {
+    use omweso_rules::Ruleset;
+    use omweso_server::store::{RatedResult, Score, Store, Write};
+
+    let path = std::env::temp_dir().join(format!("omweso-rerate-{}.db", uuid::Uuid::new_v4()));
+    let database_url = format!("sqlite://{}", path.display());
+    let store = Store::open(&database_url).await.unwrap();
+    let players: Vec<uuid::Uuid> = (0..4).map(|_| uuid::Uuid::new_v4()).collect();
+    let mut first = None;
+    for i in 0..12_i64 {
+        let key = uuid::Uuid::new_v4();
+        first.get_or_insert(key);
+        let result = RatedResult {
+            key,
+            ruleset: if i % 3 == 0 {
+                Ruleset::Oware
+            } else {
+                Ruleset::Omweso
+            },
+            south: players[(i % 4) as usize],
+            north: players[((i + 1) % 4) as usize],
+            score: Some([Score::SouthWon, Score::NorthWon, Score::Draw][(i % 3) as usize]),
+            at_ms: 1_700_000_000_000 + i * 86_400_000,
+        };
+        store.write(&[Write::Rate(result)]).await.unwrap();
+    }
+    // A correction: the first result annulled.
+    store
+        .write(&[Write::Rate(RatedResult {
+            key: first.unwrap(),
+            ruleset: Ruleset::Oware,
+            south: players[0],
+            north: players[1],
+            score: None,
+            at_ms: 1_700_000_000_000,
+        })])
+        .await
+        .unwrap();
+    store.close().await;
+
+    let (ok, out, err) = admin(&database_url, &["rerate", "--check"], "");
+    assert!(ok, "{out}{err}");
+    assert!(out.contains("12 rated results, 8 ratings"), "{out}");
+    assert!(out.contains("exactly"), "{out}");
+
+    // One stored rating off by the last bit.
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let changed = conn
+        .execute(
+            "UPDATE ratings SET rating = rating + 1e-9 WHERE person = ?1 AND ruleset = 'omweso'",
+            [players[1].to_string()],
+        )
+        .unwrap();
+    assert_eq!(changed, 1);
+    drop(conn);
+    let (ok, out, err) = admin(&database_url, &["rerate", "--check"], "");
+    assert!(!ok, "{out}");
+    assert!(out.contains(&format!("rating of {}", players[1])), "{out}");
+    assert!(err.contains("differ from the record"), "{err}");
+
+    let (ok, out, err) = admin(&database_url, &["rerate"], "");
+    assert!(ok, "{out}{err}");
+    assert!(out.contains("every rating recomputed"), "{out}");
+    let (ok, out, err) = admin(&database_url, &["rerate", "--check"], "");
+    assert!(ok, "{out}{err}");
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+}

@@ -322,6 +322,8 @@ mod tests {
             created_at_ms,
             creator: Uuid::nil(),
             computer: None,
+            rated: false,
+            ratings: Default::default(),
         }
     }
 

@@ -36,6 +36,10 @@ pub enum Entry {
     },
     Join {
         seat: Seat,
+        /// The game became casual at this join: it was rated and the player who sat is
+        /// not an account ([`Table::make_casual`]); absent otherwise.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        casual: bool,
     },
     Act {
         side: Side,
@@ -137,8 +141,11 @@ pub fn replay(
         let refused = |source: Refusal| ReplayError::Refused { seq, source };
         match entry {
             Entry::Create { .. } => return Err(ReplayError::SecondCreate { seq }),
-            Entry::Join { seat } => {
+            Entry::Join { seat, casual } => {
                 table.join(seat, at).map_err(refused)?;
+                if casual {
+                    table.make_casual();
+                }
             }
             Entry::Act { side, action } => {
                 table.act(side, &action, at).map_err(refused)?;
@@ -162,4 +169,57 @@ pub fn replay(
         }
     }
     Ok(table)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use omweso_protocol::config::{SetupKind, TimeControl};
+    use omweso_rules::Ruleset;
+
+    fn seat(name: &str) -> Seat {
+        Seat {
+            player: Uuid::new_v4(),
+            name: name.into(),
+        }
+    }
+
+    /// A guest's join that made a rated game casual is logged so, and a replay makes the
+    /// game casual again (docs/ratings.md#what-is-rated); a join that changed nothing says
+    /// nothing of it, as older logs did.
+    #[test]
+    fn a_join_that_made_the_game_casual_replays_so() {
+        let config = GameConfig {
+            ruleset: Ruleset::Omweso,
+            setup: SetupKind::Outer,
+            time_control: TimeControl::CASUAL,
+            stop_at_ms: None,
+            relayed: false,
+            rated: true,
+            tournament: None,
+        };
+        let create = Entry::Create {
+            config,
+            creator: seat("Kato"),
+            side: Side::South,
+            presence_logged: true,
+            display_count: true,
+            computer: None,
+        };
+        let join = |casual| Entry::Join {
+            seat: seat("Nakato"),
+            casual,
+        };
+        let log = |casual| vec![(0, 0, create.clone()), (1, 10, join(casual))];
+        let casual = replay(Uuid::new_v4(), log(true)).expect("replays");
+        assert!(!casual.config().rated);
+        let rated = replay(Uuid::new_v4(), log(false)).expect("replays");
+        assert!(rated.config().rated);
+        let text = serde_json::to_string(&join(false)).expect("encodes");
+        assert!(!text.contains("casual"), "{text}");
+        let back: Entry = serde_json::from_str(&text).expect("decodes");
+        assert_eq!(back.kind(), "join");
+        let text = serde_json::to_string(&join(true)).expect("encodes");
+        assert!(text.contains(r#""casual":true"#), "{text}");
+    }
 }

@@ -245,7 +245,11 @@ impl Registry {
                 };
                 return Err(LoadError::Seat { id, source });
             }
-            let joining = Entry::Join { seat: game.second };
+            // A tournament's games are rated by their sheets (part D), never made casual here.
+            let joining = Entry::Join {
+                seat: game.second,
+                casual: false,
+            };
             let row = actor::game_row(&table, None).map_err(|e| encode_error(id, e))?;
             writes.push(Write::InsertGame(row));
             writes.push(Write::AppendAction(log_row(id, 0, at_ms, &creation)?));

@@ -78,8 +78,11 @@ pub async fn create_game(
         time_control,
         stop_at_ms: None,
         relayed: false,
-        // Issue 29 (ratings) decides this from NewGame.rated and the seats.
-        rated: false,
+        rated: rated_choice(
+            request.rated,
+            session.username.is_some(),
+            computer.is_some(),
+        )?,
         tournament: None,
     };
     let creator = Seat {
@@ -129,6 +132,25 @@ pub async fn create_game(
         }),
     )
         .into_response())
+}
+
+/// Whether a new game is rated (docs/ratings.md#what-is-rated): as asked, by default when
+/// the creator has an account and the opponent is a person who joins. Refused: rated
+/// against the computer, or by a creator without an account. (A rated game whose second
+/// player is not an account becomes casual when they sit.)
+fn rated_choice(asked: Option<bool>, account: bool, computer: bool) -> Result<bool, ApiError> {
+    match asked {
+        Some(true) if computer => Err(ApiError::bad_request(
+            ErrorCode::BadRequest,
+            "games against the computer are not rated; ask for a casual game (rated: false)",
+        )),
+        Some(true) if !account => Err(ApiError::bad_request(
+            ErrorCode::BadRequest,
+            "only accounts play rated games: create an account, or ask for a casual game (rated: false)",
+        )),
+        Some(rated) => Ok(rated),
+        None => Ok(account && !computer),
+    }
 }
 
 /// The limits on creating games, checked with [`crate::game::lobby::Lobby::reserve`] so
@@ -259,8 +281,9 @@ pub async fn join_game(
         player: signed_in.player_id(),
         name: signed_in.session.name.clone(),
     };
+    let account = signed_in.session.username.is_some();
     let seat = game
-        .join(seat)
+        .join(seat, account)
         .await
         .map_err(|gone| ApiError::internal(&gone))??;
     signed_in.mark_used(&state).await;
@@ -312,6 +335,19 @@ async fn finished_snapshot(
         Value::Null
     };
     snapshot["you"] = you;
+    if snapshot["rated"] == json!(true) {
+        // Stored with the end, before its rating: the changes are read beside it.
+        let changes = state.store.rating_changes(id).await?;
+        for (side, person) in [("s", row.south), ("n", row.north)] {
+            let change = changes.iter().find(|c| Some(c.person) == person);
+            if let (Some(change), Some(seat)) = (change, snapshot["seats"].get_mut(side)) {
+                if seat.is_object() {
+                    seat["rating"] = json!(crate::ratings::rating::badge(&change.before));
+                    seat["rating_change"] = json!(change.shown());
+                }
+            }
+        }
+    }
     Ok(Some(snapshot))
 }
 

@@ -11,7 +11,7 @@
 //! - One module per resource: [`accounts`] (`/api/session`, `/api/me`, `/api/account`,
 //!   `/api/login`, `/api/devices`, `/api/link-codes`, `/api/link`: persons and their
 //!   devices, over `crate::session`), [`email`] (`/api/account/email`,
-//!   `/api/login/email-reset`: an account's address and reset by mail), [`people`] (`/api/players`, `/api/me/games`),
+//!   `/api/login/email-reset`: an account's address and reset by mail), [`people`] (`/api/players`, `/api/me/games`), [`ratings`] (rating histories, leaderboards),
 //!   [`archive`] (`/api/archive`: finished games searched),
 //!   [`games`] (`/api/games`), [`tournaments`] (`/api/tournaments`), [`analysis`]
 //!   (`/api/analysis`: the analysis board's calls, over the service in `crate::analysis`).
@@ -29,5 +29,6 @@ pub mod extract;
 pub mod games;
 pub mod limits;
 pub mod people;
+pub mod ratings;
 pub mod tournament_people;
 pub mod tournaments;

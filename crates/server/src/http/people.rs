@@ -57,6 +57,13 @@ async fn page(state: &AppState, person: PersonRow) -> Result<PlayerPage, ApiErro
     let games = store.games_of(person.id, LISTED).await?;
     let tournaments = store.tournaments_of(person.id, LISTED).await?;
     let results = store.results_of(person.id).await?;
+    let now = i64::try_from(omweso_protocol::clock::now_ms()).unwrap_or(i64::MAX);
+    let ratings = store
+        .ratings_of_person(person.id)
+        .await?
+        .into_iter()
+        .map(|(ruleset, rating)| rating.view(ruleset, now))
+        .collect();
     Ok(PlayerPage {
         player_id: person.id,
         name: person.name,
@@ -79,6 +86,7 @@ async fn page(state: &AppState, person: PersonRow) -> Result<PlayerPage, ApiErro
                 })
             })
             .collect(),
+        ratings,
     })
 }
 

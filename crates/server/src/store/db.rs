@@ -81,8 +81,10 @@ macro_rules! with_pool {
 
 mod archive;
 mod people;
+mod ratings;
 pub use archive::{ArchiveEntry, ArchiveFound, ArchiveKey, ResultCounts};
 pub use people::{PersonGame, PersonTournament};
+pub use ratings::{LeaderLine, RatingTables, RerateReport};
 
 impl Store {
     /// Opens the database at `url` and brings its schema up to date.
@@ -539,6 +541,9 @@ async fn write_pool(pool: &Pool, writes: &[Write]) -> Result<(), StoreError> {
             if updated == 0 {
                 return Err(StoreError::NotFound(format!("tournament {}", t.id)));
             }
+        }
+        for write in &by_kind.rates {
+            super::rated::apply(&mut ratings::SqlxRecord(&mut *tx), write).await?;
         }
         for id in &by_kind.deletions {
             for statement in [sql::DELETE_GAME_ACTIONS, sql::DELETE_GAME] {

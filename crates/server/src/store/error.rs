@@ -58,6 +58,11 @@ pub enum StoreError {
     /// (a [`Write::UpdateTournament`](super::Write::UpdateTournament)) no tournament.
     #[error("not found: {0}")]
     NotFound(String),
+
+    /// A write that cannot be applied as given (a [`Write::Rate`](super::Write::Rate)
+    /// whose two players are one person, say); the message says what is wrong.
+    #[error("invalid write: {0}")]
+    Invalid(String),
 }
 
 impl StoreError {

@@ -48,6 +48,11 @@ const EMBEDDED: &[(i64, &str, &str)] = &[
         include_str!("../../../../migrations/0006_email.sql"),
     ),
     (
+        7,
+        "ratings",
+        include_str!("../../../../migrations/0007_ratings.sql"),
+    ),
+    (
         8,
         "archive",
         include_str!("../../../../migrations/0008_archive.sql"),

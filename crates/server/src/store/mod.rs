@@ -15,7 +15,8 @@
 //!
 //! Files: `error` ([`StoreError`]), `rows` (the rows read and written), `db` ([`Store`]),
 //! `writer` ([`Writer`], group commit of every write), `sql` (every statement's text),
-//! `migrations` (the embedded migrations), `token` ([`hash_token`]).
+//! `migrations` (the embedded migrations), `token` ([`hash_token`]), `rated` (a
+//! [`Write::Rate`] applied in a transaction) and `rating_sql` (its statements).
 
 mod archive_sql;
 mod checkpointer;
@@ -24,6 +25,8 @@ pub mod db;
 pub mod error;
 mod migrations;
 mod params;
+mod rated;
+mod rating_sql;
 pub mod rows;
 mod sql;
 mod sqlite_writes;
@@ -32,13 +35,14 @@ pub mod writer;
 
 pub use archive_sql::{ArchiveSearch, ResultFilter, WINDOW as ARCHIVE_WINDOW};
 pub use db::{
-    ArchiveEntry, ArchiveFound, ArchiveKey, PersonGame, PersonTournament, ResultCounts, Store,
+    ArchiveEntry, ArchiveFound, ArchiveKey, LeaderLine, PersonGame, PersonTournament,
+    RatingTables, RerateReport, ResultCounts, Store,
 };
 pub use error::StoreError;
 pub use rows::{
     ActionRow, ArchiveColumns, DeviceRow, EmailCodeRow, GameRow, LinkCodeRow, NewDevice, PersonRow,
-    SessionChange, SessionRow, TournamentEntryRow, TournamentRow, Write, EMAIL_RESET, EMAIL_VERIFY,
-    RESULT_ANNULLED, RESULT_DRAW, RESULT_NORTH, RESULT_SOUTH,
+    RatedResult, Score, SessionChange, SessionRow, TournamentEntryRow, TournamentRow, Write,
+    EMAIL_RESET, EMAIL_VERIFY, RESULT_ANNULLED, RESULT_DRAW, RESULT_NORTH, RESULT_SOUTH,
 };
 pub use token::hash_token;
 pub use writer::{CommitDelay, Writer, MAX_BATCH};

@@ -10,13 +10,15 @@ use super::sql;
 
 /// One bound value: text (borrowed from the row, or made for it, such as a UUID's
 /// spelling), possibly NULL; or a BIGINT.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Param<'a> {
     Str(Option<&'a str>),
     Text(Option<String>),
     Int(i64),
     /// A BIGINT that may be NULL (bound as a BIGINT NULL, which PostgreSQL needs).
     OptInt(Option<i64>),
+    /// A DOUBLE PRECISION (the ratings: stored and read back exactly).
+    Float(f64),
 }
 
 fn uuid(id: uuid::Uuid) -> Param<'static> {
@@ -447,6 +449,7 @@ impl rusqlite::ToSql for Param<'_> {
             Param::Str(None) | Param::Text(None) => ToSqlOutput::Owned(Value::Null),
             Param::Int(n) => ToSqlOutput::Owned(Value::Integer(*n)),
             Param::OptInt(n) => ToSqlOutput::Owned(n.map_or(Value::Null, Value::Integer)),
+            Param::Float(x) => ToSqlOutput::Owned(Value::Real(*x)),
         })
     }
 }
@@ -462,6 +465,7 @@ macro_rules! bind_params {
                 $crate::store::params::Param::Text(text) => query.bind(text),
                 $crate::store::params::Param::Int(n) => query.bind(n),
                 $crate::store::params::Param::OptInt(n) => query.bind(n),
+                $crate::store::params::Param::Float(x) => query.bind(x),
             };
         }
         query

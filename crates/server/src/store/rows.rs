@@ -4,12 +4,14 @@
 //! lowercase hyphenated text. Decoding never panics: a value of the wrong type, or text that
 //! is not a UUID, gives [`StoreError::Corrupt`] naming the table and column.
 
+use omweso_rules::Ruleset;
 use sqlx::postgres::PgRow;
 use sqlx::sqlite::SqliteRow;
 use sqlx::Row;
 use uuid::Uuid;
 
 use super::StoreError;
+pub use crate::ratings::Score;
 
 /// A device's session, as read with its person: the person's id (the player id), the
 /// device, the person's name and username. Only the hash of the token is stored
@@ -299,6 +301,24 @@ pub struct TournamentEntryRow {
     pub payload_json: String,
 }
 
+/// A rated result (docs/ratings.md): `Write::Rate` adds it to the record of rated
+/// results and rates both players from it, in the transaction of the writes beside it (a
+/// game's end, a sheet's log entry). A `key` already in the record is a correction: its
+/// result is changed in its place and every later rating of its ruleset is recomputed
+/// from it, by the computation `omweso admin rerate` runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RatedResult {
+    /// The game's id, or the board table's sheet id.
+    pub key: Uuid,
+    pub ruleset: Ruleset,
+    pub south: Uuid,
+    pub north: Uuid,
+    /// `None`: not counted (a result annulled by a correction).
+    pub score: Option<Score>,
+    /// When it was played (the inactivity before it grows the players' deviations).
+    pub at_ms: i64,
+}
+
 /// One change to the database. [`Store::write`](super::Store::write) applies a list of them
 /// in one transaction; the [`Writer`](super::Writer) commits many lists together.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -327,6 +347,13 @@ pub enum Write {
     /// A tournament that never started a round in time, with its log (docs/security.md,
     /// open tournaments). Its games: none, since no round started.
     DeleteTournament(Uuid),
+    /// A rated result, new or corrected ([`RatedResult`]). Refused
+    /// ([`StoreError::Invalid`]) when its two players are one person, or when a correction
+    /// names another ruleset than the result it corrects.
+    Rate(RatedResult),
+    /// Every rating of the ruleset recomputed from the record's first result (the
+    /// operator's `omweso admin rerate`): the path a correction takes, from the start.
+    Rerate(Ruleset),
 }
 
 /// A transaction's writes sorted by kind, in the order they are applied:
@@ -338,7 +365,8 @@ pub enum Write {
 /// 5. tournament log entries,
 /// 6. game updates,
 /// 7. tournament updates,
-/// 8. deletions.
+/// 8. rated results, in the order given,
+/// 9. deletions.
 ///
 /// So a game or a tournament created in the same transaction is there before its log and
 /// its updates, whatever order the callers' writes came in (the [`Writer`](super::Writer)
@@ -356,6 +384,8 @@ pub(crate) struct ByKind<'a> {
     pub tournament_entries: Vec<&'a TournamentEntryRow>,
     pub game_updates: Vec<&'a GameRow>,
     pub tournament_updates: Vec<&'a TournamentRow>,
+    /// [`Write::Rate`]s and [`Write::Rerate`]s, in the order given.
+    pub rates: Vec<&'a Write>,
     pub deletions: Vec<Uuid>,
     pub tournament_deletions: Vec<Uuid>,
 }
@@ -372,6 +402,7 @@ impl<'a> ByKind<'a> {
             tournament_entries: Vec::new(),
             game_updates: Vec::new(),
             tournament_updates: Vec::new(),
+            rates: Vec::new(),
             deletions: Vec::new(),
             tournament_deletions: Vec::new(),
         };
@@ -387,6 +418,7 @@ impl<'a> ByKind<'a> {
                 Write::UpdateTournament(t) => by_kind.tournament_updates.push(t),
                 Write::DeleteGame(id) => by_kind.deletions.push(*id),
                 Write::DeleteTournament(id) => by_kind.tournament_deletions.push(*id),
+                Write::Rate(_) | Write::Rerate(_) => by_kind.rates.push(write),
             }
         }
         by_kind
@@ -399,6 +431,7 @@ pub(crate) trait RowExt {
     fn opt_text(&self, table: &str, column: &str) -> Result<Option<String>, StoreError>;
     fn int(&self, table: &str, column: &str) -> Result<i64, StoreError>;
     fn opt_int(&self, table: &str, column: &str) -> Result<Option<i64>, StoreError>;
+    fn float(&self, table: &str, column: &str) -> Result<f64, StoreError>;
 
     fn uuid(&self, table: &str, column: &str) -> Result<Uuid, StoreError> {
         let text = self.text(table, column)?;
@@ -436,6 +469,9 @@ macro_rules! impl_row_ext {
             }
             fn opt_int(&self, table: &str, column: &str) -> Result<Option<i64>, StoreError> {
                 self.try_get::<Option<i64>, _>(column).map_err(|e| corrupt(table, column, e))
+            }
+            fn float(&self, table: &str, column: &str) -> Result<f64, StoreError> {
+                self.try_get::<f64, _>(column).map_err(|e| corrupt(table, column, e))
             }
         }
     )*};

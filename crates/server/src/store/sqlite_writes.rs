@@ -16,10 +16,13 @@ use std::time::{Duration, Instant};
 use rusqlite::{params, params_from_iter, Connection, TransactionBehavior};
 
 use super::checkpointer::{passive_checkpoint, Checkpointer};
-use super::params::Param;
+use super::params::{Param, Statement};
+use super::rated::{self, rating_from, stored_result, RecordIo, StoredResult};
+use super::rating_sql;
 use super::rows::{ByKind, Write};
 use super::{sql, StoreError};
 use crate::metrics::METRICS;
+use crate::ratings::Rating;
 
 /// How long a write waits for another connection's lock (a migration, a tool holding the
 /// file) before failing.
@@ -175,6 +178,9 @@ impl SqliteWrites {
                 }
             }
         }
+        for write in by_kind.rates {
+            rated::ready(rated::apply(&mut RusqliteRecord(&tx), write))?;
+        }
         for id in by_kind.deletions {
             for statement in [sql::DELETE_GAME_ACTIONS, sql::DELETE_GAME] {
                 tx.prepare_cached(statement)?
@@ -211,4 +217,98 @@ fn execute_by_name(
         .map(|(name, value)| (name.as_str(), value as &dyn rusqlite::ToSql))
         .collect();
     statement.execute(&named[..])
+}
+
+/// The SQLite file's side of [`RecordIo`]: its transaction, every step a blocking call (so
+/// every future is ready when first polled; [`rated::ready`] runs them).
+struct RusqliteRecord<'a>(&'a rusqlite::Transaction<'a>);
+
+impl RecordIo for RusqliteRecord<'_> {
+    async fn take_seq(&mut self) -> Result<i64, StoreError> {
+        Ok(self
+            .0
+            .prepare_cached(rating_sql::TAKE_SEQ)?
+            .query_row([], |row| row.get(0))?)
+    }
+
+    async fn find(&mut self, key: uuid::Uuid) -> Result<Option<StoredResult>, StoreError> {
+        let mut query = self.0.prepare_cached(&rating_sql::FIND_RESULT)?;
+        let mut rows = query.query(params![key.to_string()])?;
+        match rows.next()? {
+            Some(row) => result_of(row).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    async fn results_from(
+        &mut self,
+        ruleset: &str,
+        seq: i64,
+    ) -> Result<Vec<StoredResult>, StoreError> {
+        let mut query = self.0.prepare_cached(&rating_sql::RESULTS_FROM)?;
+        let mut rows = query.query(params![ruleset, seq])?;
+        let mut found = Vec::new();
+        while let Some(row) = rows.next()? {
+            found.push(result_of(row)?);
+        }
+        Ok(found)
+    }
+
+    async fn rating_before(
+        &mut self,
+        person: uuid::Uuid,
+        ruleset: &str,
+        seq: i64,
+    ) -> Result<Option<Rating>, StoreError> {
+        let mut query = self.0.prepare_cached(rating_sql::STATE_BEFORE)?;
+        let mut rows = query.query(params![person.to_string(), ruleset, seq])?;
+        match rows.next()? {
+            Some(row) => rating_from(
+                row.get(0)?,
+                row.get(1)?,
+                row.get(2)?,
+                row.get(3)?,
+                row.get(4)?,
+            )
+            .map(Some),
+            None => Ok(None),
+        }
+    }
+
+    async fn rated_persons(&mut self, ruleset: &str) -> Result<Vec<uuid::Uuid>, StoreError> {
+        let mut query = self.0.prepare_cached(rating_sql::RATED_PERSONS)?;
+        let mut rows = query.query(params![ruleset])?;
+        let mut found = Vec::new();
+        while let Some(row) = rows.next()? {
+            let text: String = row.get(0)?;
+            found.push(uuid::Uuid::parse_str(&text).map_err(|e| {
+                StoreError::Corrupt(format!("ratings.person: {text:?} is not a UUID: {e}"))
+            })?);
+        }
+        Ok(found)
+    }
+
+    async fn run(&mut self, statement: Statement) -> Result<u64, StoreError> {
+        let changed = execute_by_name(
+            &mut self.0.prepare_cached(statement.sql)?,
+            &statement.params,
+        )?;
+        Ok(changed as u64)
+    }
+}
+
+/// A rated result from a row of `rating_sql::RESULT_COLUMNS`, in their order.
+fn result_of(row: &rusqlite::Row<'_>) -> Result<StoredResult, StoreError> {
+    let key: String = row.get(0)?;
+    let south: String = row.get(3)?;
+    let north: String = row.get(4)?;
+    stored_result(
+        &key,
+        row.get(1)?,
+        row.get(2)?,
+        &south,
+        &north,
+        row.get(5)?,
+        row.get(6)?,
+    )
 }

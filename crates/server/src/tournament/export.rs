@@ -84,13 +84,21 @@ fn standings_csv(t: &Tournament) -> String {
         "losses",
         "direct",
         "withdrawn",
+        "seed",
+        "seed_rating",
     ]
     .map(str::to_owned)
     .to_vec()];
     for s in t.standings() {
-        let withdrawn = t
-            .player_index(s.player_id)
-            .is_some_and(|i| t.players()[i].withdrawn);
+        let player = t.player_index(s.player_id).map(|i| &t.players()[i]);
+        let withdrawn = player.is_some_and(|p| p.withdrawn);
+        // A rated tournament's seed and the rating kept with it (empty otherwise).
+        let seed = player
+            .and_then(|p| p.seed)
+            .map_or_else(String::new, |n| n.to_string());
+        let seed_rating = player
+            .and_then(|p| p.seed_rating)
+            .map_or_else(String::new, |r| r.to_string());
         rows.push(vec![
             s.rank.to_string(),
             s.player_id.to_string(),
@@ -105,6 +113,8 @@ fn standings_csv(t: &Tournament) -> String {
             s.losses.to_string(),
             number(s.direct),
             withdrawn.to_string(),
+            seed,
+            seed_rating,
         ]);
     }
     csv_text(rows)
@@ -162,6 +172,8 @@ fn sheets_csv(t: &Tournament) -> String {
         "second_arrangement",
         "played_at",
         "entered",
+        "first_rating",
+        "second_rating",
     ]
     .map(str::to_owned)
     .to_vec()];
@@ -171,6 +183,12 @@ fn sheets_csv(t: &Tournament) -> String {
             .map_or(String::new(), |i| cell(&t.players()[i].name))
     };
     let id_text = |id: Option<uuid::Uuid>| id.map_or(String::new(), |id| id.to_string());
+    // The rating a rated tournament seeded the player with (empty otherwise).
+    let rating = |id: Option<uuid::Uuid>| {
+        id.and_then(|id| t.player_index(id))
+            .and_then(|i| t.players()[i].seed_rating)
+            .map_or(String::new(), |r| r.to_string())
+    };
     for (round, view) in t.rounds().iter().zip(&snapshot.rounds) {
         for (table, pairing) in round.tables.iter().zip(&view.pairings) {
             let mut line = |game: Option<&TableGame>, sheet: &SheetView, status: &str| {
@@ -247,6 +265,8 @@ fn sheets_csv(t: &Tournament) -> String {
                         String::new()
                     },
                     cell(&entered(t, game, sheet)),
+                    rating(Some(pairing.first)),
+                    rating(pairing.second),
                 ]);
             };
             for (game, replaced) in table.replaced.iter().zip(&pairing.replaced) {
@@ -292,11 +312,11 @@ fn entered(t: &Tournament, game: Option<&TableGame>, sheet: &SheetView) -> Strin
     format!("{author}; initialled by {}", initials.join(" and "))
 }
 
-/// One round of a player in the TRF: opponent's start rank (0: none), colour, result.
-fn trf_round(table: &Table, player: usize) -> (usize, char, char) {
+/// One round of a player in the TRF: opponent (a player index), colour, result.
+fn trf_round(table: &Table, player: usize) -> (Option<usize>, char, char) {
     let Some(second) = table.second else {
         // A pairing bye: TRF's "pairing-allocated bye".
-        return (0, '-', 'U');
+        return (None, '-', 'U');
     };
     let (me, opponent) = if table.first == player {
         (0, second)
@@ -308,10 +328,10 @@ fn trf_round(table: &Table, player: usize) -> (usize, char, char) {
             Some(w) if w == me => '+',
             _ => '-',
         };
-        return (opponent + 1, '-', code);
+        return (Some(opponent), '-', code);
     }
     let Some(game) = &table.game else {
-        return (0, '-', 'Z');
+        return (None, '-', 'Z');
     };
     let colour = if game.moved_first == me { 'w' } else { 'b' };
     let code = match game.sheet.as_ref().map(super::sheet::Sheet::verdict) {
@@ -326,7 +346,7 @@ fn trf_round(table: &Table, player: usize) -> (usize, char, char) {
         },
         Some(Verdict::Draw { .. } | Verdict::Annulled { .. }) => '=',
     };
-    (opponent + 1, colour, code)
+    (Some(opponent), colour, code)
 }
 
 fn trf(t: &Tournament) -> String {
@@ -377,7 +397,15 @@ fn trf(t: &Tournament) -> String {
         let _ = writeln!(out, "{code} {:>4}", trf_points(points(milli)));
     }
     let standings = t.standings();
-    for (i, player) in t.players().iter().enumerate() {
+    // The start rank is the place in the initial order: registration, or a rated
+    // tournament's seeding (docs/ratings.md#rated-tournaments). Players are listed by it.
+    let order = t.initial_order();
+    let mut start_rank = vec![0; order.len()];
+    for (k, &i) in order.iter().enumerate() {
+        start_rank[i] = k + 1;
+    }
+    for &i in &order {
+        let player = &t.players()[i];
         let line = standings.iter().find(|s| s.player_id == player.id);
         let rank = line.map_or(0, |s| s.rank);
         let mut games = String::new();
@@ -390,28 +418,30 @@ fn trf(t: &Tournament) -> String {
             let (opponent, colour, code) = match table {
                 Some(table) => trf_round(table, i),
                 // Not paired (joined later, or withdrawn): no game, no points.
-                None => (0, '-', 'Z'),
+                None => (None, '-', 'Z'),
             };
             total += code_points(code, &settings.points);
-            let opponent = if opponent == 0 {
-                "0000".to_owned()
-            } else {
-                format!("{opponent:>4}")
-            };
+            let opponent =
+                opponent.map_or_else(|| "0000".to_owned(), |o| format!("{:>4}", start_rank[o]));
             let _ = write!(games, "  {opponent} {colour} {code}");
         }
         // TRF columns count bytes: the name is cut at 33 bytes (on a character boundary)
         // and padded in bytes, so that a name with accents does not shift the columns.
         let name = pad_bytes(&player.name, 33);
         // Columns 1-89: "001", start rank, sex, title, name, rating, federation, FIDE
-        // id, birth date, points, rank (TRF16).
+        // id, birth date, points, rank (TRF16). The rating (columns 49-52) is the one a
+        // rated tournament seeded the player with; blank in a casual one, or for a
+        // person without an account.
+        let rating = player
+            .seed_rating
+            .map_or_else(String::new, |r| r.clamp(0, 9999).to_string());
         let mut text = format!(
             "001 {:>4} {:1}{:>3} {} {:>4} {:>3} {:>11} {:>10} {:>4} {:>4}",
-            i + 1,
+            start_rank[i],
             "",
             "",
             name,
-            "",
+            rating,
             "",
             "",
             "",

@@ -48,6 +48,16 @@ pub enum BoardAction {
     },
 }
 
+/// A player's seed as a rated tournament logs it (docs/ratings.md#rated-tournaments):
+/// their rating for the tournament's ruleset at that moment, rounded, or `None` for a
+/// person without an account (not rated, seeded below every rated player).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeedRating {
+    pub player: Uuid,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<i32>,
+}
+
 /// One pairing as logged: player ids, `None` for the bye.
 pub type LoggedPairing = (Uuid, Option<Uuid>);
 
@@ -207,6 +217,13 @@ pub enum Entry {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         game: Option<Uuid>,
     },
+    /// A rated tournament seeds the players not seeded yet, before a pairing: the whole
+    /// field before its first, a late joiner before the first pairing after they joined.
+    /// The ratings are kept here, so a replay seeds the same way whatever the ratings
+    /// have become since.
+    Seed {
+        ratings: Vec<SeedRating>,
+    },
     /// Time passed: sheets confirm themselves, a round's time runs out.
     Tick,
     /// The standings changed by games' ends are sent, coalesced (at most every few
@@ -239,6 +256,7 @@ impl Entry {
             Entry::BoardSheet { .. } => "board_sheet",
             Entry::RelayInvited { .. } => "relay_invited",
             Entry::Relay { .. } => "relay",
+            Entry::Seed { .. } => "seed",
             Entry::Tick => "tick",
             Entry::Standings => "standings",
         }

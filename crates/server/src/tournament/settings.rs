@@ -42,6 +42,12 @@ pub struct Settings {
     /// table (docs/rules.md#57-over-the-board-play-and-relays).
     #[serde(default, skip_serializing_if = "PlayedAt::is_online")]
     pub played_at: PlayedAt,
+    /// Rated (docs/ratings.md#rated-tournaments): seeded by rating at the first pairing,
+    /// and the games between two seeded accounts rated from their sheets. Each game's
+    /// own `GameConfig::rated` is set at the round's start for its two players, so
+    /// `game.rated` here stays false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
 }
 
 impl Settings {
@@ -132,6 +138,7 @@ impl Settings {
             forbidden_pairs,
             federation,
             played_at: request.played_at.unwrap_or_default(),
+            rated: request.rated.unwrap_or(false),
         })
     }
 
@@ -214,6 +221,7 @@ impl Settings {
             forbidden_pairs: self.forbidden_pairs.clone(),
             federation: self.federation.clone(),
             played_at: self.played_at,
+            rated: self.rated,
         }
     }
 }

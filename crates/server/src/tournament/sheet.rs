@@ -249,6 +249,10 @@ pub struct Sheet {
     /// The director who entered it for the players: it stands confirmed.
     #[serde(default)]
     pub entered_by: Option<Uuid>,
+    /// The game was decided before both players moved (docs/rules.md#6-ratings: not
+    /// rated, whatever a correction makes its result).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unplayed: bool,
 }
 
 impl Sheet {
@@ -264,6 +268,7 @@ impl Sheet {
             corrections: Vec::new(),
             over_the_board: false,
             entered_by: None,
+            unplayed: false,
         }
     }
 

@@ -17,6 +17,7 @@ mod game_hooks;
 mod hardening;
 mod impasse;
 mod lobby;
+mod rated_games;
 mod relayed_game;
 mod restart;
 mod server;

@@ -44,6 +44,7 @@ fn registry(store: &Store) -> (Registry, watch::Sender<bool>) {
             delay: Duration::ZERO,
         },
         computer_no_show_ms: 60_000,
+        store: store.clone(),
     };
     (Registry::new(store.clone(), services), stop)
 }

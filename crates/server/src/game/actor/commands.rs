@@ -16,24 +16,35 @@ use omweso_protocol::{ClientMessage, ErrorCode, Frame};
 impl Actor {
     pub(super) async fn handle(&mut self, command: Command) {
         match command {
-            Command::Join { seat, reply } => {
+            Command::Join {
+                seat,
+                account,
+                reply,
+            } => {
                 let before = self.table.savepoint();
                 let now = now_ms();
                 let result = match self.table.join(seat.clone(), now) {
                     Ok((side, events)) if events.is_empty() => Ok(side),
-                    Ok((side, events)) => match self
-                        .commit(Entry::Join { seat: seat.clone() }, now, events, None)
-                        .await
-                    {
-                        Ok(()) => {
-                            self.seat_open_sockets(seat.player, side).await;
-                            Ok(side)
+                    Ok((side, events)) => {
+                        let casual = self.table.config().rated && !account;
+                        if casual {
+                            self.table.make_casual();
                         }
-                        Err(refusal) => {
-                            self.table.rollback(before);
-                            Err(refusal)
+                        let entry = Entry::Join {
+                            seat: seat.clone(),
+                            casual,
+                        };
+                        match self.commit(entry, now, events, None).await {
+                            Ok(()) => {
+                                self.seat_open_sockets(seat.player, side).await;
+                                Ok(side)
+                            }
+                            Err(refusal) => {
+                                self.table.rollback(before);
+                                Err(refusal)
+                            }
                         }
-                    },
+                    }
                     Err(refusal) => Err(refusal),
                 };
                 let _ = reply.send(result);

@@ -21,8 +21,11 @@ use omweso_protocol::{Event, Frame, Legal, Snapshot};
 impl Actor {
     pub(super) async fn snapshot(&mut self, you: Option<Side>) -> Snapshot {
         let legal = self.legal().await;
-        self.table
-            .snapshot(you, self.connected(), self.spectators(), &legal)
+        let mut snapshot = self
+            .table
+            .snapshot(you, self.connected(), self.spectators(), &legal);
+        self.fill_ratings(&mut snapshot);
+        snapshot
     }
 
     /// What the players may do now: from the cache when this version was listed already,
@@ -54,6 +57,7 @@ impl Actor {
                 Event::Joined { .. } | Event::Started { .. } | Event::End { .. } | Event::Undone(_)
             )
         });
+        let ends = events.iter().any(|(_, e)| matches!(e, Event::End { .. }));
         let pool = self.services.pool.clone();
         let opens_turn = events.iter_mut().any(|(_, e)| e.legal_mut().is_some());
         let listing = async {
@@ -70,12 +74,16 @@ impl Actor {
                 self.next_seq,
                 entry,
                 now,
-                row_changed
+                (row_changed, ends)
             ),
             listing
         );
         saved?;
         self.next_seq += 1;
+        if row_changed {
+            // A seat taken, or the end with the rating changes just committed.
+            self.refresh_ratings().await;
+        }
         // Durable first, then acknowledged, then shown to everyone.
         if let Some((conn, id)) = ack {
             self.reply(conn, Frame::ack(id));
@@ -124,9 +132,7 @@ impl Actor {
             self.watchers.tell(&TableNews::of(&self.table));
         }
         if reseated {
-            self.services
-                .lobby
-                .update(self.table.summary(self.spectators()));
+            self.services.lobby.update(self.summary(self.spectators()));
         } else {
             self.services
                 .lobby

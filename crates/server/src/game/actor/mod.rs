@@ -13,6 +13,7 @@ mod commands;
 mod commit;
 mod persist;
 mod presence;
+mod ratings;
 mod run;
 
 pub use persist::game_row;
@@ -59,6 +60,8 @@ const CROWD_EVERY: Duration = Duration::from_millis(250);
 pub enum Command {
     Join {
         seat: Seat,
+        /// The person who sits has an account (a rated game stays rated only then).
+        account: bool,
         reply: oneshot::Sender<Result<Side, Refusal>>,
     },
     Snapshot {
@@ -108,8 +111,15 @@ impl GameHandle {
         Handle::new(ROOM_KIND, Uuid::nil(), tx)
     }
 
-    pub async fn join(&self, seat: Seat) -> Result<Result<Side, Refusal>, Gone> {
-        self.ask(|reply| Command::Join { seat, reply }).await
+    /// Seats `seat`'s person, who has an account or not (`account`): a rated game whose
+    /// second player is not one becomes casual (docs/ratings.md#what-is-rated).
+    pub async fn join(&self, seat: Seat, account: bool) -> Result<Result<Side, Refusal>, Gone> {
+        self.ask(|reply| Command::Join {
+            seat,
+            account,
+            reply,
+        })
+        .await
     }
 
     pub async fn snapshot(&self, viewer: Option<Uuid>) -> Result<Snapshot, Gone> {
@@ -172,6 +182,8 @@ pub struct Services {
     /// How long the person facing the computer may stay away before playing anything,
     /// before the game is removed (its place given back).
     pub computer_no_show_ms: u64,
+    /// The store, for reads (the seats' ratings); every write goes through `writer`.
+    pub store: crate::store::Store,
 }
 
 /// Why a game is removed before it was played.
@@ -234,6 +246,7 @@ pub fn spawn(
         expiry_retry_at: 0,
         computer: ComputerPlayer::default(),
         person_away_since,
+        ratings: ratings::SeatRatings::default(),
     };
     actor
         .services
@@ -269,6 +282,8 @@ struct Actor {
     /// Since when the person facing the computer has had no socket open (ms since the
     /// epoch; `None` while they have one).
     person_away_since: Option<u64>,
+    /// The ratings the seats show, as last read from the store.
+    ratings: ratings::SeatRatings,
 }
 
 /// The connection gauge for a seat (players) or none (spectators).

@@ -3,6 +3,7 @@
 use omweso_rules::Side;
 use tokio::time::Instant;
 
+use super::ratings::rated_result;
 use super::Services;
 use crate::archive::columns::archive_columns;
 use crate::game::log::Entry;
@@ -14,14 +15,16 @@ use omweso_protocol::{ErrorCode, Legal};
 
 /// Appends `entry`, the log's entry number `seq`, to the game's log, with the game's row
 /// when `row_changed` (its seats, status or outcome), in one transaction; returns once it
-/// is committed.
+/// is committed. When the entry ends a game to rate here, its rated result goes in the
+/// same transaction (docs/ratings.md#what-is-rated): the game's end and the players' new
+/// ratings are committed together or not at all.
 pub(super) async fn persist(
     services: &Services,
     table: &Table,
     seq: i64,
     entry: Entry,
     now: u64,
-    row_changed: bool,
+    (row_changed, ends): (bool, bool),
 ) -> Result<(), Refusal> {
     let id = table.id();
     // Never a silent default on the save path: an action that cannot be encoded is
@@ -41,6 +44,9 @@ pub(super) async fn persist(
     let mut writes = vec![Write::AppendAction(row)];
     if row_changed {
         writes.push(Write::UpdateGame(row_with_final_snapshot(table)?));
+    }
+    if ends {
+        writes.extend(rated_result(table).map(Write::Rate));
     }
     let started = Instant::now();
     let appended = services.writer.write(writes).await;

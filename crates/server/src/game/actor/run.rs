@@ -23,6 +23,9 @@ impl Actor {
         if resumed {
             self.resume().await;
         }
+        // The seats' ratings, for the lobby's entry and the first snapshot.
+        self.refresh_ratings().await;
+        self.services.lobby.update(self.summary(self.spectators()));
         loop {
             self.computer_turn().await;
             let wake = self.next_wake();
@@ -103,7 +106,7 @@ impl Actor {
             self.next_seq,
             Entry::Resume,
             now,
-            false,
+            (false, false),
         )
         .await;
         match saved {
@@ -225,9 +228,7 @@ impl Actor {
                 .to_text()
                 .into();
             self.broadcast(&crowd);
-            self.services
-                .lobby
-                .update(self.table.summary(self.spectators()));
+            self.services.lobby.update(self.summary(self.spectators()));
         }
         if self.expiry().is_some_and(|at| now >= at) {
             self.expire(Removal::Expired).await;

@@ -116,6 +116,7 @@ mod tests {
                 0,
                 Entry::Join {
                     seat: seat("Nakato"),
+                    casual: false,
                 },
             ),
             (

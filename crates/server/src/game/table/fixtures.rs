@@ -60,7 +60,14 @@ pub(super) fn seated_timed(
                 computer: None,
             },
         ),
-        (1, 1_000, Entry::Join { seat: north }),
+        (
+            1,
+            1_000,
+            Entry::Join {
+                seat: north,
+                casual: false,
+            },
+        ),
     ];
     (table, log)
 }

@@ -314,7 +314,14 @@ mod tests {
                     computer: None,
                 },
             ),
-            (1, 1_000, Entry::Join { seat: north }),
+            (
+                1,
+                1_000,
+                Entry::Join {
+                    seat: north,
+                    casual: false,
+                },
+            ),
         ];
         (table, log)
     }

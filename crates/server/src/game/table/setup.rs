@@ -41,6 +41,13 @@ impl Table {
         Ok((side, self.emit(events)))
     }
 
+    /// The game is casual from now on: a rated game whose second player to sit is not an
+    /// account (docs/ratings.md#what-is-rated). Logged with that join
+    /// ([`Entry::Join`](crate::game::log::Entry::Join)'s `casual`), so a replay does the same.
+    pub fn make_casual(&mut self) {
+        self.config.rated = false;
+    }
+
     pub(super) fn initial_board(
         &self,
         preset: omweso_rules::Preset,

@@ -26,6 +26,9 @@ impl Table {
                 // The computer is always at the table.
                 connected: connected[side.index()] || computer.is_some(),
                 computer,
+                // The game's task fills in the ratings (game/actor/ratings.rs).
+                rating: None,
+                rating_change: None,
             })
         };
         let board = self.board;
@@ -66,6 +69,7 @@ impl Table {
             },
             impasse: self.impasse_view(),
             relayed: self.config.relayed,
+            rated: self.config.rated,
         }
     }
 
@@ -124,6 +128,9 @@ impl Table {
                 seat,
                 level: c.level,
             }),
+            rated: self.config.rated,
+            // The game's task fills them in (game/actor/ratings.rs).
+            ratings: omweso_protocol::ratings::SeatRatings::default(),
         }
     }
 }

@@ -185,7 +185,7 @@ impl Actor {
         if let Some((id, first, second)) = created {
             games.push(SeatedGame {
                 id,
-                config: self.relayed_config(round),
+                config: self.relayed_config(round, [first.player, second.player]),
                 first,
                 second,
             });
@@ -209,7 +209,7 @@ impl Actor {
 
     /// The configuration of a relayed board's game: the tournament's game, stopped at
     /// its round's deadline, its moves entered by the relay.
-    pub(super) fn relayed_config(&self, round: u32) -> GameConfig {
+    pub(super) fn relayed_config(&self, round: u32, players: [Uuid; 2]) -> GameConfig {
         let deadline = self
             .t
             .rounds()
@@ -220,6 +220,7 @@ impl Actor {
             stop_at_ms: deadline,
             relayed: true,
             tournament: Some(self.t.id()),
+            rated: self.t.rates(players[0], players[1]),
             ..self.t.settings().game.clone()
         }
     }

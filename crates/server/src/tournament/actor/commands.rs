@@ -48,7 +48,7 @@ impl Actor {
             }
             Command::PairNext { by, reply } => {
                 let result = match self.director_only(by, "pair a round") {
-                    Ok(()) => match self.paired(PairingAsk::Next).await {
+                    Ok(()) => match self.seed_and_pair(PairingAsk::Next).await {
                         Ok(entry) => self.commit_round(entry, by).await,
                         Err(refusal) => Err(refusal),
                     },
@@ -70,7 +70,7 @@ impl Actor {
                             pairings,
                             confirm_breach,
                         };
-                        match self.paired(ask).await {
+                        match self.seed_and_pair(ask).await {
                             Ok(entry) => self.commit_round(entry, by).await,
                             Err(refusal) => Err(refusal),
                         }
@@ -227,6 +227,13 @@ impl Actor {
         answer
     }
 
+    /// The pairing asked for, a rated tournament's unseeded players seeded first (the
+    /// seeding stays logged even if no pairing keeps the rules).
+    async fn seed_and_pair(&mut self, ask: PairingAsk) -> Result<Entry, Refusal> {
+        self.seed_due().await?;
+        self.paired(ask).await
+    }
+
     /// Commits a pairing made for director `by`, logged as theirs.
     pub(super) async fn commit_round(
         &mut self,
@@ -287,6 +294,7 @@ impl Actor {
                     if planned.creates_game() {
                         let config = GameConfig {
                             relayed: planned.relayed,
+                            rated: self.t.rates(planned.first.player, planned.second.player),
                             ..config.clone()
                         };
                         let PlannedGame { first, second, .. } = planned;

@@ -112,12 +112,15 @@ impl Actor {
             .then(|| self.t.replay_for(news.game_id, ended))
             .flatten();
         let mut games = Vec::new();
-        let config = GameConfig {
-            stop_at_ms: self.t.deadline_of(news.game_id),
-            ..self.t.settings().game.clone()
-        };
         let replay_id = replay.map(|(first, second)| {
             let id = Uuid::now_v7();
+            // The replay is the tournament's game as its first was: rated alike.
+            let config = GameConfig {
+                stop_at_ms: self.t.deadline_of(news.game_id),
+                tournament: Some(self.t.id()),
+                rated: self.t.rates(first.player, second.player),
+                ..self.t.settings().game.clone()
+            };
             games.push(SeatedGame {
                 id,
                 config,

@@ -29,6 +29,7 @@ mod people;
 mod persist;
 mod presence;
 mod run;
+mod seeding;
 
 pub use board::BoardCommand;
 pub use persist::row;

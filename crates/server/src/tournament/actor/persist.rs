@@ -5,7 +5,7 @@ use tokio::time::Instant;
 
 use super::{Actor, RETRY_MS, STANDINGS_EVERY, STANDINGS_GATHER};
 use crate::game::registry::SeatedGame;
-use crate::store::{TournamentEntryRow, TournamentRow, Write};
+use crate::store::{RatedResult, TournamentEntryRow, TournamentRow, Write};
 use crate::tournament::log::Entry;
 use crate::tournament::state::{Refusal, Tournament};
 use omweso_protocol::clock::now_ms;
@@ -36,8 +36,21 @@ impl Actor {
             return Err(unavailable());
         }
         let summary_before = self.t.summary();
+        // A rated tournament's sheet made or changed by this entry is rated with it
+        // (docs/ratings.md#rated-tournaments).
+        let rating_before = self.t.rating_before(&entry);
         let events = self.t.apply(&entry, now)?;
-        let saved = self.save(&entry, now, games).await;
+        let rate = self.t.rating_change(rating_before).map(|sheet| {
+            Write::Rate(RatedResult {
+                key: sheet.key,
+                ruleset: self.t.settings().game.ruleset,
+                south: sheet.south,
+                north: sheet.north,
+                score: sheet.score,
+                at_ms: i64::try_from(sheet.at_ms).unwrap_or(i64::MAX),
+            })
+        });
+        let saved = self.save(&entry, now, games, rate).await;
         if let Err(refusal) = saved {
             self.rebuild().await;
             return Err(refusal);
@@ -92,6 +105,7 @@ impl Actor {
         entry: &Entry,
         now: u64,
         games: Vec<SeatedGame>,
+        rate: Option<Write>,
     ) -> Result<(), Refusal> {
         let id = self.t.id();
         let payload_json = serde_json::to_string(entry).map_err(|error| {
@@ -127,6 +141,7 @@ impl Actor {
             }
             _ => {}
         }
+        writes.extend(rate);
         let saved = if games.is_empty() {
             self.services
                 .writer

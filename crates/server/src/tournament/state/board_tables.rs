@@ -18,7 +18,7 @@ pub const RELAY_INVITE_MS: u64 = 12 * 60 * 60 * 1000;
 
 impl Tournament {
     /// The round and table indices of table `table` of round `round`.
-    fn table_at(&self, round: u32, table: u32) -> Result<(usize, usize), Refusal> {
+    pub(super) fn table_at(&self, round: u32, table: u32) -> Result<(usize, usize), Refusal> {
         let r = self
             .rounds
             .iter()

@@ -3,8 +3,8 @@
 //! [`TournamentEvent`]s; nothing here reads a clock or does I/O, so the tournament is
 //! rebuilt after a restart by replaying its log, and tests drive time exactly.
 //!
-//! Players are numbered by their initial order (registration), which is also the order
-//! the pairing ranks equal scores in.
+//! Players are numbered by registration, which is the initial order the pairing ranks
+//! equal scores in, unless a rated tournament seeded them by rating (`seeding`).
 //!
 //! The model is here (the tournament, its players, rounds and tables, and what it answers
 //! about itself); its jobs are children that add to its `impl`: `pairing_plan` (what the
@@ -45,6 +45,11 @@ pub struct Player {
     pub joined_after_round: u32,
     /// Added by a director by name, without a device.
     pub added_by_director: bool,
+    /// Their place in a rated tournament's initial order (1 = the top seed), once its
+    /// seeding reached them (before the first pairing they could be in).
+    pub seed: Option<u32>,
+    /// The rating the seeding kept (`None`: no account, not rated).
+    pub seed_rating: Option<i32>,
 }
 
 /// A game played at a table, with its sheet once it ended.
@@ -552,12 +557,15 @@ mod board_tables;
 mod directors;
 mod pairing_plan;
 mod replay;
+mod seeding;
+mod sheet_ratings;
 mod transitions;
 mod views;
 
 pub use board_tables::RELAY_INVITE_MS;
 pub use directors::{INVITE_MS, MAX_CO_DIRECTORS, MAX_OPEN_INVITES};
 pub use replay::{replay, RebuildError, ReplayError};
+pub use sheet_ratings::SheetRating;
 
 #[cfg(test)]
 mod tests;

@@ -16,9 +16,16 @@ use super::*;
 /// What the pairing reads of a tournament, owned, so that one [`pairing::SwissInput`] can
 /// borrow it: built by [`Tournament::pairing_facts`] for the Swiss pairing and for checking
 /// a director's pairing alike.
+///
+/// The pairing numbers its players in their initial order (it ranks equal scores by that
+/// number): here pairing number `k` is player `order[k]` of the tournament, which is
+/// registration order unless a rated tournament seeded its field by rating.
 pub(super) struct PairingFacts {
+    /// Pairing number -> player index, and back.
+    order: Vec<usize>,
+    number_of: Vec<usize>,
     names: Vec<String>,
-    /// The players' points after each started round, and now: `points[r][p]`.
+    /// The players' points after each started round, and now: `points[r][k]`.
     points: Vec<Vec<Milli>>,
     active: Vec<bool>,
     forbidden: Vec<(usize, usize)>,
@@ -37,21 +44,72 @@ impl PairingFacts {
             history: &self.history,
         }
     }
+
+    /// A pairing in the pairing's numbers, in player indices.
+    fn to_players(&self, p: berger::Pairing) -> berger::Pairing {
+        berger::Pairing {
+            first: self.order[p.first],
+            second: p.second.map(|s| self.order[s]),
+        }
+    }
+
+    /// A pairing in player indices, in the pairing's numbers.
+    fn to_numbers(&self, p: berger::Pairing) -> berger::Pairing {
+        berger::Pairing {
+            first: self.number_of[p.first],
+            second: p.second.map(|s| self.number_of[s]),
+        }
+    }
 }
 
 impl Tournament {
-    /// What the pairing reads of the tournament now.
+    /// What the pairing reads of the tournament now, in the initial order.
     pub(super) fn pairing_facts(&self) -> PairingFacts {
-        let points = self.points_by_round();
-        let history = self.past_rounds(&points);
-        PairingFacts {
-            names: self.players.iter().map(|p| p.name.clone()).collect(),
-            points,
-            active: self.players.iter().map(|p| !p.withdrawn).collect(),
-            forbidden: self.forbidden(),
-            balance_first_move: self.settings.balance_first_move,
-            history,
+        let order = self.initial_order();
+        let mut number_of = vec![0; order.len()];
+        for (k, &p) in order.iter().enumerate() {
+            number_of[p] = k;
         }
+        let in_order = |values: &[Milli]| -> Vec<Milli> {
+            // A player who joined after a round has no points before it.
+            order
+                .iter()
+                .filter_map(|&p| values.get(p).copied())
+                .collect()
+        };
+        let points: Vec<Vec<Milli>> = self.points_by_round().iter().map(|r| in_order(r)).collect();
+        let mut facts = PairingFacts {
+            names: order
+                .iter()
+                .map(|&p| self.players[p].name.clone())
+                .collect(),
+            active: order.iter().map(|&p| !self.players[p].withdrawn).collect(),
+            forbidden: Vec::new(),
+            balance_first_move: self.settings.balance_first_move,
+            history: Vec::new(),
+            points: Vec::new(),
+            order,
+            number_of,
+        };
+        facts.forbidden = self
+            .forbidden()
+            .into_iter()
+            .map(|(a, b)| (facts.number_of[a], facts.number_of[b]))
+            .collect();
+        facts.history = self
+            .past_rounds(&points)
+            .into_iter()
+            .map(|round| pairing::PastRound {
+                pairs: round
+                    .pairs
+                    .into_iter()
+                    .map(|p| facts.to_numbers(p))
+                    .collect(),
+                points_before: round.points_before,
+            })
+            .collect();
+        facts.points = points;
+        facts
     }
 
     /// The players' points after each started round, and now: `history[r][p]`.
@@ -123,11 +181,14 @@ impl Tournament {
                 let facts = self.pairing_facts();
                 pairing::swiss(&facts.input())
                     .map_err(|e| Refusal::listing(ErrorCode::NoPairing, e.message))?
+                    .into_iter()
+                    .map(|p| facts.to_players(p))
+                    .collect()
             }
             System::RoundRobin | System::DoubleRoundRobin => {
                 let field: Vec<usize> = match &self.field {
                     Some(field) => field.clone(),
-                    None => self.active().collect(),
+                    None => self.active_in_order(),
                 };
                 let schedule = berger::rounds(
                     field.len(),
@@ -170,6 +231,15 @@ impl Tournament {
             breaches: Vec::new(),
             by: None,
         })
+    }
+
+    /// The active players in the initial order (a round-robin's field: Berger's player 1
+    /// is the top seed).
+    pub(super) fn active_in_order(&self) -> Vec<usize> {
+        self.initial_order()
+            .into_iter()
+            .filter(|&p| !self.players[p].withdrawn)
+            .collect()
     }
 
     pub(super) fn may_pair_next(&self) -> Result<(), Refusal> {
@@ -281,6 +351,7 @@ impl Tournament {
             pairs.push(berger::Pairing { first, second });
         }
         let facts = self.pairing_facts();
+        let pairs: Vec<berger::Pairing> = pairs.into_iter().map(|p| facts.to_numbers(p)).collect();
         let (errors, breaches): (Vec<pairing::Breach>, Vec<pairing::Breach>) =
             pairing::check(&facts.input(), &pairs, self.settings.meetings_allowed())
                 .into_iter()

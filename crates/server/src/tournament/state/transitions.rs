@@ -127,6 +127,7 @@ impl Tournament {
                 });
                 self.name_relay(*round, *table, named, code_hash.as_deref(), *by, *game, at)?
             }
+            Entry::Seed { ratings } => self.seed(ratings)?,
             Entry::Tick => self.tick(at),
             Entry::Standings => vec![self.standings_event()],
         };
@@ -167,6 +168,8 @@ impl Tournament {
             withdrawn: false,
             joined_after_round: self.rounds.len() as u32,
             added_by_director: false,
+            seed: None,
+            seed_rating: None,
         });
         self.by_id.insert(player, index);
         let mut events = vec![TournamentEvent::Player(self.player_view(index))];
@@ -240,6 +243,18 @@ impl Tournament {
             };
             let first = index(first)?;
             let second = second.map(index).transpose()?;
+            if let Some(unseeded) = std::iter::once(first)
+                .chain(second)
+                .find(|&p| self.settings.rated && self.players[p].seed.is_none())
+            {
+                return refuse(
+                    ErrorCode::BadPairing,
+                    format!(
+                        "{} is not seeded yet: a rated tournament seeds its players before pairing them",
+                        self.players[unseeded].name
+                    ),
+                );
+            }
             // A pairing edited before its start keeps what the director chose for each
             // table (where it is played, its relay: a volunteer at a numbered board); a
             // new round is played where the tournament is, except that a table with a
@@ -272,7 +287,7 @@ impl Tournament {
             });
         }
         if self.field.is_none() && self.settings.system != System::Swiss {
-            self.field = Some(self.active().collect());
+            self.field = Some(self.active_in_order());
         }
         let round = Round {
             number,
@@ -435,7 +450,10 @@ impl Tournament {
             });
             return Ok(vec![TournamentEvent::Round(self.round_view(r))]);
         }
-        game.sheet = Some(Sheet::new(verdict, figures, at));
+        game.sheet = Some(Sheet {
+            unplayed: moves.contains(&0),
+            ..Sheet::new(verdict, figures, at)
+        });
         let ended = game.clone();
         let mut events = vec![self.sheet_event(r, t, &ended)];
         if let Some(new_id) = replay {

@@ -23,6 +23,8 @@ impl Tournament {
             withdrawn: p.withdrawn,
             joined_after_round: p.joined_after_round,
             added_by_director: p.added_by_director,
+            seed: p.seed,
+            seed_rating: p.seed_rating,
         }
     }
 

@@ -16,6 +16,7 @@
 mod archive;
 mod games;
 mod opening;
+mod ratings;
 mod sessions;
 mod sqlite_file;
 mod tournaments;

@@ -6,6 +6,7 @@
 
 mod directors;
 mod over_the_board;
+mod rated;
 mod refusals;
 mod restart;
 mod round_robin;

@@ -133,3 +133,5 @@ mod directors;
 mod exports;
 mod histories;
 mod properties;
+mod seeding;
+mod sheet_ratings;

@@ -1,0 +1,92 @@
+//! Ratings for anyone to read (docs/protocol.md#ratings-addition): an account's rating
+//! history (`GET /api/players/{username}/rating-history`) and the leaderboards
+//! (`GET /api/leaderboards/{ruleset}`). Both are bounded: the newest
+//! [`HISTORY_POINTS`] points of each ruleset, the best [`LEADERBOARD_SIZE`] ratings.
+
+use axum::extract::{Path, State};
+use axum::Json;
+use omweso_rules::Ruleset;
+
+use crate::http::error::ApiError;
+use crate::ratings::rating::rounded;
+use crate::state::AppState;
+use omweso_protocol::clock::now_ms;
+use omweso_protocol::ratings::{
+    Leaderboard, LeaderboardEntry, RatingHistory, RatingPoint, RulesetHistory,
+};
+use omweso_protocol::ErrorCode;
+
+/// The most points of one ruleset a history answers (the newest): years of daily play,
+/// and a bounded answer (docs/security.md).
+pub const HISTORY_POINTS: i64 = 1_000;
+/// How many ratings a leaderboard lists.
+pub const LEADERBOARD_SIZE: i64 = 100;
+
+/// `GET /api/players/{username}/rating-history`.
+pub async fn history(
+    State(state): State<AppState>,
+    Path(username): Path<String>,
+) -> Result<Json<RatingHistory>, ApiError> {
+    let person = state
+        .sessions
+        .person_by_username(&username)
+        .await?
+        .filter(|p| p.username.is_some() && p.disabled_at_ms.is_none())
+        .ok_or_else(|| ApiError::not_found("player"))?;
+    let store = state.sessions.store();
+    let mut rulesets = Vec::new();
+    for ruleset in Ruleset::ALL {
+        let lines = store
+            .rating_history(person.id, ruleset, HISTORY_POINTS)
+            .await?;
+        if lines.is_empty() {
+            continue;
+        }
+        rulesets.push(RulesetHistory {
+            ruleset,
+            points: lines
+                .iter()
+                .map(|line| RatingPoint {
+                    at_ms: line.at_ms,
+                    rating: rounded(line.after.glicko.rating),
+                    deviation: rounded(line.after.glicko.deviation),
+                })
+                .collect(),
+        });
+    }
+    Ok(Json(RatingHistory { rulesets }))
+}
+
+/// `GET /api/leaderboards/{ruleset}`: the best ratings that are not provisional now.
+pub async fn leaderboard(
+    State(state): State<AppState>,
+    Path(ruleset): Path<String>,
+) -> Result<Json<Leaderboard>, ApiError> {
+    let ruleset: Ruleset = ruleset
+        .parse()
+        .map_err(|e: omweso_rules::ParseRulesetError| {
+            ApiError::bad_request(ErrorCode::BadRequest, e.to_string())
+        })?;
+    let now = i64::try_from(now_ms()).unwrap_or(i64::MAX);
+    let lines = state
+        .sessions
+        .store()
+        .leaderboard(ruleset, now, LEADERBOARD_SIZE)
+        .await?;
+    let entries = lines
+        .into_iter()
+        .zip(1..)
+        .map(|(line, rank)| {
+            let shown = line.rating.at(now);
+            LeaderboardEntry {
+                rank,
+                username: line.username,
+                name: line.name,
+                rating: rounded(shown.rating),
+                deviation: rounded(shown.deviation),
+                games: line.rating.games,
+            }
+        })
+        .collect();
+    Ok(Json(Leaderboard { ruleset, entries }))
+}

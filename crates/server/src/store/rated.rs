@@ -1,0 +1,313 @@
+//! [`Write::Rate`](super::Write::Rate) applied inside a transaction: the record of rated
+//! results extended or corrected, and the ratings recomputed from the place it changed,
+//! by [`ratings::replay`](crate::ratings::replay), the computation `omweso admin rerate`
+//! runs too (docs/ratings.md#corrections).
+//!
+//! The steps are written once, over [`RecordIo`], which each write path implements: sqlx
+//! (PostgreSQL, SQLite in memory: `db/ratings.rs`) and the SQLite file's own connection
+//! (`sqlite_writes.rs`, whose futures are always ready and are run by [`ready`]).
+//!
+//! No lost update: every rating transaction first takes the record's next number
+//! ([`rating_sql::TAKE_SEQ`], an UPDATE of its one row). On PostgreSQL that locks the row
+//! to the end of the transaction, so a second transaction rating at the same moment waits
+//! there and then reads what the first committed (each statement of a READ COMMITTED
+//! transaction sees what was committed before it began); SQLite runs one write
+//! transaction at a time.
+
+use std::collections::{BTreeSet, HashMap};
+use std::future::Future;
+
+use omweso_rules::Ruleset;
+use uuid::Uuid;
+
+use super::params::{Param, Statement};
+use super::rating_sql;
+use super::rows::{RatedResult, Write};
+use super::StoreError;
+use crate::ratings::{replay, Change, Played, Rating, Score};
+
+/// A result of the record as stored, with its ruleset.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct StoredResult {
+    pub ruleset: String,
+    pub played: Played,
+}
+
+/// What the rating steps read and write, in the transaction of one write path.
+pub(crate) trait RecordIo {
+    /// [`rating_sql::TAKE_SEQ`]: the next number of the record, taking its lock.
+    fn take_seq(&mut self) -> impl Future<Output = Result<i64, StoreError>>;
+    /// The result of the record under `key`.
+    fn find(&mut self, key: Uuid)
+        -> impl Future<Output = Result<Option<StoredResult>, StoreError>>;
+    /// The results of `ruleset` from the place `seq` on, in order.
+    fn results_from(
+        &mut self,
+        ruleset: &str,
+        seq: i64,
+    ) -> impl Future<Output = Result<Vec<StoredResult>, StoreError>>;
+    /// `person`'s rating in `ruleset` before the place `seq` (none: not rated by then).
+    fn rating_before(
+        &mut self,
+        person: Uuid,
+        ruleset: &str,
+        seq: i64,
+    ) -> impl Future<Output = Result<Option<Rating>, StoreError>>;
+    /// Everyone with a rating in `ruleset`.
+    fn rated_persons(
+        &mut self,
+        ruleset: &str,
+    ) -> impl Future<Output = Result<Vec<Uuid>, StoreError>>;
+    /// Runs a statement; the number of rows it changed.
+    fn run(&mut self, statement: Statement) -> impl Future<Output = Result<u64, StoreError>>;
+}
+
+/// Applies a [`Write::Rate`] or [`Write::Rerate`] (any other write: nothing).
+pub(crate) async fn apply<Io: RecordIo>(io: &mut Io, write: &Write) -> Result<(), StoreError> {
+    match write {
+        Write::Rate(result) => rate(io, result).await,
+        Write::Rerate(ruleset) => rerate(io, *ruleset).await,
+        _ => Ok(()),
+    }
+}
+
+/// Adds `result` to the record, or corrects the result stored under its key, and rates
+/// from it on.
+pub(crate) async fn rate<Io: RecordIo>(
+    io: &mut Io,
+    result: &RatedResult,
+) -> Result<(), StoreError> {
+    if result.south == result.north {
+        return Err(StoreError::Invalid(format!(
+            "rated result {}: south and north are the same person",
+            result.key
+        )));
+    }
+    let ruleset = result.ruleset.name();
+    let seq = io.take_seq().await?;
+    match io.find(result.key).await? {
+        None => {
+            io.run(statement(
+                rating_sql::INSERT_RESULT,
+                vec![
+                    uuid(result.key),
+                    Param::Int(seq),
+                    text(ruleset),
+                    uuid(result.south),
+                    uuid(result.north),
+                    score(result.score),
+                    Param::Int(result.at_ms),
+                ],
+            ))
+            .await?;
+            recompute(io, ruleset, seq, Vec::new()).await
+        }
+        Some(old) => {
+            if old.ruleset != ruleset {
+                return Err(StoreError::Invalid(format!(
+                    "rated result {}: a correction in {ruleset} of a result in {}",
+                    result.key, old.ruleset
+                )));
+            }
+            io.run(statement(
+                rating_sql::UPDATE_RESULT,
+                vec![
+                    uuid(result.key),
+                    uuid(result.south),
+                    uuid(result.north),
+                    score(result.score),
+                    Param::Int(result.at_ms),
+                ],
+            ))
+            .await?;
+            // The old players too: one who is no longer in it is rated again without it.
+            recompute(
+                io,
+                ruleset,
+                old.played.seq,
+                vec![old.played.south, old.played.north],
+            )
+            .await
+        }
+    }
+}
+
+/// Recomputes every rating of `ruleset` from the record's first result on (the operator's
+/// `omweso admin rerate`): the path a correction takes, from the start.
+pub(crate) async fn rerate<Io: RecordIo>(io: &mut Io, ruleset: Ruleset) -> Result<(), StoreError> {
+    let ruleset = ruleset.name();
+    io.take_seq().await?;
+    let everyone = io.rated_persons(ruleset).await?;
+    recompute(io, ruleset, i64::MIN, everyone).await
+}
+
+/// Rates `ruleset`'s record again from the place `from` on: each player of those results
+/// (and each of `also`) from their rating before it; the history from `from` on and the
+/// players' ratings rewritten.
+async fn recompute<Io: RecordIo>(
+    io: &mut Io,
+    ruleset: &str,
+    from: i64,
+    also: Vec<Uuid>,
+) -> Result<(), StoreError> {
+    let results: Vec<Played> = io
+        .results_from(ruleset, from)
+        .await?
+        .into_iter()
+        .map(|r| r.played)
+        .collect();
+    // Sorted, so that the writes come in the same order on every path and every run.
+    let persons: BTreeSet<Uuid> = results
+        .iter()
+        .flat_map(|r| [r.south, r.north])
+        .chain(also)
+        .collect();
+    let mut ratings = HashMap::new();
+    for person in &persons {
+        if let Some(rating) = io.rating_before(*person, ruleset, from).await? {
+            ratings.insert(*person, rating);
+        }
+    }
+    let changes = replay(&mut ratings, &results);
+    io.run(statement(
+        rating_sql::DELETE_HISTORY_FROM,
+        vec![text(ruleset), Param::Int(from)],
+    ))
+    .await?;
+    for change in &changes {
+        io.run(history_line(ruleset, change)).await?;
+    }
+    for person in &persons {
+        let write = match ratings.get(person) {
+            Some(rating) => statement(
+                rating_sql::UPSERT_RATING,
+                vec![
+                    uuid(*person),
+                    text(ruleset),
+                    Param::Float(rating.glicko.rating),
+                    Param::Float(rating.glicko.deviation),
+                    Param::Float(rating.glicko.volatility),
+                    Param::Int(i64::from(rating.games)),
+                    Param::Int(rating.last_played_ms),
+                ],
+            ),
+            None => statement(
+                rating_sql::DELETE_RATING,
+                vec![uuid(*person), text(ruleset)],
+            ),
+        };
+        io.run(write).await?;
+    }
+    Ok(())
+}
+
+fn history_line(ruleset: &str, change: &Change) -> Statement {
+    statement(
+        rating_sql::INSERT_HISTORY,
+        vec![
+            Param::Int(change.seq),
+            uuid(change.person),
+            text(ruleset),
+            uuid(change.key),
+            Param::Int(change.at_ms),
+            Param::Float(change.after.glicko.rating),
+            Param::Float(change.after.glicko.deviation),
+            Param::Float(change.after.glicko.volatility),
+            Param::Int(i64::from(change.after.games)),
+            Param::Float(change.before.rating),
+            Param::Float(change.before.deviation),
+            Param::Float(change.before.volatility),
+        ],
+    )
+}
+
+fn statement(sql: &'static str, params: Vec<Param<'static>>) -> Statement {
+    Statement {
+        sql,
+        params,
+        must_change: None,
+    }
+}
+
+fn uuid(id: Uuid) -> Param<'static> {
+    Param::Text(Some(id.to_string()))
+}
+
+fn text(value: &str) -> Param<'static> {
+    Param::Text(Some(value.to_owned()))
+}
+
+fn score(score: Option<Score>) -> Param<'static> {
+    Param::Text(score.map(|s| s.name().to_owned()))
+}
+
+/// A stored result from its columns; `Corrupt` naming the column that is wrong.
+pub(crate) fn stored_result(
+    key: &str,
+    seq: i64,
+    ruleset: String,
+    south: &str,
+    north: &str,
+    score: Option<String>,
+    at_ms: i64,
+) -> Result<StoredResult, StoreError> {
+    let id = |text: &str, column: &str| {
+        Uuid::parse_str(text).map_err(|e| {
+            StoreError::Corrupt(format!(
+                "rated_results.{column}: {text:?} is not a UUID: {e}"
+            ))
+        })
+    };
+    let score = match score {
+        None => None,
+        Some(name) => Some(Score::from_name(&name).ok_or_else(|| {
+            StoreError::Corrupt(format!("rated_results.score: {name:?} is not a score"))
+        })?),
+    };
+    Ok(StoredResult {
+        ruleset,
+        played: Played {
+            seq,
+            key: id(key, "result_key")?,
+            south: id(south, "south")?,
+            north: id(north, "north")?,
+            score,
+            at_ms,
+        },
+    })
+}
+
+/// A rating from the history's columns (`games` checked to fit).
+pub(crate) fn rating_from(
+    rating: f64,
+    deviation: f64,
+    volatility: f64,
+    games: i64,
+    last_played_ms: i64,
+) -> Result<Rating, StoreError> {
+    Ok(Rating {
+        glicko: crate::ratings::Glicko {
+            rating,
+            deviation,
+            volatility,
+        },
+        games: u32::try_from(games)
+            .map_err(|_| StoreError::Corrupt(format!("ratings.games: {games} out of range")))?,
+        last_played_ms,
+    })
+}
+
+/// Runs a future that never waits (the SQLite file's [`RecordIo`], whose every step is a
+/// blocking call that has finished when it returns) to its end, on this thread.
+pub(crate) fn ready<T>(
+    future: impl Future<Output = Result<T, StoreError>>,
+) -> Result<T, StoreError> {
+    let mut future = std::pin::pin!(future);
+    let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+    match future.as_mut().poll(&mut context) {
+        std::task::Poll::Ready(result) => result,
+        std::task::Poll::Pending => Err(StoreError::Unsupported(
+            "a blocking rating step waited (a bug: it never should)".to_owned(),
+        )),
+    }
+}

@@ -1,0 +1,105 @@
+//! The statements of the ratings' tables (`migrations/0007_ratings.sql`), portable between
+//! SQLite and PostgreSQL like those of `sql.rs`. In every one, `$1`, `$2`, ... appear in
+//! order, so either driver may bind them by position.
+
+/// Takes the next number of the record, and with it (on PostgreSQL) the lock that makes
+/// two rating transactions run one after the other.
+pub(crate) const TAKE_SEQ: &str =
+    "UPDATE rating_record SET results = results + 1 WHERE id = 1 RETURNING results";
+
+const RESULT_COLUMNS: &str = "result_key, seq, ruleset, south, north, score, at_ms";
+
+pub(crate) static FIND_RESULT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!("SELECT {RESULT_COLUMNS} FROM rated_results WHERE result_key = $1")
+});
+
+pub(crate) static RESULTS_FROM: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "SELECT {RESULT_COLUMNS} FROM rated_results WHERE ruleset = $1 AND seq >= $2 ORDER BY seq"
+    )
+});
+
+/// The whole record, by ruleset then place (`omweso admin rerate --check`).
+pub(crate) static ALL_RESULTS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!("SELECT {RESULT_COLUMNS} FROM rated_results ORDER BY ruleset, seq")
+});
+
+/// A player's rating before a place in the record: the history's last line before it.
+pub(crate) const STATE_BEFORE: &str = "SELECT rating, deviation, volatility, games, at_ms \
+     FROM rating_history WHERE person = $1 AND ruleset = $2 AND seq < $3 \
+     ORDER BY seq DESC LIMIT 1";
+
+/// Everyone rated in a ruleset (so that a recomputation from the start forgets nobody).
+pub(crate) const RATED_PERSONS: &str = "SELECT person FROM ratings WHERE ruleset = $1";
+
+pub(crate) const INSERT_RESULT: &str = "INSERT INTO rated_results \
+     (result_key, seq, ruleset, south, north, score, at_ms) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7)";
+
+pub(crate) const UPDATE_RESULT: &str = "UPDATE rated_results \
+     SET south = $2, north = $3, score = $4, at_ms = $5 WHERE result_key = $1";
+
+pub(crate) const DELETE_HISTORY_FROM: &str =
+    "DELETE FROM rating_history WHERE ruleset = $1 AND seq >= $2";
+
+pub(crate) const INSERT_HISTORY: &str = "INSERT INTO rating_history \
+     (seq, person, ruleset, result_key, at_ms, rating, deviation, volatility, games, \
+      before_rating, before_deviation, before_volatility) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)";
+
+pub(crate) const UPSERT_RATING: &str = "INSERT INTO ratings \
+     (person, ruleset, rating, deviation, volatility, games, last_played_ms) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7) \
+     ON CONFLICT (person, ruleset) DO UPDATE SET rating = excluded.rating, \
+     deviation = excluded.deviation, volatility = excluded.volatility, \
+     games = excluded.games, last_played_ms = excluded.last_played_ms";
+
+pub(crate) const DELETE_RATING: &str = "DELETE FROM ratings WHERE person = $1 AND ruleset = $2";
+
+const RATING_COLUMNS: &str =
+    "person, ruleset, rating, deviation, volatility, games, last_played_ms";
+
+/// Chunks of persons' ratings in one ruleset: `$1` the ruleset, then `n` person ids.
+pub(crate) fn ratings_of(n: usize) -> String {
+    let ids: Vec<String> = (2..n + 2).map(|i| format!("${i}")).collect();
+    format!(
+        "SELECT {RATING_COLUMNS} FROM ratings WHERE ruleset = $1 AND person IN ({})",
+        ids.join(", ")
+    )
+}
+
+pub(crate) static ALL_RATINGS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!("SELECT {RATING_COLUMNS} FROM ratings ORDER BY ruleset, person")
+});
+
+const HISTORY_COLUMNS: &str = "seq, person, ruleset, result_key, at_ms, rating, deviation, \
+     volatility, games, before_rating, before_deviation, before_volatility";
+
+pub(crate) static ALL_HISTORY: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!("SELECT {HISTORY_COLUMNS} FROM rating_history ORDER BY ruleset, seq, person")
+});
+
+/// A person's history in one ruleset, newest first (the chart), at most `$3` lines.
+pub(crate) static HISTORY_OF: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "SELECT {HISTORY_COLUMNS} FROM rating_history WHERE person = $1 AND ruleset = $2 \
+         ORDER BY seq DESC LIMIT $3"
+    )
+});
+
+/// The lines of one rated result (a game's rating changes).
+pub(crate) static HISTORY_OF_RESULT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!("SELECT {HISTORY_COLUMNS} FROM rating_history WHERE result_key = $1")
+});
+
+/// The leaderboard: `$1` the ruleset, then only ratings not provisional at `$2` (now,
+/// ms): the deviation grown by the inactivity, sqrt(d^2 + t v^2 * 173.7178^2) with t in
+/// rating periods (`$3` periods a millisecond times 173.7178^2), below `$4` (110^2);
+/// accounts not disabled; the best `$5`. The server checks each line again in Rust
+/// (`Rating::at`), so the last bit of the arithmetic here never shows a provisional one.
+pub(crate) const LEADERBOARD: &str = "SELECT r.person, r.ruleset, r.rating, r.deviation, \
+     r.volatility, r.games, r.last_played_ms, p.username, p.name \
+     FROM ratings r JOIN persons p ON p.id = r.person \
+     WHERE r.ruleset = $1 AND p.username IS NOT NULL AND p.disabled_at_ms IS NULL \
+     AND r.deviation * r.deviation + ($2 - r.last_played_ms) * $3 * r.volatility * r.volatility < $4 \
+     ORDER BY r.rating DESC, r.last_played_ms ASC LIMIT $5";

@@ -1,0 +1,371 @@
+//! Ratings in the store (docs/ratings.md): `Write::Rate` applied atomically with the
+//! writes beside it, corrections re-rating from their place, `rerate` finding exactly the
+//! stored values, and no lost update when two rated games end at once.
+
+use std::collections::HashMap;
+
+use omweso_rules::Ruleset;
+use omweso_server::ratings::{replay, Glicko, Played};
+use omweso_server::store::{RatedResult, Score, Store, StoreError, Write};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use uuid::Uuid;
+
+use super::*;
+
+const DAY: i64 = 86_400_000;
+
+fn result(key: Uuid, south: Uuid, north: Uuid, score: Option<Score>, at_ms: i64) -> RatedResult {
+    RatedResult {
+        key,
+        ruleset: Ruleset::Omweso,
+        south,
+        north,
+        score,
+        at_ms,
+    }
+}
+
+#[tokio::test]
+async fn a_rated_result_rates_both_players_with_the_writes_beside_it() {
+    for_each_db(ALL, |db| async move {
+        let store = db.open().await;
+        let mut g = game("playing", 1);
+        store.insert_game(&g).await.unwrap();
+        let (south, north) = (Uuid::new_v4(), Uuid::new_v4());
+        g.status = "finished".into();
+        let rated = result(g.id, south, north, Some(Score::SouthWon), 10 * DAY);
+        store
+            .write(&[Write::UpdateGame(g.clone()), Write::Rate(rated)])
+            .await
+            .unwrap();
+        let ratings = store
+            .ratings_of(&[south, north, Uuid::new_v4()], Ruleset::Omweso)
+            .await
+            .unwrap();
+        // Exactly the module's values, to the bit: 1741.48/396.69 and 1258.52/396.69.
+        let won = Glicko::START.after_game(&Glicko::START, 1.0);
+        let lost = Glicko::START.after_game(&Glicko::START, 0.0);
+        assert_eq!(ratings.len(), 2, "a player never rated is absent");
+        assert_eq!(ratings[&south].glicko, won);
+        assert_eq!(ratings[&north].glicko, lost);
+        assert_eq!(
+            (ratings[&south].games, ratings[&south].last_played_ms),
+            (1, 10 * DAY)
+        );
+        assert_eq!(won.rating.round(), 1741.0);
+        // Another ruleset knows nothing of it.
+        assert!(store
+            .ratings_of(&[south], Ruleset::Oware)
+            .await
+            .unwrap()
+            .is_empty());
+        let changes = store.rating_changes(g.id).await.unwrap();
+        let shown: HashMap<Uuid, i32> = changes.iter().map(|c| (c.person, c.shown())).collect();
+        assert_eq!(shown, HashMap::from([(south, 241), (north, -241)]));
+
+        // Refused with the writes beside it: nothing of either is kept.
+        let mut missing = game("finished", 2);
+        missing.id = Uuid::new_v4();
+        let other = Uuid::new_v4();
+        let refused = store
+            .write(&[
+                Write::Rate(result(
+                    missing.id,
+                    south,
+                    other,
+                    Some(Score::NorthWon),
+                    11 * DAY,
+                )),
+                Write::UpdateGame(missing),
+            ])
+            .await;
+        assert!(
+            matches!(refused, Err(StoreError::NotFound(_))),
+            "{refused:?}"
+        );
+        let after = store
+            .ratings_of(&[south, other], Ruleset::Omweso)
+            .await
+            .unwrap();
+        assert_eq!(after.len(), 1);
+        assert_eq!(after[&south].games, 1);
+
+        // A player against themself is refused, saying so.
+        let same = store
+            .write(&[Write::Rate(result(
+                Uuid::new_v4(),
+                south,
+                south,
+                Some(Score::Draw),
+                0,
+            ))])
+            .await;
+        assert!(
+            matches!(&same, Err(StoreError::Invalid(m)) if m.contains("same person")),
+            "{same:?}"
+        );
+        store.close().await;
+    })
+    .await;
+}
+
+/// The record as `replay` would rate it from scratch: the expected ratings.
+fn expected(record: &[Played]) -> HashMap<Uuid, omweso_server::ratings::Rating> {
+    let mut ratings = HashMap::new();
+    replay(&mut ratings, record);
+    ratings
+}
+
+#[tokio::test]
+async fn a_correction_rerates_everything_after_it() {
+    for_each_db(ALL, |db| async move {
+        let store = db.open().await;
+        let (a, b, c) = (Uuid::new_v4(), Uuid::new_v4(), Uuid::new_v4());
+        let keys = [Uuid::new_v4(), Uuid::new_v4(), Uuid::new_v4()];
+        let rows = [
+            result(keys[0], a, b, Some(Score::SouthWon), DAY),
+            result(keys[1], b, c, Some(Score::NorthWon), 3 * DAY),
+            result(keys[2], c, a, Some(Score::Draw), 40 * DAY),
+        ];
+        for row in &rows {
+            store.write(&[Write::Rate(row.clone())]).await.unwrap();
+        }
+        let played = |score: [Option<Score>; 3]| -> Vec<Played> {
+            rows.iter()
+                .zip(score)
+                .enumerate()
+                .map(|(i, (r, score))| Played {
+                    seq: i as i64,
+                    key: r.key,
+                    south: r.south,
+                    north: r.north,
+                    score,
+                    at_ms: r.at_ms,
+                })
+                .collect()
+        };
+        let now = store.ratings_of(&[a, b, c], Ruleset::Omweso).await.unwrap();
+        assert_eq!(
+            now,
+            expected(&played([
+                Some(Score::SouthWon),
+                Some(Score::NorthWon),
+                Some(Score::Draw)
+            ]))
+        );
+
+        // The first result annulled: it no longer counts, and the two after it are rated
+        // again from the players' values without it.
+        let annulled = result(keys[0], a, b, None, DAY);
+        store.write(&[Write::Rate(annulled)]).await.unwrap();
+        let want = expected(&played([None, Some(Score::NorthWon), Some(Score::Draw)]));
+        assert_eq!(
+            store.ratings_of(&[a, b, c], Ruleset::Omweso).await.unwrap(),
+            want
+        );
+        assert_eq!(want[&a].games, 1);
+        assert!(store.rating_changes(keys[0]).await.unwrap().is_empty());
+
+        // Then corrected to a draw: counted again, in its own place (first).
+        store
+            .write(&[Write::Rate(result(keys[0], a, b, Some(Score::Draw), DAY))])
+            .await
+            .unwrap();
+        let want = expected(&played([
+            Some(Score::Draw),
+            Some(Score::NorthWon),
+            Some(Score::Draw),
+        ]));
+        assert_eq!(
+            store.ratings_of(&[a, b, c], Ruleset::Omweso).await.unwrap(),
+            want
+        );
+        let report = store.rerate_check().await.unwrap();
+        assert_eq!(report.differences, Vec::<String>::new());
+        assert_eq!((report.results, report.ratings), (3, 3));
+
+        // A correction may not move a result to another ruleset.
+        let mut elsewhere = result(keys[1], b, c, Some(Score::Draw), 3 * DAY);
+        elsewhere.ruleset = Ruleset::Oware;
+        let refused = store.write(&[Write::Rate(elsewhere)]).await;
+        assert!(
+            matches!(refused, Err(StoreError::Invalid(_))),
+            "{refused:?}"
+        );
+        store.close().await;
+    })
+    .await;
+}
+
+/// A generated history: 8 players, the three rulesets, results over a year with gaps,
+/// a fifth of them corrections (annulments, changed results, results restored) of
+/// earlier ones; then `rerate --check` finds the stored values exactly, and `rerate`
+/// rewrites them to the same bits.
+#[tokio::test]
+async fn rerate_finds_exactly_the_stored_ratings_after_corrections() {
+    for_each_db(ALL, |db| async move {
+        let store = db.open().await;
+        let mut rng = SmallRng::seed_from_u64(29);
+        let players: Vec<Uuid> = (0..8).map(|_| Uuid::new_v4()).collect();
+        let scores = [
+            Some(Score::SouthWon),
+            Some(Score::NorthWon),
+            Some(Score::Draw),
+            None,
+        ];
+        let mut written: Vec<RatedResult> = Vec::new();
+        let mut at_ms = 1_700_000_000_000;
+        for _ in 0..150 {
+            at_ms += rng.random_range(0..20 * DAY);
+            let correction = !written.is_empty() && rng.random_bool(0.2);
+            let row = if correction {
+                let mut old = written[rng.random_range(0..written.len())].clone();
+                old.score = scores[rng.random_range(0..scores.len())];
+                old
+            } else {
+                let south = players[rng.random_range(0..players.len())];
+                let mut north = players[rng.random_range(0..players.len())];
+                while north == south {
+                    north = players[rng.random_range(0..players.len())];
+                }
+                let row = RatedResult {
+                    key: Uuid::new_v4(),
+                    ruleset: Ruleset::ALL[rng.random_range(0..3)],
+                    south,
+                    north,
+                    score: scores[rng.random_range(0..3)],
+                    at_ms,
+                };
+                written.push(row.clone());
+                row
+            };
+            // Some results come two to a transaction, as a group commit merges them.
+            store.write(&[Write::Rate(row)]).await.unwrap();
+        }
+        let report = store.rerate_check().await.unwrap();
+        assert_eq!(report.differences, Vec::<String>::new());
+        assert_eq!(report.results, written.len());
+        let before = store.rating_tables().await.unwrap();
+        assert!(before.history.values().map(Vec::len).sum::<usize>() > 150);
+        let rerated = store.rerate().await.unwrap();
+        assert_eq!(rerated.differences, Vec::<String>::new());
+        assert_eq!(store.rating_tables().await.unwrap(), before);
+        store.close().await;
+    })
+    .await;
+}
+
+/// Two rated games with the same player end at the same moment, each in its own
+/// transaction on its own connection: both count (two games, rated one after the
+/// other), none is rated from values the other was changing.
+#[tokio::test]
+async fn two_rated_games_ending_at_once_lose_no_update() {
+    for_each_db(ALL, |db| async move {
+        let store = db.open().await;
+        for round in 0..20 {
+            let (p, q, r) = (Uuid::new_v4(), Uuid::new_v4(), Uuid::new_v4());
+            let end = |store: Store, opponent: Uuid| async move {
+                let mut g = game("playing", round);
+                store.insert_game(&g).await.unwrap();
+                g.status = "finished".into();
+                let rated = result(g.id, p, opponent, Some(Score::SouthWon), round * DAY);
+                store
+                    .write(&[Write::UpdateGame(g), Write::Rate(rated)])
+                    .await
+            };
+            let (one, two) = tokio::join!(
+                tokio::spawn(end(store.clone(), q)),
+                tokio::spawn(end(store.clone(), r))
+            );
+            one.unwrap().unwrap();
+            two.unwrap().unwrap();
+            let ratings = store.ratings_of(&[p, q, r], Ruleset::Omweso).await.unwrap();
+            assert_eq!(ratings[&p].games, 2, "round {round}: an update was lost");
+            // Rated one after the other: the second from the first's values.
+            let first = Glicko::START.after_game(&Glicko::START, 1.0);
+            let second = first.after_game(&Glicko::START, 1.0);
+            assert_eq!(ratings[&p].glicko, second, "round {round}");
+        }
+        let report = store.rerate_check().await.unwrap();
+        assert_eq!(report.differences, Vec::<String>::new());
+        store.close().await;
+    })
+    .await;
+}
+
+/// An account (a guest person made one), for the leaderboard's join with `persons`.
+async fn account(store: &Store, username: &str) -> Uuid {
+    let (_, row) = session(username, 1);
+    let id = row.player_id;
+    store
+        .write(&[
+            Write::InsertSession(row),
+            Write::Session(omweso_server::store::SessionChange::MakeAccount {
+                person_id: id,
+                username: username.into(),
+                username_key: username.to_lowercase(),
+                password_hash: "not a hash".into(),
+                recovery_hashes: Vec::new(),
+            }),
+        ])
+        .await
+        .unwrap();
+    id
+}
+
+/// The leaderboard lists established ratings only, best first: a player with one game
+/// (provisional) is left out, and a year later (every deviation grown past 110 again)
+/// nobody is listed.
+#[tokio::test]
+async fn the_leaderboard_lists_established_ratings_best_first() {
+    for_each_db(ALL, |db| async move {
+        let store = db.open().await;
+        let (a, b, c) = (
+            account(&store, "strong").await,
+            account(&store, "weaker").await,
+            account(&store, "newcomer").await,
+        );
+        let start = 1_800_000_000_000;
+        // 40 games, a day apart: a wins three in four.
+        for i in 0..40 {
+            let score = if i % 4 == 3 {
+                Score::NorthWon
+            } else {
+                Score::SouthWon
+            };
+            let row = result(Uuid::new_v4(), a, b, Some(score), start + i * DAY);
+            store.write(&[Write::Rate(row)]).await.unwrap();
+        }
+        let row = result(
+            Uuid::new_v4(),
+            c,
+            b,
+            Some(Score::SouthWon),
+            start + 40 * DAY,
+        );
+        store.write(&[Write::Rate(row)]).await.unwrap();
+        let now = start + 41 * DAY;
+        let ratings = store.ratings_of(&[a, b, c], Ruleset::Omweso).await.unwrap();
+        assert!(!ratings[&a].at(now).provisional(), "{:?}", ratings[&a]);
+        assert!(!ratings[&b].at(now).provisional(), "{:?}", ratings[&b]);
+        assert!(ratings[&c].at(now).provisional());
+        let board = store.leaderboard(Ruleset::Omweso, now, 100).await.unwrap();
+        let names: Vec<&str> = board.iter().map(|l| l.username.as_str()).collect();
+        assert_eq!(names, ["strong", "weaker"]);
+        assert_eq!(board[0].rating, ratings[&a]);
+        assert!(board[0].rating.glicko.rating > board[1].rating.glicko.rating);
+        assert!(store
+            .leaderboard(Ruleset::Omweso, now + 400 * DAY, 100)
+            .await
+            .unwrap()
+            .is_empty());
+        assert!(store
+            .leaderboard(Ruleset::Oware, now, 100)
+            .await
+            .unwrap()
+            .is_empty());
+        store.close().await;
+    })
+    .await;
+}
