@@ -98,7 +98,7 @@ test('finished games are searched on /games and replayed on their own page, on a
   const row = page.locator(`[data-archive-game="${oware}"]`);
   assert.equal(await row.locator('.archive-players').textContent(), 'Kato vs Nakato');
   assert.equal(await row.locator('.archive-result').textContent(), 'Nakato won by resignation');
-  assert.match(String(await row.locator('.archive-details').textContent()), /^Oware · casual · 2 moves · /);
+  assert.match(String(await row.locator('.archive-details').textContent()), /^Oware · rated · 2 moves · /);
   assert.equal(await page.locator('[data-archive-more]').isHidden(), true, 'nothing older');
   await assertLargeTargets(page, '.archive-form button, .archive-form input, .archive-form select, .archive-game-link');
   await assertAccessible(page, 'the archive page with a search');
@@ -117,7 +117,7 @@ test('finished games are searched on /games and replayed on their own page, on a
   await panel.waitFor();
   await page.waitForFunction(() => document.querySelector('[data-finished-details]')?.textContent?.startsWith('Oware'));
   assert.equal(await panel.locator('[data-finished-result]').textContent(), 'Nakato won by resignation');
-  assert.match(String(await panel.locator('[data-finished-details]').textContent()), /^Oware · casual · 2 moves · ended /);
+  assert.match(String(await panel.locator('[data-finished-details]').textContent()), /^Oware · rated · 2 moves · ended /);
   assert.equal(await panel.locator('[data-finished-moves]').textContent(), '1. S C1  2. N C2');
   assert.equal(await panel.locator('[data-replay-where]').textContent(), 'The final position, after 2 moves.');
   assert.equal(await panel.locator('[data-finished-analyse]').getAttribute('href'), `/analysis?game=${oware}`);

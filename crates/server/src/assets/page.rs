@@ -243,6 +243,8 @@ mod tests {
             render(TEMPLATE, &site(), "/g/01a2"),
             expect(
                 &[
+                    // A finished game's panel (archive/finishedgame.js) is styled there.
+                    format!("  <link rel=\"stylesheet\" href=\"{v}/archive/archive.css\">\n"),
                     preload("game/gameview.js"),
                     preload("core/ui.js"),
                     preload("board/board.js")

@@ -35,8 +35,8 @@ pub mod writer;
 
 pub use archive_sql::{ArchiveSearch, ResultFilter, WINDOW as ARCHIVE_WINDOW};
 pub use db::{
-    ArchiveEntry, ArchiveFound, ArchiveKey, LeaderLine, PersonGame, PersonTournament,
-    RatingTables, RerateReport, ResultCounts, Store,
+    ArchiveEntry, ArchiveFound, ArchiveKey, LeaderLine, PersonGame, PersonTournament, RatingTables,
+    RerateReport, ResultCounts, Store,
 };
 pub use error::StoreError;
 pub use rows::{
