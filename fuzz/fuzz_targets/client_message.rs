@@ -58,6 +58,8 @@ fn table(ruleset: Ruleset, setup: SetupKind, time_control: TimeControl) -> Table
         time_control,
         stop_at_ms: None,
         relayed: false,
+        rated: false,
+        tournament: None,
     };
     let mut table = Table::new(uuid::Uuid::nil(), config, seat("S", 1), Side::South, 0);
     let (side, events) = table

@@ -2,7 +2,8 @@
 //!
 //! - The whole input, if UTF-8, is one request line to `engine_cli::respond`: the answer
 //!   must be one line of JSON, an object holding either an `"error"` string or a `"moves"`,
-//!   `"position"` or (`bestmove`) `"move"` key. Searches are capped at `SEARCH_NODES`
+//!   `"position"`, (`bestmove`) `"move"`, (`read_game`) `"games"` or (`write_game`)
+//!   `"text"` key. Searches are capped at `SEARCH_NODES`
 //!   nodes ([`Options::search_nodes_cap`]), so that a `"millis":60000` or `"level":8`
 //!   input costs milliseconds, not a minute.
 //! - The raw bytes (at most 64 KiB) are fed to `engine_cli::run` as a stream of request
@@ -54,7 +55,9 @@ fn check_response(request: &[u8], response: &str) {
     let ok = match map.get("error") {
         Some(error) => error.is_string(),
         None => {
-            map.contains_key("moves") || map.contains_key("position") || map.contains_key("move")
+            ["moves", "position", "move", "games", "text"]
+                .iter()
+                .any(|key| map.contains_key(*key))
         }
     };
     assert!(

@@ -1,6 +1,7 @@
-// The analysis board (`/analysis`): any position - typed in (`?ruleset=..&position=..`), or
-// a game's at a move (`?game=<id>&ply=<n>`, the game's snapshot read once over HTTP: no
-// seat, no socket, so a running game is not disturbed) - its legal pits lit from the
+// The analysis board (`/analysis`): any position - typed in (`?ruleset=..&position=..`), a
+// game's at a move (`?game=<id>&ply=<n>`, the game's file read once through its export:
+// no seat, no socket, so a running game is not disturbed), or a game file's pasted or
+// chosen (gamefile.js) - its legal pits lit from the
 // server's answer, moves played by clicking and animated lap by lap as in a game,
 // decisions answered with their previews (game/decision.js), the line of positions with back
 // and forward (analysisline.js), and the engine's best move, score and line
@@ -17,7 +18,8 @@ import { BoardView } from '../board/boardview.js';
 import { DecisionPanel } from '../game/decision.js';
 import { EnginePanel } from './enginepanel.js';
 import { describeStart } from '../game/hoverline.js';
-import { Line, rootNode, nodeOfAnswer, lineOfGame, budgetOf, endedView } from './analysisline.js';
+import { Line, rootNode, nodeOfAnswer, endedView } from './analysisline.js';
+import { GameFileForm, lineOfReport, budgetOfRecord, exportedGame, readGameFile, tagOf } from './gamefile.js';
 import { RULESET_NAMES } from '../core/words.js';
 import { PositionForm, RULESETS, STARTS } from './positionform.js';
 import { cellOf, parsePosition, sideName, describeOutcome, summarizeLaps, other } from '../board/notation.js';
@@ -60,8 +62,8 @@ class AnalysisView {
     this.decisionVersion = 0;
     /** A move or a question is on its way, or a turn is being animated. */
     this.busy = false;
-    /** @type {import('../game/model.js').Snapshot | null} the game analysed, if any */
-    this.game = null;
+    /** A game's line is shown (from this server or a file), not a position typed in. */
+    this.fromGame = false;
     this.boardView = new BoardView({
       onActivate: (token) => this.onPit(token),
       onAdjust: () => {},
@@ -98,6 +100,7 @@ class AnalysisView {
       onclick: () => this.step(1),
     }, 'Forward ▶');
     this.form = new PositionForm((ruleset, position) => this.analyseTyped(ruleset, position));
+    this.gameFile = new GameFileForm((report) => this.openFileGame(report));
     this.buildLayout();
     /** @type {any} */ (window).__omwesoAnalysis = {
       view: this,
@@ -136,32 +139,63 @@ class AnalysisView {
   }
 
   /**
-   * A game's positions, read once (its snapshot over HTTP), at move `ply`.
+   * A game of this server, read once through its export (its game file, replayed by the
+   * server), at move `ply`.
    * @param {string} gameId @param {number} ply
    */
   async openGame(gameId, ply) {
-    let snap;
+    /** @type {import('./gamefile.js').GameReport | undefined} */
+    let report;
     try {
-      snap = await api('GET', `/api/games/${encodeURIComponent(gameId)}`);
+      [report] = await readGameFile(await exportedGame(gameId));
     } catch (e) {
       this.form.showError(`That game could not be read: ${errorText(e)}`);
       return;
     }
-    const line = lineOfGame(snap, Number.isInteger(ply) ? ply : snap.history.length);
-    if (!line) {
-      this.form.showError('That game has not started: there is no position to analyse yet.');
+    if (!report || !this.openReport(report, ply)) {
+      this.form.showError(`That game could not be read: ${report?.error || 'it has no moves to show'}`);
       return;
     }
-    this.game = snap;
-    this.ruleset = snap.ruleset;
-    this.budget = budgetOf(snap);
+    const { record } = report;
+    const players = `${tagOf(record, 'South') || '?'} vs ${tagOf(record, 'North') || '?'}`;
+    const live = record.result === '*' ? ' (not over: read once, as it stood when this page opened)' : '';
+    replace(this.source, 'From the game ', h('a', { href: `/g/${encodeURIComponent(gameId)}`, 'data-analysis-game': gameId }, players), live, '.');
+    await this.showCurrent();
+  }
+
+  /**
+   * A game of a file pasted or chosen: its moves become the line, from its start.
+   * @param {import('./gamefile.js').GameReport} report
+   */
+  async openFileGame(report) {
+    if (this.busy || !this.openReport(report, 0)) return;
+    const { record } = report;
+    const event = tagOf(record, 'Event');
+    replace(this.source, 'From a game file: ',
+      h('span', { 'data-analysis-file': true }, `${tagOf(record, 'South') || '?'} vs ${tagOf(record, 'North') || '?'}`),
+      event ? ` (${event})` : '', `, ${record.result}.`);
+    const anim = new URLSearchParams(location.search).get('anim');
+    history.replaceState(null, '', `/analysis${anim !== null ? `?anim=${anim}` : ''}`);
+    await this.showCurrent();
+    announce(`The game file’s ${record.moves.length} moves are the line; step through them with Forward.`);
+  }
+
+  /**
+   * A read game as the line, showing `ply`.
+   * @param {import('./gamefile.js').GameReport} report @param {number} ply
+   * @returns {boolean} whether it could be shown
+   */
+  openReport(report, ply) {
+    const line = lineOfReport(report, ply);
+    if (!line) return false;
+    this.fromGame = true;
+    this.ruleset = report.record.ruleset;
+    this.budget = budgetOfRecord(report.record);
     this.line = line;
     this.pending = null;
-    const players = `${snap.seats.s?.name || '?'} vs ${snap.seats.n?.name || '?'}`;
-    const live = snap.status === 'playing' ? ' (being played: read once, as it stood when this page opened)' : '';
-    replace(this.source, 'From the game ', h('a', { href: `/g/${encodeURIComponent(gameId)}`, 'data-analysis-game': gameId }, players), live, '.');
     this.form.ruleset.value = this.ruleset;
-    await this.showCurrent();
+    this.form.showError('');
+    return true;
   }
 
   /**
@@ -179,7 +213,7 @@ class AnalysisView {
       return false;
     }
     this.ruleset = ruleset;
-    this.game = null;
+    this.fromGame = false;
     this.pending = null;
     replace(this.source, '');
     this.line = new Line([{ ...rootNode(view.position, view.akakyala || null), view }]);
@@ -238,7 +272,8 @@ class AnalysisView {
           h('section', { class: 'panel' },
             h('div', { class: 'settings' },
               h('label', { for: 'anim-speed' }, 'Sowing animation '), boardView.speedSelect, ' ', boardView.flipButton)),
-          this.form.el)));
+          this.form.el,
+          this.gameFile.el)));
     this.lineList.addEventListener('keydown', (ev) => {
       if (ev.key === 'ArrowLeft' || ev.key === 'ArrowRight') {
         ev.preventDefault();
@@ -606,7 +641,7 @@ class AnalysisView {
         onclick: () => this.goTo(i),
       },
       i === 0
-        ? h('span', { class: 'move-text' }, this.game ? 'Start of the game' : 'Position analysed')
+        ? h('span', { class: 'move-text' }, this.fromGame ? 'Start of the game' : 'Position analysed')
         : [h('span', { class: 'move-no' }, `${i}.`),
           h('span', { class: `move-side side-${node.by}` }, node.by === 's' ? 'S' : 'N'),
           h('span', { class: 'move-text' }, node.move || '')])));

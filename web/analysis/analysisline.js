@@ -1,17 +1,16 @@
 // The analysis board's line, with no DOM: the positions analysed one after the other (the
 // position analysed from, then each move played on it), the one shown, going back and
 // forward, and a new move replacing what followed. A game opened for analysis gives its
-// moves as the first line. No rules: every position comes from the server (a game's
-// history, or an analysis call's answer).
+// moves as the first line (gamefile.js). No rules: every position comes from the server
+// (a game file's replay, or an analysis call's answer).
 
-import { parsePosition, ring, formatPosition, isOware, emptyPosition } from '../board/notation.js';
+import { parsePosition, ring } from '../board/notation.js';
 
 /** @typedef {import('../board/notation.js').Side} Side */
 /** @typedef {import('../board/notation.js').Lap} Lap */
 /** @typedef {import('../board/notation.js').Outcome} Outcome */
 /** @typedef {import('../board/notation.js').Ruleset} Ruleset */
 /** @typedef {import('../game/model.js').Legal} Legal */
-/** @typedef {import('../game/model.js').Snapshot} Snapshot */
 /** @typedef {import('../game/model.js').OptionResult} OptionResult */
 /** @typedef {import('../game/model.js').LapsOmitted} LapsOmitted */
 /** Who has captured in an earlier turn (Omweso's akakyala). @typedef {{s: boolean, n: boolean}} CaptureHistory */
@@ -139,62 +138,6 @@ export function captureHistories(ruleset, positions, movers) {
 }
 
 /**
- * The position a game started from: the preset, or both players' free arrangements, with
- * the first player to move (Mweiso: both owe their opening).
- * @param {Snapshot} snap
- * @returns {string | null} null when the game has not started
- */
-export function startOf(snap) {
-  if (snap.status === 'setup') return null;
-  const first = snap.history[0]?.by || snap.to_move || 's';
-  const pos = emptyPosition(snap.ruleset);
-  pos.toMove = first;
-  if (isOware(snap.ruleset)) {
-    pos.cells.fill(4);
-    return formatPosition(pos);
-  }
-  for (const side of /** @type {Side[]} */ (['s', 'n'])) {
-    const counts = snap.setup === 'free' && snap.ruleset === 'omweso' ? snap.arrangements[side] : null;
-    ring(snap.ruleset, side).forEach((cell, i) => {
-      if (counts) pos.cells[cell] = counts[i];
-      else if (snap.ruleset === 'mweiso' || snap.setup === 'even') pos.cells[cell] = 2;
-      else pos.cells[cell] = i < 8 ? 4 : 0;
-    });
-  }
-  if (snap.ruleset === 'mweiso') pos.toMove = 'o';
-  return formatPosition(pos);
-}
-
-/**
- * A game's moves as a line: its start, then the position after each move, showing `ply`
- * (the position after that many moves; the last when past the end).
- * @param {Snapshot} snap
- * @param {number} ply
- * @returns {Line | null} null when the game has not started
- */
-export function lineOfGame(snap, ply) {
-  const start = startOf(snap);
-  if (!start) return null;
-  const played = snap.history.filter((entry) => entry.position);
-  const positions = [start, ...played.map((entry) => /** @type {string} */ (entry.position))];
-  const movers = [null, ...played.map((entry) => entry.by)];
-  const histories = snap.ruleset === 'omweso' && snap.time_control.akakyala
-    ? captureHistories(snap.ruleset, positions, movers) : null;
-  const over = (snap.status === 'finished' || snap.status === 'annulled') && snap.outcome ? snap.outcome : null;
-  const nodes = positions.map((position, i) => {
-    const entry = i > 0 ? played[i - 1] : null;
-    return {
-      ...rootNode(position, histories ? histories[i] : null),
-      move: entry ? entry.move : null,
-      by: entry ? entry.by : null,
-      stolen: Boolean(entry?.stolen),
-      over: i === positions.length - 1 ? over : null,
-    };
-  });
-  return new Line(nodes, ply);
-}
-
-/**
  * What the server said of a node's position, with the game's end when the node is a
  * finished game's last position: its result, and nobody to move (no legal starts).
  * @param {PositionView} view @param {Outcome | null | undefined} over
@@ -202,15 +145,4 @@ export function lineOfGame(snap, ply) {
  */
 export function endedView(view, over) {
   return over ? { ...view, outcome: over, legal: {} } : view;
-}
-
-/**
- * The budget a game's turns are sown under (docs/rules.md#4-play-under-the-referee-server-rules): its move limit at its sowing
- * pace, or the server's hard cap when the limit is off.
- * @param {Snapshot} snap
- */
-export function budgetOf(snap) {
-  const tc = snap.time_control;
-  if (tc.move_limit_seconds == null) return 20000;
-  return Math.max(1, Math.min(20000, Math.floor(tc.move_limit_seconds * tc.sowing_pace)));
 }

@@ -51,7 +51,10 @@ export async function mountLobby(root) {
         h('a', { href: '/howto/omweso', class: 'button secondary small', 'data-howto': 'omweso' }, 'How to play Omweso'),
         h('a', { href: '/howto/mweiso', class: 'button secondary small', 'data-howto': 'mweiso' }, 'How to play Mweiso'),
         h('a', { href: '/howto/oware', class: 'button secondary small', 'data-howto': 'oware' }, 'How to play Oware'),
-        h('a', { href: `/analysis${location.search}`, class: 'button secondary small', 'data-analysis-link': true }, 'Analysis board'))),
+        h('a', { href: `/analysis${location.search}`, class: 'button secondary small', 'data-analysis-link': true }, 'Analysis board')),
+      h('nav', { class: 'lobby-links', 'aria-label': 'Players and games' },
+        h('a', { href: '/leaderboards', class: 'button secondary small', 'data-leaderboards-link': true }, 'Leaderboards'),
+        h('a', { href: '/games', class: 'button secondary small', 'data-archive-link': true }, 'Game archive'))),
   );
   // A visitor reads the lobby without a name; the name is asked when they act.
   await readerSession();

@@ -5,6 +5,7 @@
 
 import { h } from '../core/ui.js';
 import { RESULT_WORDS, RESULT_MARKS, formatPoints } from '../core/words.js';
+import { ratingText } from '../lobby/ratingtext.js';
 
 /** @typedef {import('./tournamentstore.js').TournamentSnapshot} TournamentSnapshot */
 /** @typedef {import('./tournamentstore.js').PairingView} PairingView */
@@ -45,11 +46,14 @@ export function playerResult(pairing, playerId) {
 
 /**
  * The standings table (rank, name, points, Buchholz, Sonneborn-Berger, seeds, games,
- * W/D/L). The session's own row is marked.
+ * W/D/L). The session's own row is marked; a player's current rating in the tournament's
+ * ruleset (`ratings`, from GET /api/tournaments/{id}/ratings) follows the name, `1500?`
+ * while provisional.
  * @param {TournamentSnapshot} snap
  * @param {string | null} me
+ * @param {Map<string, import('../lobby/ratingtext.js').RatingBadge>} [ratings]
  */
-export function standingsTable(snap, me) {
+export function standingsTable(snap, me, ratings = new Map()) {
   const withdrawn = new Set(snap.players.filter((p) => p.withdrawn).map((p) => p.player_id));
   // A rated tournament shows each player's seed and the rating it kept
   // (docs/ratings.md#rated-tournaments): blank before round 1 is paired, and for a
@@ -70,6 +74,7 @@ export function standingsTable(snap, me) {
   },
   num('rank', String(s.rank)),
   h('th', { scope: 'row', 'data-col': 'name' }, s.name,
+    ratings.has(s.player_id) ? h('span', { class: 'muted small', 'data-current-rating': true, title: 'Rating now' }, ` ${ratingText(ratings.get(s.player_id))}`) : null,
     s.player_id === me ? h('span', { class: 'badge' }, 'you') : null,
     withdrawn.has(s.player_id) ? h('span', { class: 'muted small' }, ' (withdrawn)') : null),
   num('points', formatPoints(s.points)),

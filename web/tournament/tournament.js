@@ -6,6 +6,7 @@
 
 import { isMissingTournament, showMissingTournament } from './missing.js';
 import { ensureSession, readerSession } from '../core/session.js';
+import { api } from '../core/api.js';
 import { h, replace, announce, formatRemaining } from '../core/ui.js';
 import { TournamentStore } from './tournamentstore.js';
 import { TablesView } from './tables.js';
@@ -75,6 +76,10 @@ class TournamentPage {
     this.said = '';
     /** @type {number | undefined} a redraw is due */
     this.renderTimer = undefined;
+    /** @type {Map<string, import('../lobby/ratingtext.js').RatingBadge>} each player's rating now */
+    this.ratings = new Map();
+    /** What the ratings were last read for: the players and the rounds finished. */
+    this.ratingsKey = '';
 
     const printButton = (/** @type {string} */ what, /** @type {string} */ label) => h('button', {
       type: 'button', class: 'button secondary small no-print', 'data-print': what,
@@ -193,13 +198,34 @@ class TournamentPage {
       h('span', { class: `status-badge status-${snap.status}`, 'data-tournament-status': snap.status }, TOURNAMENT_STATUS_WORDS[snap.status] || snap.status),
       snap.settings.rated ? h('span', { class: 'badge', 'data-rated-tournament': true, title: 'Seeded by rating; games between accounts change ratings' }, 'rated') : null,
       h('span', { class: 'muted' }, ` · ${snap.players.filter((p) => !p.withdrawn).length} players`));
-    replace(this.standings, standingsTable(snap, me));
+    replace(this.standings, standingsTable(snap, me, this.ratings));
+    this.refreshRatings();
     replace(this.crosstable, snap.rounds.length ? crosstable(snap, me) : h('p', { class: 'muted' }, 'The crosstable fills in as rounds are played.'));
     replace(this.pairings, round ? pairingsTable(snap, round.number, me) : h('p', { class: 'muted' }, 'No round paired yet.'));
     const standingsHead = document.getElementById('standings-title');
     const done = finishedRounds(snap);
     if (standingsHead) standingsHead.textContent = snap.status === 'finished' ? 'Final standings' : done ? `Standings after round ${done}` : 'Standings';
     this.tick();
+  }
+
+  /**
+   * Reads the players' current ratings (GET /api/tournaments/{id}/ratings) when the field
+   * or the rounds finished have changed since the last read: a sheet re-rates its players,
+   * and between rounds nothing else does, so the page never asks more than once a round.
+   * A failed read leaves the names without ratings; the next change tries again.
+   */
+  async refreshRatings() {
+    const snap = this.store.snapshot;
+    const key = `${snap.players.length}:${finishedRounds(snap)}:${snap.status}`;
+    if (key === this.ratingsKey) return;
+    this.ratingsKey = key;
+    try {
+      const answer = await api('GET', `/api/tournaments/${encodeURIComponent(this.store.id)}/ratings`);
+      this.ratings = new Map(answer.players.map((/** @type {{player_id: string, rating: import('../lobby/ratingtext.js').RatingBadge}} */ p) => [p.player_id, p.rating]));
+      replace(this.standings, standingsTable(this.store.snapshot, this.store.me?.player_id ?? null, this.ratings));
+    } catch {
+      // Left without ratings until the field or the rounds change (no retry loop).
+    }
   }
 
   tick() {

@@ -81,3 +81,19 @@ pub struct LeaderboardEntry {
     pub deviation: i32,
     pub games: u32,
 }
+
+/// `GET /api/tournaments/{id}/ratings`: the current rating of each of a tournament's players
+/// in its ruleset (the tournament page shows them beside the names, with the provisional
+/// mark), for those who have one; guests and accounts never rated are absent.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TournamentRatings {
+    pub ruleset: Ruleset,
+    pub players: Vec<PlayerRating>,
+}
+
+/// One player's rating in [`TournamentRatings`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerRating {
+    pub player_id: uuid::Uuid,
+    pub rating: RatingBadge,
+}

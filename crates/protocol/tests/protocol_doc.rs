@@ -43,7 +43,7 @@ use omweso_protocol::over_the_board::{
     AddPlayer, BoardSheetRequest, BoardTableView, ClaimRelay, PrintCodes, RelayDone, RelayInvite,
     RelayRequest, SetPlayedAt,
 };
-use omweso_protocol::ratings::{Leaderboard, RatingHistory};
+use omweso_protocol::ratings::{Leaderboard, RatingHistory, TournamentRatings};
 use omweso_protocol::tournament::{
     AcceptCoDirectorInvite, AddCoDirector, CoDirectorInvite, CoDirectorList, DirectorActions,
     EditRound, ForbiddenPairs, NewTournament, SheetRequest, SheetView, TournamentCreated,
@@ -472,6 +472,7 @@ fn check_typed(report: &mut Report, tag: &str, line: usize, value: &Value) -> bo
         "SearchAnswer" => round_trip::<SearchAnswer>(value, false).map(drop),
         "RatingHistory" => round_trip::<RatingHistory>(value, false).map(drop),
         "Leaderboard" => round_trip::<Leaderboard>(value, false).map(drop),
+        "TournamentRatings" => round_trip::<TournamentRatings>(value, false).map(drop),
         "GameSummary" => round_trip::<GameSummary>(value, false).map(drop),
         "TournamentFrame" => match round_trip::<TournamentFrame>(value, false) {
             Ok(frame) => {

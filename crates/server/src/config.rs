@@ -233,6 +233,10 @@ pub struct Limits {
         default_value_t = 5
     )]
     pub renames_per_session_per_minute: u32,
+    /// Game-file exports (docs/game-file.md: one game, a player's or a tournament's games)
+    /// one address asks for a minute: each replays its games on the engine pool.
+    #[arg(long, env = "OMWESO_EXPORTS_PER_IP_PER_MINUTE", default_value_t = 30)]
+    pub exports_per_ip_per_minute: u32,
     /// Over-the-board changes one person makes a minute: sheet entries and initials,
     /// relays named, tables set online or over the board, players added by name.
     #[arg(
@@ -338,6 +342,7 @@ impl Limits {
             codes_per_ip_per_minute: 10,
             link_codes_per_session_per_minute: 10,
             renames_per_session_per_minute: 5,
+            exports_per_ip_per_minute: 30,
             board_changes_per_session_per_minute: 60,
             relay_entries_per_session_per_minute: 120,
             archive_searches_per_ip_per_minute: 120,
@@ -454,6 +459,7 @@ impl ServeConfig {
                 codes_per_ip_per_minute: 100_000,
                 link_codes_per_session_per_minute: 100_000,
                 renames_per_session_per_minute: 100_000,
+                exports_per_ip_per_minute: 100_000,
                 board_changes_per_session_per_minute: 100_000,
                 relay_entries_per_session_per_minute: 100_000,
                 archive_searches_per_ip_per_minute: 100_000,

@@ -351,11 +351,12 @@ pub enum Limit {
     RenamesPerSession,
     BoardChangesPerSession,
     RelayEntriesPerSession,
+    ExportsPerIp,
     ArchiveSearchesPerIp,
 }
 
 impl Limit {
-    pub const ALL: [Limit; 32] = [
+    pub const ALL: [Limit; 33] = [
         Limit::SessionsPerIp,
         Limit::GamesPerSession,
         Limit::GamesPerIp,
@@ -387,6 +388,7 @@ impl Limit {
         Limit::RenamesPerSession,
         Limit::BoardChangesPerSession,
         Limit::RelayEntriesPerSession,
+        Limit::ExportsPerIp,
         Limit::ArchiveSearchesPerIp,
     ];
 
@@ -424,6 +426,7 @@ impl Limit {
             Limit::RenamesPerSession => "renames_per_session",
             Limit::BoardChangesPerSession => "board_changes_per_session",
             Limit::RelayEntriesPerSession => "relay_entries_per_session",
+            Limit::ExportsPerIp => "exports_per_ip",
             Limit::ArchiveSearchesPerIp => "archive_searches_per_ip",
         }
     }

@@ -72,12 +72,21 @@ pub fn router(state: AppState) -> Router {
             "/api/leaderboards/{ruleset}",
             get(http::ratings::leaderboard),
         )
+        .route(
+            "/api/tournaments/{id}/ratings",
+            get(http::ratings::tournament),
+        )
         .route("/api/me/games", get(http::people::my_games))
         .route("/api/archive", get(http::archive::search))
         .route("/api/archive/{id}", get(http::archive::entry))
         .route("/games", get(assets::page))
         .route("/api/games/{id}", get(http::games::get_game))
         .route("/api/games/{id}/join", post(http::games::join_game))
+        .route("/api/games/{id}/export", get(http::game_exports::game))
+        .route(
+            "/api/players/{username}/games/export",
+            get(http::game_exports::player),
+        )
         .route("/ws/games/{id}", get(socket::game::upgrade))
         .route(
             "/api/me",
@@ -86,6 +95,12 @@ pub fn router(state: AppState) -> Router {
         .route("/api/analysis/legal", post(http::analysis::legal))
         .route("/api/analysis/play", post(http::analysis::play))
         .route("/api/analysis/search", post(http::analysis::search))
+        .route(
+            "/api/analysis/read-game",
+            post(http::game_exports::read_game).layer(axum::extract::DefaultBodyLimit::max(
+                http::game_exports::MAX_READ_BYTES,
+            )),
+        )
         .route("/analysis", get(assets::page))
         .route("/howto/{game}", get(assets::page))
         .route(
@@ -171,9 +186,15 @@ fn compress_api_answers() -> CompressionLayer<impl Predicate> {
             .get(header::CONTENT_TYPE)
             .and_then(|value| value.to_str().ok())
             .is_some_and(|value| {
-                ["application/json", "text/csv", "text/plain"]
-                    .iter()
-                    .any(|t| value.starts_with(t))
+                [
+                    "application/json",
+                    "text/csv",
+                    "text/plain",
+                    "application/x-ogn",
+                    "application/x-ndjson",
+                ]
+                .iter()
+                .any(|t| value.starts_with(t))
             })
     };
     CompressionLayer::new().compress_when(SizeAbove::new(256).and(api_text))

@@ -203,6 +203,22 @@ fn handle(line: &str, options: &Options) -> Result<String, String> {
     };
     let mut fields = Fields(map);
     let op = fields.require_str("op")?;
+    match op.as_str() {
+        "read_game" => {
+            let text = fields.require_str("text")?;
+            fields.finish("read_game", "op, text")?;
+            return crate::engine_game_files::read(&text);
+        }
+        "write_game" => {
+            let record = fields
+                .0
+                .remove("record")
+                .ok_or("the request has no \"record\"")?;
+            fields.finish("write_game", "op, record")?;
+            return crate::engine_game_files::write(record);
+        }
+        _ => {}
+    }
     let ruleset: Ruleset = fields
         .require_str("ruleset")?
         .parse()
@@ -266,7 +282,7 @@ fn handle(line: &str, options: &Options) -> Result<String, String> {
             bestmove(&request, options)
         }
         other => Err(format!(
-            "unknown op \"{other}\": expected \"moves\", \"play\" or \"bestmove\""
+            "unknown op \"{other}\": expected \"moves\", \"play\", \"bestmove\", \"read_game\" or \"write_game\""
         )),
     }
 }

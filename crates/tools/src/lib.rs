@@ -16,6 +16,7 @@
 pub mod arena;
 pub mod bench;
 pub mod engine_cli;
+pub mod engine_game_files;
 mod harness;
 pub mod healthcheck;
 pub mod loadgen;

@@ -130,7 +130,7 @@ fn bad_requests_get_an_error_and_the_engine_carries_on() {
     assert_eq!(errors[2], "a request is a JSON object, not [1,2]");
     assert_eq!(
         errors[3],
-        "unknown op \"fly\": expected \"moves\", \"play\" or \"bestmove\""
+        "unknown op \"fly\": expected \"moves\", \"play\", \"bestmove\", \"read_game\" or \"write_game\""
     );
     assert_eq!(
         errors[4],

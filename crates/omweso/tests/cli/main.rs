@@ -6,6 +6,7 @@
 mod admin;
 mod arena;
 mod engine_cli;
+mod engine_game_files;
 mod limited_metrics;
 mod loadgen;
 mod metrics_port;

@@ -94,7 +94,12 @@ const ROUTES: &[Route] = &[
     Route {
         matches: |path| path.starts_with("/@/"),
         module: "people/player.js",
-        styles: &[],
+        styles: &["people/people.css"],
+    },
+    Route {
+        matches: |path| path == "/leaderboards" || path.starts_with("/leaderboards/"),
+        module: "leaderboard/leaderboard.js",
+        styles: &["people/people.css"],
     },
 ];
 

@@ -107,6 +107,17 @@ pub fn replay(
     id: Uuid,
     entries: impl IntoIterator<Item = (i64, u64, Entry)>,
 ) -> Result<Table, ReplayError> {
+    replay_observed(id, entries, |_, _| {})
+}
+
+/// As [`replay`], showing `observe` the table after each entry with the entry's time: what
+/// a game file needs to know when play started and when each move was made
+/// (`archive::game_file`).
+pub fn replay_observed(
+    id: Uuid,
+    entries: impl IntoIterator<Item = (i64, u64, Entry)>,
+    mut observe: impl FnMut(&Table, u64),
+) -> Result<Table, ReplayError> {
     let mut entries = entries.into_iter();
     let Some((
         _,
@@ -137,6 +148,7 @@ pub fn replay(
             .seat_computer(computer, created)
             .map_err(|source| ReplayError::Refused { seq: 0, source })?;
     }
+    observe(&table, created);
     for (seq, at, entry) in entries {
         let refused = |source: Refusal| ReplayError::Refused { seq, source };
         match entry {
@@ -167,6 +179,7 @@ pub fn replay(
                 table.relay(&action, at).map_err(refused)?;
             }
         }
+        observe(&table, at);
     }
     Ok(table)
 }

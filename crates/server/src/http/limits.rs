@@ -172,6 +172,8 @@ pub struct Limiters {
     pub codes_per_ip: Rates<AddressKey>,
     pub link_codes_per_session: Rates<uuid::Uuid>,
     pub renames_per_session: Rates<uuid::Uuid>,
+    /// Game-file exports per address.
+    pub exports_per_ip: Rates<AddressKey>,
     /// Over-the-board changes, and a relay's entries, per person.
     pub board_changes_per_session: Rates<uuid::Uuid>,
     pub relay_entries_per_session: Rates<uuid::Uuid>,
@@ -202,6 +204,7 @@ impl Limiters {
             codes_per_ip: Rates::new(limits.codes_per_ip_per_minute),
             link_codes_per_session: Rates::new(limits.link_codes_per_session_per_minute),
             renames_per_session: Rates::new(limits.renames_per_session_per_minute),
+            exports_per_ip: Rates::new(limits.exports_per_ip_per_minute),
             board_changes_per_session: Rates::new(limits.board_changes_per_session_per_minute),
             relay_entries_per_session: Rates::new(limits.relay_entries_per_session_per_minute),
             mails_per_ip: Rates::hourly(limits.mails_per_ip_per_hour),

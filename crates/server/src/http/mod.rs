@@ -26,6 +26,7 @@ pub mod edge;
 pub mod email;
 pub mod error;
 pub mod extract;
+pub mod game_exports;
 pub mod games;
 pub mod limits;
 pub mod people;

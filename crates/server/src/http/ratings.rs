@@ -1,18 +1,23 @@
 //! Ratings for anyone to read (docs/protocol.md#ratings-addition): an account's rating
 //! history (`GET /api/players/{username}/rating-history`) and the leaderboards
 //! (`GET /api/leaderboards/{ruleset}`). Both are bounded: the newest
-//! [`HISTORY_POINTS`] points of each ruleset, the best [`LEADERBOARD_SIZE`] ratings.
+//! [`HISTORY_POINTS`] points of each ruleset, the best [`LEADERBOARD_SIZE`] ratings. And a
+//! tournament's players' current ratings (`GET /api/tournaments/{id}/ratings`), one read
+//! of the store for the whole field.
 
 use axum::extract::{Path, State};
 use axum::Json;
 use omweso_rules::Ruleset;
 
 use crate::http::error::ApiError;
+use crate::http::extract::TournamentAt;
 use crate::ratings::rating::rounded;
 use crate::state::AppState;
+use crate::tournament::actor::Command;
 use omweso_protocol::clock::now_ms;
 use omweso_protocol::ratings::{
-    Leaderboard, LeaderboardEntry, RatingHistory, RatingPoint, RulesetHistory,
+    Leaderboard, LeaderboardEntry, PlayerRating, RatingHistory, RatingPoint, RulesetHistory,
+    TournamentRatings,
 };
 use omweso_protocol::ErrorCode;
 
@@ -89,4 +94,40 @@ pub async fn leaderboard(
         })
         .collect();
     Ok(Json(Leaderboard { ruleset, entries }))
+}
+
+/// `GET /api/tournaments/{id}/ratings`: the rating each player of the tournament has now in
+/// its ruleset (the deviation grown by inactivity, so the provisional mark is today's).
+/// Anyone may read it, as anyone may read the tournament; it is one query for the whole
+/// field however large (the store reads 500 persons a statement).
+pub async fn tournament(
+    State(state): State<AppState>,
+    tournament: TournamentAt,
+) -> Result<Json<TournamentRatings>, ApiError> {
+    let snapshot = tournament
+        .read(|reply| Command::Snapshot {
+            viewer: None,
+            reply,
+        })
+        .await?;
+    let ids: Vec<uuid::Uuid> = snapshot.players.iter().map(|p| p.player_id).collect();
+    let found = state
+        .sessions
+        .store()
+        .ratings_of(&ids, snapshot.ruleset)
+        .await?;
+    let now = i64::try_from(now_ms()).unwrap_or(i64::MAX);
+    let players = ids
+        .iter()
+        .filter_map(|id| {
+            found.get(id).map(|rating| PlayerRating {
+                player_id: *id,
+                rating: rating.badge(now),
+            })
+        })
+        .collect();
+    Ok(Json(TournamentRatings {
+        ruleset: snapshot.ruleset,
+        players,
+    }))
 }

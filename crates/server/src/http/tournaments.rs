@@ -3,7 +3,7 @@
 //! what is asked (who may do what, docs/rules.md#5-tournaments) and answers once it is saved.
 
 use axum::extract::{Path, Query, State};
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
@@ -335,12 +335,28 @@ pub struct ExportPath {
     file: String,
 }
 
-/// `standings.csv`, `sheets.csv` or `tournament.trf`.
+/// `standings.csv`, `sheets.csv` or `tournament.trf`; or the tournament's games as a game
+/// file, `games.ogn` or `games.ndjson` (`http::game_exports`).
 pub async fn export(
+    State(state): State<AppState>,
     _: SignedIn,
     tournament: TournamentAt,
     Path(ExportPath { file }): Path<ExportPath>,
+    ClientAddress(ip): ClientAddress,
+    headers: HeaderMap,
 ) -> Result<Response, ApiError> {
+    let games = match file.as_str() {
+        "games.ogn" => Some(crate::archive::export::Format::Ogn),
+        "games.ndjson" => Some(crate::archive::export::Format::Ndjson),
+        _ => None,
+    };
+    if let Some(format) = games {
+        crate::http::game_exports::may_export(&state, ip)?;
+        let t = tournament.read(|reply| Command::State { reply }).await?;
+        return Ok(crate::http::game_exports::tournament(
+            &state, &headers, &t, format,
+        ));
+    }
     let kind = match file.as_str() {
         "standings.csv" => export::Kind::StandingsCsv,
         "sheets.csv" => export::Kind::SheetsCsv,

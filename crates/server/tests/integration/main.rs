@@ -13,6 +13,7 @@ mod computer;
 mod computer_places;
 mod documented;
 mod free_setup;
+mod game_files;
 mod game_hooks;
 mod hardening;
 mod impasse;

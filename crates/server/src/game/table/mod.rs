@@ -336,6 +336,12 @@ impl Table {
         self.history.len()
     }
 
+    /// The whole moves played so far, in order.
+    #[must_use]
+    pub fn history(&self) -> &[HistoryEntry] {
+        &self.history
+    }
+
     /// Records `events`, giving each the next version.
     fn emit(&mut self, events: Vec<Event>) -> Vec<(u64, Event)> {
         events

@@ -298,6 +298,19 @@ impl Tournament {
         self.by_id.get(&id).copied()
     }
 
+    /// Every game of this tournament (current and replaced ones) with its round number
+    /// and table, by round, then table, then id: what its game-file export lists.
+    #[must_use]
+    pub fn game_tables(&self) -> Vec<(Uuid, u32, u32)> {
+        let mut all: Vec<(Uuid, u32, u32)> = self
+            .games
+            .iter()
+            .map(|(&id, &(r, t))| (id, self.rounds[r].number, self.rounds[r].tables[t].number))
+            .collect();
+        all.sort_by_key(|&(id, round, table)| (round, table, id));
+        all
+    }
+
     /// The round number and table of a game of this tournament (its current game or a
     /// replaced one).
     #[must_use]

@@ -231,6 +231,40 @@ async fn rated_tournament(database_url: &str) {
         "{trf}"
     );
 
+    // The tournament page's current ratings: the two who played, provisional still (one
+    // game from 500 leaves about 396); the two never rated and the guest are left out.
+    let (status, text) = server
+        .get_text(&event.path("/ratings"), &event.director)
+        .await;
+    assert_eq!(status, 200, "{text}");
+    let answer: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(answer["ruleset"], "oware", "{text}");
+    let mut listed: Vec<(String, Value)> = answer["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["player_id"].as_str().unwrap().to_owned(),
+                p["rating"].clone(),
+            )
+        })
+        .collect();
+    listed.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut expected = vec![
+        (south1.clone(), json!({"rating": 1259, "provisional": true})),
+        (north1.clone(), json!({"rating": 1741, "provisional": true})),
+    ];
+    expected.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(listed, expected, "{text}");
+    let (status, _) = server
+        .get_text(
+            "/api/tournaments/00000000-0000-0000-0000-000000000000/ratings",
+            &event.director,
+        )
+        .await;
+    assert_eq!(status, 404);
+
     // A second rated tournament seeds by the ratings now: North's winner first (1741),
     // the two unrated accounts at 1500 by registration, South's loser (1259) last of the
     // accounts.
