@@ -6,7 +6,8 @@
 // and the game file to download (OGN or NDJSON, docs/game-file.md). Hidden while the
 // game is being played.
 
-import { h, replace } from '../core/ui.js';
+import { readerSession } from '../core/session.js';
+import { h, replace, toast, errorText } from '../core/ui.js';
 import { archiveEntry } from './archiveapi.js';
 import { resultText, detailsText, endDay } from './gamewords.js';
 
@@ -47,11 +48,35 @@ export class FinishedPanel {
       h('div', { class: 'finished-links' },
         h('a', { class: 'button primary', href: `/analysis?game=${id}`, 'data-finished-analyse': true }, 'Analyse'),
         this.tournament,
-        h('a', { class: 'button secondary', href: `/api/games/${id}/export?format=ogn`, download: `${gameId}.ogn`, 'data-download': 'ogn' }, 'Download (OGN)'),
-        h('a', { class: 'button secondary', href: `/api/games/${id}/export?format=ndjson`, download: `${gameId}.ndjson`, 'data-download': 'ndjson' }, 'NDJSON')),
+        this.download('ogn', 'Download (OGN)'),
+        this.download('ndjson', 'NDJSON')),
       h('h3', { class: 'sr-only' }, 'Moves'),
       this.moves);
     document.addEventListener('keydown', (ev) => this.onKey(ev));
+  }
+
+  /**
+   * A link to the game's file in `format`. The exports are read with a session: a visitor
+   * without one gets the silent nameless guest first (as a page that reads a tournament
+   * does), then the download goes on.
+   * @param {string} format @param {string} label
+   */
+  download(format, label) {
+    const link = /** @type {HTMLAnchorElement} */ (h('a', {
+      class: 'button secondary', href: `/api/games/${encodeURIComponent(this.gameId)}/export?format=${format}`,
+      // The server names the file (its Content-Disposition).
+      download: '', 'data-download': format,
+    }, label));
+    let ready = false;
+    link.addEventListener('click', (ev) => {
+      if (ready) return;
+      ev.preventDefault();
+      readerSession().then(() => {
+        ready = true;
+        link.click();
+      }, (e) => toast(errorText(e), 'error'));
+    });
+    return link;
   }
 
   /** Draws the panel for `snap` (hidden unless the game is over). @param {Snapshot} snap */

@@ -7,6 +7,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import WebSocket from 'ws';
 import { serverAndBrowser } from './helpers/suite.js';
 import { openPage, PHONE } from './helpers/browser.js';
@@ -124,6 +125,14 @@ test('finished games are searched on /games and replayed on their own page, on a
   assert.equal(await panel.locator('[data-download="ogn"]').getAttribute('href'), `/api/games/${oware}/export?format=ogn`);
   assert.equal(await panel.locator('[data-download="ndjson"]').getAttribute('href'), `/api/games/${oware}/export?format=ndjson`);
   assert.equal(await panel.locator('[data-finished-tournament]').isHidden(), true, 'not a tournament game');
+  // The downloads are the game file's exports (docs/game-file.md), read with the silent
+  // reading session the link makes first.
+  for (const format of ['ogn', 'ndjson']) {
+    const [file] = await Promise.all([page.waitForEvent('download'), panel.locator(`[data-download="${format}"]`).click()]);
+    assert.ok(file.suggestedFilename().endsWith(`${oware}.${format}`), file.suggestedFilename());
+    const text = await readFile(String(await file.path()), 'utf8');
+    assert.match(text, /C1/, `${format}: the moves`);
+  }
 
   // Step through the replay: the board shows each move's position.
   await panel.locator('[data-replay="first"]').click();
