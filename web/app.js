@@ -3,7 +3,8 @@
 // its hall screen, `/t/<id>/print` its score sheets and wall pairings,
 // `/t/<id>/sheet/<round>/<table>` a board table's sheet), `/analysis`
 // the analysis board, `/howto/<game>` how to play, `/account` the account and devices,
-// `/link` a link code used, `/me` your games, `/@/<username>` a player's page,
+// `/link` a link code used, `/me` your games, `/@/<username>` a player's page, `/games` the
+// archive of finished games,
 // `/t/<id>/relay/<round>/<table>` a relay's page; the server serves this page for all of them, its files under a
 // versioned prefix (`/static/v/<version>/`) that the relative imports below inherit.
 
@@ -100,6 +101,13 @@ const ROUTES = [
     mount: async (root) => {
       const { mountMyGames } = await import('./people/mygames.js');
       await mountMyGames(root);
+    },
+  },
+  {
+    path: /^\/games\/?$/,
+    mount: async (root) => {
+      const { mountArchive } = await import('./archive/archive.js');
+      await mountArchive(root);
     },
   },
   {

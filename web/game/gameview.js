@@ -3,7 +3,8 @@
 // it - the board (board/boardview.js), the player cards and the result (players.js), the prompt
 // (turnpanel.js) with the decision panel (decision.js) and the setup editor (arrange.js),
 // the history (history.js), the line under the board (hoverline.js), the clocks
-// (clocks.js). The events come through board/playback.js in order; the model from gamesession.js.
+// (clocks.js), and once the game is over its permanent page's panel (archive/finishedgame.js).
+// The events come through board/playback.js in order; the model from gamesession.js.
 
 import { SetupEditor } from './arrange.js';
 import { BoardView } from '../board/boardview.js';
@@ -14,6 +15,7 @@ import { DecisionPanel } from './decision.js';
 import { GameSession } from './gamesession.js';
 import { mergeSeats } from './model.js';
 import { History } from './history.js';
+import { FinishedPanel } from '../archive/finishedgame.js';
 import { HoverLine } from './hoverline.js';
 import { RULESET_NAMES } from '../core/words.js';
 import { cellOf } from '../board/notation.js';
@@ -65,6 +67,8 @@ class GameView {
     this.clocks = new Clocks(root, () => this.session.serverNow());
     this.banner = new ConnectionBanner(() => this.session.reconnectNow());
     this.history = new History(render, gameId);
+    /** Once the game is over: its result, replay steps, analysis and download links. */
+    this.finished = new FinishedPanel({ gameId, history: this.history });
     this.hover = new HoverLine({ snap, busy: () => this.busy, reviewing: () => this.history.review !== null });
     this.boardView = new BoardView({
       onActivate: (token) => this.onPit(token),
@@ -210,6 +214,7 @@ class GameView {
             this.toolbar),
           players.bottomCard,
           players.outcomeBox,
+          this.finished.el,
           this.relayNote,
           this.prompt.el,
           this.impasse.el),
@@ -268,6 +273,7 @@ class GameView {
     this.prompt.render(snap, { reviewing: this.history.review !== null, hand: last || null });
     this.impasse.render(snap, { reviewing: this.history.review !== null });
     this.players.renderOutcome(snap);
+    this.finished.render(snap);
     this.announceTurn(snap);
     this.history.renderList(snap);
     this.players.renderInfo(snap);

@@ -58,8 +58,11 @@ enum Command {
     /// many games on the machine's cores: wins, draws, losses, annulled, the score and the
     /// Elo difference with its 95% interval (docs/bots.md).
     Arena(omweso_tools::arena::ArenaConfig),
-    /// Random playouts per second on one core, one line per ruleset.
+    /// Random playouts per second on one core, one line per ruleset; `omweso bench
+    /// archive`: the archive's searches on a large store.
     Bench {
+        #[command(subcommand)]
+        what: Option<BenchWhat>,
         /// Seconds to play each ruleset.
         #[arg(long, default_value_t = 3.0)]
         seconds: f64,
@@ -70,6 +73,13 @@ enum Command {
         #[arg(long)]
         verbose: bool,
     },
+}
+
+#[derive(Subcommand, Debug)]
+enum BenchWhat {
+    /// The archive's searches timed on a generated store of finished games (a million by
+    /// default), SQLite or PostgreSQL, with their query plans (docs/performance.md#the-archive).
+    Archive(omweso_server::archive::bench::ArchiveBenchConfig),
 }
 
 fn main() -> ExitCode {
@@ -103,6 +113,11 @@ fn main() -> ExitCode {
             }
         }
         Command::Bench {
+            what: Some(BenchWhat::Archive(config)),
+            ..
+        } => bench_archive(&config),
+        Command::Bench {
+            what: None,
             seconds,
             ruleset,
             verbose,
@@ -138,6 +153,24 @@ fn main() -> ExitCode {
                 }
             }
             ExitCode::SUCCESS
+        }
+    }
+}
+
+fn bench_archive(config: &omweso_server::archive::bench::ArchiveBenchConfig) -> ExitCode {
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("omweso bench archive: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut stdout = io::stdout();
+    match runtime.block_on(omweso_server::archive::bench::run(config, &mut stdout)) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("omweso bench archive: {e}");
+            ExitCode::FAILURE
         }
     }
 }

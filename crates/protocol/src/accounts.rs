@@ -151,6 +151,10 @@ pub struct PlayerPage {
     pub games: Vec<PlayerGame>,
     /// The newest 100.
     pub tournaments: Vec<PlayerTournament>,
+    /// Won, lost and drawn in each ruleset the person played, over all their finished
+    /// games (the archive's addition; absent when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub results: Vec<crate::archive::RulesetResults>,
     /// The account's rating in each ruleset it is rated in (addition,
     /// docs/protocol.md#ratings-addition; absent for a guest or an account never rated).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

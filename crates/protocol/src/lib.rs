@@ -19,6 +19,7 @@
 //! - [`sheet_parts`]: what a score sheet and a board table's entries share.
 //! - [`over_the_board`]: tables played at a wooden board: where, their sheets entered
 //!   from phones, relays and the printed sheets' QR codes.
+//! - [`archive`]: the archive of finished games: a search, its pages, a player's results.
 //! - [`ratings`]: ratings per ruleset, their history, the leaderboards, a seat's badge.
 //! - [`config`]: a game's settings as a client asks for them (ruleset, setup, time
 //!   control).
@@ -29,6 +30,7 @@
 
 pub mod accounts;
 pub mod analysis;
+pub mod archive;
 pub mod client;
 pub mod clock;
 pub mod code;

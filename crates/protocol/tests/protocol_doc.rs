@@ -34,6 +34,7 @@ use omweso_protocol::accounts::{
 use omweso_protocol::analysis::{
     PlayAnswer, PlayQuery, PositionQuery, PositionView, SearchAnswer, SearchQuery,
 };
+use omweso_protocol::archive::{ArchiveGame, ArchivePage};
 use omweso_protocol::http::{
     ErrorBody, GameCreated, GameList, Joined, NewGame, NewSession, SessionInfo,
 };
@@ -452,6 +453,8 @@ fn check_typed(report: &mut Report, tag: &str, line: usize, value: &Value) -> bo
         "LinkCodeInfo" => round_trip::<LinkCodeInfo>(value, false).map(drop),
         "UseCode" => round_trip::<UseCode>(value, false).map(drop),
         "PlayerPage" => round_trip::<PlayerPage>(value, false).map(drop),
+        "ArchivePage" => round_trip::<ArchivePage>(value, false).map(drop),
+        "ArchiveGame" => round_trip::<ArchiveGame>(value, false).map(drop),
         "AddCoDirector" => round_trip::<AddCoDirector>(value, false).map(drop),
         "AcceptCoDirectorInvite" => round_trip::<AcceptCoDirectorInvite>(value, false).map(drop),
         "CoDirectorList" => round_trip::<CoDirectorList>(value, false).map(drop),

@@ -253,6 +253,14 @@ pub struct Limits {
         default_value_t = 120
     )]
     pub relay_entries_per_session_per_minute: u32,
+    /// Archive searches (and archived games' entries) one address (an IPv6 /64) reads a
+    /// minute (docs/security.md#the-archive): each reads a bounded part of the archive.
+    #[arg(
+        long,
+        env = "OMWESO_ARCHIVE_SEARCHES_PER_IP_PER_MINUTE",
+        default_value_t = 120
+    )]
+    pub archive_searches_per_ip_per_minute: u32,
     /// Link codes one person makes a minute.
     #[arg(
         long,
@@ -337,6 +345,7 @@ impl Limits {
             exports_per_ip_per_minute: 30,
             board_changes_per_session_per_minute: 60,
             relay_entries_per_session_per_minute: 120,
+            archive_searches_per_ip_per_minute: 120,
             mails_per_ip_per_hour: 20,
             mails_per_account_per_hour: 5,
             unfinished_tournaments_per_director: 3,
@@ -453,6 +462,7 @@ impl ServeConfig {
                 exports_per_ip_per_minute: 100_000,
                 board_changes_per_session_per_minute: 100_000,
                 relay_entries_per_session_per_minute: 100_000,
+                archive_searches_per_ip_per_minute: 100_000,
                 mails_per_ip_per_hour: 100_000,
                 mails_per_account_per_hour: 100_000,
                 ..Limits::defaults()

@@ -65,6 +65,9 @@
 //!   `expiry`, `ends` (sockets told of a sign-out). `admin` is `omweso admin`, the
 //!   operator's account commands on the store. `mail` sends the mail (off unless the
 //!   operator sets up SMTP): a bounded queue and one task, never on a request's path.
+//! - `archive/`: finished games found again: the search columns a game's row carries
+//!   (`columns`), the search's request and its cursor (`search`), the benchmark on a
+//!   large store (`bench`); the store's side is `store/db/archive.rs`.
 //! - `refusal` the one refusal type of every domain, `metrics` the Prometheus metrics (on
 //!   their own address), `assets` the web client.
 //!

@@ -352,10 +352,11 @@ pub enum Limit {
     BoardChangesPerSession,
     RelayEntriesPerSession,
     ExportsPerIp,
+    ArchiveSearchesPerIp,
 }
 
 impl Limit {
-    pub const ALL: [Limit; 32] = [
+    pub const ALL: [Limit; 33] = [
         Limit::SessionsPerIp,
         Limit::GamesPerSession,
         Limit::GamesPerIp,
@@ -388,6 +389,7 @@ impl Limit {
         Limit::BoardChangesPerSession,
         Limit::RelayEntriesPerSession,
         Limit::ExportsPerIp,
+        Limit::ArchiveSearchesPerIp,
     ];
 
     #[must_use]
@@ -425,6 +427,7 @@ impl Limit {
             Limit::BoardChangesPerSession => "board_changes_per_session",
             Limit::RelayEntriesPerSession => "relay_entries_per_session",
             Limit::ExportsPerIp => "exports_per_ip",
+            Limit::ArchiveSearchesPerIp => "archive_searches_per_ip",
         }
     }
 

@@ -77,6 +77,9 @@ pub fn router(state: AppState) -> Router {
             get(http::ratings::tournament),
         )
         .route("/api/me/games", get(http::people::my_games))
+        .route("/api/archive", get(http::archive::search))
+        .route("/api/archive/{id}", get(http::archive::entry))
+        .route("/games", get(assets::page))
         .route("/api/games/{id}", get(http::games::get_game))
         .route("/api/games/{id}/join", post(http::games::join_game))
         .route("/api/games/{id}/export", get(http::game_exports::game))
@@ -383,6 +386,10 @@ async fn serve_with(
     let filled = store.fill_tournament_people().await?;
     if filled > 0 {
         tracing::info!(filled, "tournaments' people listed from their logs");
+    }
+    let archived = store.fill_archive_columns().await?;
+    if archived > 0 {
+        tracing::info!(archived, "finished games' archive columns filled in");
     }
     spawn_session_sweep(&state);
     spawn_socket_recheck(&state);

@@ -26,7 +26,12 @@ const ROUTES: &[Route] = &[
     Route {
         matches: |path| path.starts_with("/g/"),
         module: "game/gameview.js",
-        styles: &[],
+        styles: &["archive/archive.css"],
+    },
+    Route {
+        matches: |path| path == "/games" || path == "/games/",
+        module: "archive/archive.js",
+        styles: &["archive/archive.css"],
     },
     // A tournament's own pages (`/t/<id>/<page>`) before the tournament page's `/t/`.
     Route {
@@ -243,6 +248,8 @@ mod tests {
             render(TEMPLATE, &site(), "/g/01a2"),
             expect(
                 &[
+                    // A finished game's panel (archive/finishedgame.js) is styled there.
+                    format!("  <link rel=\"stylesheet\" href=\"{v}/archive/archive.css\">\n"),
                     preload("game/gameview.js"),
                     preload("core/ui.js"),
                     preload("board/board.js")

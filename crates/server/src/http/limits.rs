@@ -180,6 +180,8 @@ pub struct Limiters {
     /// E-mail calls per address, and mails asked for per account (its username's key).
     pub mails_per_ip: Rates<AddressKey>,
     pub mails_per_account: Rates<String>,
+    /// Archive searches and archived games' entries read per address.
+    pub archive_searches_per_ip: Rates<AddressKey>,
 }
 
 impl Limiters {
@@ -207,6 +209,7 @@ impl Limiters {
             relay_entries_per_session: Rates::new(limits.relay_entries_per_session_per_minute),
             mails_per_ip: Rates::hourly(limits.mails_per_ip_per_hour),
             mails_per_account: Rates::hourly(limits.mails_per_account_per_hour),
+            archive_searches_per_ip: Rates::new(limits.archive_searches_per_ip_per_minute),
         }
     }
 }

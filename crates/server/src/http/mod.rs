@@ -12,6 +12,7 @@
 //!   `/api/login`, `/api/devices`, `/api/link-codes`, `/api/link`: persons and their
 //!   devices, over `crate::session`), [`email`] (`/api/account/email`,
 //!   `/api/login/email-reset`: an account's address and reset by mail), [`people`] (`/api/players`, `/api/me/games`), [`ratings`] (rating histories, leaderboards),
+//!   [`archive`] (`/api/archive`: finished games searched),
 //!   [`games`] (`/api/games`), [`tournaments`] (`/api/tournaments`), [`analysis`]
 //!   (`/api/analysis`: the analysis board's calls, over the service in `crate::analysis`).
 
@@ -19,6 +20,7 @@ pub mod accept;
 pub mod accounts;
 pub mod address;
 pub mod analysis;
+pub mod archive;
 pub mod board_tables;
 pub mod edge;
 pub mod email;

@@ -12,6 +12,7 @@ use crate::http::extract::SignedIn;
 use crate::state::AppState;
 use crate::store::{PersonGame, PersonRow, PersonTournament};
 use omweso_protocol::accounts::{PersonalResult, PlayerGame, PlayerPage, PlayerTournament};
+use omweso_protocol::archive::RulesetResults;
 use omweso_protocol::ErrorCode;
 
 /// Games and tournaments a page lists: the newest.
@@ -55,6 +56,7 @@ async fn page(state: &AppState, person: PersonRow) -> Result<PlayerPage, ApiErro
     let store = state.sessions.store();
     let games = store.games_of(person.id, LISTED).await?;
     let tournaments = store.tournaments_of(person.id, LISTED).await?;
+    let results = store.results_of(person.id).await?;
     let now = i64::try_from(omweso_protocol::clock::now_ms()).unwrap_or(i64::MAX);
     let ratings = store
         .ratings_of_person(person.id)
@@ -72,6 +74,18 @@ async fn page(state: &AppState, person: PersonRow) -> Result<PlayerPage, ApiErro
             .filter_map(|game| player_game(person.id, game))
             .collect(),
         tournaments: tournaments.iter().filter_map(player_tournament).collect(),
+        results: results
+            .into_iter()
+            .filter_map(|(ruleset, counts)| {
+                let count = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
+                Some(RulesetResults {
+                    ruleset: parsed(&ruleset, person.id)?,
+                    won: count(counts.won),
+                    lost: count(counts.lost),
+                    drawn: count(counts.drawn),
+                })
+            })
+            .collect(),
         ratings,
     })
 }

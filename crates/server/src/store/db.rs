@@ -79,9 +79,11 @@ macro_rules! with_pool {
     };
 }
 
+mod archive;
 mod game_files;
 mod people;
 mod ratings;
+pub use archive::{ArchiveEntry, ArchiveFound, ArchiveKey, ResultCounts};
 pub use game_files::Before;
 pub use people::{PersonGame, PersonTournament};
 pub use ratings::{LeaderLine, RatingTables, RerateReport};

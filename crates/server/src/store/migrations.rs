@@ -52,6 +52,11 @@ const EMBEDDED: &[(i64, &str, &str)] = &[
         "ratings",
         include_str!("../../../../migrations/0007_ratings.sql"),
     ),
+    (
+        8,
+        "archive",
+        include_str!("../../../../migrations/0008_archive.sql"),
+    ),
 ];
 
 /// The newest migration this server knows; a database with a newer one applied is refused.

@@ -18,6 +18,7 @@
 //! `migrations` (the embedded migrations), `token` ([`hash_token`]), `rated` (a
 //! [`Write::Rate`] applied in a transaction) and `rating_sql` (its statements).
 
+mod archive_sql;
 mod checkpointer;
 mod connect;
 pub mod db;
@@ -32,12 +33,16 @@ mod sqlite_writes;
 mod token;
 pub mod writer;
 
-pub use db::{LeaderLine, PersonGame, PersonTournament, RatingTables, RerateReport, Store};
+pub use archive_sql::{ArchiveSearch, ResultFilter, WINDOW as ARCHIVE_WINDOW};
+pub use db::{
+    ArchiveEntry, ArchiveFound, ArchiveKey, LeaderLine, PersonGame, PersonTournament, RatingTables,
+    RerateReport, ResultCounts, Store,
+};
 pub use error::StoreError;
 pub use rows::{
-    ActionRow, DeviceRow, EmailCodeRow, GameRow, LinkCodeRow, NewDevice, PersonRow, RatedResult,
-    Score, SessionChange, SessionRow, TournamentEntryRow, TournamentRow, Write, EMAIL_RESET,
-    EMAIL_VERIFY,
+    ActionRow, ArchiveColumns, DeviceRow, EmailCodeRow, GameRow, LinkCodeRow, NewDevice, PersonRow,
+    RatedResult, Score, SessionChange, SessionRow, TournamentEntryRow, TournamentRow, Write,
+    EMAIL_RESET, EMAIL_VERIFY, RESULT_ANNULLED, RESULT_DRAW, RESULT_NORTH, RESULT_SOUTH,
 };
 pub use token::hash_token;
 pub use writer::{CommitDelay, Writer, MAX_BATCH};

@@ -3,7 +3,8 @@
 //! statement's `$1`, `$2`, ... are here; each driver only knows how to bind a [`Param`].
 
 use super::rows::{
-    ActionRow, GameRow, SessionChange, SessionRow, TournamentEntryRow, TournamentRow,
+    ActionRow, ArchiveColumns, GameRow, SessionChange, SessionRow, TournamentEntryRow,
+    TournamentRow,
 };
 use super::sql;
 
@@ -317,8 +318,9 @@ fn recovery(person_id: uuid::Uuid, hashes: &[String]) -> Vec<Statement> {
 }
 
 impl GameRow {
-    /// `INSERT_GAME`'s `$1..$11`.
-    pub(crate) fn insert_params(&self) -> [Param<'_>; 11] {
+    /// `INSERT_GAME`'s `$1..$17`.
+    pub(crate) fn insert_params(&self) -> [Param<'_>; 17] {
+        let [rated, tournament, result, victory, finished, moves] = self.archive.params();
         [
             uuid(self.id),
             Param::Str(Some(&self.ruleset)),
@@ -331,11 +333,18 @@ impl GameRow {
             Param::Str(self.outcome_json.as_deref()),
             Param::Int(self.created_at_ms),
             Param::Int(self.updated_at_ms),
+            rated,
+            tournament,
+            result,
+            victory,
+            finished,
+            moves,
         ]
     }
 
-    /// `UPDATE_GAME`'s `$1..$10`.
-    pub(crate) fn update_params(&self) -> [Param<'_>; 10] {
+    /// `UPDATE_GAME`'s `$1..$16`.
+    pub(crate) fn update_params(&self) -> [Param<'_>; 16] {
+        let [rated, tournament, result, victory, finished, moves] = self.archive.params();
         [
             uuid(self.id),
             Param::Str(Some(&self.ruleset)),
@@ -347,6 +356,27 @@ impl GameRow {
             Param::Str(self.outcome_json.as_deref()),
             Param::Int(self.updated_at_ms),
             Param::Str(self.final_json.as_deref()),
+            rated,
+            tournament,
+            result,
+            victory,
+            finished,
+            moves,
+        ]
+    }
+}
+
+impl ArchiveColumns {
+    /// `rated, tournament_id, result, victory, finished_at_ms, move_count`, in that order
+    /// in both the insert and the update.
+    fn params(&self) -> [Param<'_>; 6] {
+        [
+            Param::Int(i64::from(self.rated)),
+            opt_uuid(self.tournament_id),
+            Param::Str(self.result.as_deref()),
+            Param::Str(self.victory.as_deref()),
+            Param::OptInt(self.finished_at_ms),
+            Param::OptInt(self.move_count),
         ]
     }
 }

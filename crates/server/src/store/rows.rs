@@ -227,7 +227,38 @@ pub struct GameRow {
     pub updated_at_ms: i64,
     /// A finished game's last snapshot, JSON (written with its end; `None` before).
     pub final_json: Option<String>,
+    /// What the archive searches by (migration 8).
+    pub archive: ArchiveColumns,
 }
+
+/// The columns of a game's row that the archive's searches filter on
+/// (`migrations/0008_archive.sql`). `finished_at_ms` is `None` exactly while the game is
+/// not over; `result`, `victory` and `move_count` are set with it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ArchiveColumns {
+    /// The game is rated (its configuration's `rated`).
+    pub rated: bool,
+    /// The tournament whose game it is (its configuration's `tournament`).
+    pub tournament_id: Option<Uuid>,
+    /// [`RESULT_SOUTH`], [`RESULT_NORTH`], [`RESULT_DRAW`] or [`RESULT_ANNULLED`].
+    pub result: Option<String>,
+    /// How it was won (`resigned`, `no-move`...), or why it was annulled; none for a draw.
+    pub victory: Option<String>,
+    /// When it ended, ms since the epoch.
+    pub finished_at_ms: Option<i64>,
+    /// Whole moves played (unknown for games that ended before the final snapshot was
+    /// kept, migration 2).
+    pub move_count: Option<i64>,
+}
+
+/// [`ArchiveColumns::result`] of a game South won.
+pub const RESULT_SOUTH: &str = "south";
+/// [`ArchiveColumns::result`] of a game North won.
+pub const RESULT_NORTH: &str = "north";
+/// [`ArchiveColumns::result`] of a drawn game.
+pub const RESULT_DRAW: &str = "draw";
+/// [`ArchiveColumns::result`] of an annulled game.
+pub const RESULT_ANNULLED: &str = "annulled";
 
 /// One entry of a game's append-only log. `(game_id, seq)` is unique.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -535,6 +566,14 @@ impl GameRow {
             created_at_ms: row.int(T, "created_at_ms")?,
             updated_at_ms: row.int(T, "updated_at_ms")?,
             final_json: row.opt_text(T, "final_json")?,
+            archive: ArchiveColumns {
+                rated: row.int(T, "rated")? != 0,
+                tournament_id: row.opt_uuid(T, "tournament_id")?,
+                result: row.opt_text(T, "result")?,
+                victory: row.opt_text(T, "victory")?,
+                finished_at_ms: row.opt_int(T, "finished_at_ms")?,
+                move_count: row.opt_int(T, "move_count")?,
+            },
         })
     }
 }

@@ -168,18 +168,20 @@ pub(crate) const TOURNAMENT_PEOPLE_FROM_LOGS: &str = "SELECT tournament_id, seq,
 pub(crate) const DELETE_TOURNAMENT_PEOPLE: &str =
     "DELETE FROM tournament_people WHERE tournament_id = $1";
 
-pub(crate) const GAME_COLUMNS: &str =
-    "id, ruleset, setup, config_json, south, north, creator, status, \
-     outcome_json, created_at_ms, updated_at_ms, final_json";
+pub(crate) const GAME_COLUMNS: &str = "id, ruleset, setup, config_json, south, north, creator, \
+     status, outcome_json, created_at_ms, updated_at_ms, final_json, rated, tournament_id, \
+     result, victory, finished_at_ms, move_count";
 
 pub(crate) const INSERT_GAME: &str = "INSERT INTO games (id, ruleset, setup, config_json, south, \
-     north, creator, status, outcome_json, created_at_ms, updated_at_ms) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
+     north, creator, status, outcome_json, created_at_ms, updated_at_ms, rated, tournament_id, \
+     result, victory, finished_at_ms, move_count) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)";
 
 /// Every column but the immutable ones (`id`, `creator`, `created_at_ms`).
 pub(crate) const UPDATE_GAME: &str = "UPDATE games SET ruleset = $2, setup = $3, \
      config_json = $4, south = $5, north = $6, status = $7, outcome_json = $8, \
-     updated_at_ms = $9, final_json = $10 WHERE id = $1";
+     updated_at_ms = $9, final_json = $10, rated = $11, tournament_id = $12, result = $13, \
+     victory = $14, finished_at_ms = $15, move_count = $16 WHERE id = $1";
 
 /// A game that never started, and its log (its actions first, for the foreign key).
 pub(crate) const DELETE_GAME_ACTIONS: &str = "DELETE FROM actions WHERE game_id = $1";

@@ -5,6 +5,8 @@
 mod accounts;
 mod analysis;
 mod analysis_fair;
+mod archive;
+mod archive_bench;
 mod assets;
 mod common;
 mod computer;

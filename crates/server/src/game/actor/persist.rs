@@ -5,6 +5,7 @@ use tokio::time::Instant;
 
 use super::ratings::rated_result;
 use super::Services;
+use crate::archive::columns::archive_columns;
 use crate::game::log::Entry;
 use crate::game::table::{Refusal, Table};
 use crate::metrics::METRICS;
@@ -86,6 +87,18 @@ pub fn game_row(table: &Table, final_json: Option<String>) -> Result<GameRow, se
         Some(outcome) => Some(serde_json::to_string(&outcome)?),
         None => None,
     };
+    // Once over, the archive finds the game by how and when it ended.
+    let end = match table.outcome() {
+        Some(outcome) if table.status().is_over() => {
+            let ended = table
+                .facts()
+                .ended_at_ms
+                .map_or(now, |ms| i64::try_from(ms).unwrap_or(i64::MAX));
+            let moves = i64::try_from(table.moves_played()).unwrap_or(i64::MAX);
+            Some((outcome, ended, Some(moves)))
+        }
+        _ => None,
+    };
     Ok(GameRow {
         id: table.id(),
         ruleset: table.config().ruleset.to_string(),
@@ -99,6 +112,7 @@ pub fn game_row(table: &Table, final_json: Option<String>) -> Result<GameRow, se
         created_at_ms: i64::try_from(table.created_at_ms()).unwrap_or(i64::MAX),
         updated_at_ms: now,
         final_json,
+        archive: archive_columns(table.config(), end),
     })
 }
 

@@ -13,6 +13,7 @@
 //! and drops it afterwards (best effort). `latency_report` is ignored by default; run it with
 //! `-- --ignored --nocapture` to print the append latencies.
 
+mod archive;
 mod games;
 mod opening;
 mod ratings;
@@ -25,7 +26,8 @@ use std::future::Future;
 use std::path::PathBuf;
 
 use omweso_server::store::{
-    hash_token, ActionRow, GameRow, SessionRow, Store, TournamentEntryRow, TournamentRow,
+    hash_token, ActionRow, ArchiveColumns, GameRow, SessionRow, Store, TournamentEntryRow,
+    TournamentRow,
 };
 use sqlx::Connection;
 use uuid::Uuid;
@@ -222,6 +224,7 @@ pub(super) fn game(status: &str, created_at_ms: i64) -> GameRow {
         created_at_ms,
         updated_at_ms: created_at_ms,
         final_json: None,
+        archive: ArchiveColumns::default(),
     }
 }
 
