@@ -297,6 +297,8 @@ mod tests {
             render(TEMPLATE, &site(), "/@/kato_k"),
             expect(
                 &[
+                    // The ratings, their charts and the results (people/ratings.js).
+                    format!("  <link rel=\"stylesheet\" href=\"{v}/people/people.css\">\n"),
                     preload("people/player.js"),
                     preload("core/ui.js"),
                     preload("core/api.js")
