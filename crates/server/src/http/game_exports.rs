@@ -127,12 +127,7 @@ pub async fn player(
 ) -> Result<Response, ApiError> {
     let format = query.format()?;
     may_export(&state, ip)?;
-    let person = state
-        .sessions
-        .person_by_username(&username)
-        .await?
-        .filter(|p| p.username.is_some() && p.disabled_at_ms.is_none())
-        .ok_or_else(|| ApiError::not_found("player"))?;
+    let person = crate::http::people::account_named(&state, &username).await?;
     let name = person.username.clone().unwrap_or_default();
     let texts = exporter(&state, &headers).player_games(person.id, format);
     Ok(file_response(

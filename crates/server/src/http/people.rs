@@ -23,18 +23,25 @@ const RENAMED_IN: i64 = 1_000;
 /// The name a seat shows when no person holds it (the computer's).
 const NO_PERSON: &str = "Computer";
 
+/// The account `username` names (as typed: the lookup folds it), `not_found` for none, a
+/// guest or a disabled account: every public read of an account (its page, its ratings'
+/// history, its games' export) answers the same for all three.
+pub async fn account_named(state: &AppState, username: &str) -> Result<PersonRow, ApiError> {
+    state
+        .sessions
+        .person_by_username(username)
+        .await?
+        .filter(|p| p.username.is_some() && p.disabled_at_ms.is_none())
+        .ok_or_else(|| ApiError::not_found("player"))
+}
+
 /// `GET /api/players/{username}`: an account's page. Guests have none (their games are on
 /// their own devices' "your games").
 pub async fn player(
     State(state): State<AppState>,
     Path(username): Path<String>,
 ) -> Result<Json<PlayerPage>, ApiError> {
-    let person = state
-        .sessions
-        .person_by_username(&username)
-        .await?
-        .filter(|p| p.username.is_some() && p.disabled_at_ms.is_none())
-        .ok_or_else(|| ApiError::not_found("player"))?;
+    let person = account_named(&state, &username).await?;
     page(&state, person).await.map(Json)
 }
 

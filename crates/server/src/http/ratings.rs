@@ -32,12 +32,7 @@ pub async fn history(
     State(state): State<AppState>,
     Path(username): Path<String>,
 ) -> Result<Json<RatingHistory>, ApiError> {
-    let person = state
-        .sessions
-        .person_by_username(&username)
-        .await?
-        .filter(|p| p.username.is_some() && p.disabled_at_ms.is_none())
-        .ok_or_else(|| ApiError::not_found("player"))?;
+    let person = crate::http::people::account_named(&state, &username).await?;
     let store = state.sessions.store();
     let mut rulesets = Vec::new();
     for ruleset in Ruleset::ALL {
