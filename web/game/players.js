@@ -87,6 +87,8 @@ export class Players {
       this.ratings = ratingsOf(snap);
       return;
     }
+    // A casual game has no ratings to read again (and a watcher may hold no session).
+    if (!this.ratings?.rated && !ratingsOf(snap).rated) return;
     api('GET', `/api/games/${snap.game_id}`).then((fresh) => {
       if (this.ratingsFor !== key) return;
       this.ratings = ratingsOf(fresh);
