@@ -75,7 +75,8 @@ pub fn replay<'a>(
             // A result rated late may be older than the player's last game: their last
             // game stays the latest, or the next one would grow the deviation by an
             // inactivity that never was.
-            let last_played_ms = previous.map_or(played.at_ms, |r| r.last_played_ms.max(played.at_ms));
+            let last_played_ms =
+                previous.map_or(played.at_ms, |r| r.last_played_ms.max(played.at_ms));
             let after = Rating {
                 glicko: after,
                 games: games.saturating_add(1),
@@ -169,7 +170,8 @@ mod tests {
         assert_eq!(changes[5].before, b1.after_inactivity(day));
         assert_eq!(
             changes[4].after.glicko,
-            a2.after_inactivity(day).after_game(&b1.after_inactivity(day), 0.0)
+            a2.after_inactivity(day)
+                .after_game(&b1.after_inactivity(day), 0.0)
         );
         assert_eq!(ratings[&a].last_played_ms, 101 * day);
         assert_eq!(ratings[&a].games, 3);

@@ -195,8 +195,9 @@ async fn recompute<Io: RecordIo>(
         io.run_in_order(&rating_sql::insert_history(chunk.len()), params)
             .await?;
     }
-    let (rated, unrated): (Vec<Uuid>, Vec<Uuid>) =
-        persons.iter().partition(|person| ratings.contains_key(person));
+    let (rated, unrated): (Vec<Uuid>, Vec<Uuid>) = persons
+        .iter()
+        .partition(|person| ratings.contains_key(person));
     for chunk in rated.chunks(rating_sql::MAX_PARAMS / rating_sql::RATING_WIDTH) {
         let params = chunk
             .iter()
@@ -238,7 +239,11 @@ fn history_line(ruleset: &str, change: &Change) -> [Param<'static>; rating_sql::
 }
 
 /// The values of a rating, in `rating_sql::RATING_COLUMNS`' order.
-fn rating_line(ruleset: &str, person: Uuid, rating: &Rating) -> [Param<'static>; rating_sql::RATING_WIDTH] {
+fn rating_line(
+    ruleset: &str,
+    person: Uuid,
+    rating: &Rating,
+) -> [Param<'static>; rating_sql::RATING_WIDTH] {
     [
         uuid(person),
         text(ruleset),

@@ -163,7 +163,8 @@ mod tests {
     fn placeholders_come_in_order() {
         assert_eq!(placeholders(1, 2, 2), "($1, $2), ($3, $4)");
         assert_eq!(placeholders(2, 3, 1), "$2, $3, $4");
-        assert!(insert_history(2).ends_with("($14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26)"));
+        assert!(insert_history(2)
+            .ends_with("($14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26)"));
         assert_eq!(HISTORY_COLUMNS.split(',').count(), HISTORY_WIDTH);
         assert_eq!(RATING_COLUMNS.split(',').count(), RATING_WIDTH);
     }

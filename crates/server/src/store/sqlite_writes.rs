@@ -269,14 +269,20 @@ impl RecordIo for RusqliteRecord<'_> {
             Box::new(seq),
         ]
         .into_iter()
-        .chain(persons.iter().map(|p| Box::new(p.to_string()) as Box<dyn rusqlite::ToSql>))
+        .chain(
+            persons
+                .iter()
+                .map(|p| Box::new(p.to_string()) as Box<dyn rusqlite::ToSql>),
+        )
         .collect();
         let mut rows = query.query(params_from_iter(params))?;
         let mut found = Vec::new();
         while let Some(row) = rows.next()? {
             let text: String = row.get(0)?;
             let person = uuid::Uuid::parse_str(&text).map_err(|e| {
-                StoreError::Corrupt(format!("rating_history.person: {text:?} is not a UUID: {e}"))
+                StoreError::Corrupt(format!(
+                    "rating_history.person: {text:?} is not a UUID: {e}"
+                ))
             })?;
             let rating = rating_from(
                 row.get(1)?,

@@ -164,12 +164,27 @@ impl Store {
     async fn rating_snapshot(&self) -> Result<(Vec<StoredResult>, RatingTables), StoreError> {
         macro_rules! read_all {
             ($tx:expr) => {{
-                let results = sqlx::query(&rating_sql::ALL_RESULTS).fetch_all(&mut *$tx).await?;
-                let results = results.iter().map(result_row).collect::<Result<Vec<_>, _>>()?;
-                let history = sqlx::query(&rating_sql::ALL_HISTORY).fetch_all(&mut *$tx).await?;
-                let history = history.iter().map(history_row).collect::<Result<Vec<_>, _>>()?;
-                let ratings = sqlx::query(&rating_sql::ALL_RATINGS).fetch_all(&mut *$tx).await?;
-                let ratings = ratings.iter().map(rating_row).collect::<Result<Vec<_>, _>>()?;
+                let results = sqlx::query(&rating_sql::ALL_RESULTS)
+                    .fetch_all(&mut *$tx)
+                    .await?;
+                let results = results
+                    .iter()
+                    .map(result_row)
+                    .collect::<Result<Vec<_>, _>>()?;
+                let history = sqlx::query(&rating_sql::ALL_HISTORY)
+                    .fetch_all(&mut *$tx)
+                    .await?;
+                let history = history
+                    .iter()
+                    .map(history_row)
+                    .collect::<Result<Vec<_>, _>>()?;
+                let ratings = sqlx::query(&rating_sql::ALL_RATINGS)
+                    .fetch_all(&mut *$tx)
+                    .await?;
+                let ratings = ratings
+                    .iter()
+                    .map(rating_row)
+                    .collect::<Result<Vec<_>, _>>()?;
                 (results, history, ratings)
             }};
         }

@@ -420,7 +420,11 @@ async fn rerate_check_reads_one_moment_while_games_end() {
             tokio::spawn(async move {
                 for i in 0..300_usize {
                     let (south, north) = (players[i % 6], players[(i + 1 + i / 6) % 6]);
-                    let north = if north == south { players[(i + 2) % 6] } else { north };
+                    let north = if north == south {
+                        players[(i + 2) % 6]
+                    } else {
+                        north
+                    };
                     let row = result(Uuid::new_v4(), south, north, Some(Score::Draw), i as i64);
                     store.write(&[Write::Rate(row)]).await.unwrap();
                 }
@@ -490,7 +494,13 @@ async fn bench_deep_correction() {
         let start = std::time::Instant::now();
         let (s, t) = (players[0], players[1]);
         store
-            .write(&[Write::Rate(result(Uuid::new_v4(), s, t, Some(Score::Draw), i64::MAX / 2))])
+            .write(&[Write::Rate(result(
+                Uuid::new_v4(),
+                s,
+                t,
+                Some(Score::Draw),
+                i64::MAX / 2,
+            ))])
             .await
             .unwrap();
         let at_end = start.elapsed();
@@ -519,8 +529,7 @@ async fn load_record(db: &TestDb, rows: &[(Uuid, i64, Uuid, Uuid, &'static str, 
             for chunk in rows.chunks(1000) {
                 let values: Vec<String> = (0..chunk.len())
                     .map(|i| {
-                        let p: Vec<String> =
-                            (1..=7).map(|j| format!("${}", i * 7 + j)).collect();
+                        let p: Vec<String> = (1..=7).map(|j| format!("${}", i * 7 + j)).collect();
                         format!("({})", p.join(", "))
                     })
                     .collect();
