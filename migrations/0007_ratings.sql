@@ -37,6 +37,10 @@ CREATE TABLE rating_history (
     before_rating    DOUBLE PRECISION NOT NULL,
     before_deviation DOUBLE PRECISION NOT NULL,
     before_volatility DOUBLE PRECISION NOT NULL,
+    -- The player's last game after this one: the latest at_ms of their counted results so
+    -- far (a result rated late may be older than one before it), so that a correction
+    -- rebuilds the state before its place from this row alone.
+    last_played_ms   BIGINT           NOT NULL,
     PRIMARY KEY (seq, person)
 );
 

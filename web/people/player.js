@@ -31,7 +31,9 @@ export async function mountPlayer(root, username) {
       if (e instanceof ApiError && e.status === 404) return null;
       throw e;
     }),
-    ratingHistory(username),
+    // The charts are an extra: a history that fails (a 500, a 503 while the server is
+    // busy) leaves the page drawn without them rather than no page at all.
+    ratingHistory(username).catch(() => null),
     deviceSession(),
   ]);
   const rated = /** @type {RatedPlayerPage | null} */ (page);
@@ -48,7 +50,8 @@ export async function mountPlayer(root, username) {
       h('h1', { 'data-player-name': true }, page.name),
       h('p', { class: 'muted' }, h('span', { 'data-player-username': true }, `@${page.username}`), ` · member since ${day(page.member_since_ms)}`)),
     h('div', { class: 'person-grid' },
-      ratingsSection(rated.ratings || [], history),
+      ratingsSection(rated.ratings || [], history || { rulesets: [] }),
+      history ? null : h('p', { class: 'muted small', 'data-no-rating-charts': true }, 'The rating charts could not be loaded just now; reload the page to try again.'),
       resultsSection(rated.results),
       ...personLists(page, {
         games: 'No games yet.', tournaments: 'No tournaments yet.',

@@ -109,3 +109,22 @@ test('a rated game between two accounts changes both ratings on their player pag
   await context.close();
   assert.deepEqual(problems, [], `the leaderboards logged problems:\n${problems.join('\n')}`);
 });
+
+test('a rating history that fails leaves the player page drawn without the charts', async () => {
+  const base = live.server.url;
+  await account('Mukasa', 'mukasa');
+  const { context, page, problems } = await openPage(live.browser, 'mukasa', PHONE);
+  // The server is busy: its rating history answers 503.
+  await page.route('**/api/players/mukasa/rating-history', (route) => route.fulfill({
+    status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'busy' }),
+  }));
+  await page.goto(`${base}/@/mukasa?anim=0`);
+  await page.waitForSelector('[data-no-rating-charts]');
+  assert.equal(await page.locator('[data-player-name]').textContent(), 'Mukasa');
+  assert.equal(await page.locator('[data-player-username]').textContent(), '@mukasa');
+  await page.waitForSelector('[data-no-ratings]');
+  await context.close();
+  // The one failed request is the one made to fail (and the browser's line about it).
+  assert.ok(problems.length > 0, 'the 503 was seen');
+  assert.deepEqual(problems.filter((p) => !p.includes('503')), [], problems.join('\n'));
+});

@@ -3,7 +3,8 @@
 //! enable it, sign it out everywhere. It works on the database directly, with the server
 //! running or not; a running server notices within a minute (`session::RECHECK_MS`).
 //! And `rerate` (docs/ratings.md#corrections): every rating recomputed from the record of
-//! rated results, or with `--check` compared with the stored ones.
+//! rated results (to be run with the server stopped: one long write transaction), or with
+//! `--check` compared with the stored ones (a read, safe while it runs).
 
 use std::io::BufRead;
 
@@ -47,8 +48,11 @@ pub enum AdminAction {
     /// Sign every device of the account out.
     SignOut { username: String },
     /// Recompute every rating from the record of rated results, in one transaction
-    /// (docs/ratings.md#corrections). With --check, only compare the stored ratings with
-    /// the recomputed ones, change nothing, and fail if they differ.
+    /// (docs/ratings.md#corrections). Run it with the server stopped: the transaction holds
+    /// the database's write lock while it runs (seconds on a large record,
+    /// docs/performance.md#re-rating-a-correction), and a running server's writes wait
+    /// for it. With --check, only compare the stored ratings with the recomputed ones
+    /// (one read, safe while the server runs), change nothing, and fail if they differ.
     Rerate {
         #[arg(long)]
         check: bool,

@@ -70,11 +70,17 @@ pub fn replay<'a>(
             (played.north, north, north.after_game(&south, 1.0 - points)),
         ];
         for (person, before, after) in sides {
-            let games = ratings.get(&person).map_or(0, |r| r.games);
+            let previous = ratings.get(&person);
+            let games = previous.map_or(0, |r| r.games);
+            // A result rated late may be older than the player's last game: their last
+            // game stays the latest, or the next one would grow the deviation by an
+            // inactivity that never was.
+            let last_played_ms =
+                previous.map_or(played.at_ms, |r| r.last_played_ms.max(played.at_ms));
             let after = Rating {
                 glicko: after,
                 games: games.saturating_add(1),
-                last_played_ms: played.at_ms,
+                last_played_ms,
             };
             ratings.insert(person, after);
             changes.push(Change {
@@ -133,5 +139,52 @@ mod tests {
         assert_eq!(ratings[&b].games, 1);
         assert_eq!(ratings[&c].games, 1);
         assert_eq!(ratings[&a].last_played_ms, 10 * day);
+    }
+
+    #[test]
+    fn a_result_rated_late_keeps_the_last_game_the_latest() {
+        let (a, b, c) = (Uuid::from_u128(1), Uuid::from_u128(2), Uuid::from_u128(3));
+        let day = 86_400_000;
+        // a plays b on day 100, then a result of day 10 against c is rated late (a board
+        // table's sheet entered afterwards), then a plays b again on day 101.
+        let record = [
+            played(1, a, b, Some(Score::SouthWon), 100 * day),
+            played(2, a, c, Some(Score::Draw), 10 * day),
+            played(3, a, b, Some(Score::NorthWon), 101 * day),
+        ];
+        let mut ratings = HashMap::new();
+        let changes = replay(&mut ratings, &record);
+        let a1 = Glicko::START.after_game(&Glicko::START, 1.0);
+        let b1 = Glicko::START.after_game(&Glicko::START, 0.0);
+        // The late result is rated from a's values as they stand (no inactivity: its day
+        // is before a's last game), and leaves a's last game on day 100.
+        assert_eq!(changes[2].before, a1);
+        let a2 = a1.after_game(&Glicko::START, 0.5);
+        assert_eq!(changes[2].after.glicko, a2);
+        assert_eq!(changes[2].after.last_played_ms, 100 * day);
+        // c's first game is the one of day 10.
+        assert_eq!(changes[3].after.last_played_ms, 10 * day);
+        // So the game of day 101 grows a's deviation by one day, not by 91.
+        assert_eq!(changes[4].before, a2.after_inactivity(day));
+        assert_ne!(changes[4].before, a2.after_inactivity(91 * day));
+        assert_eq!(changes[5].before, b1.after_inactivity(day));
+        assert_eq!(
+            changes[4].after.glicko,
+            a2.after_inactivity(day)
+                .after_game(&b1.after_inactivity(day), 0.0)
+        );
+        assert_eq!(ratings[&a].last_played_ms, 101 * day);
+        assert_eq!(ratings[&a].games, 3);
+        assert_eq!(ratings[&c].last_played_ms, 10 * day);
+        // The figures: a's deviation after the draw grows by under 0.1 in the one day
+        // (sqrt(phi^2 + 0.21436 * 0.09^2) * 173.7178), where 91 days would make it 351.6.
+        assert_eq!(
+            (
+                (a2.deviation * 10.0).round(),
+                (changes[4].before.deviation * 10.0).round(),
+                (a2.after_inactivity(91 * day).deviation * 10.0).round()
+            ),
+            (3448.0, 3448.0, 3516.0)
+        );
     }
 }

@@ -46,13 +46,14 @@ pub(crate) trait RecordIo {
         ruleset: &str,
         seq: i64,
     ) -> impl Future<Output = Result<Vec<StoredResult>, StoreError>>;
-    /// `person`'s rating in `ruleset` before the place `seq` (none: not rated by then).
-    fn rating_before(
+    /// The ratings in `ruleset` before the place `seq` of `persons` (at most
+    /// [`rating_sql::MAX_PARAMS`] - 2 of them); one not rated by then is absent.
+    fn ratings_before(
         &mut self,
-        person: Uuid,
         ruleset: &str,
         seq: i64,
-    ) -> impl Future<Output = Result<Option<Rating>, StoreError>>;
+        persons: &[Uuid],
+    ) -> impl Future<Output = Result<Vec<(Uuid, Rating)>, StoreError>>;
     /// Everyone with a rating in `ruleset`.
     fn rated_persons(
         &mut self,
@@ -60,6 +61,13 @@ pub(crate) trait RecordIo {
     ) -> impl Future<Output = Result<Vec<Uuid>, StoreError>>;
     /// Runs a statement; the number of rows it changed.
     fn run(&mut self, statement: Statement) -> impl Future<Output = Result<u64, StoreError>>;
+    /// Runs a statement whose `$1`, `$2`, ... appear in order (a many-row one, made for its
+    /// size), its values bound by position; the number of rows it changed.
+    fn run_in_order(
+        &mut self,
+        sql: &str,
+        params: Vec<Param<'static>>,
+    ) -> impl Future<Output = Result<u64, StoreError>>;
 }
 
 /// Applies a [`Write::Rate`] or [`Write::Rerate`] (any other write: nothing).
@@ -144,6 +152,11 @@ pub(crate) async fn rerate<Io: RecordIo>(io: &mut Io, ruleset: Ruleset) -> Resul
 /// Rates `ruleset`'s record again from the place `from` on: each player of those results
 /// (and each of `also`) from their rating before it; the history from `from` on and the
 /// players' ratings rewritten.
+///
+/// Set-based, because it runs inside the writer's transaction, which every write of the
+/// server waits for (docs/performance.md#re-rating-a-correction): one read of the record,
+/// the players' values before it a thousand players a read, the computation in memory,
+/// one delete, and the writes many rows a statement.
 async fn recompute<Io: RecordIo>(
     io: &mut Io,
     ruleset: &str,
@@ -157,16 +170,16 @@ async fn recompute<Io: RecordIo>(
         .map(|r| r.played)
         .collect();
     // Sorted, so that the writes come in the same order on every path and every run.
-    let persons: BTreeSet<Uuid> = results
+    let persons: Vec<Uuid> = results
         .iter()
         .flat_map(|r| [r.south, r.north])
         .chain(also)
+        .collect::<BTreeSet<Uuid>>()
+        .into_iter()
         .collect();
     let mut ratings = HashMap::new();
-    for person in &persons {
-        if let Some(rating) = io.rating_before(*person, ruleset, from).await? {
-            ratings.insert(*person, rating);
-        }
+    for chunk in persons.chunks(STATES_PER_READ) {
+        ratings.extend(io.ratings_before(ruleset, from, chunk).await?);
     }
     let changes = replay(&mut ratings, &results);
     io.run(statement(
@@ -174,51 +187,72 @@ async fn recompute<Io: RecordIo>(
         vec![text(ruleset), Param::Int(from)],
     ))
     .await?;
-    for change in &changes {
-        io.run(history_line(ruleset, change)).await?;
+    for chunk in changes.chunks(rating_sql::MAX_PARAMS / rating_sql::HISTORY_WIDTH) {
+        let params = chunk
+            .iter()
+            .flat_map(|change| history_line(ruleset, change))
+            .collect();
+        io.run_in_order(&rating_sql::insert_history(chunk.len()), params)
+            .await?;
     }
-    for person in &persons {
-        let write = match ratings.get(person) {
-            Some(rating) => statement(
-                rating_sql::UPSERT_RATING,
-                vec![
-                    uuid(*person),
-                    text(ruleset),
-                    Param::Float(rating.glicko.rating),
-                    Param::Float(rating.glicko.deviation),
-                    Param::Float(rating.glicko.volatility),
-                    Param::Int(i64::from(rating.games)),
-                    Param::Int(rating.last_played_ms),
-                ],
-            ),
-            None => statement(
-                rating_sql::DELETE_RATING,
-                vec![uuid(*person), text(ruleset)],
-            ),
-        };
-        io.run(write).await?;
+    let (rated, unrated): (Vec<Uuid>, Vec<Uuid>) = persons
+        .iter()
+        .partition(|person| ratings.contains_key(person));
+    for chunk in rated.chunks(rating_sql::MAX_PARAMS / rating_sql::RATING_WIDTH) {
+        let params = chunk
+            .iter()
+            .flat_map(|person| rating_line(ruleset, *person, &ratings[person]))
+            .collect();
+        io.run_in_order(&rating_sql::upsert_ratings(chunk.len()), params)
+            .await?;
+    }
+    for chunk in unrated.chunks(rating_sql::MAX_PARAMS - 1) {
+        let params = std::iter::once(text(ruleset))
+            .chain(chunk.iter().map(|person| uuid(*person)))
+            .collect();
+        io.run_in_order(&rating_sql::delete_ratings(chunk.len()), params)
+            .await?;
     }
     Ok(())
 }
 
-fn history_line(ruleset: &str, change: &Change) -> Statement {
-    statement(
-        rating_sql::INSERT_HISTORY,
-        vec![
-            Param::Int(change.seq),
-            uuid(change.person),
-            text(ruleset),
-            uuid(change.key),
-            Param::Int(change.at_ms),
-            Param::Float(change.after.glicko.rating),
-            Param::Float(change.after.glicko.deviation),
-            Param::Float(change.after.glicko.volatility),
-            Param::Int(i64::from(change.after.games)),
-            Param::Float(change.before.rating),
-            Param::Float(change.before.deviation),
-            Param::Float(change.before.volatility),
-        ],
-    )
+/// Persons whose values before a place one read asks for.
+const STATES_PER_READ: usize = 1000;
+
+/// The values of a history line, in `rating_sql::HISTORY_COLUMNS`' order.
+fn history_line(ruleset: &str, change: &Change) -> [Param<'static>; rating_sql::HISTORY_WIDTH] {
+    [
+        Param::Int(change.seq),
+        uuid(change.person),
+        text(ruleset),
+        uuid(change.key),
+        Param::Int(change.at_ms),
+        Param::Float(change.after.glicko.rating),
+        Param::Float(change.after.glicko.deviation),
+        Param::Float(change.after.glicko.volatility),
+        Param::Int(i64::from(change.after.games)),
+        Param::Float(change.before.rating),
+        Param::Float(change.before.deviation),
+        Param::Float(change.before.volatility),
+        Param::Int(change.after.last_played_ms),
+    ]
+}
+
+/// The values of a rating, in `rating_sql::RATING_COLUMNS`' order.
+fn rating_line(
+    ruleset: &str,
+    person: Uuid,
+    rating: &Rating,
+) -> [Param<'static>; rating_sql::RATING_WIDTH] {
+    [
+        uuid(person),
+        text(ruleset),
+        Param::Float(rating.glicko.rating),
+        Param::Float(rating.glicko.deviation),
+        Param::Float(rating.glicko.volatility),
+        Param::Int(i64::from(rating.games)),
+        Param::Int(rating.last_played_ms),
+    ]
 }
 
 fn statement(sql: &'static str, params: Vec<Param<'static>>) -> Statement {

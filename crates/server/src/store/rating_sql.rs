@@ -24,10 +24,42 @@ pub(crate) static ALL_RESULTS: std::sync::LazyLock<String> = std::sync::LazyLock
     format!("SELECT {RESULT_COLUMNS} FROM rated_results ORDER BY ruleset, seq")
 });
 
-/// A player's rating before a place in the record: the history's last line before it.
-pub(crate) const STATE_BEFORE: &str = "SELECT rating, deviation, volatility, games, at_ms \
-     FROM rating_history WHERE person = $1 AND ruleset = $2 AND seq < $3 \
-     ORDER BY seq DESC LIMIT 1";
+/// The most values one statement binds: SQLite's default SQLITE_MAX_VARIABLE_NUMBER
+/// (32766 since 3.32; the bundled SQLite is newer), below PostgreSQL's 65535.
+pub(crate) const MAX_PARAMS: usize = 32_766;
+
+/// Persons' ratings before a place in the record: each one's last history line before it.
+/// `$1` the ruleset, `$2` the place, then `n` person ids.
+pub(crate) fn states_before(n: usize) -> String {
+    format!(
+        "SELECT h.person, h.rating, h.deviation, h.volatility, h.games, h.last_played_ms \
+         FROM rating_history h JOIN (SELECT person, MAX(seq) AS seq FROM rating_history \
+         WHERE ruleset = $1 AND seq < $2 AND person IN ({}) GROUP BY person) last \
+         ON h.person = last.person AND h.seq = last.seq",
+        placeholders(3, n, 1)
+    )
+}
+
+/// `rows` groups of `width` placeholders, numbered from `$first` in order:
+/// `($1, $2), ($3, $4)` (or, `width` 1, `$1, $2`).
+fn placeholders(first: usize, rows: usize, width: usize) -> String {
+    let group = |row: usize| {
+        let names: Vec<String> = (0..width)
+            .map(|i| format!("${}", first + row * width + i))
+            .collect();
+        names.join(", ")
+    };
+    let groups: Vec<String> = (0..rows)
+        .map(|row| {
+            if width == 1 {
+                group(row)
+            } else {
+                format!("({})", group(row))
+            }
+        })
+        .collect();
+    groups.join(", ")
+}
 
 /// Everyone rated in a ruleset (so that a recomputation from the start forgets nobody).
 pub(crate) const RATED_PERSONS: &str = "SELECT person FROM ratings WHERE ruleset = $1";
@@ -42,29 +74,48 @@ pub(crate) const UPDATE_RESULT: &str = "UPDATE rated_results \
 pub(crate) const DELETE_HISTORY_FROM: &str =
     "DELETE FROM rating_history WHERE ruleset = $1 AND seq >= $2";
 
-pub(crate) const INSERT_HISTORY: &str = "INSERT INTO rating_history \
-     (seq, person, ruleset, result_key, at_ms, rating, deviation, volatility, games, \
-      before_rating, before_deviation, before_volatility) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)";
+/// The values of one history line (`insert_history`).
+pub(crate) const HISTORY_WIDTH: usize = 13;
 
-pub(crate) const UPSERT_RATING: &str = "INSERT INTO ratings \
-     (person, ruleset, rating, deviation, volatility, games, last_played_ms) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7) \
-     ON CONFLICT (person, ruleset) DO UPDATE SET rating = excluded.rating, \
-     deviation = excluded.deviation, volatility = excluded.volatility, \
-     games = excluded.games, last_played_ms = excluded.last_played_ms";
+/// `rows` history lines in one statement, `HISTORY_WIDTH` values each.
+pub(crate) fn insert_history(rows: usize) -> String {
+    format!(
+        "INSERT INTO rating_history ({HISTORY_COLUMNS}) VALUES {}",
+        placeholders(1, rows, HISTORY_WIDTH)
+    )
+}
 
-pub(crate) const DELETE_RATING: &str = "DELETE FROM ratings WHERE person = $1 AND ruleset = $2";
+/// The values of one rating (`upsert_ratings`).
+pub(crate) const RATING_WIDTH: usize = 7;
+
+/// `rows` players' ratings in one statement, `RATING_WIDTH` values each (distinct
+/// persons: PostgreSQL refuses to change one row twice in a statement).
+pub(crate) fn upsert_ratings(rows: usize) -> String {
+    format!(
+        "INSERT INTO ratings ({RATING_COLUMNS}) VALUES {} \
+         ON CONFLICT (person, ruleset) DO UPDATE SET rating = excluded.rating, \
+         deviation = excluded.deviation, volatility = excluded.volatility, \
+         games = excluded.games, last_played_ms = excluded.last_played_ms",
+        placeholders(1, rows, RATING_WIDTH)
+    )
+}
+
+/// The ratings of `n` persons in one ruleset deleted: `$1` the ruleset, then the ids.
+pub(crate) fn delete_ratings(n: usize) -> String {
+    format!(
+        "DELETE FROM ratings WHERE ruleset = $1 AND person IN ({})",
+        placeholders(2, n, 1)
+    )
+}
 
 const RATING_COLUMNS: &str =
     "person, ruleset, rating, deviation, volatility, games, last_played_ms";
 
 /// Chunks of persons' ratings in one ruleset: `$1` the ruleset, then `n` person ids.
 pub(crate) fn ratings_of(n: usize) -> String {
-    let ids: Vec<String> = (2..n + 2).map(|i| format!("${i}")).collect();
     format!(
         "SELECT {RATING_COLUMNS} FROM ratings WHERE ruleset = $1 AND person IN ({})",
-        ids.join(", ")
+        placeholders(2, n, 1)
     )
 }
 
@@ -73,7 +124,7 @@ pub(crate) static ALL_RATINGS: std::sync::LazyLock<String> = std::sync::LazyLock
 });
 
 const HISTORY_COLUMNS: &str = "seq, person, ruleset, result_key, at_ms, rating, deviation, \
-     volatility, games, before_rating, before_deviation, before_volatility";
+     volatility, games, before_rating, before_deviation, before_volatility, last_played_ms";
 
 pub(crate) static ALL_HISTORY: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!("SELECT {HISTORY_COLUMNS} FROM rating_history ORDER BY ruleset, seq, person")
@@ -103,3 +154,18 @@ pub(crate) const LEADERBOARD: &str = "SELECT r.person, r.ruleset, r.rating, r.de
      WHERE r.ruleset = $1 AND p.username IS NOT NULL AND p.disabled_at_ms IS NULL \
      AND r.deviation * r.deviation + ($2 - r.last_played_ms) * $3 * r.volatility * r.volatility < $4 \
      ORDER BY r.rating DESC, r.last_played_ms ASC LIMIT $5";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_come_in_order() {
+        assert_eq!(placeholders(1, 2, 2), "($1, $2), ($3, $4)");
+        assert_eq!(placeholders(2, 3, 1), "$2, $3, $4");
+        assert!(insert_history(2)
+            .ends_with("($14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26)"));
+        assert_eq!(HISTORY_COLUMNS.split(',').count(), HISTORY_WIDTH);
+        assert_eq!(RATING_COLUMNS.split(',').count(), RATING_WIDTH);
+    }
+}

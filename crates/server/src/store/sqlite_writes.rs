@@ -254,25 +254,46 @@ impl RecordIo for RusqliteRecord<'_> {
         Ok(found)
     }
 
-    async fn rating_before(
+    async fn ratings_before(
         &mut self,
-        person: uuid::Uuid,
         ruleset: &str,
         seq: i64,
-    ) -> Result<Option<Rating>, StoreError> {
-        let mut query = self.0.prepare_cached(rating_sql::STATE_BEFORE)?;
-        let mut rows = query.query(params![person.to_string(), ruleset, seq])?;
-        match rows.next()? {
-            Some(row) => rating_from(
-                row.get(0)?,
+        persons: &[uuid::Uuid],
+    ) -> Result<Vec<(uuid::Uuid, Rating)>, StoreError> {
+        if persons.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut query = self.0.prepare(&rating_sql::states_before(persons.len()))?;
+        let params: Vec<Box<dyn rusqlite::ToSql>> = [
+            Box::new(ruleset.to_owned()) as Box<dyn rusqlite::ToSql>,
+            Box::new(seq),
+        ]
+        .into_iter()
+        .chain(
+            persons
+                .iter()
+                .map(|p| Box::new(p.to_string()) as Box<dyn rusqlite::ToSql>),
+        )
+        .collect();
+        let mut rows = query.query(params_from_iter(params))?;
+        let mut found = Vec::new();
+        while let Some(row) = rows.next()? {
+            let text: String = row.get(0)?;
+            let person = uuid::Uuid::parse_str(&text).map_err(|e| {
+                StoreError::Corrupt(format!(
+                    "rating_history.person: {text:?} is not a UUID: {e}"
+                ))
+            })?;
+            let rating = rating_from(
                 row.get(1)?,
                 row.get(2)?,
                 row.get(3)?,
                 row.get(4)?,
-            )
-            .map(Some),
-            None => Ok(None),
+                row.get(5)?,
+            )?;
+            found.push((person, rating));
         }
+        Ok(found)
     }
 
     async fn rated_persons(&mut self, ruleset: &str) -> Result<Vec<uuid::Uuid>, StoreError> {
@@ -293,6 +314,17 @@ impl RecordIo for RusqliteRecord<'_> {
             &mut self.0.prepare_cached(statement.sql)?,
             &statement.params,
         )?;
+        Ok(changed as u64)
+    }
+
+    async fn run_in_order(
+        &mut self,
+        sql: &str,
+        params: Vec<Param<'static>>,
+    ) -> Result<u64, StoreError> {
+        // By position, not by name as `run`: SQLite finds a name by a scan of all of them,
+        // quadratic in a statement of thousands. Not cached: each size is its own text.
+        let changed = self.0.prepare(sql)?.execute(params_from_iter(params))?;
         Ok(changed as u64)
     }
 }

@@ -12,7 +12,7 @@ use uuid::Uuid;
 use super::{Pool, Store};
 use crate::ratings::glicko::{MS_PER_DAY, PROVISIONAL_DEVIATION, RATING_PERIODS_PER_DAY, SCALE};
 use crate::ratings::{replay, Change, Glicko, Played, Rating};
-use crate::store::params::{bind_params, Statement};
+use crate::store::params::{bind_params, Param, Statement};
 use crate::store::rated::{rating_from, stored_result, RecordIo, StoredResult};
 use crate::store::rating_sql;
 use crate::store::rows::RowExt;
@@ -154,13 +154,57 @@ impl Store {
 
     /// The ratings' tables as stored.
     pub async fn rating_tables(&self) -> Result<RatingTables, StoreError> {
-        let (history, ratings) = with_pool!(&self.reads, pool => {
-            let history = sqlx::query(&rating_sql::ALL_HISTORY).fetch_all(pool).await?;
-            let history = history.iter().map(history_row).collect::<Result<Vec<_>, _>>()?;
-            let ratings = sqlx::query(&rating_sql::ALL_RATINGS).fetch_all(pool).await?;
-            let ratings = ratings.iter().map(rating_row).collect::<Result<Vec<_>, _>>()?;
-            (history, ratings)
-        });
+        Ok(self.rating_snapshot().await?.1)
+    }
+
+    /// The record and the ratings' tables as they stood at one moment: read in one read
+    /// transaction (on SQLite its snapshot, taken by the first read; on PostgreSQL
+    /// REPEATABLE READ), so that a game ending between the reads never shows as a
+    /// difference between them.
+    async fn rating_snapshot(&self) -> Result<(Vec<StoredResult>, RatingTables), StoreError> {
+        macro_rules! read_all {
+            ($tx:expr) => {{
+                let results = sqlx::query(&rating_sql::ALL_RESULTS)
+                    .fetch_all(&mut *$tx)
+                    .await?;
+                let results = results
+                    .iter()
+                    .map(result_row)
+                    .collect::<Result<Vec<_>, _>>()?;
+                let history = sqlx::query(&rating_sql::ALL_HISTORY)
+                    .fetch_all(&mut *$tx)
+                    .await?;
+                let history = history
+                    .iter()
+                    .map(history_row)
+                    .collect::<Result<Vec<_>, _>>()?;
+                let ratings = sqlx::query(&rating_sql::ALL_RATINGS)
+                    .fetch_all(&mut *$tx)
+                    .await?;
+                let ratings = ratings
+                    .iter()
+                    .map(rating_row)
+                    .collect::<Result<Vec<_>, _>>()?;
+                (results, history, ratings)
+            }};
+        }
+        let (results, history, ratings) = match &self.reads {
+            Pool::Sqlite(pool) => {
+                let mut tx = pool.begin().await?;
+                let read = read_all!(tx);
+                tx.rollback().await?;
+                read
+            }
+            Pool::Postgres(pool) => {
+                let mut tx = pool.begin().await?;
+                sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                    .execute(&mut *tx)
+                    .await?;
+                let read = read_all!(tx);
+                tx.rollback().await?;
+                read
+            }
+        };
         let mut tables = RatingTables::default();
         for (ruleset, change) in history {
             tables.history.entry(ruleset).or_default().push(change);
@@ -172,16 +216,13 @@ impl Store {
                 .or_default()
                 .insert(person, rating);
         }
-        Ok(tables)
+        Ok((results, tables))
     }
 
     /// Recomputes every rating from the record, in memory, and compares with the stored
     /// values (`omweso admin rerate --check`); changes nothing.
     pub async fn rerate_check(&self) -> Result<RerateReport, StoreError> {
-        let results = with_pool!(&self.reads, pool => {
-            let rows = sqlx::query(&rating_sql::ALL_RESULTS).fetch_all(pool).await?;
-            rows.iter().map(result_row).collect::<Result<Vec<_>, _>>()?
-        });
+        let (results, stored) = self.rating_snapshot().await?;
         let mut record: HashMap<Ruleset, Vec<Played>> = HashMap::new();
         for result in &results {
             let ruleset = parse_ruleset(&result.ruleset, "rated_results")?;
@@ -203,7 +244,6 @@ impl Store {
                     .insert(*ruleset, ratings.into_iter().collect());
             }
         }
-        let stored = self.rating_tables().await?;
         Ok(RerateReport {
             results: results.len(),
             ratings: stored.ratings.values().map(BTreeMap::len).sum(),
@@ -298,14 +338,13 @@ fn rating_row(row: &impl RowExt) -> Result<(Uuid, Ruleset, Rating), StoreError> 
 
 fn history_row(row: &impl RowExt) -> Result<(Ruleset, Change), StoreError> {
     const T: &str = "rating_history";
-    let at_ms = row.int(T, "at_ms")?;
     Ok((
         parse_ruleset(&row.text(T, "ruleset")?, T)?,
         Change {
             seq: row.int(T, "seq")?,
             key: row.uuid(T, "result_key")?,
             person: row.uuid(T, "person")?,
-            at_ms,
+            at_ms: row.int(T, "at_ms")?,
             before: Glicko {
                 rating: row.float(T, "before_rating")?,
                 deviation: row.float(T, "before_deviation")?,
@@ -316,9 +355,24 @@ fn history_row(row: &impl RowExt) -> Result<(Ruleset, Change), StoreError> {
                 row.float(T, "deviation")?,
                 row.float(T, "volatility")?,
                 row.int(T, "games")?,
-                at_ms,
+                row.int(T, "last_played_ms")?,
             )?,
         },
+    ))
+}
+
+/// A person and their rating from a row of `rating_sql::states_before`.
+fn state_row(row: &impl RowExt) -> Result<(Uuid, Rating), StoreError> {
+    const T: &str = "rating_history";
+    Ok((
+        row.uuid(T, "person")?,
+        rating_from(
+            row.float(T, "rating")?,
+            row.float(T, "deviation")?,
+            row.float(T, "volatility")?,
+            row.int(T, "games")?,
+            row.int(T, "last_played_ms")?,
+        )?,
     ))
 }
 
@@ -367,29 +421,22 @@ macro_rules! impl_record_io {
                 rows.iter().map(result_row).collect()
             }
 
-            async fn rating_before(
+            async fn ratings_before(
                 &mut self,
-                person: Uuid,
                 ruleset: &str,
                 seq: i64,
-            ) -> Result<Option<Rating>, StoreError> {
-                const T: &str = "rating_history";
-                let row = sqlx::query(rating_sql::STATE_BEFORE)
-                    .bind(person.to_string())
-                    .bind(ruleset)
-                    .bind(seq)
-                    .fetch_optional(&mut *self.0)
-                    .await?;
-                row.map(|row| {
-                    rating_from(
-                        row.float(T, "rating")?,
-                        row.float(T, "deviation")?,
-                        row.float(T, "volatility")?,
-                        row.int(T, "games")?,
-                        row.int(T, "at_ms")?,
-                    )
-                })
-                .transpose()
+                persons: &[Uuid],
+            ) -> Result<Vec<(Uuid, Rating)>, StoreError> {
+                if persons.is_empty() {
+                    return Ok(Vec::new());
+                }
+                let text = rating_sql::states_before(persons.len());
+                let mut query = sqlx::query(&text).bind(ruleset).bind(seq);
+                for person in persons {
+                    query = query.bind(person.to_string());
+                }
+                let rows = query.fetch_all(&mut *self.0).await?;
+                rows.iter().map(state_row).collect()
             }
 
             async fn rated_persons(&mut self, ruleset: &str) -> Result<Vec<Uuid>, StoreError> {
@@ -402,6 +449,18 @@ macro_rules! impl_record_io {
 
             async fn run(&mut self, statement: Statement) -> Result<u64, StoreError> {
                 Ok(bind_params!(sqlx::query(statement.sql), statement.params)
+                    .execute(&mut *self.0)
+                    .await?
+                    .rows_affected())
+            }
+
+            async fn run_in_order(
+                &mut self,
+                sql: &str,
+                params: Vec<Param<'static>>,
+            ) -> Result<u64, StoreError> {
+                // Not kept among the prepared statements: each size is its own text.
+                Ok(bind_params!(sqlx::query(sql).persistent(false), params)
                     .execute(&mut *self.0)
                     .await?
                     .rows_affected())

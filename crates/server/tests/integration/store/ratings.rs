@@ -369,3 +369,199 @@ async fn the_leaderboard_lists_established_ratings_best_first() {
     })
     .await;
 }
+
+/// A result rated late (a sheet of day 10 entered after a game of day 100) leaves its
+/// players' last game on day 100, on the live path and after a correction before it,
+/// and `rerate --check` finds the same values.
+#[tokio::test]
+async fn a_result_rated_late_keeps_the_last_game_the_latest() {
+    for_each_db(ALL, |db| async move {
+        let store = db.open().await;
+        let (a, b, c) = (Uuid::new_v4(), Uuid::new_v4(), Uuid::new_v4());
+        let first = result(Uuid::new_v4(), a, b, Some(Score::SouthWon), 100 * DAY);
+        let late = result(Uuid::new_v4(), a, c, Some(Score::Draw), 10 * DAY);
+        let next = result(Uuid::new_v4(), a, b, Some(Score::NorthWon), 101 * DAY);
+        for row in [&first, &late, &next] {
+            store.write(&[Write::Rate(row.clone())]).await.unwrap();
+        }
+        let a1 = Glicko::START.after_game(&Glicko::START, 1.0);
+        let a2 = a1.after_game(&Glicko::START, 0.5);
+        let changes = store.rating_changes(next.key).await.unwrap();
+        let of_a = changes.iter().find(|c| c.person == a).unwrap();
+        // One day of inactivity since day 100, not 91 since day 10.
+        assert_eq!(of_a.before, a2.after_inactivity(DAY));
+        let ratings = store.ratings_of(&[a, c], Ruleset::Omweso).await.unwrap();
+        assert_eq!(ratings[&a].last_played_ms, 101 * DAY);
+        assert_eq!(ratings[&c].last_played_ms, 10 * DAY);
+        // The first result corrected: the late one and the next rated again from the
+        // values before them, read back from the history lines.
+        let corrected = result(first.key, a, b, Some(Score::Draw), 100 * DAY);
+        store.write(&[Write::Rate(corrected)]).await.unwrap();
+        let late_lines = store.rating_changes(late.key).await.unwrap();
+        let a_late = late_lines.iter().find(|c| c.person == a).unwrap();
+        assert_eq!(a_late.after.last_played_ms, 100 * DAY);
+        let report = store.rerate_check().await.unwrap();
+        assert_eq!(report.differences, Vec::<String>::new());
+        store.close().await;
+    })
+    .await;
+}
+
+/// `rerate --check` while rated games keep ending: it reads the record and the tables at
+/// one moment, so it never reports a difference that is only a game ending between reads.
+#[tokio::test]
+async fn rerate_check_reads_one_moment_while_games_end() {
+    for_each_db(PERSISTENT, |db| async move {
+        let store = db.open().await;
+        let players: Vec<Uuid> = (0..6).map(|_| Uuid::new_v4()).collect();
+        let writer = {
+            let store = store.clone();
+            let players = players.clone();
+            tokio::spawn(async move {
+                for i in 0..300_usize {
+                    let (south, north) = (players[i % 6], players[(i + 1 + i / 6) % 6]);
+                    let north = if north == south {
+                        players[(i + 2) % 6]
+                    } else {
+                        north
+                    };
+                    let row = result(Uuid::new_v4(), south, north, Some(Score::Draw), i as i64);
+                    store.write(&[Write::Rate(row)]).await.unwrap();
+                }
+            })
+        };
+        let mut checks = 0;
+        while !writer.is_finished() {
+            let report = store.rerate_check().await.unwrap();
+            assert_eq!(report.differences, Vec::<String>::new(), "check {checks}");
+            checks += 1;
+        }
+        writer.await.unwrap();
+        assert!(checks > 1, "the checks ran beside the writes");
+        store.close().await;
+    })
+    .await;
+}
+
+/// The cost of a deep correction (docs/performance.md#re-rating-a-correction): a record of
+/// `OMWESO_BENCH_RESULTS` (100,000) rated results among 1,000 players, and the first one
+/// corrected, three times; also `rerate` of the whole record and a result added at the
+/// end. Not in CI's run:
+/// `cargo test --release -p omweso-server --test integration -- --ignored --nocapture
+/// store::ratings::bench_deep_correction`
+#[tokio::test]
+#[ignore = "a measurement, minutes long"]
+async fn bench_deep_correction() {
+    for_each_db(PERSISTENT, |db| async move {
+        let n: i64 = std::env::var("OMWESO_BENCH_RESULTS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(100_000);
+        let store = db.open().await;
+        let players: Vec<Uuid> = (0..1000).map(|_| Uuid::new_v4()).collect();
+        let mut rng = SmallRng::seed_from_u64(29);
+        let mut rows = Vec::new();
+        for seq in 1..=n {
+            let south = rng.random_range(0..players.len());
+            let north = (south + rng.random_range(1..players.len())) % players.len();
+            rows.push((
+                Uuid::new_v4(),
+                seq,
+                players[south],
+                players[north],
+                ["south", "north", "draw"][rng.random_range(0..3)],
+                1_700_000_000_000 + seq * 60_000,
+            ));
+        }
+        let loading = std::time::Instant::now();
+        load_record(&db, &rows).await;
+        let loaded = loading.elapsed();
+        let rerating = std::time::Instant::now();
+        let report = store.rerate().await.unwrap();
+        let rerated = rerating.elapsed();
+        assert_eq!(report.results as i64, n);
+        assert_eq!(report.differences, Vec::<String>::new());
+        let (key, _, south, north, _, at_ms) = rows[0];
+        let mut times = Vec::new();
+        for score in [Score::Draw, Score::NorthWon, Score::SouthWon] {
+            let start = std::time::Instant::now();
+            store
+                .write(&[Write::Rate(result(key, south, north, Some(score), at_ms))])
+                .await
+                .unwrap();
+            times.push(start.elapsed());
+        }
+        let start = std::time::Instant::now();
+        let (s, t) = (players[0], players[1]);
+        store
+            .write(&[Write::Rate(result(
+                Uuid::new_v4(),
+                s,
+                t,
+                Some(Score::Draw),
+                i64::MAX / 2,
+            ))])
+            .await
+            .unwrap();
+        let at_end = start.elapsed();
+        let checking = std::time::Instant::now();
+        let report = store.rerate_check().await.unwrap();
+        let checked = checking.elapsed();
+        assert_eq!(report.differences, Vec::<String>::new());
+        println!(
+            "{:?}: {n} results loaded in {loaded:?}; rerate {rerated:?}; the first corrected: \
+             {times:?}; one added at the end {at_end:?}; rerate --check {checked:?}",
+            db.kind
+        );
+        store.close().await;
+    })
+    .await;
+}
+
+/// Writes the record's rows straight into the database (as if rated long ago; no history
+/// yet) and numbers the record to match.
+async fn load_record(db: &TestDb, rows: &[(Uuid, i64, Uuid, Uuid, &'static str, i64)]) {
+    use sqlx::Connection;
+    macro_rules! load {
+        ($connection:ty) => {{
+            let mut connection = <$connection>::connect(&db.url).await.unwrap();
+            let mut tx = connection.begin().await.unwrap();
+            for chunk in rows.chunks(1000) {
+                let values: Vec<String> = (0..chunk.len())
+                    .map(|i| {
+                        let p: Vec<String> = (1..=7).map(|j| format!("${}", i * 7 + j)).collect();
+                        format!("({})", p.join(", "))
+                    })
+                    .collect();
+                let sql = format!(
+                    "INSERT INTO rated_results \
+                     (result_key, seq, ruleset, south, north, score, at_ms) VALUES {}",
+                    values.join(", ")
+                );
+                let mut query = sqlx::query(&sql);
+                for (key, seq, south, north, score, at_ms) in chunk {
+                    query = query
+                        .bind(key.to_string())
+                        .bind(*seq)
+                        .bind("omweso")
+                        .bind(south.to_string())
+                        .bind(north.to_string())
+                        .bind(*score)
+                        .bind(*at_ms);
+                }
+                query.execute(&mut *tx).await.unwrap();
+            }
+            sqlx::query("UPDATE rating_record SET results = $1 WHERE id = 1")
+                .bind(rows.len() as i64)
+                .execute(&mut *tx)
+                .await
+                .unwrap();
+            tx.commit().await.unwrap();
+            connection.close().await.unwrap();
+        }};
+    }
+    match db.kind {
+        Kind::Postgres => load!(sqlx::PgConnection),
+        _ => load!(sqlx::SqliteConnection),
+    }
+}
