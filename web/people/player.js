@@ -26,17 +26,21 @@ export async function mountPlayer(root, username) {
   ensureStyle(new URL('./people.css', import.meta.url).href);
   replace(root, h('p', { class: 'muted', 'aria-busy': 'true' }, 'Loading…'));
   // The header says who is reading (the page needs no session: none is made).
-  const [page, history] = await Promise.all([
+  const [page] = await Promise.all([
     playerPage(username).catch((e) => {
       if (e instanceof ApiError && e.status === 404) return null;
       throw e;
     }),
-    // The charts are an extra: a history that fails (a 500, a 503 while the server is
-    // busy) leaves the page drawn without them rather than no page at all.
-    ratingHistory(username).catch(() => null),
     deviceSession(),
   ]);
   const rated = /** @type {RatedPlayerPage | null} */ (page);
+  // The history is asked only of an account that has ratings (a page with nothing to
+  // chart costs no second request on a slow phone, and no player asks for none). The
+  // charts are an extra: a history that fails (a 500, a 503 while the server is busy)
+  // leaves the page drawn without them rather than no page at all.
+  const history = rated?.ratings?.length
+    ? await ratingHistory(username).catch(() => null)
+    : { rulesets: [] };
   if (!page || !rated) {
     replace(root, h('section', { class: 'card' },
       h('h1', {}, 'No such player'),
