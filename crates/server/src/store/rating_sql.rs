@@ -173,9 +173,12 @@ mod tests {
 
     #[test]
     fn placeholders_come_in_order() {
-        assert_eq!(placeholders(1, 2, 2, anonymous), "($1, $2), ($3, $4)");
-        assert_eq!(placeholders(2, 3, 1, anonymous), "$2, $3, $4");
-        assert!(insert_history(2)
+        assert_eq!(placeholders(1, 2, 2, false), "($1, $2), ($3, $4)");
+        assert_eq!(placeholders(2, 3, 1, false), "$2, $3, $4");
+        assert_eq!(placeholders(2, 2, 2, true), "(?, ?), (?, ?)");
+        assert!(!states_before(3, true).contains('$'));
+        assert!(!delete_ratings(3, true).contains('$'));
+        assert!(insert_history(2, false)
             .ends_with("($14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26)"));
         assert_eq!(HISTORY_COLUMNS.split(',').count(), HISTORY_WIDTH);
         assert_eq!(RATING_COLUMNS.split(',').count(), RATING_WIDTH);
