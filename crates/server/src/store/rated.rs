@@ -35,6 +35,8 @@ pub(crate) struct StoredResult {
 
 /// What the rating steps read and write, in the transaction of one write path.
 pub(crate) trait RecordIo {
+    /// Whether many-row statements are written with `?` (SQLite) rather than `$N`.
+    const ANONYMOUS_PLACEHOLDERS: bool;
     /// [`rating_sql::TAKE_SEQ`]: the next number of the record, taking its lock.
     fn take_seq(&mut self) -> impl Future<Output = Result<i64, StoreError>>;
     /// The result of the record under `key`.
@@ -61,7 +63,7 @@ pub(crate) trait RecordIo {
     ) -> impl Future<Output = Result<Vec<Uuid>, StoreError>>;
     /// Runs a statement; the number of rows it changed.
     fn run(&mut self, statement: Statement) -> impl Future<Output = Result<u64, StoreError>>;
-    /// Runs a statement whose `$1`, `$2`, ... appear in order (a many-row one, made for its
+    /// Runs a statement whose placeholders appear in order (a many-row one, made for its
     /// size), its values bound by position; the number of rows it changed.
     fn run_in_order(
         &mut self,
@@ -192,8 +194,11 @@ async fn recompute<Io: RecordIo>(
             .iter()
             .flat_map(|change| history_line(ruleset, change))
             .collect();
-        io.run_in_order(&rating_sql::insert_history(chunk.len()), params)
-            .await?;
+        io.run_in_order(
+            &rating_sql::insert_history(chunk.len(), Io::ANONYMOUS_PLACEHOLDERS),
+            params,
+        )
+        .await?;
     }
     let (rated, unrated): (Vec<Uuid>, Vec<Uuid>) = persons
         .iter()
@@ -203,15 +208,21 @@ async fn recompute<Io: RecordIo>(
             .iter()
             .flat_map(|person| rating_line(ruleset, *person, &ratings[person]))
             .collect();
-        io.run_in_order(&rating_sql::upsert_ratings(chunk.len()), params)
-            .await?;
+        io.run_in_order(
+            &rating_sql::upsert_ratings(chunk.len(), Io::ANONYMOUS_PLACEHOLDERS),
+            params,
+        )
+        .await?;
     }
     for chunk in unrated.chunks(rating_sql::MAX_PARAMS - 1) {
         let params = std::iter::once(text(ruleset))
             .chain(chunk.iter().map(|person| uuid(*person)))
             .collect();
-        io.run_in_order(&rating_sql::delete_ratings(chunk.len()), params)
-            .await?;
+        io.run_in_order(
+            &rating_sql::delete_ratings(chunk.len(), Io::ANONYMOUS_PLACEHOLDERS),
+            params,
+        )
+        .await?;
     }
     Ok(())
 }

@@ -30,22 +30,33 @@ pub(crate) const MAX_PARAMS: usize = 32_766;
 
 /// Persons' ratings before a place in the record: each one's last history line before it.
 /// `$1` the ruleset, `$2` the place, then `n` person ids.
-pub(crate) fn states_before(n: usize) -> String {
+pub(crate) fn states_before(n: usize, anonymous: bool) -> String {
+    // All `?` or all `$N`: sqlx counts a `?` after a `$N` from the first value again.
     format!(
         "SELECT h.person, h.rating, h.deviation, h.volatility, h.games, h.last_played_ms \
          FROM rating_history h JOIN (SELECT person, MAX(seq) AS seq FROM rating_history \
-         WHERE ruleset = $1 AND seq < $2 AND person IN ({}) GROUP BY person) last \
+         WHERE ruleset = {} AND seq < {} AND person IN ({}) GROUP BY person) last \
          ON h.person = last.person AND h.seq = last.seq",
-        placeholders(3, n, 1)
+        placeholders(1, 1, 1, anonymous),
+        placeholders(2, 1, 1, anonymous),
+        placeholders(3, n, 1, anonymous)
     )
 }
 
 /// `rows` groups of `width` placeholders, numbered from `$first` in order:
-/// `($1, $2), ($3, $4)` (or, `width` 1, `$1, $2`).
-fn placeholders(first: usize, rows: usize, width: usize) -> String {
+/// `($1, $2), ($3, $4)` (or, `width` 1, `$1, $2`); `anonymous`: `?` each, for SQLite,
+/// whose parser looks every `$N` up in a list of those before it (quadratic in a
+/// statement of thousands), where a `?` is only counted.
+fn placeholders(first: usize, rows: usize, width: usize, anonymous: bool) -> String {
     let group = |row: usize| {
         let names: Vec<String> = (0..width)
-            .map(|i| format!("${}", first + row * width + i))
+            .map(|i| {
+                if anonymous {
+                    "?".to_owned()
+                } else {
+                    format!("${}", first + row * width + i)
+                }
+            })
             .collect();
         names.join(", ")
     };
@@ -78,10 +89,10 @@ pub(crate) const DELETE_HISTORY_FROM: &str =
 pub(crate) const HISTORY_WIDTH: usize = 13;
 
 /// `rows` history lines in one statement, `HISTORY_WIDTH` values each.
-pub(crate) fn insert_history(rows: usize) -> String {
+pub(crate) fn insert_history(rows: usize, anonymous: bool) -> String {
     format!(
         "INSERT INTO rating_history ({HISTORY_COLUMNS}) VALUES {}",
-        placeholders(1, rows, HISTORY_WIDTH)
+        placeholders(1, rows, HISTORY_WIDTH, anonymous)
     )
 }
 
@@ -90,21 +101,22 @@ pub(crate) const RATING_WIDTH: usize = 7;
 
 /// `rows` players' ratings in one statement, `RATING_WIDTH` values each (distinct
 /// persons: PostgreSQL refuses to change one row twice in a statement).
-pub(crate) fn upsert_ratings(rows: usize) -> String {
+pub(crate) fn upsert_ratings(rows: usize, anonymous: bool) -> String {
     format!(
         "INSERT INTO ratings ({RATING_COLUMNS}) VALUES {} \
          ON CONFLICT (person, ruleset) DO UPDATE SET rating = excluded.rating, \
          deviation = excluded.deviation, volatility = excluded.volatility, \
          games = excluded.games, last_played_ms = excluded.last_played_ms",
-        placeholders(1, rows, RATING_WIDTH)
+        placeholders(1, rows, RATING_WIDTH, anonymous)
     )
 }
 
 /// The ratings of `n` persons in one ruleset deleted: `$1` the ruleset, then the ids.
-pub(crate) fn delete_ratings(n: usize) -> String {
+pub(crate) fn delete_ratings(n: usize, anonymous: bool) -> String {
     format!(
-        "DELETE FROM ratings WHERE ruleset = $1 AND person IN ({})",
-        placeholders(2, n, 1)
+        "DELETE FROM ratings WHERE ruleset = {} AND person IN ({})",
+        placeholders(1, 1, 1, anonymous),
+        placeholders(2, n, 1, anonymous)
     )
 }
 
@@ -115,7 +127,7 @@ const RATING_COLUMNS: &str =
 pub(crate) fn ratings_of(n: usize) -> String {
     format!(
         "SELECT {RATING_COLUMNS} FROM ratings WHERE ruleset = $1 AND person IN ({})",
-        placeholders(2, n, 1)
+        placeholders(2, n, 1, false)
     )
 }
 
@@ -161,9 +173,12 @@ mod tests {
 
     #[test]
     fn placeholders_come_in_order() {
-        assert_eq!(placeholders(1, 2, 2), "($1, $2), ($3, $4)");
-        assert_eq!(placeholders(2, 3, 1), "$2, $3, $4");
-        assert!(insert_history(2)
+        assert_eq!(placeholders(1, 2, 2, false), "($1, $2), ($3, $4)");
+        assert_eq!(placeholders(2, 3, 1, false), "$2, $3, $4");
+        assert_eq!(placeholders(2, 2, 2, true), "(?, ?), (?, ?)");
+        assert!(!states_before(3, true).contains('$'));
+        assert!(!delete_ratings(3, true).contains('$'));
+        assert!(insert_history(2, false)
             .ends_with("($14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26)"));
         assert_eq!(HISTORY_COLUMNS.split(',').count(), HISTORY_WIDTH);
         assert_eq!(RATING_COLUMNS.split(',').count(), RATING_WIDTH);

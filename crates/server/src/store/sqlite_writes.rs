@@ -224,6 +224,8 @@ fn execute_by_name(
 struct RusqliteRecord<'a>(&'a rusqlite::Transaction<'a>);
 
 impl RecordIo for RusqliteRecord<'_> {
+    const ANONYMOUS_PLACEHOLDERS: bool = true;
+
     async fn take_seq(&mut self) -> Result<i64, StoreError> {
         Ok(self
             .0
@@ -263,7 +265,9 @@ impl RecordIo for RusqliteRecord<'_> {
         if persons.is_empty() {
             return Ok(Vec::new());
         }
-        let mut query = self.0.prepare(&rating_sql::states_before(persons.len()))?;
+        let mut query = self
+            .0
+            .prepare(&rating_sql::states_before(persons.len(), true))?;
         let params: Vec<Box<dyn rusqlite::ToSql>> = [
             Box::new(ruleset.to_owned()) as Box<dyn rusqlite::ToSql>,
             Box::new(seq),

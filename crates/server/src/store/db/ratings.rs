@@ -393,8 +393,10 @@ fn result_row(row: &impl RowExt) -> Result<StoredResult, StoreError> {
 pub(crate) struct SqlxRecord<'a, C>(pub &'a mut C);
 
 macro_rules! impl_record_io {
-    ($($connection:ty),*) => {$(
+    ($($connection:ty: $anonymous:expr),*) => {$(
         impl RecordIo for SqlxRecord<'_, $connection> {
+            const ANONYMOUS_PLACEHOLDERS: bool = $anonymous;
+
             async fn take_seq(&mut self) -> Result<i64, StoreError> {
                 let row = sqlx::query(rating_sql::TAKE_SEQ).fetch_one(&mut *self.0).await?;
                 row.int("rating_record", "results")
@@ -430,7 +432,7 @@ macro_rules! impl_record_io {
                 if persons.is_empty() {
                     return Ok(Vec::new());
                 }
-                let text = rating_sql::states_before(persons.len());
+                let text = rating_sql::states_before(persons.len(), $anonymous);
                 let mut query = sqlx::query(&text).bind(ruleset).bind(seq);
                 for person in persons {
                     query = query.bind(person.to_string());
@@ -469,4 +471,4 @@ macro_rules! impl_record_io {
     )*};
 }
 
-impl_record_io!(SqliteConnection, PgConnection);
+impl_record_io!(SqliteConnection: true, PgConnection: false);
