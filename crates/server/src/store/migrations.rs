@@ -57,6 +57,11 @@ const EMBEDDED: &[(i64, &str, &str)] = &[
         "archive",
         include_str!("../../../../migrations/0008_archive.sql"),
     ),
+    (
+        9,
+        "leases",
+        include_str!("../../../../migrations/0009_leases.sql"),
+    ),
 ];
 
 /// The newest migration this server knows; a database with a newer one applied is refused.
