@@ -54,6 +54,9 @@
 //!   engine's best move), knowing nothing of HTTP.
 //! - `store/`: SQLite or PostgreSQL behind one API (`db`); every write goes through one
 //!   group-commit `writer` on a thread of its own.
+//! - `cluster/`: several nodes on one database: the `lease` that makes one node the owner
+//!   of a game or a tournament, its epoch fencing a node's writes once another took it
+//!   over (docs/scaling.md); the store's side is `store/db/leases.rs`.
 //! - `pools/`: threads that keep heavy work off the async workers: `engine` (legal moves,
 //!   replays), `search` (the computer player), `fair` and `fair_queue` (round-robin between
 //!   addresses, then sessions).
@@ -120,6 +123,7 @@ pub mod admin;
 mod analysis;
 pub mod archive;
 mod assets;
+pub mod cluster;
 pub mod config;
 pub mod game;
 mod http;

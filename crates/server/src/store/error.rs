@@ -1,5 +1,9 @@
 //! The one error type of the persistence layer.
 
+use uuid::Uuid;
+
+use crate::cluster::LeaseKind;
+
 /// Everything that can go wrong in [`Store`](super::Store) and
 /// [`Writer`](super::Writer).
 #[derive(Debug, thiserror::Error)]
@@ -58,6 +62,29 @@ pub enum StoreError {
     /// (a [`Write::UpdateTournament`](super::Write::UpdateTournament)) no tournament.
     #[error("not found: {0}")]
     NotFound(String),
+
+    /// A transaction's [`Write::Fence`](super::Write::Fence) named a lease that is no longer
+    /// current: the `leases` row of `kind` `id` no longer has this node and `epoch` (another
+    /// node took it over, or it was released). Nothing of the transaction was written.
+    #[error(
+        "{kind} {id}: this node's lease (epoch {epoch}) was taken over; its writes are refused"
+    )]
+    Fenced {
+        kind: LeaseKind,
+        id: Uuid,
+        /// The epoch the refused writes were made under.
+        epoch: i64,
+    },
+
+    /// [`Store::claim`](super::Store::claim) lost the lease row to other claims again and
+    /// again (each time another node changed it between this claim's read and its
+    /// compare-and-set), `attempts` times; nothing was changed by this claim.
+    #[error("{kind} {id}: the lease changed hands {attempts} times while this node claimed it; try again")]
+    Contended {
+        kind: LeaseKind,
+        id: Uuid,
+        attempts: u32,
+    },
 
     /// A write that cannot be applied as given (a [`Write::Rate`](super::Write::Rate)
     /// whose two players are one person, say); the message says what is wrong.
