@@ -17,7 +17,7 @@ use super::rows::{
 };
 use super::sql::MAX_ROWS_PER_INSERT;
 use super::sqlite_writes::SqliteWrites;
-use super::{migrations, sql, StoreError};
+use super::{lease_sql, migrations, sql, StoreError};
 
 /// The server's database: sessions, games and every game's action log, tournaments and
 /// every tournament's log.
@@ -81,6 +81,7 @@ macro_rules! with_pool {
 
 mod archive;
 mod game_files;
+mod leases;
 mod people;
 mod ratings;
 pub use archive::{ArchiveEntry, ArchiveFound, ArchiveKey, ResultCounts};
@@ -258,6 +259,8 @@ impl Store {
     /// tournament updates, then deletions, so a game or tournament created in the same
     /// call is there before its log and its updates (the [`Writer`](super::Writer) merges
     /// many callers' writes into one call, and no write ever depends on a later one).
+    /// A [`Write::Fence`] is checked before all of them: the whole call is refused
+    /// ([`StoreError::Fenced`]) when its lease is no longer current.
     /// Refused as a whole, with nothing written, when any one is: a key already taken
     /// ([`StoreError::is_conflict`]: a session, game or tournament id, a `(game_id, seq)`
     /// or `(tournament_id, seq)`), a log entry of an unknown game or tournament, an update
@@ -487,6 +490,24 @@ async fn write_pool(pool: &Pool, writes: &[Write]) -> Result<(), StoreError> {
     with_pool!(pool, pool => {
         // On any error `tx` is dropped unfinished, which rolls the transaction back.
         let mut tx = pool.begin().await?;
+        // First, before anything is written (see `lease_sql::FENCE_POSTGRES` for the lock).
+        let fence = if numbered {
+            lease_sql::FENCE_POSTGRES
+        } else {
+            lease_sql::FENCE_SQLITE
+        };
+        for lease in &by_kind.fences {
+            let held = sqlx::query(fence)
+                .bind(lease.kind.as_str())
+                .bind(lease.id.to_string())
+                .bind(lease.node.to_string())
+                .bind(lease.epoch)
+                .fetch_optional(&mut *tx)
+                .await?;
+            if held.is_none() {
+                return Err(lease_sql::fenced(lease));
+            }
+        }
         let statements = by_kind
             .sessions
             .iter()

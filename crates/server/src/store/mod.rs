@@ -16,13 +16,16 @@
 //! Files: `error` ([`StoreError`]), `rows` (the rows read and written), `db` ([`Store`]),
 //! `writer` ([`Writer`], group commit of every write), `sql` (every statement's text),
 //! `migrations` (the embedded migrations), `token` ([`hash_token`]), `rated` (a
-//! [`Write::Rate`] applied in a transaction) and `rating_sql` (its statements).
+//! [`Write::Rate`] applied in a transaction) and `rating_sql` (its statements),
+//! `lease_sql` (the statements of nodes' heartbeats, leases and [`Write::Fence`]; the
+//! methods are in `db/leases.rs`).
 
 mod archive_sql;
 mod checkpointer;
 mod connect;
 pub mod db;
 pub mod error;
+mod lease_sql;
 mod migrations;
 mod params;
 mod rated;

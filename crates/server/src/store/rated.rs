@@ -352,7 +352,7 @@ pub(crate) fn ready<T>(
     match future.as_mut().poll(&mut context) {
         std::task::Poll::Ready(result) => result,
         std::task::Poll::Pending => Err(StoreError::Unsupported(
-            "a blocking rating step waited (a bug: it never should)".to_owned(),
+            "a blocking database step waited (a bug: it never should)".to_owned(),
         )),
     }
 }

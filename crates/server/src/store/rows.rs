@@ -11,6 +11,7 @@ use sqlx::Row;
 use uuid::Uuid;
 
 use super::StoreError;
+use crate::cluster::Lease;
 pub use crate::ratings::Score;
 
 /// A device's session, as read with its person: the person's id (the player id), the
@@ -323,6 +324,12 @@ pub struct RatedResult {
 /// in one transaction; the [`Writer`](super::Writer) commits many lists together.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Write {
+    /// The transaction is this node's writes under `Lease` (docs/scaling.md#leases-and-fencing):
+    /// checked before every other write of the transaction, which is refused as a whole
+    /// ([`StoreError::Fenced`]) unless the `leases` row of its kind and id still has exactly
+    /// its node and epoch. On PostgreSQL the row stays locked (shared) until the commit, so
+    /// a takeover cannot commit in between.
+    Fence(Lease),
     /// A new guest person with its first device
     /// ([`Store::insert_session`](super::Store::insert_session)).
     InsertSession(SessionRow),
@@ -358,6 +365,8 @@ pub enum Write {
 
 /// A transaction's writes sorted by kind, in the order they are applied:
 ///
+/// 0. fences (each distinct lease checked once, before anything is written: a fenced
+///    transaction writes nothing, and on PostgreSQL holds the lease rows until it ends),
 /// 1. sessions (new ones, then changes to them in the order given),
 /// 2. new games,
 /// 3. new tournaments,
@@ -376,6 +385,8 @@ pub enum Write {
 /// only by convention: neither refers to the other in the schema. Both write paths
 /// (sqlx, and the SQLite file's own connection) apply this.
 pub(crate) struct ByKind<'a> {
+    /// The distinct leases of the [`Write::Fence`]s, in the order first given.
+    pub fences: Vec<&'a Lease>,
     pub sessions: Vec<&'a SessionRow>,
     pub session_changes: Vec<&'a SessionChange>,
     pub games: Vec<&'a GameRow>,
@@ -393,6 +404,7 @@ pub(crate) struct ByKind<'a> {
 impl<'a> ByKind<'a> {
     pub(crate) fn of(writes: &'a [Write]) -> ByKind<'a> {
         let mut by_kind = ByKind {
+            fences: Vec::new(),
             sessions: Vec::new(),
             session_changes: Vec::new(),
             games: Vec::new(),
@@ -406,8 +418,16 @@ impl<'a> ByKind<'a> {
             deletions: Vec::new(),
             tournament_deletions: Vec::new(),
         };
+        let mut fenced = std::collections::HashSet::new();
         for write in writes {
             match write {
+                // A group of many callers of one game names its lease once per caller:
+                // checked once.
+                Write::Fence(lease) => {
+                    if fenced.insert(lease) {
+                        by_kind.fences.push(lease);
+                    }
+                }
                 Write::InsertSession(s) => by_kind.sessions.push(s),
                 Write::Session(change) => by_kind.session_changes.push(change),
                 Write::InsertGame(g) => by_kind.games.push(g),

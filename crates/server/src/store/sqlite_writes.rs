@@ -18,8 +18,8 @@ use rusqlite::{params, params_from_iter, Connection, TransactionBehavior};
 use super::checkpointer::{passive_checkpoint, Checkpointer};
 use super::params::{Param, Statement};
 use super::rated::{self, rating_from, stored_result, RecordIo, StoredResult};
-use super::rating_sql;
 use super::rows::{ByKind, Write};
+use super::{lease_sql, rating_sql};
 use super::{sql, StoreError};
 use crate::metrics::METRICS;
 use crate::ratings::Rating;
@@ -124,6 +124,22 @@ impl SqliteWrites {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        // First, before anything is written. This connection is the file's only writer
+        // and holds its lock from BEGIN, so no takeover can commit until this ends.
+        if !by_kind.fences.is_empty() {
+            let mut check = tx.prepare_cached(lease_sql::FENCE_SQLITE)?;
+            for lease in by_kind.fences {
+                let held = check.exists(params![
+                    lease.kind.as_str(),
+                    lease.id.to_string(),
+                    lease.node.to_string(),
+                    lease.epoch
+                ])?;
+                if !held {
+                    return Err(lease_sql::fenced(lease));
+                }
+            }
+        }
         let statements = by_kind
             .sessions
             .iter()
@@ -202,11 +218,29 @@ impl SqliteWrites {
     }
 }
 
+impl SqliteWrites {
+    /// Runs `work` in one transaction of this connection (IMMEDIATE: it holds the file's
+    /// write lock from the start, so what it reads stays true until it commits); commits
+    /// when `work` succeeds, rolls back when it fails. For the statements that are not
+    /// [`Write`]s: the nodes' heartbeats and the leases (`db/leases.rs`).
+    pub(crate) fn transaction<T>(
+        &mut self,
+        work: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let done = work(&tx)?;
+        tx.commit()?;
+        Ok(done)
+    }
+}
+
 /// Runs `statement` with `values` bound to its `$1`, `$2`, ... by name rather than by
 /// position: SQLite numbers `$N` parameters in the order they first appear in the text,
 /// and in the updates `$1` (the id) comes last, in the WHERE clause. Returns the number of
 /// rows changed.
-fn execute_by_name(
+pub(crate) fn execute_by_name(
     statement: &mut rusqlite::CachedStatement<'_>,
     values: &[Param<'_>],
 ) -> rusqlite::Result<usize> {

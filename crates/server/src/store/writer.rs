@@ -124,6 +124,13 @@ impl Writer {
         self.write(vec![Write::AppendAction(action)]).await
     }
 
+    /// How many messages wait in the queue, not yet taken into a group (each caller's
+    /// writes are one). What arrives while a group commits is the next group: a test
+    /// makes sure that two callers are committed together by waiting for both here.
+    pub fn queued(&self) -> usize {
+        self.tx.max_capacity() - self.tx.capacity()
+    }
+
     /// Stops accepting writes, through every handle, and waits until everything queued
     /// before has been committed. Returns at once if the writer has already ended.
     pub async fn shutdown(&self) {
