@@ -15,6 +15,7 @@
 
 mod archive;
 mod games;
+mod leases;
 mod opening;
 mod ratings;
 mod sessions;
