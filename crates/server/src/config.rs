@@ -68,6 +68,23 @@ pub struct ServeConfig {
     /// The From address of that mail: `Omweso <noreply@omweso.example.org>`.
     #[arg(long, env = "OMWESO_SMTP_FROM", default_value = "")]
     pub smtp_from: String,
+    /// Run as one node of several (docs/scaling.md): the NATS server they share, e.g.
+    /// `nats://127.0.0.1:4222`. Needs a PostgreSQL database, shared by every node. Empty
+    /// (the default): one node, with nothing else to run.
+    #[arg(
+        long,
+        env = "OMWESO_NATS_URL",
+        default_value = "",
+        hide_env_values = true
+    )]
+    pub nats_url: String,
+    /// This node's name in the logs and the metrics (its id is new at every start).
+    #[arg(long, env = "OMWESO_NODE_NAME", default_value = "node")]
+    pub node_name: String,
+    /// Seconds a node's heartbeat holds its rooms: a node silent this long is taken over,
+    /// and a node that could not renew it in this time stops.
+    #[arg(long, env = "OMWESO_LEASE_SECONDS", default_value_t = 5.0)]
+    pub lease_seconds: f64,
     #[command(flatten)]
     pub limits: Limits,
 }
@@ -432,6 +449,9 @@ impl ServeConfig {
             log_level: "info".into(),
             smtp_url: String::new(),
             smtp_from: String::new(),
+            nats_url: String::new(),
+            node_name: "node".into(),
+            lease_seconds: 5.0,
             // Every test client comes from 127.0.0.1 and many tests share a server: the
             // per-address and per-session limits are the hardening tests' to set.
             limits: Limits {

@@ -52,6 +52,13 @@ pub struct Metrics {
     pub games_ended: Counter,
     pub games_created: Counter,
     pub dropped_slow_clients: Counter,
+    /// Several nodes (docs/scaling.md): publishes NATS refused, messages that found the
+    /// node's queue to NATS full, frames received for this node's sockets on other nodes'
+    /// rooms, rooms of stopped nodes taken over.
+    pub cluster_publish_failures: Counter,
+    pub cluster_outbox_full: Counter,
+    pub cluster_frames_received: Counter,
+    pub cluster_takeovers: Counter,
     pub refused_messages: Counter,
     /// Legal-move listings a game made itself (cheap ones) and handed to the engine pool.
     pub legal_listed_inline: Counter,
@@ -162,6 +169,22 @@ impl Metrics {
         let dropped_slow_clients = r.counter(
             "omweso_dropped_slow_clients",
             "Sockets closed because they could not keep up",
+        );
+        let cluster_publish_failures = r.counter(
+            "omweso_cluster_publish_failures",
+            "Messages to other nodes that NATS refused",
+        );
+        let cluster_outbox_full = r.counter(
+            "omweso_cluster_outbox_full",
+            "Messages to other nodes dropped because the queue to NATS was full",
+        );
+        let cluster_frames_received = r.counter(
+            "omweso_cluster_frames_received",
+            "Frames of other nodes' rooms received for this node's sockets",
+        );
+        let cluster_takeovers = r.counter(
+            "omweso_cluster_takeovers",
+            "Games and tournaments of stopped nodes taken over by this node",
         );
         let refused_messages = r.counter(
             "omweso_refused_messages",
@@ -289,6 +312,10 @@ impl Metrics {
             games_ended,
             games_created,
             dropped_slow_clients,
+            cluster_publish_failures,
+            cluster_outbox_full,
+            cluster_frames_received,
+            cluster_takeovers,
             refused_messages,
             legal_listed_inline,
             legal_listed_on_pool,

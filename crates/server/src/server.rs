@@ -2,6 +2,7 @@
 //! so tests start it on port 0 and `main` stays thin.
 
 use std::future::Future;
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::http::{header, Extensions, HeaderMap, StatusCode, Version};
@@ -31,6 +32,10 @@ pub enum ServeError {
     Io(#[from] std::io::Error),
     #[error("{0}")]
     Config(String),
+    #[error("{0}")]
+    Cluster(#[from] crate::cluster::node::JoinError),
+    #[error("this node lost its lease (it could not renew its heartbeat in time) and stopped, so as never to play a game another node took over")]
+    LeaseLost,
 }
 
 /// The routes.
@@ -163,6 +168,12 @@ pub fn router(state: AppState) -> Router {
         .merge(http::tournament_people::routes())
         .merge(http::board_tables::routes())
         .fallback(http::games::not_found)
+        // A game's or tournament's request is answered by the node holding it (several
+        // nodes, docs/scaling.md); a server alone passes every request on.
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            crate::cluster::forward::to_owner,
+        ))
         .layer(axum::extract::DefaultBodyLimit::max(64 * 1024))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -276,20 +287,46 @@ async fn serve(
         wait: Duration::from_micros(config.commit_delay_us),
     };
     let (writer, writer_task) = Writer::spawn_with(store.clone(), 4096, delay);
+    let cluster = if config.nats_url.is_empty() {
+        None
+    } else {
+        match crate::cluster::node::Cluster::join(
+            &config.nats_url,
+            &config.node_name,
+            store.clone(),
+            Duration::from_secs_f64(config.lease_seconds.clamp(1.0, 600.0)),
+        )
+        .await
+        {
+            Ok(cluster) => Some(cluster),
+            Err(error) => {
+                writer.shutdown().await;
+                let _ = writer_task.await;
+                store.close().await;
+                return Err(error.into());
+            }
+        }
+    };
     let served = serve_with(
         listener,
         config,
         shutdown,
         ready,
         config_metrics,
-        &store,
-        &writer,
+        (&store, &writer),
+        cluster.clone(),
     )
     .await;
     // Also when serving failed (restoring the games, binding the metrics address): the
     // log is flushed and the database closed in order, not dropped.
     writer.shutdown().await;
     let _ = writer_task.await;
+    // Its rooms wrote their last: the others may take them over at once.
+    if let Some(cluster) = &cluster {
+        if !matches!(served, Err(ServeError::LeaseLost)) {
+            cluster.leave().await;
+        }
+    }
     store.close().await;
     served
 }
@@ -342,8 +379,8 @@ async fn serve_with(
     shutdown: impl Future<Output = ()> + Send + 'static,
     ready: &Ready,
     config_metrics: Option<std::net::SocketAddr>,
-    store: &Store,
-    writer: &Writer,
+    (store, writer): (&Store, &Writer),
+    cluster: Option<Arc<crate::cluster::node::Cluster>>,
 ) -> Result<(), ServeError> {
     let (stop, stopped) = watch::channel(false);
     let pool = match config.limits.engine_threads {
@@ -376,7 +413,7 @@ async fn serve_with(
         analysis,
         search,
         (config, mailer),
-        stopped.clone(),
+        (stopped.clone(), cluster.clone()),
     );
     let restored = state.games.restore_unfinished().await?;
     tracing::info!(restored, backend = store.backend(), "games restored");
@@ -394,6 +431,23 @@ async fn serve_with(
     spawn_session_sweep(&state);
     spawn_socket_recheck(&state);
     let app = router(state.clone());
+    let (lost_tx, lost) = tokio::sync::oneshot::channel();
+    if let Some(cluster) = &cluster {
+        crate::cluster::rooms::serve(state.clone(), Arc::clone(cluster))
+            .await
+            .map_err(|e| ServeError::Config(format!("NATS: {e}")))?;
+        crate::cluster::forward::serve(app.clone(), Arc::clone(cluster))
+            .await
+            .map_err(|e| ServeError::Config(format!("NATS: {e}")))?;
+        crate::cluster::lobby::spawn(
+            state.games.lobby().clone(),
+            Arc::clone(cluster),
+            state.shutdown.clone(),
+        )
+        .await
+        .map_err(|e| ServeError::Config(format!("NATS: {e}")))?;
+        crate::cluster::upkeep::spawn(state.clone(), Arc::clone(cluster), lost_tx);
+    }
     assets::warm();
     if let Some(addr) = config_metrics {
         let metrics = TcpListener::bind(addr)
@@ -427,9 +481,16 @@ async fn serve_with(
         });
     }
     ready.set(true);
+    let lease_lost = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let lost_flag = Arc::clone(&lease_lost);
     tokio::spawn(async move {
-        shutdown.await;
-        tracing::info!("shutting down");
+        tokio::select! {
+            () = shutdown => tracing::info!("shutting down"),
+            Ok(()) = lost => {
+                lost_flag.store(true, std::sync::atomic::Ordering::SeqCst);
+                tracing::error!("stopping: this node lost its lease");
+            }
+        }
         let _ = stop.send(true);
     });
     let connections = tokio_util::task::TaskTracker::new();
@@ -448,6 +509,9 @@ async fn serve_with(
         .is_err()
     {
         tracing::warn!("some sockets did not close in time");
+    }
+    if lease_lost.load(std::sync::atomic::Ordering::SeqCst) {
+        return Err(ServeError::LeaseLost);
     }
     Ok(())
 }

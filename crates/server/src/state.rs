@@ -34,6 +34,8 @@ pub struct Inner {
     /// The open WebSocket connections, so shutdown can wait for their close frames.
     pub sockets: TaskTracker,
     pub shutdown: watch::Receiver<bool>,
+    /// This node among several (docs/scaling.md); `None` on a server alone.
+    pub cluster: Option<Arc<crate::cluster::node::Cluster>>,
 }
 
 impl AppState {
@@ -45,7 +47,10 @@ impl AppState {
         analysis: crate::analysis::Analysis,
         search: SearchPool,
         (config, mailer): (ServeConfig, crate::mail::Mailer),
-        shutdown: watch::Receiver<bool>,
+        (shutdown, cluster): (
+            watch::Receiver<bool>,
+            Option<Arc<crate::cluster::node::Cluster>>,
+        ),
     ) -> AppState {
         let lobby = Lobby::default();
         let services = Services {
@@ -62,6 +67,7 @@ impl AppState {
                 config.limits.computer_no_show_seconds,
             ),
             store: store.clone(),
+            cluster: cluster.clone(),
         };
         let games = Arc::new(Registry::new(store.clone(), services));
         let tournaments = crate::tournament::registry::Tournaments::new(
@@ -77,6 +83,7 @@ impl AppState {
                 open_tournament_ms: omweso_protocol::config::ms(
                     config.limits.open_tournament_days * 86_400.0,
                 ),
+                cluster: cluster.clone(),
             },
         );
         let lobby_feed = crate::lobby::feed::spawn(lobby, store.clone(), shutdown.clone());
@@ -100,6 +107,7 @@ impl AppState {
             lobby_feed,
             sockets: TaskTracker::new(),
             shutdown,
+            cluster,
         }))
     }
 }

@@ -29,13 +29,18 @@ use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
 /// The binary, started as an operator would, on `database_url`; killed when dropped.
-struct Process {
+pub(crate) struct Process {
     child: Child,
-    addr: SocketAddr,
+    pub(crate) addr: SocketAddr,
 }
 
 impl Process {
-    fn start(database_url: &str) -> Process {
+    pub(crate) fn start(database_url: &str) -> Process {
+        Process::start_with(database_url, &[])
+    }
+
+    /// As [`Process::start`], with more arguments (a node of several: `--nats-url`...).
+    pub(crate) fn start_with(database_url: &str, more: &[&str]) -> Process {
         let mut child = Command::new(env!("CARGO_BIN_EXE_omweso"))
             .args(["serve", "--addr", "127.0.0.1:0", "--metrics-addr", "off"])
             .args(["--database-url", database_url])
@@ -47,6 +52,7 @@ impl Process {
             .args(["--games-per-session-per-minute", "10000"])
             .args(["--games-per-ip-per-minute", "10000"])
             .args(["--pairings-per-session-per-minute", "10000"])
+            .args(more)
             .env_clear()
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -68,8 +74,20 @@ impl Process {
         Process { child, addr }
     }
 
+    /// Waits for the process to end by itself, at most `within`; its exit status.
+    pub(crate) fn wait_for_exit(&mut self, within: Duration) -> Option<std::process::ExitStatus> {
+        let deadline = std::time::Instant::now() + within;
+        while std::time::Instant::now() < deadline {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        None
+    }
+
     /// Waits for the process, which must have ended by SIGKILL (no shutdown, no flush).
-    fn reap_killed(&mut self) {
+    pub(crate) fn reap_killed(&mut self) {
         use std::os::unix::process::ExitStatusExt;
         let status = self.child.wait().expect("the killed server is reaped");
         assert_eq!(status.signal(), Some(libc::SIGKILL), "{status:?}");
@@ -91,6 +109,8 @@ struct Kill {
     pid: libc::pid_t,
     armed: AtomicBool,
     sent: AtomicBool,
+    /// When it was sent, ms since the Unix epoch (the takeover is timed from it).
+    sent_at_ms: std::sync::atomic::AtomicU64,
 }
 
 impl Kill {
@@ -99,6 +119,7 @@ impl Kill {
             pid: libc::pid_t::try_from(process.child.id()).expect("a pid"),
             armed: AtomicBool::new(false),
             sent: AtomicBool::new(false),
+            sent_at_ms: std::sync::atomic::AtomicU64::new(0),
         }
     }
 
@@ -109,6 +130,10 @@ impl Kill {
             // process stays a zombie until `Process::reap_killed` waits for it).
             let sent = unsafe { libc::kill(self.pid, libc::SIGKILL) };
             assert_eq!(sent, 0, "SIGKILL");
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+            self.sent_at_ms.store(now, Ordering::SeqCst);
             self.sent.store(true, Ordering::SeqCst);
         }
     }
@@ -116,8 +141,8 @@ impl Kill {
 
 /// What the players of one game saw acknowledged before the kill.
 #[derive(Clone, Debug, Default)]
-struct Acked {
-    game: String,
+pub(crate) struct Acked {
+    pub(crate) game: String,
     south: String,
     north: String,
     /// North's name, and whether their join was answered (200): the seat is theirs.
@@ -125,11 +150,11 @@ struct Acked {
     joined: bool,
     /// Free setup: each side's arrangement, acknowledged.
     arranged: HashMap<&'static str, Value>,
-    moves: Vec<String>,
+    pub(crate) moves: Vec<String>,
     /// The highest event version seen after an acknowledgement (events are published
     /// only once saved).
     version: u64,
-    resigned_by: Option<&'static str>,
+    pub(crate) resigned_by: Option<&'static str>,
 }
 
 /// A turn is open, or the game over: what follows a move, a resignation or the second
@@ -162,13 +187,36 @@ fn top_version(events: &[Value]) -> u64 {
 
 /// A client task's view of the server under test: every call answers `None` once the
 /// server is gone, and what was acknowledged goes into the shared record at once.
-struct Players {
-    server: Remote,
+///
+/// With several nodes (tests/cli/cluster.rs) each kind of request goes to its own node
+/// ([`Via`]): games and tournaments are created on the first (the one killed), so that
+/// they are its own, and everything else reaches them through the others.
+pub(crate) struct Players {
+    servers: Vec<Remote>,
     kill: Arc<Kill>,
     record: Arc<Mutex<Vec<Acked>>>,
+    /// Set once the kill is sent: the players start nothing new (with several nodes the
+    /// others would take their games over and let them play on for ever).
+    stopped: Arc<AtomicBool>,
+}
+
+/// Which node a request goes to: `servers[via % n]`.
+#[derive(Clone, Copy)]
+enum Via {
+    Create = 0,
+    Join = 1,
+    North = 2,
 }
 
 impl Players {
+    fn via(&self, via: Via) -> &Remote {
+        &self.servers[via as usize % self.servers.len()]
+    }
+
+    fn stopped(&self) -> bool {
+        self.stopped.load(Ordering::SeqCst)
+    }
+
     fn add(&self, game: Acked) -> usize {
         let mut record = self.record.lock().unwrap();
         record.push(game);
@@ -181,7 +229,8 @@ impl Players {
 
     /// A new session: (token, player id).
     async fn session(&self, name: &str) -> Option<(String, String)> {
-        let request = self.server.http.post(self.server.url("/api/session"));
+        let server = self.via(Via::Join);
+        let request = server.http.post(server.url("/api/session"));
         let r = request.json(&json!({ "name": name })).send().await.ok()?;
         assert_eq!(r.status().as_u16(), 200, "a session for {name}");
         let r: Value = r.json().await.ok()?;
@@ -189,18 +238,30 @@ impl Players {
         Some((token, r["player_id"].as_str().expect("an id").to_owned()))
     }
 
-    /// A POST answered with `expected`, or `None` when the server is gone.
-    async fn post(&self, path: &str, token: &str, body: Value, expected: u16) -> Option<Value> {
-        let request = self.server.http.post(self.server.url(path));
+    /// A POST to the node `via` answered with `expected`, or `None` when the server is
+    /// gone (or, with several nodes, the node holding the game is: 503).
+    async fn post(
+        &self,
+        via: Via,
+        path: &str,
+        token: &str,
+        (body, expected): (Value, u16),
+    ) -> Option<Value> {
+        let server = self.via(via);
+        let request = server.http.post(server.url(path));
         let r = request.bearer_auth(token).json(&body).send().await.ok()?;
         let status = r.status().as_u16();
         let body: Value = r.json().await.ok()?;
+        if status == 503 && self.servers.len() > 1 {
+            return None;
+        }
         assert_eq!(status, expected, "{path}: {body}");
         Some(body)
     }
 
     async fn get(&self, path: &str, token: &str) -> Option<Value> {
-        let request = self.server.http.get(self.server.url(path));
+        let server = self.via(Via::Join);
+        let request = server.http.get(server.url(path));
         request
             .bearer_auth(token)
             .send()
@@ -211,9 +272,9 @@ impl Players {
             .ok()
     }
 
-    /// A game socket, past its `state` (returned).
-    async fn connect(&self, game: &str, token: &str) -> Option<(Client, Value)> {
-        let url = format!("ws://{}/ws/games/{game}?token={token}", self.server.addr);
+    /// A game socket on the node `via`, past its `state` (returned).
+    async fn connect(&self, via: Via, game: &str, token: &str) -> Option<(Client, Value)> {
+        let url = format!("ws://{}/ws/games/{game}?token={token}", self.via(via).addr);
         let (ws, _) = tokio_tungstenite::connect_async(url).await.ok()?;
         let mut socket = Client { ws };
         loop {
@@ -270,8 +331,8 @@ impl Players {
         rng: &mut SmallRng,
     ) -> Option<()> {
         let game = self.record.lock().unwrap()[index].clone();
-        let (south, state) = self.connect(&game.game, &game.south).await?;
-        let (north, _) = self.connect(&game.game, &game.north).await?;
+        let (south, state) = self.connect(Via::Join, &game.game, &game.south).await?;
+        let (north, _) = self.connect(Via::North, &game.game, &game.north).await?;
         let mut sockets = [south, north];
         let mut turn = next_turn(std::slice::from_ref(&state));
         if free_setup {
@@ -307,6 +368,9 @@ impl Players {
                 });
                 return Some(());
             }
+            if self.stopped() {
+                return None;
+            }
             let mv = moves[rng.random_range(0..moves.len())].clone();
             let message = json!({"t":"move","d":{"move":mv}});
             let id = format!("m{played}");
@@ -330,13 +394,18 @@ async fn table(players: Players, seed: u64, number: usize) -> Option<()> {
     let north_name = format!("North {number}");
     let (north, _) = players.session(&north_name).await?;
     for round in 0.. {
+        if players.stopped() {
+            return None;
+        }
         let free_setup = (number + round) % 2 == 1;
         let body = if free_setup {
             json!({"ruleset":"omweso","setup":"free","time_control":{"referee_seconds":null}})
         } else {
             json!({"ruleset":"oware"})
         };
-        let created = players.post("/api/games", &south, body, 201).await?;
+        let created = players
+            .post(Via::Create, "/api/games", &south, (body, 201))
+            .await?;
         let game = created["game_id"].as_str().expect("game_id").to_owned();
         let index = players.add(Acked {
             game: game.clone(),
@@ -346,7 +415,9 @@ async fn table(players: Players, seed: u64, number: usize) -> Option<()> {
             ..Acked::default()
         });
         let join = format!("/api/games/{game}/join");
-        players.post(&join, &north, json!({}), 200).await?;
+        players
+            .post(Via::Join, &join, &north, (json!({}), 200))
+            .await?;
         players.update(index, |a| a.joined = true);
         let resign_after = rng.random_range(2..30);
         players
@@ -358,8 +429,8 @@ async fn table(players: Players, seed: u64, number: usize) -> Option<()> {
 
 /// What the director and players of the tournament saw succeed before the kill.
 #[derive(Default)]
-struct TournamentAcked {
-    id: String,
+pub(crate) struct TournamentAcked {
+    pub(crate) id: String,
     director: String,
     joined: Vec<String>,
     /// (game, player) of each confirmation answered 200.
@@ -375,7 +446,7 @@ async fn tournament(players: Players, acked: Arc<Mutex<TournamentAcked>>, seed: 
     let body = json!({"name":"Killed","ruleset":"oware","rounds":3,
                       "time_control":{"referee_seconds":null}});
     let created = players
-        .post("/api/tournaments", &director, body, 201)
+        .post(Via::Create, "/api/tournaments", &director, (body, 201))
         .await?;
     let id = created["tournament_id"].as_str().expect("an id").to_owned();
     {
@@ -388,15 +459,22 @@ async fn tournament(players: Players, acked: Arc<Mutex<TournamentAcked>>, seed: 
     for n in 0..4 {
         let name = format!("Player {n}");
         let (token, player) = players.session(&name).await?;
-        players.post(&path("/join"), &token, json!({}), 200).await?;
+        players
+            .post(Via::North, &path("/join"), &token, (json!({}), 200))
+            .await?;
         acked.lock().unwrap().joined.push(player.clone());
         entrants.insert(player, (token, name));
     }
     players
-        .post(&path("/rounds"), &director, json!({}), 201)
+        .post(Via::Join, &path("/rounds"), &director, (json!({}), 201))
         .await?;
     let round = players
-        .post(&path("/rounds/1/start"), &director, json!({}), 200)
+        .post(
+            Via::Join,
+            &path("/rounds/1/start"),
+            &director,
+            (json!({}), 200),
+        )
         .await?;
     let pairings = round["pairings"].as_array().expect("pairings");
     let mut to_confirm = Vec::new();
@@ -419,8 +497,13 @@ async fn tournament(players: Players, acked: Arc<Mutex<TournamentAcked>>, seed: 
         players.play(index, false, resign_after, &mut rng).await?;
     }
     for n in 4.. {
+        if players.stopped() {
+            return None;
+        }
         let (token, player) = players.session(&format!("Latecomer {n}")).await?;
-        players.post(&path("/join"), &token, json!({}), 200).await?;
+        players
+            .post(Via::North, &path("/join"), &token, (json!({}), 200))
+            .await?;
         acked.lock().unwrap().joined.push(player);
         let snap = players.get(&path(""), &director).await?;
         let sheets = snap["rounds"][0]["pairings"].as_array().expect("pairings");
@@ -434,7 +517,7 @@ async fn tournament(players: Players, acked: Arc<Mutex<TournamentAcked>>, seed: 
             let sheet = path(&format!("/sheets/{game}"));
             let body = json!({"action":"confirm"});
             players
-                .post(&sheet, &entrants[&player].0, body, 200)
+                .post(Via::North, &sheet, &entrants[&player].0, (body, 200))
                 .await?;
             acked.lock().unwrap().confirmed.push((game, player));
         }
@@ -452,7 +535,7 @@ async fn snapshot(server: &Remote, token: &str, path: &str) -> Value {
 
 /// Everything `acked` says is in the restarted server's game; if it is still being played,
 /// a further move is accepted and kept. Whether it was.
-async fn check_game(server: &Remote, acked: &Acked) -> bool {
+pub(crate) async fn check_game(server: &Remote, acked: &Acked) -> bool {
     let game = &acked.game;
     let path = format!("/api/games/{game}");
     let snap = snapshot(server, &acked.south, &path).await;
@@ -523,7 +606,7 @@ async fn check_game(server: &Remote, acked: &Acked) -> bool {
 }
 
 /// Every acknowledged join and sheet confirmation is in the restarted server's tournament.
-async fn check_tournament(server: &Remote, t: &TournamentAcked) {
+pub(crate) async fn check_tournament(server: &Remote, t: &TournamentAcked) {
     let snap = snapshot(server, &t.director, &format!("/api/tournaments/{}", t.id)).await;
     let players = snap["players"].as_array().expect("players").iter();
     let players: Vec<&str> = players
@@ -548,20 +631,24 @@ async fn check_tournament(server: &Remote, t: &TournamentAcked) {
 
 /// How many times each test kills the server: each kill lands on a commit under way only
 /// by chance (a server that acknowledged before saving is caught by most kills, not all).
-const KILLS: usize = 3;
+pub(crate) const KILLS: usize = 3;
 
-/// Plays on `process` under load until enough of every kind is acknowledged, then kills
-/// it with SIGKILL at a moment drawn; what was acknowledged before.
-async fn play_until_killed(
-    process: &mut Process,
+/// Plays on `processes` (the first holds what is created) under load until enough of
+/// every kind is acknowledged, then kills the first with SIGKILL at a moment drawn; what
+/// was acknowledged before, and when the kill was sent (ms since the Unix epoch).
+pub(crate) async fn play_until_killed(
+    processes: &mut [Process],
     rng: &mut SmallRng,
-) -> (Vec<Acked>, TournamentAcked) {
-    let kill = Arc::new(Kill::new(process));
+) -> (Vec<Acked>, TournamentAcked, u64) {
+    let kill = Arc::new(Kill::new(&processes[0]));
     let record = Arc::new(Mutex::new(Vec::new()));
+    let stopped = Arc::new(AtomicBool::new(false));
+    let servers: Vec<Remote> = processes.iter().map(|p| Remote::new(p.addr)).collect();
     let players = || Players {
-        server: Remote::new(process.addr),
+        servers: servers.clone(),
         kill: kill.clone(),
         record: record.clone(),
+        stopped: stopped.clone(),
     };
     let tournament_acked = Arc::new(Mutex::new(TournamentAcked::default()));
     let mut tasks = Vec::new();
@@ -593,15 +680,16 @@ async fn play_until_killed(
         assert!(tokio::time::Instant::now() < deadline, "no ack came in 5 s");
         tokio::time::sleep(Duration::from_millis(1)).await;
     }
-    process.reap_killed();
+    stopped.store(true, Ordering::SeqCst);
+    processes[0].reap_killed();
     for task in tasks {
         let ended = tokio::time::timeout(Duration::from_secs(10), task).await;
-        let ended = ended.expect("every client notices the server is gone");
+        let ended = ended.expect("every client notices the server is gone (or stops)");
         ended.expect("a client task");
     }
     let record = record.lock().unwrap().clone();
     let t = std::mem::take(&mut *tournament_acked.lock().unwrap());
-    (record, t)
+    (record, t, kill.sent_at_ms.load(Ordering::SeqCst))
 }
 
 /// Plays under load, kills the server, restarts it on the same database and checks that
@@ -614,7 +702,7 @@ async fn killed_while_playing(database_url: &str) {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut process = Process::start(database_url);
     for kill in 1..=KILLS {
-        let (record, t) = play_until_killed(&mut process, &mut rng).await;
+        let (record, t, _) = play_until_killed(std::slice::from_mut(&mut process), &mut rng).await;
         eprintln!(
             "kill {kill}: after {} games, {} moves, {} resignations, {} tournament joins and \
              {} sheet confirmations acknowledged",

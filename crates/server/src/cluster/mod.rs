@@ -1,15 +1,30 @@
-//! Several server nodes on one database (docs/scaling.md): which node owns each game and
-//! each tournament.
+//! Several server nodes on one PostgreSQL database and NATS (docs/scaling.md). One node
+//! (the default, SQLite or PostgreSQL) uses none of this.
 //!
-//! Every game and every tournament is owned by exactly one node at a time, by a
-//! [`Lease`] with an epoch that grows at every takeover. The store keeps the nodes'
-//! heartbeats and the leases (`Store::heartbeat`, `Store::claim`...:
-//! `store/db/leases.rs`), and refuses a transaction whose [`Write::Fence`](crate::store::Write::Fence)
-//! names a lease that is no longer current ([`StoreError::Fenced`](crate::store::StoreError::Fenced)),
-//! so a node whose lease was taken over cannot write to that log any more.
-//!
-//! Files: `lease` (the lease, a claim's answer, a node's row).
+//! - [`lease`]: every game and tournament is held by one node at a time, by a [`Lease`]
+//!   with an epoch that grows at every takeover. The store keeps the nodes' heartbeats and
+//!   the leases (`Store::heartbeat`, `Store::claim`...: `store/db/leases.rs`), and refuses
+//!   a transaction whose [`Write::Fence`](crate::store::Write::Fence) names a lease that is
+//!   no longer current ([`StoreError::Fenced`](crate::store::StoreError::Fenced)), so a
+//!   node whose lease was taken over cannot write to that log any more.
+//! - [`node`]: this node: its id, NATS connection, heartbeat, where a room is played.
+//! - [`upkeep`]: the heartbeat, the stop of a node that lost it, the takeover of the rooms
+//!   of dead nodes.
+//! - [`route`], [`wire`]: what crosses NATS: a room's frames on its subject (once per
+//!   node), requests to a room's holder.
+//! - [`rooms`]: this node's rooms, for other nodes' sockets; [`gateway`]: this node's
+//!   sockets, on other nodes' rooms.
+//! - [`forward`]: HTTP requests about a room, answered by its holder.
+//! - [`lobby`]: each node's games in every node's lobby.
 
-mod lease;
+pub mod forward;
+pub mod gateway;
+pub mod lease;
+pub mod lobby;
+pub mod node;
+pub mod rooms;
+pub mod route;
+pub mod upkeep;
+pub mod wire;
 
 pub use lease::{Claim, Lease, LeaseKind, NodeRow, UnknownLeaseKind};

@@ -4,7 +4,7 @@
 //! for a snapshot. Every change is marked on [`LobbyChanges`] for the pushed lobby.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use uuid::Uuid;
 
@@ -19,7 +19,17 @@ use omweso_protocol::Status;
 pub struct Lobby {
     inner: Arc<Mutex<Listed>>,
     changes: Arc<LobbyChanges>,
+    /// The games other nodes list (several nodes, docs/scaling.md): each node's latest
+    /// lists as it published them, and when they came.
+    others: Arc<Mutex<OtherNodes>>,
 }
+
+/// Each other node's games as it last published them, and when.
+type OtherNodes = HashMap<Uuid, (Vec<GameSummary>, std::time::Instant)>;
+
+/// How long another node's lists are shown without a newer publication (it publishes
+/// them every `cluster::lobby::REPUBLISH` at least; a node that stopped drops out).
+pub const OTHERS_KEPT: std::time::Duration = std::time::Duration::from_secs(6);
 
 /// Under one lock, so that a creation's check of the limits and its place among the
 /// games being created are one step ([`Lobby::reserve`]).
@@ -157,6 +167,15 @@ impl Drop for Reservation {
 /// The most games one lobby list shows.
 pub const LIST_MAX: usize = 50;
 
+/// Whether `game` is on the `open` list (waiting for a player) or the live one (played).
+fn listed_as(game: &GameSummary, open: bool) -> bool {
+    if open {
+        game.is_open()
+    } else {
+        game.status == Status::Playing
+    }
+}
+
 impl Lobby {
     /// The lock. Every change under it is one insert, removal or count, so a panic
     /// elsewhere while it was held cannot have left it half changed: a poisoned lock is
@@ -267,23 +286,47 @@ impl Lobby {
     /// The newest [`LIST_MAX`] games waiting for a player (`open`) or being played.
     #[must_use]
     pub fn list(&self, open: bool) -> Vec<GameSummary> {
+        let mut listed = self.list_own(open);
+        let others = self.others.lock().unwrap_or_else(PoisonError::into_inner);
+        for (games, at) in others.values() {
+            if at.elapsed() < OTHERS_KEPT {
+                listed.extend(games.iter().filter(|g| listed_as(g, open)).cloned());
+            }
+        }
+        drop(others);
+        // A game moving between nodes may be listed by both for a moment: once.
+        listed.sort_by_key(|g| std::cmp::Reverse((g.created_at_ms, g.game_id)));
+        listed.dedup_by_key(|g| g.game_id);
+        listed.truncate(LIST_MAX);
+        listed
+    }
+
+    /// As [`Lobby::list`], this node's own games only (what it publishes to the others).
+    #[must_use]
+    pub fn list_own(&self, open: bool) -> Vec<GameSummary> {
         let games = self.lock();
         let mut listed: Vec<GameSummary> = games
             .games
             .values()
-            .filter(|g| {
-                if open {
-                    g.is_open()
-                } else {
-                    g.status == Status::Playing
-                }
-            })
+            .filter(|g| listed_as(g, open))
             .cloned()
             .collect();
         drop(games);
         listed.sort_by_key(|g| std::cmp::Reverse((g.created_at_ms, g.game_id)));
         listed.truncate(LIST_MAX);
         listed
+    }
+
+    /// Node `node`'s games, as it published them; the lists changed if they differ.
+    pub fn set_others(&self, node: Uuid, games: Vec<GameSummary>) {
+        let mut others = self.others.lock().unwrap_or_else(PoisonError::into_inner);
+        let changed = others.get(&node).is_none_or(|(known, _)| *known != games);
+        others.insert(node, (games, std::time::Instant::now()));
+        others.retain(|_, (_, at)| at.elapsed() < OTHERS_KEPT);
+        drop(others);
+        if changed {
+            self.changes.games_changed();
+        }
     }
 
     /// Unfinished games against the computer, in all, created by `creator` and from

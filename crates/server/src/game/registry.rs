@@ -11,6 +11,7 @@ use super::actor::{self, GameHandle, Services};
 use super::lobby::Lobby;
 use super::log::{replay, Entry};
 use super::table::{Seat, Table};
+use crate::cluster::lease::{Claim, Lease, LeaseKind};
 use crate::http::address::AddressKey;
 use crate::pools::engine::EnginePool;
 use crate::store::{ActionRow, GameRow, Store, StoreError, Write};
@@ -29,6 +30,9 @@ pub enum LoadError {
     Encode { id: Uuid, source: serde_json::Error },
     #[error("game {id} cannot be seated: {source}")]
     Seat { id: Uuid, source: SeatError },
+    /// Another live node holds it (several nodes, docs/scaling.md).
+    #[error("game {id} is held by node {node} ({name})")]
+    Elsewhere { id: Uuid, node: Uuid, name: String },
 }
 
 /// Why a game's stored log did not give back its table.
@@ -177,16 +181,40 @@ impl Registry {
         table: Table,
         next_seq: i64,
         resumed: bool,
-        address: Option<AddressKey>,
+        (address, lease): (Option<AddressKey>, Option<Lease>),
     ) -> GameHandle {
         let mut games = self.handles();
         if let Some(running) = games.get(&table.id()).filter(|h| !h.is_closed()) {
             return running.clone();
         }
         games.retain(|_, h| !h.is_closed());
-        let handle = actor::spawn(table, next_seq, self.services.clone(), resumed, address);
+        let mut services = self.services.clone();
+        if let Some(lease) = lease {
+            services.writer = services.writer.fenced(lease);
+        }
+        let handle = actor::spawn(table, next_seq, services, resumed, address);
         games.insert(handle.id(), handle.clone());
         handle
+    }
+
+    /// Takes game `id` for this node, when it runs among others: its lease, or who holds
+    /// it.
+    async fn claim(&self, id: Uuid) -> Result<Option<Lease>, LoadError> {
+        let Some(cluster) = &self.services.cluster else {
+            return Ok(None);
+        };
+        match cluster.claim(LeaseKind::Game, id).await? {
+            Claim::Mine(lease) => Ok(Some(lease)),
+            Claim::Held { node, name } => Err(LoadError::Elsewhere { id, node, name }),
+        }
+    }
+
+    /// The writer of a game held by `lease` (fenced), or the server's own.
+    fn writer_for(&self, lease: Option<&Lease>) -> crate::store::Writer {
+        match lease {
+            Some(lease) => self.services.writer.fenced(lease.clone()),
+            None => self.services.writer.clone(),
+        }
     }
 
     /// Creates a game: its row and the first entry of its log, its creation, are committed
@@ -204,12 +232,12 @@ impl Registry {
         let created = i64::try_from(table.created_at_ms()).unwrap_or(i64::MAX);
         let first = log_row(id, 0, created, &entry)?;
         let row = actor::game_row(&table, None).map_err(|e| encode_error(id, e))?;
-        self.services
-            .writer
+        let lease = self.claim(id).await?;
+        self.writer_for(lease.as_ref())
             .write(vec![Write::InsertGame(row), Write::AppendAction(first)])
             .await?;
         crate::metrics::count(&crate::metrics::METRICS.games_created);
-        Ok(self.spawn_once(table, 1, false, address))
+        Ok(self.spawn_once(table, 1, false, (address, lease)))
     }
 
     /// Creates games with both players seated, and play begun where the setup is a preset
@@ -225,9 +253,14 @@ impl Registry {
         let now = now_ms();
         let at_ms = i64::try_from(now).unwrap_or(i64::MAX);
         let mut tables = Vec::with_capacity(games.len());
-        let mut writes = Vec::with_capacity(3 * games.len() + extra.len());
+        let mut leases = Vec::with_capacity(games.len());
+        let mut writes = Vec::with_capacity(4 * games.len() + extra.len());
         for game in games {
             let id = game.id;
+            // Each new game is this node's, and its first entries are fenced with it.
+            let lease = self.claim(id).await?;
+            writes.extend(lease.clone().map(Write::Fence));
+            leases.push(lease);
             let creation = Entry::Create {
                 config: game.config.clone(),
                 creator: game.first.clone(),
@@ -260,9 +293,10 @@ impl Registry {
         self.services.writer.write(writes).await?;
         Ok(tables
             .into_iter()
-            .map(|table| {
+            .zip(leases)
+            .map(|(table, lease)| {
                 crate::metrics::count(&crate::metrics::METRICS.games_created);
-                self.spawn_once(table, 2, false, None)
+                self.spawn_once(table, 2, false, (None, lease))
             })
             .collect())
     }
@@ -275,14 +309,17 @@ impl Registry {
         let Some(table) = self.load(id).await? else {
             return Ok(None);
         };
-        let (table, next_seq) = table;
-        Ok(Some(self.spawn_once(table, next_seq, true, None)))
+        let (table, next_seq, lease) = table;
+        Ok(Some(self.spawn_once(table, next_seq, true, (None, lease))))
     }
 
-    async fn load(&self, id: Uuid) -> Result<Option<(Table, i64)>, LoadError> {
+    async fn load(&self, id: Uuid) -> Result<Option<(Table, i64, Option<Lease>)>, LoadError> {
         if self.store.game(id).await?.is_none() {
             return Ok(None);
         }
+        // Claimed before its log is read: what this node replays is all that was written
+        // under earlier leases, and nothing more can be (fenced).
+        let lease = self.claim(id).await?;
         let rows = self.store.actions(id).await?;
         let next_seq = rows.last().map_or(0, |r| r.seq + 1);
         let mut entries = Vec::with_capacity(rows.len());
@@ -311,7 +348,7 @@ impl Registry {
             id,
             source: e.into(),
         })?;
-        Ok(Some((table, next_seq)))
+        Ok(Some((table, next_seq, lease)))
     }
 
     /// Loads every unfinished game (at start, after a restart). A game that cannot be
@@ -323,6 +360,8 @@ impl Registry {
                 Ok(Some(_)) => restored += 1,
                 Ok(None) => {}
                 Err(LoadError::Store(e)) => return Err(e),
+                // Another node plays it.
+                Err(LoadError::Elsewhere { .. }) => {}
                 Err(error) => tracing::error!(%error, "a game could not be restored"),
             }
         }

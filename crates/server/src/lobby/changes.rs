@@ -3,7 +3,7 @@
 //! the first mark since the feed last looked: no lock, no allocation, and any number of
 //! changes before the feed looks are one.
 
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 use tokio::sync::Notify;
 
@@ -51,6 +51,9 @@ impl Changed {
 pub struct LobbyChanges {
     dirty: AtomicU8,
     wake: Notify,
+    /// How many times this node's tournaments' lines changed: published to the other
+    /// nodes (`cluster::lobby`), whose feeds read the tournaments again when it moves.
+    tournament_changes: AtomicU64,
 }
 
 impl LobbyChanges {
@@ -62,7 +65,19 @@ impl LobbyChanges {
     /// A tournament's lobby line changed (created, a player joined or withdrew, a round
     /// paired, its status); call it once the change is in the store.
     pub fn tournaments_changed(&self) {
+        self.tournament_changes.fetch_add(1, Ordering::Relaxed);
         self.mark(TOURNAMENTS);
+    }
+
+    /// Another node's tournaments changed (they are in the store all nodes share).
+    pub fn tournaments_changed_elsewhere(&self) {
+        self.mark(TOURNAMENTS);
+    }
+
+    /// The count of this node's own tournament changes.
+    #[must_use]
+    pub fn tournament_changes(&self) -> u64 {
+        self.tournament_changes.load(Ordering::Relaxed)
     }
 
     fn mark(&self, bit: u8) {

@@ -7,15 +7,16 @@
 use std::collections::HashMap;
 
 use axum::extract::ws::Utf8Bytes;
-use tokio::sync::mpsc;
 
+use super::sink::{broadcast_remote, Sink};
 use super::{ConnId, Outgoing};
 use crate::metrics::{count, METRICS};
 
-/// One socket of a room: its outgoing queue, and `who`, what the room keeps of it.
+/// One socket of a room: where its frames go (its outgoing queue, or its node's, for a
+/// socket on another node), and `who`, what the room keeps of it.
 #[derive(Debug)]
 pub struct Connection<T> {
-    tx: mpsc::Sender<Outgoing>,
+    tx: Sink,
     pub who: T,
 }
 
@@ -37,10 +38,10 @@ impl<T> Default for Connections<T> {
 
 impl<T> Connections<T> {
     /// Adds a connection whose messages go on `tx`; its number.
-    pub fn add(&mut self, tx: mpsc::Sender<Outgoing>, who: T) -> ConnId {
+    pub fn add(&mut self, tx: impl Into<Sink>, who: T) -> ConnId {
         let id = self.next;
         self.next += 1;
-        self.open.insert(id, Connection { tx, who });
+        self.open.insert(id, Connection { tx: tx.into(), who });
         id
     }
 
@@ -83,15 +84,34 @@ impl<T> Connections<T> {
         }
     }
 
-    /// Queues `text` (encoded once) for every connection. Those too slow to keep up (their
-    /// queue full) are counted, removed, and returned with what the room kept of them.
+    /// Queues `text` (encoded once) for every connection: on each local socket's queue,
+    /// and once on the room's subject for all its sockets on other nodes (each node
+    /// subscribed to it hands it to its own). Those too slow to keep up (their queue full;
+    /// all the remote ones when the node's queue to NATS is) are counted, removed, and
+    /// returned with what the room kept of them.
     pub fn broadcast(&mut self, text: &Utf8Bytes) -> Vec<(ConnId, T)> {
-        let slow: Vec<ConnId> = self
-            .open
-            .iter()
-            .filter(|(_, c)| c.tx.try_send(Outgoing::Text(text.clone())).is_err())
-            .map(|(&id, _)| id)
-            .collect();
+        let mut remote = None;
+        let mut slow: Vec<ConnId> = Vec::new();
+        for (&id, c) in &self.open {
+            match &c.tx {
+                Sink::Local(tx) => {
+                    if tx.try_send(Outgoing::Text(text.clone())).is_err() {
+                        slow.push(id);
+                    }
+                }
+                Sink::Remote(conn) => remote = Some(conn.route().clone()),
+            }
+        }
+        if let Some(route) = remote {
+            if broadcast_remote(&route, text).is_err() {
+                slow.extend(
+                    self.open
+                        .iter()
+                        .filter(|(_, c)| c.tx.route().is_some())
+                        .map(|(&id, _)| id),
+                );
+            }
+        }
         slow.into_iter()
             .filter_map(|id| {
                 count(&METRICS.dropped_slow_clients);
@@ -116,6 +136,7 @@ impl<T> Connections<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tokio::sync::mpsc;
 
     fn text(message: &Outgoing) -> &str {
         match message {

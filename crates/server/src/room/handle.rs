@@ -7,7 +7,7 @@ use std::fmt;
 use tokio::sync::{mpsc, oneshot};
 use uuid::Uuid;
 
-use super::{ConnId, Outgoing};
+use super::{ConnId, Sink};
 
 /// A room's task has ended (it was unloaded, or the server is stopping). Says which kind
 /// of room: "the game is not loaded".
@@ -81,7 +81,7 @@ pub enum SocketCommand {
     Connect {
         player: Option<Uuid>,
         resume_after: Option<u64>,
-        tx: mpsc::Sender<Outgoing>,
+        tx: Sink,
         reply: oneshot::Sender<ConnId>,
     },
     Disconnect {
@@ -96,8 +96,9 @@ impl<C: From<SocketCommand>> Handle<C> {
         &self,
         player: Option<Uuid>,
         resume_after: Option<u64>,
-        tx: mpsc::Sender<Outgoing>,
+        tx: impl Into<Sink>,
     ) -> Result<ConnId, Gone> {
+        let tx = tx.into();
         self.ask(|reply| {
             C::from(SocketCommand::Connect {
                 player,

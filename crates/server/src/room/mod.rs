@@ -9,6 +9,7 @@
 pub mod connections;
 pub mod handle;
 pub mod history;
+pub mod sink;
 pub mod wake;
 
 use axum::extract::ws::Utf8Bytes;
@@ -16,6 +17,7 @@ use axum::extract::ws::Utf8Bytes;
 pub use connections::{Connection, Connections};
 pub use handle::{Gone, Handle, SocketCommand};
 pub use history::History;
+pub use sink::Sink;
 
 /// A message for one connection.
 #[derive(Clone, Debug)]
@@ -57,13 +59,7 @@ impl<T> Room<T> {
     /// Queues on `tx` the events a client that saw version `after` missed, the room being
     /// at `version`; `false` (nothing queued) when it must be sent the state instead: no
     /// `after`, or [`History::missed`] says so.
-    pub fn catch_up(
-        &self,
-        tx: &tokio::sync::mpsc::Sender<Outgoing>,
-        after: Option<u64>,
-        version: u64,
-        at_most: u64,
-    ) -> bool {
+    pub fn catch_up(&self, tx: &Sink, after: Option<u64>, version: u64, at_most: u64) -> bool {
         let Some(missed) = after.and_then(|after| self.history.missed(after, version, at_most))
         else {
             return false;

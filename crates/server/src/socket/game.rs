@@ -4,7 +4,7 @@
 //! the reader here decodes each frame and forwards it to the game as a `Command`.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
@@ -15,16 +15,21 @@ use tokio::sync::mpsc;
 // tokio's clock is the system's in the server; in tests it can be paused and advanced, so
 // the rate limit and the ping round trips are exact there.
 
+use crate::cluster::gateway::{Gateway, Watching};
+use crate::cluster::lease::LeaseKind;
+use crate::cluster::node::{Cluster, Place};
+use crate::cluster::wire::RoomName;
 use crate::game::actor::{Command, GameHandle, OUTGOING_QUEUE};
 use crate::http::error::ApiError;
 use crate::http::extract::{find_game, id_as_written};
 use crate::metrics::{count, METRICS};
 use crate::room::ConnId;
 use crate::socket::connection::{protocol_error_close, Local, Pings, RateLimit};
+use crate::socket::remote::watch_remote;
 use crate::socket::room::{watch, Visit};
 use crate::socket::upgrade::{admit, check_origin, open, Admitted};
 use crate::state::AppState;
-use omweso_protocol::{self, ErrorCode, Frame};
+use omweso_protocol::{self, ErrorCode, Frame, Request};
 
 pub async fn upgrade(
     ws: WebSocketUpgrade,
@@ -35,11 +40,114 @@ pub async fn upgrade(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     check_origin(&state, &headers)?;
-    let handle = find_game(&state, id_as_written(&id, "game")?).await?;
+    let id = id_as_written(&id, "game")?;
+    if let Some((cluster, owner)) = elsewhere(&state, RoomName::game(id)).await? {
+        let admitted = admit(&state, &query, &headers, ip).await?;
+        return Ok(open(ws, &state, admitted, move |socket, admitted| {
+            remote_connection(socket, cluster, (RoomName::game(id), owner), admitted)
+        }));
+    }
+    let handle = find_game(&state, id).await?;
     let admitted = admit(&state, &query, &headers, ip).await?;
     Ok(open(ws, &state, admitted, move |socket, admitted| {
         connection(socket, handle, admitted)
     }))
+}
+
+/// The node holding `room`, when it is another live node (several nodes,
+/// docs/scaling.md); `None` when it is played here.
+pub(crate) async fn elsewhere(
+    state: &AppState,
+    room: RoomName,
+) -> Result<Option<(Arc<Cluster>, uuid::Uuid)>, ApiError> {
+    let Some(cluster) = state.cluster.clone() else {
+        return Ok(None);
+    };
+    let loaded = match room.kind {
+        LeaseKind::Game => state.games.loaded(room.id).is_some(),
+        LeaseKind::Tournament => state.tournaments.loaded(room.id).is_some(),
+    };
+    match cluster.locate(room, loaded).await {
+        Ok(Place::There(owner)) => Ok(Some((cluster, owner))),
+        Ok(Place::Here) => Ok(None),
+        Err(error) => Err(ApiError::internal(&error)),
+    }
+}
+
+/// A game socket whose game another node holds.
+async fn remote_connection(
+    socket: WebSocket,
+    cluster: Arc<Cluster>,
+    at: (RoomName, uuid::Uuid),
+    admitted: Admitted,
+) {
+    let Admitted {
+        player,
+        resume_after,
+        places,
+        settings,
+    } = admitted;
+    let visit = Visit {
+        player,
+        resume_after,
+        queue: OUTGOING_QUEUE,
+        unavailable: "the game is not available; reconnect in a moment",
+    };
+    let gateway = cluster.gateway.clone();
+    let read = async |stream: &mut _, watching: &_, conn, local: &_, pings: &_| {
+        let inbox = RemoteGame {
+            gateway: &gateway,
+            watching,
+        };
+        read(stream, &inbox, conn, local, pings, settings.rate).await;
+    };
+    watch_remote(socket, cluster, at, visit, settings, &places.end, read).await;
+}
+
+/// Where a game socket's reader sends the client's messages and round trips: the game's
+/// task, here or on the node holding it.
+pub(super) trait GameInbox {
+    /// Whether the game still takes messages.
+    async fn client(&self, conn: ConnId, text: &str, request: Request) -> bool;
+    async fn latency(&self, conn: ConnId, round_trip_ms: u64);
+}
+
+impl GameInbox for GameHandle {
+    async fn client(&self, conn: ConnId, _text: &str, request: Request) -> bool {
+        let command = Command::Client {
+            conn,
+            id: request.id,
+            message: request.message,
+        };
+        self.send(command).await.is_ok()
+    }
+
+    async fn latency(&self, conn: ConnId, round_trip_ms: u64) {
+        let _ = self
+            .send(Command::Latency {
+                conn,
+                round_trip_ms,
+            })
+            .await;
+    }
+}
+
+/// A game on another node, through this node's gateway.
+struct RemoteGame<'a> {
+    gateway: &'a Gateway,
+    watching: &'a Watching,
+}
+
+impl GameInbox for RemoteGame<'_> {
+    async fn client(&self, conn: ConnId, text: &str, _request: Request) -> bool {
+        self.gateway.client(self.watching, conn, text).await
+    }
+
+    async fn latency(&self, conn: ConnId, round_trip_ms: u64) {
+        self.gateway
+            .latency(self.watching, conn, round_trip_ms)
+            .await;
+    }
 }
 
 /// The game's socket, for as long as it is open; its places are given back when it ends.
@@ -67,7 +175,7 @@ async fn connection(socket: WebSocket, game: GameHandle, admitted: Admitted) {
 /// `testing-websockets` example).
 pub(super) async fn read<S>(
     stream: &mut S,
-    game: &GameHandle,
+    game: &impl GameInbox,
     conn: ConnId,
     local: &mpsc::Sender<Local>,
     pings: &Mutex<Pings>,
@@ -104,12 +212,7 @@ pub(super) async fn read<S>(
                     Some(round_trip) => {
                         let round_trip_ms =
                             u64::try_from(round_trip.as_millis()).unwrap_or(u64::MAX);
-                        let _ = game
-                            .send(Command::Latency {
-                                conn,
-                                round_trip_ms,
-                            })
-                            .await;
+                        game.latency(conn, round_trip_ms).await;
                     }
                     None => count(&METRICS.ignored_pongs),
                 }
@@ -132,12 +235,7 @@ pub(super) async fn read<S>(
                 let _ = local.try_send(Local::Text(refusal.to_text()));
             }
             Ok(request) => {
-                let command = Command::Client {
-                    conn,
-                    id: request.id,
-                    message: request.message,
-                };
-                if game.send(command).await.is_err() {
+                if !game.client(conn, text.as_str(), request).await {
                     break;
                 }
             }

@@ -10,10 +10,12 @@
 //! - One module per kind: [`game`] (`GET /ws/games/{id}`: its reader forwards each frame to
 //!   the game's task), [`tournament`] (`GET /ws/tournaments/{id}`), [`lobby`]
 //!   (`GET /ws/lobby`).
+//! - [`remote`]: runs a socket watching a room another node holds (docs/scaling.md).
 
 pub mod connection;
 pub mod game;
 pub mod lobby;
+pub mod remote;
 pub mod room;
 pub mod tournament;
 pub mod upgrade;

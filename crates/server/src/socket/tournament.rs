@@ -10,6 +10,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 
+use crate::cluster::wire::RoomName;
 use crate::http::error::ApiError;
 use crate::http::extract::{find_tournament, id_as_written};
 use crate::socket::connection::{self};
@@ -28,7 +29,16 @@ pub async fn upgrade(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     check_origin(&state, &headers)?;
-    let handle = find_tournament(&state, id_as_written(&id, "tournament")?).await?;
+    let id = id_as_written(&id, "tournament")?;
+    if let Some((cluster, owner)) =
+        crate::socket::game::elsewhere(&state, RoomName::tournament(id)).await?
+    {
+        let admitted = admit(&state, &query, &headers, ip).await?;
+        return Ok(open(ws, &state, admitted, move |socket, admitted| {
+            remote_connection(socket, cluster, (RoomName::tournament(id), owner), admitted)
+        }));
+    }
+    let handle = find_tournament(&state, id).await?;
     let admitted = admit(&state, &query, &headers, ip).await?;
     Ok(open(ws, &state, admitted, move |socket, admitted| {
         connection(socket, handle, admitted)
@@ -54,6 +64,33 @@ async fn connection(socket: WebSocket, tournament: TournamentHandle, admitted: A
         connection::read_pings(stream, local, pings, settings.rate, &ANSWERS).await;
     };
     watch(socket, &tournament, visit, settings, &places.end, read).await;
+}
+
+/// A tournament socket whose tournament another node holds: its frames come through the
+/// gateway; the client only pings, answered here.
+async fn remote_connection(
+    socket: WebSocket,
+    cluster: std::sync::Arc<crate::cluster::node::Cluster>,
+    at: (RoomName, uuid::Uuid),
+    admitted: Admitted,
+) {
+    let Admitted {
+        player,
+        resume_after,
+        places,
+        settings,
+    } = admitted;
+    let visit = Visit {
+        player,
+        resume_after,
+        queue: TOURNAMENT_OUTGOING_QUEUE,
+        unavailable: "the tournament is not available; reconnect in a moment",
+    };
+    let read = async |stream: &mut _, _watching: &_, _conn, local: &_, pings: &_| {
+        connection::read_pings(stream, local, pings, settings.rate, &ANSWERS).await;
+    };
+    crate::socket::remote::watch_remote(socket, cluster, at, visit, settings, &places.end, read)
+        .await;
 }
 
 /// What the socket answers: `pong` to a `ping`, an `error` to anything else.

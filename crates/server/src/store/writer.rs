@@ -7,7 +7,11 @@ use tokio::runtime::Handle;
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
 use super::{ActionRow, Store, StoreError, Write};
+use crate::cluster::lease::Lease;
 use crate::metrics::{count, METRICS};
 
 /// The most writes committed in one transaction (a caller's writes are never split).
@@ -77,6 +81,17 @@ enum Msg {
 #[derive(Clone, Debug)]
 pub struct Writer {
     tx: mpsc::Sender<Msg>,
+    /// A room's writer on one of several nodes: every write carries the room's lease
+    /// first, and the store refuses it once another node took the room over
+    /// ([`Writer::fenced`], docs/scaling.md#leases-and-fencing).
+    fence: Option<Arc<Fence>>,
+}
+
+/// A room's lease, and whether the store has refused a write for it (taken over).
+#[derive(Debug)]
+struct Fence {
+    lease: Lease,
+    lost: AtomicBool,
 }
 
 impl Writer {
@@ -104,18 +119,53 @@ impl Writer {
         let (tx, rx) = mpsc::channel(capacity.max(1));
         let runtime = Handle::current();
         let task = tokio::task::spawn_blocking(move || run(&store, rx, &runtime, delay));
-        (Writer { tx }, task)
+        (Writer { tx, fence: None }, task)
+    }
+
+    /// This writer for a room held by `lease`: each of its writes is refused by the store
+    /// (as a whole) once the lease is no longer this node's at this epoch.
+    #[must_use]
+    pub fn fenced(&self, lease: Lease) -> Writer {
+        Writer {
+            tx: self.tx.clone(),
+            fence: Some(Arc::new(Fence {
+                lease,
+                lost: AtomicBool::new(false),
+            })),
+        }
+    }
+
+    /// The lease this writer's writes carry, if it is a room's on one of several nodes.
+    #[must_use]
+    pub fn lease(&self) -> Option<&Lease> {
+        self.fence.as_ref().map(|f| &f.lease)
+    }
+
+    /// Whether the store refused a write because the room was taken over: its task must
+    /// stop (another node plays it now).
+    #[must_use]
+    pub fn fenced_out(&self) -> bool {
+        self.fence
+            .as_ref()
+            .is_some_and(|f| f.lost.load(Ordering::Relaxed))
     }
 
     /// Commits `writes` atomically (see [`Store::write`] for their order and refusals);
     /// returns once they are committed, or with the error that kept them out.
-    pub async fn write(&self, writes: Vec<Write>) -> Result<(), StoreError> {
+    pub async fn write(&self, mut writes: Vec<Write>) -> Result<(), StoreError> {
+        if let Some(fence) = &self.fence {
+            writes.insert(0, Write::Fence(fence.lease.clone()));
+        }
         let (done, result) = oneshot::channel();
         self.tx
             .send(Msg::Write(writes, done))
             .await
             .map_err(|_| StoreError::Closed)?;
-        result.await.map_err(|_| StoreError::Closed)?
+        let result = result.await.map_err(|_| StoreError::Closed)?;
+        if let (Some(fence), Err(StoreError::Fenced { .. })) = (&self.fence, &result) {
+            fence.lost.store(true, Ordering::Relaxed);
+        }
+        result
     }
 
     /// Appends one entry to a game's log; returns once it is committed, or with the error

@@ -11,6 +11,7 @@ use super::actor::{self, Services, TournamentHandle};
 use super::log::Entry;
 use super::settings::Settings;
 use super::state::{self, RebuildError, Tournament};
+use crate::cluster::lease::{Claim, Lease, LeaseKind};
 use crate::refusal::Refusal;
 use crate::store::{Store, StoreError, TournamentEntryRow, TournamentRow, Write};
 use omweso_protocol::clock::now_ms;
@@ -32,6 +33,9 @@ pub enum LoadError {
     Create { id: Uuid, source: Refusal },
     #[error("tournament {id} cannot be encoded: {source}")]
     Encode { id: Uuid, source: serde_json::Error },
+    /// Another live node holds it (several nodes, docs/scaling.md).
+    #[error("tournament {id} is held by node {node} ({name})")]
+    Elsewhere { id: Uuid, node: Uuid, name: String },
 }
 
 pub struct Tournaments {
@@ -56,20 +60,42 @@ impl Tournaments {
         self.map.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// A tournament in memory, without loading it.
+    #[must_use]
+    pub fn loaded(&self, id: Uuid) -> Option<TournamentHandle> {
+        self.cached(id)
+    }
+
     fn cached(&self, id: Uuid) -> Option<TournamentHandle> {
         self.handles().get(&id).filter(|h| !h.is_closed()).cloned()
     }
 
     /// The tournament's task: the running one, or a new one owning `t` (decided under the
     /// lock, so that a tournament never gets two tasks).
-    fn spawn_once(&self, t: Tournament, next_seq: i64) -> TournamentHandle {
+    fn spawn_once(&self, t: Tournament, next_seq: i64, lease: Option<Lease>) -> TournamentHandle {
         let mut map = self.handles();
         if let Some(running) = map.get(&t.id()).filter(|h| !h.is_closed()) {
             return running.clone();
         }
-        let handle = actor::spawn(t, next_seq, self.services.clone());
+        let mut services = self.services.clone();
+        if let Some(lease) = lease {
+            services.writer = services.writer.fenced(lease);
+        }
+        let handle = actor::spawn(t, next_seq, services);
         map.insert(handle.id(), handle.clone());
         handle
+    }
+
+    /// Takes tournament `id` for this node, when it runs among others: its lease, or
+    /// who holds it.
+    async fn claim(&self, id: Uuid) -> Result<Option<Lease>, LoadError> {
+        let Some(cluster) = &self.services.cluster else {
+            return Ok(None);
+        };
+        match cluster.claim(LeaseKind::Tournament, id).await? {
+            Claim::Mine(lease) => Ok(Some(lease)),
+            Claim::Held { node, name } => Err(LoadError::Elsewhere { id, node, name }),
+        }
     }
 
     /// Creates a tournament: its row and its log's first entry are committed together.
@@ -97,8 +123,12 @@ impl Tournaments {
             kind: entry.kind().to_owned(),
             payload_json,
         };
-        self.services
-            .writer
+        let lease = self.claim(id).await?;
+        let writer = match &lease {
+            Some(lease) => self.services.writer.fenced(lease.clone()),
+            None => self.services.writer.clone(),
+        };
+        writer
             .write(vec![
                 Write::InsertTournament(actor::row(&t)),
                 Write::AppendTournamentEntry(first),
@@ -106,7 +136,7 @@ impl Tournaments {
             ])
             .await?;
         self.services.lobby.tournaments_changed();
-        Ok(self.spawn_once(t, 1))
+        Ok(self.spawn_once(t, 1, lease))
     }
 
     /// The tournament, loaded from the store if needed; `None` if there is none.
@@ -117,10 +147,13 @@ impl Tournaments {
         if self.store.tournament(id).await?.is_none() {
             return Ok(None);
         }
+        // Claimed before its log is read: what this node replays is all that was written
+        // under earlier leases, and nothing more can be (fenced).
+        let lease = self.claim(id).await?;
         let rows = self.store.tournament_log(id).await?;
         let next_seq = rows.last().map_or(0, |r| r.seq + 1);
         let t = replay(id, &rows)?;
-        Ok(Some(self.spawn_once(t, next_seq)))
+        Ok(Some(self.spawn_once(t, next_seq, lease)))
     }
 
     /// Loads every unfinished tournament (at start, after the games): each watches its
@@ -133,6 +166,8 @@ impl Tournaments {
                 Ok(Some(_)) => restored += 1,
                 Ok(None) => {}
                 Err(LoadError::Store(e)) => return Err(e),
+                // Another node plays it.
+                Err(LoadError::Elsewhere { .. }) => {}
                 Err(error) => tracing::error!(%error, "a tournament could not be restored"),
             }
         }

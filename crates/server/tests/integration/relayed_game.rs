@@ -45,6 +45,7 @@ fn registry(store: &Store) -> (Registry, watch::Sender<bool>) {
         },
         computer_no_show_ms: 60_000,
         store: store.clone(),
+        cluster: None,
     };
     (Registry::new(store.clone(), services), stop)
 }

@@ -184,6 +184,8 @@ pub struct Services {
     pub computer_no_show_ms: u64,
     /// The store, for reads (the seats' ratings); every write goes through `writer`.
     pub store: crate::store::Store,
+    /// This node among several (docs/scaling.md); `None` on a server alone.
+    pub cluster: Option<std::sync::Arc<crate::cluster::node::Cluster>>,
 }
 
 /// Why a game is removed before it was played.

@@ -5,7 +5,6 @@ use std::sync::atomic::Ordering;
 
 use axum::extract::ws::Utf8Bytes;
 use omweso_rules::Side;
-use tokio::sync::mpsc;
 use uuid::Uuid;
 
 use super::{connection_gauge, Actor, Viewer, OUTGOING_QUEUE};
@@ -95,7 +94,7 @@ impl Actor {
         &mut self,
         player: Option<Uuid>,
         resume_after: Option<u64>,
-        tx: mpsc::Sender<Outgoing>,
+        tx: crate::room::Sink,
     ) -> ConnId {
         let seat = player.and_then(|p| self.table.seat_of(p));
         // Counted before the state is sent: a player's own page shows them at the
@@ -111,12 +110,7 @@ impl Actor {
     }
 
     /// What a (re)connecting client gets first: the events it missed, or the state.
-    async fn catch_up(
-        &mut self,
-        tx: &mpsc::Sender<Outgoing>,
-        seat: Option<Side>,
-        after: Option<u64>,
-    ) {
+    async fn catch_up(&mut self, tx: &crate::room::Sink, seat: Option<Side>, after: Option<u64>) {
         // More missed events than the connection's queue holds (with the `crowd` after
         // them) would be cut short: the state is sent instead.
         let at_most = (OUTGOING_QUEUE - 1) as u64;

@@ -50,6 +50,13 @@ impl Actor {
             if self.expired {
                 break;
             }
+            // Another node took this game over (several nodes, docs/scaling.md): the store
+            // refuses this node's writes for it; its sockets reconnect there.
+            if self.services.writer.fenced_out() {
+                tracing::warn!(game = %id, "taken over by another node; unloading");
+                self.close_all(1012, crate::tournament::actor::MOVED);
+                break;
+            }
             // A finished game nobody watches is unloaded; it is reloaded from the store
             // when asked for again.
             if self.table.status().is_over() && self.room.connections.is_empty() {
@@ -57,6 +64,13 @@ impl Actor {
             }
         }
         self.services.lobby.remove(id);
+        // A finished game unloaded gives its lease back; a later read loads it anywhere.
+        if let (Some(cluster), Some(lease)) = (&self.services.cluster, self.services.writer.lease())
+        {
+            if self.table.status().is_over() && !self.services.writer.fenced_out() {
+                cluster.release(lease).await;
+            }
+        }
         tracing::debug!(game = %id, "game unloaded");
     }
 

@@ -3,7 +3,6 @@
 
 use axum::extract::ws::Utf8Bytes;
 use std::collections::HashSet;
-use tokio::sync::mpsc;
 use tokio::time::Instant;
 use uuid::Uuid;
 
@@ -54,7 +53,7 @@ impl Actor {
     /// the board of every table in play.
     pub(super) fn catch_up(
         &mut self,
-        tx: &mpsc::Sender<Outgoing>,
+        tx: &crate::room::Sink,
         player: Option<Uuid>,
         after: Option<u64>,
     ) {

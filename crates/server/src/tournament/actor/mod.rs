@@ -33,6 +33,7 @@ mod seeding;
 
 pub use board::BoardCommand;
 pub use persist::row;
+pub(crate) use run::MOVED;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -209,6 +210,8 @@ pub struct Services {
     pub pairing: super::pairing_worker::PairingWorker,
     /// To rebuild a tournament from its log after a change could not be saved.
     pub store: crate::store::Store,
+    /// This node among several (docs/scaling.md); `None` on a server alone.
+    pub cluster: Option<Arc<crate::cluster::node::Cluster>>,
 }
 
 /// A pairing a director asks for.

@@ -1,11 +1,10 @@
 //! Who of the tournament is here: its sockets' players (counted per player, a player may
 //! have several open) and the players at their games in play.
 
-use tokio::sync::mpsc;
 use uuid::Uuid;
 
 use super::Actor;
-use crate::room::{ConnId, Outgoing};
+use crate::room::ConnId;
 
 impl Actor {
     /// A socket opens: its player counted here, then sent what it missed (or the state),
@@ -14,7 +13,7 @@ impl Actor {
         &mut self,
         player: Option<Uuid>,
         resume_after: Option<u64>,
-        tx: mpsc::Sender<Outgoing>,
+        tx: crate::room::Sink,
     ) -> ConnId {
         if let Some(player) = player {
             *self.socket_players.entry(player).or_default() += 1;

@@ -57,6 +57,13 @@ impl Actor {
                     break;
                 }
             }
+            // Another node took this tournament over (several nodes, docs/scaling.md):
+            // the store refuses this node's writes for it; its sockets reconnect there.
+            if self.services.writer.fenced_out() {
+                tracing::warn!(tournament = %id, "taken over by another node; unloading");
+                self.close_all(1012, MOVED);
+                break;
+            }
         }
         tracing::debug!(tournament = %id, "tournament unloaded");
     }
@@ -171,3 +178,6 @@ impl Actor {
         }
     }
 }
+
+/// The close reason of a room taken over by another node.
+pub(crate) const MOVED: &str = "this moved to another server; reconnect in a moment";

@@ -1,0 +1,207 @@
+//! This node among several: its identity, its NATS connection and queue, and the leases
+//! it claims for its rooms (docs/scaling.md). A node that cannot renew its own heartbeat
+//! within the lease's time stops ([`upkeep`]): by then another node may hold its rooms, and
+//! a node that kept serving them would fork their games.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use uuid::Uuid;
+
+use super::gateway::Gateway;
+use super::lease::{Claim, Lease, LeaseKind};
+use super::route::{Outbox, RoomRoute};
+use super::wire::RoomName;
+use crate::store::{Store, StoreError};
+use omweso_protocol::clock::now_ms;
+
+/// Why a node could not join the others.
+#[derive(Debug, thiserror::Error)]
+pub enum JoinError {
+    #[error("several nodes need PostgreSQL (the leases are in the database they share); {0} is an SQLite file: remove --nats-url to run one node on it")]
+    NotShared(String),
+    #[error("could not connect to NATS at {url}: {source}")]
+    Nats {
+        url: String,
+        source: async_nats::ConnectError,
+    },
+    #[error("could not register the node in the database: {0}")]
+    Store(#[from] StoreError),
+}
+
+/// Where a room is played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// On this node (already, or it may take it: nobody live holds it).
+    Here,
+    /// On this live node.
+    There(Uuid),
+}
+
+/// How long an answer about who holds a room is trusted without asking the store again.
+const OWNER_CACHE: Duration = Duration::from_secs(1);
+
+pub struct Cluster {
+    pub node: Uuid,
+    pub name: String,
+    pub started_at_ms: i64,
+    pub client: async_nats::Client,
+    pub outbox: Outbox,
+    pub gateway: Gateway,
+    pub store: Store,
+    /// How long a heartbeat holds: a node silent this long is taken over.
+    pub ttl: Duration,
+    owners: Mutex<HashMap<RoomName, (Uuid, Instant)>>,
+}
+
+impl std::fmt::Debug for Cluster {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Cluster")
+            .field("node", &self.node)
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Cluster {
+    /// Connects to NATS at `url` and registers this node (a fresh id for this process)
+    /// in `store` with its first heartbeat.
+    pub async fn join(
+        url: &str,
+        name: &str,
+        store: Store,
+        ttl: Duration,
+    ) -> Result<Arc<Cluster>, JoinError> {
+        if store.backend() != "postgres" {
+            return Err(JoinError::NotShared(store.backend().to_owned()));
+        }
+        let client = async_nats::ConnectOptions::new()
+            .name(format!("omweso {name}"))
+            .request_timeout(Some(Duration::from_secs(10)))
+            .connect(url)
+            .await
+            .map_err(|source| JoinError::Nats {
+                url: url.to_owned(),
+                source,
+            })?;
+        let node = Uuid::new_v4();
+        let started_at_ms = ms(now_ms());
+        store
+            .heartbeat(node, name, started_at_ms, started_at_ms, ttl_ms(ttl))
+            .await?;
+        let (outbox, _publisher) = Outbox::start(client.clone());
+        let gateway = Gateway::new(client.clone(), node);
+        tracing::info!(%node, name, "joined the other nodes");
+        Ok(Arc::new(Cluster {
+            node,
+            name: name.to_owned(),
+            started_at_ms,
+            client,
+            outbox,
+            gateway,
+            store,
+            ttl,
+            owners: Mutex::new(HashMap::new()),
+        }))
+    }
+
+    /// The room's subject, through this node's queue.
+    #[must_use]
+    pub fn route(&self, room: RoomName) -> RoomRoute {
+        self.outbox.route(room)
+    }
+
+    /// Takes `room` for this node if nobody live holds it (or it holds it already).
+    pub async fn claim(&self, kind: LeaseKind, id: Uuid) -> Result<Claim, StoreError> {
+        let claim = self.store.claim(kind, id, self.node, ms(now_ms())).await?;
+        if let Claim::Held { node, .. } = &claim {
+            self.remember(RoomName { kind, id }, *node);
+        }
+        Ok(claim)
+    }
+
+    /// Where `room` is played, for a request or a socket that is not sure: here when it is
+    /// loaded here (`loaded`), when nobody holds it, or when its holder is no longer live;
+    /// else on its holder.
+    pub async fn locate(&self, room: RoomName, loaded: bool) -> Result<Place, StoreError> {
+        if loaded {
+            return Ok(Place::Here);
+        }
+        if let Some(node) = self.remembered(room) {
+            return Ok(Place::There(node));
+        }
+        let now = ms(now_ms());
+        Ok(match self.store.lease(room.kind, room.id).await? {
+            Some((lease, Some(holder)))
+                if lease.node != self.node && holder.expires_at_ms > now =>
+            {
+                self.remember(room, lease.node);
+                Place::There(lease.node)
+            }
+            _ => Place::Here,
+        })
+    }
+
+    /// Forgets who held `room` (a request to it failed: ask the store again).
+    pub fn forget(&self, room: RoomName) {
+        self.owners_map().remove(&room);
+    }
+
+    fn remember(&self, room: RoomName, node: Uuid) {
+        let mut owners = self.owners_map();
+        if owners.len() > 100_000 {
+            owners.clear();
+        }
+        owners.insert(room, (node, Instant::now()));
+    }
+
+    fn remembered(&self, room: RoomName) -> Option<Uuid> {
+        let owners = self.owners_map();
+        owners
+            .get(&room)
+            .filter(|(_, at)| at.elapsed() < OWNER_CACHE)
+            .map(|(node, _)| *node)
+    }
+
+    fn owners_map(&self) -> std::sync::MutexGuard<'_, HashMap<RoomName, (Uuid, Instant)>> {
+        self.owners.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Renews this node's heartbeat.
+    pub async fn heartbeat(&self) -> Result<(), StoreError> {
+        self.store
+            .heartbeat(
+                self.node,
+                &self.name,
+                self.started_at_ms,
+                ms(now_ms()),
+                ttl_ms(self.ttl),
+            )
+            .await
+    }
+
+    /// Leaves: the node's heartbeat is expired at once, so that the others take its
+    /// rooms over without waiting (a clean stop, after its rooms wrote their last).
+    pub async fn leave(&self) {
+        if let Err(error) = self.store.leave(self.node).await {
+            tracing::warn!(%error, "could not tell the other nodes this one stopped");
+        }
+        let _ = self.client.flush().await;
+    }
+
+    /// Gives back the lease of a room this node unloaded for good (a finished game).
+    pub async fn release(&self, lease: &Lease) {
+        if let Err(error) = self.store.release(lease).await {
+            tracing::debug!(%error, "could not give back a lease");
+        }
+    }
+}
+
+pub(crate) fn ms(at: u64) -> i64 {
+    i64::try_from(at).unwrap_or(i64::MAX)
+}
+
+fn ttl_ms(ttl: Duration) -> i64 {
+    i64::try_from(ttl.as_millis()).unwrap_or(i64::MAX)
+}

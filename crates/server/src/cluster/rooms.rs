@@ -1,0 +1,177 @@
+//! This node's rooms, for the sockets of other nodes: a socket opening there is connected
+//! here as a remote connection (its frames go out on the room's subject, addressed to it);
+//! its client's messages, round trips and close come here and go to the room's task as a
+//! local socket's would (docs/scaling.md).
+
+use std::sync::Arc;
+
+use async_nats::HeaderMap;
+use bytes::Bytes;
+use futures_util::StreamExt;
+use tokio::sync::Semaphore;
+use uuid::Uuid;
+
+use super::lease::LeaseKind;
+use super::node::Cluster;
+use super::wire::{self, RoomName};
+use crate::game::actor::Command as GameCommand;
+use crate::room::{ConnId, Sink, SocketCommand};
+use crate::state::AppState;
+
+/// Openings handled at once (each may load a room); the rest wait in NATS's buffer.
+const CONNECTS_AT_ONCE: usize = 64;
+
+/// Takes other nodes' requests for this node's rooms until the subscription ends.
+pub async fn serve(
+    state: AppState,
+    cluster: Arc<Cluster>,
+) -> Result<(), async_nats::SubscribeError> {
+    let mut requests = cluster
+        .client
+        .subscribe(wire::rooms_subject(cluster.node))
+        .await?;
+    let connects = Arc::new(Semaphore::new(CONNECTS_AT_ONCE));
+    tokio::spawn(async move {
+        while let Some(message) = requests.next().await {
+            let Some(headers) = message.headers.clone() else {
+                continue;
+            };
+            let op = header(&headers, wire::OP).unwrap_or_default();
+            let Some(room) = header(&headers, wire::ROOM).and_then(|r| wire::parse_room(&r)) else {
+                continue;
+            };
+            if op == "connect" {
+                let Ok(permit) = Arc::clone(&connects).acquire_owned().await else {
+                    break;
+                };
+                let (state, cluster) = (state.clone(), Arc::clone(&cluster));
+                tokio::spawn(async move {
+                    let answer = connect(&state, &cluster, room, &headers).await;
+                    if let Some(reply) = message.reply {
+                        let (headers, payload) = match answer {
+                            Ok(conn) => (HeaderMap::new(), Bytes::from(conn.to_string())),
+                            Err(why) => {
+                                let mut headers = HeaderMap::new();
+                                headers.insert(wire::ERROR, why);
+                                (headers, Bytes::new())
+                            }
+                        };
+                        let _ = cluster
+                            .client
+                            .publish_with_headers(reply, headers, payload)
+                            .await;
+                    }
+                    drop(permit);
+                });
+                continue;
+            }
+            // In the order they came: a client's messages reach its room in order.
+            let Some(conn) = header(&headers, wire::CONN).and_then(|c| c.parse::<ConnId>().ok())
+            else {
+                continue;
+            };
+            relay(&state, room, conn, &op, &headers, &message.payload).await;
+        }
+    });
+    Ok(())
+}
+
+fn header(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers.get(name).map(|v| v.as_str().to_owned())
+}
+
+/// Connects a socket of another node to `room`, loading it here if nobody holds it.
+async fn connect(
+    state: &AppState,
+    cluster: &Cluster,
+    room: RoomName,
+    headers: &HeaderMap,
+) -> Result<ConnId, &'static str> {
+    let to = header(headers, wire::TO)
+        .and_then(|t| wire::parse_remote_key(&t))
+        .ok_or("no socket named")?;
+    let player = header(headers, wire::PLAYER).and_then(|p| p.parse::<Uuid>().ok());
+    let resume_after = header(headers, wire::RESUME).and_then(|v| v.parse::<u64>().ok());
+    let sink = Sink::Remote(cluster.route(room).to(to));
+    let not_here = "the room is not on this node";
+    match room.kind {
+        LeaseKind::Game => {
+            let game = state
+                .games
+                .get(room.id)
+                .await
+                .map_err(|_| not_here)?
+                .ok_or("no such game")?;
+            game.connect(player, resume_after, sink)
+                .await
+                .map_err(|_| not_here)
+        }
+        LeaseKind::Tournament => {
+            let tournament = state
+                .tournaments
+                .get(room.id)
+                .await
+                .map_err(|_| not_here)?
+                .ok_or("no such tournament")?;
+            tournament
+                .connect(player, resume_after, sink)
+                .await
+                .map_err(|_| not_here)
+        }
+    }
+}
+
+/// A remote socket's message, round trip or close, to its room's task.
+async fn relay(
+    state: &AppState,
+    room: RoomName,
+    conn: ConnId,
+    op: &str,
+    headers: &HeaderMap,
+    payload: &Bytes,
+) {
+    match (room.kind, op) {
+        (LeaseKind::Game, _) => {
+            let Some(game) = state.games.loaded(room.id) else {
+                return;
+            };
+            let command = match op {
+                "client" => {
+                    let Ok(text) = std::str::from_utf8(payload) else {
+                        return;
+                    };
+                    // Checked and decoded by the socket's node already; decoded again
+                    // here (the message crossed a network).
+                    let Ok(request) = omweso_protocol::decode(text) else {
+                        return;
+                    };
+                    GameCommand::Client {
+                        conn,
+                        id: request.id,
+                        message: request.message,
+                    }
+                }
+                "latency" => {
+                    let Some(round_trip_ms) =
+                        header(headers, wire::LATENCY).and_then(|v| v.parse().ok())
+                    else {
+                        return;
+                    };
+                    GameCommand::Latency {
+                        conn,
+                        round_trip_ms,
+                    }
+                }
+                "disconnect" => GameCommand::Socket(SocketCommand::Disconnect { conn }),
+                _ => return,
+            };
+            let _ = game.send(command).await;
+        }
+        (LeaseKind::Tournament, "disconnect") => {
+            if let Some(tournament) = state.tournaments.loaded(room.id) {
+                tournament.disconnect(conn).await;
+            }
+        }
+        (LeaseKind::Tournament, _) => {}
+    }
+}

@@ -1,0 +1,147 @@
+//! How a room reaches its sockets on other nodes: the node's one ordered queue to NATS
+//! ([`Outbox`], drained by a single publishing task, so that everything a node publishes
+//! leaves in the order its rooms queued it), and each room's subject on it
+//! ([`RoomRoute`]): a broadcast is published there once, whatever the number of nodes and
+//! sockets watching; a frame for one socket is published there too, addressed to it
+//! ([`RemoteConn`]), so that every frame of a room reaches a watching node in the room's
+//! own order (one subject, one subscription).
+
+use std::sync::Arc;
+
+use async_nats::HeaderMap;
+use axum::extract::ws::Utf8Bytes;
+use bytes::Bytes;
+use tokio::sync::mpsc;
+use uuid::Uuid;
+
+use super::wire::{self, RoomName};
+use crate::metrics::{count, METRICS};
+use crate::room::sink::Full;
+use crate::room::Outgoing;
+
+/// One message to publish.
+#[derive(Debug)]
+pub struct Publish {
+    pub subject: async_nats::Subject,
+    pub headers: Option<HeaderMap>,
+    pub payload: Bytes,
+}
+
+/// The node's queue to NATS: bounded; a room that finds it full drops its remote sockets
+/// as too slow (their clients reconnect and catch up), as a full socket queue does.
+#[derive(Clone, Debug)]
+pub struct Outbox {
+    tx: mpsc::Sender<Publish>,
+}
+
+/// How many messages may wait for NATS before rooms count their remote sockets as slow.
+pub const OUTBOX_QUEUE: usize = 16_384;
+
+impl Outbox {
+    /// The queue, and the task publishing it on `client` until every sender is dropped.
+    #[must_use]
+    pub fn start(client: async_nats::Client) -> (Outbox, tokio::task::JoinHandle<()>) {
+        let (tx, mut rx) = mpsc::channel::<Publish>(OUTBOX_QUEUE);
+        let task = tokio::spawn(async move {
+            while let Some(message) = rx.recv().await {
+                let sent = match message.headers {
+                    Some(headers) => {
+                        client
+                            .publish_with_headers(message.subject, headers, message.payload)
+                            .await
+                    }
+                    None => client.publish(message.subject, message.payload).await,
+                };
+                if let Err(error) = sent {
+                    count(&METRICS.cluster_publish_failures);
+                    tracing::warn!(%error, "could not publish to NATS");
+                }
+            }
+            let _ = client.flush().await;
+        });
+        (Outbox { tx }, task)
+    }
+
+    /// Queues `message` without waiting.
+    pub fn try_send(&self, message: Publish) -> Result<(), Full> {
+        self.tx.try_send(message).map_err(|_| {
+            count(&METRICS.cluster_outbox_full);
+            Full
+        })
+    }
+
+    /// The route of room `room` through this queue.
+    #[must_use]
+    pub fn route(&self, room: RoomName) -> RoomRoute {
+        RoomRoute {
+            subject: wire::room_subject(room).into(),
+            outbox: self.clone(),
+        }
+    }
+}
+
+/// A room's subject, through the node's queue.
+#[derive(Clone, Debug)]
+pub struct RoomRoute {
+    subject: Arc<str>,
+    outbox: Outbox,
+}
+
+impl RoomRoute {
+    /// Publishes `text` for every socket of the room on other nodes.
+    pub fn try_broadcast(&self, text: Utf8Bytes) -> Result<(), Full> {
+        self.outbox.try_send(Publish {
+            subject: async_nats::Subject::from(&*self.subject),
+            headers: None,
+            payload: Bytes::copy_from_slice(text.as_str().as_bytes()),
+        })
+    }
+
+    /// The connection `to` (a socket of another node) of this room.
+    #[must_use]
+    pub fn to(&self, to: RemoteKey) -> RemoteConn {
+        RemoteConn {
+            route: self.clone(),
+            to,
+        }
+    }
+}
+
+/// A socket of another node, as the node knows it: the node, and the socket's number there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RemoteKey {
+    pub node: Uuid,
+    pub key: u64,
+}
+
+/// A remote socket of a room.
+#[derive(Clone, Debug)]
+pub struct RemoteConn {
+    route: RoomRoute,
+    to: RemoteKey,
+}
+
+impl RemoteConn {
+    #[must_use]
+    pub fn route(&self) -> &RoomRoute {
+        &self.route
+    }
+
+    /// Publishes `message` on the room's subject, addressed to this socket alone.
+    pub fn try_send(&self, message: Outgoing) -> Result<(), Full> {
+        let mut headers = HeaderMap::new();
+        headers.insert(wire::TO, wire::remote_key(self.to).as_str());
+        let payload = match message {
+            Outgoing::Text(text) => Bytes::copy_from_slice(text.as_str().as_bytes()),
+            Outgoing::Close(code, reason) => {
+                headers.insert(wire::CLOSE, code.to_string().as_str());
+                Bytes::from_static(reason.as_bytes())
+            }
+        };
+        self.route.outbox.try_send(Publish {
+            subject: async_nats::Subject::from(&*self.route.subject),
+            headers: Some(headers),
+            payload,
+        })
+    }
+}

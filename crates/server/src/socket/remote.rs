@@ -1,0 +1,93 @@
+//! A socket on this node watching a room held by another node (docs/scaling.md): the
+//! same transport as a local socket's (`room::watch`), with the room reached through the
+//! gateway: its frames come from the room's subject, the client's messages go to its
+//! owner over NATS.
+
+use std::sync::{Arc, Mutex};
+
+use axum::extract::ws::WebSocket;
+use futures_util::stream::SplitStream;
+use futures_util::{SinkExt, StreamExt};
+use tokio::sync::mpsc;
+use uuid::Uuid;
+
+use crate::cluster::gateway::Watching;
+use crate::cluster::node::Cluster;
+use crate::cluster::wire::RoomName;
+use crate::room::ConnId;
+use crate::session::SessionEnd;
+use crate::socket::connection::{self, Local, Pings, Settings, SIGNED_OUT};
+use crate::socket::room::Visit;
+
+/// Runs `socket` as a connection of `room`, held by node `owner`, until either side stops;
+/// `read` reads the client's frames (given the watch, for forwarding them).
+pub(crate) async fn watch_remote<R>(
+    socket: WebSocket,
+    cluster: Arc<Cluster>,
+    (room, owner): (RoomName, Uuid),
+    visit: Visit,
+    settings: Settings,
+    end: &SessionEnd,
+    read: R,
+) where
+    R: AsyncFnOnce(
+        &mut SplitStream<WebSocket>,
+        &Watching,
+        ConnId,
+        &mpsc::Sender<Local>,
+        &Mutex<Pings>,
+    ),
+{
+    let (tx, rx) = mpsc::channel(visit.queue);
+    let (mut sink, mut stream) = socket.split();
+    let opened = match cluster.gateway.watch(room, owner, tx).await {
+        Ok(watching) => {
+            match cluster
+                .gateway
+                .connect(&watching, visit.player, visit.resume_after)
+                .await
+            {
+                Ok(conn) => Ok((watching, conn)),
+                Err(error) => Err(error),
+            }
+        }
+        Err(error) => Err(error),
+    };
+    let (watching, conn) = match opened {
+        Ok(opened) => opened,
+        Err(error) => {
+            tracing::debug!(%error, ?room, %owner, "a socket could not reach the room's node");
+            // Asked again on the client's next try.
+            cluster.forget(room);
+            let _ = tokio::time::timeout(
+                settings.write_timeout,
+                sink.send(connection::close(1001, visit.unavailable)),
+            )
+            .await;
+            return;
+        }
+    };
+    let pings = Arc::new(Mutex::new(Pings::default()));
+    let (local_tx, local_rx) = mpsc::channel(16);
+    let mut writer = tokio::spawn(connection::write(
+        sink,
+        rx,
+        local_rx,
+        pings.clone(),
+        settings,
+    ));
+    let writer_done = tokio::select! {
+        () = read(&mut stream, &watching, conn, &local_tx, &pings) => false,
+        _ = &mut writer => true,
+        () = end.ended() => {
+            let _ = local_tx.try_send(Local::Close(1008, SIGNED_OUT));
+            false
+        }
+    };
+    cluster.gateway.disconnect(&watching, conn).await;
+    drop(watching);
+    drop(local_tx);
+    if !writer_done {
+        let _ = writer.await;
+    }
+}
