@@ -446,7 +446,8 @@ async fn serve_with(
         )
         .await
         .map_err(|e| ServeError::Config(format!("NATS: {e}")))?;
-        crate::cluster::upkeep::spawn(state.clone(), Arc::clone(cluster), lost_tx);
+        crate::cluster::upkeep::spawn_heartbeat(&state, Arc::clone(cluster), lost_tx);
+        crate::cluster::upkeep::spawn_sweep(state.clone(), Arc::clone(cluster));
     }
     assets::warm();
     if let Some(addr) = config_metrics {

@@ -7,7 +7,11 @@
 //!   nothing acknowledged is lost or reordered, and the games go on; a fresh node joins
 //!   after each kill and is the next one killed.
 //! - A spectator on another node gets exactly the frames a spectator on the game's own
-//!   node gets.
+//!   node gets; a tournament's watcher on another node gets its state and live boards;
+//!   a game created on one node is in every node's lobby.
+//! - A node paused (SIGSTOP) past its lease, whose game another node takes over, writes
+//!   nothing when it wakes: its late writes are refused by the store (fencing) or it stops
+//!   first; the game has exactly what was acknowledged, by either node.
 //! - A node cut off from the database and NATS (its connections go through a proxy the
 //!   test cuts) stops rather than play on: nothing is acknowledged once it is cut, it
 //!   exits by itself, and another node takes its game over with exactly what was
@@ -226,6 +230,72 @@ async fn a_spectator_on_another_node_sees_what_one_on_the_games_node_sees() {
         let missed = frames(&mut resumed, Duration::from_millis(500)).await;
         let versions: Vec<u64> = missed.iter().filter_map(|f| f["v"].as_u64()).collect();
         assert_eq!(versions, vec![v - 1, v], "{missed:?}");
+
+        // The lobby: a game waiting on node a is listed by node b.
+        let (host, _) = a.session("Host").await;
+        let open = a.create(&host, json!({"ruleset":"omweso"})).await;
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            let (status, list) = b.get("/api/games?list=open", &north).await;
+            assert_eq!(status, 200, "{list}");
+            let games = list["games"].as_array().unwrap();
+            if games.iter().any(|g| g["game_id"] == open.as_str()) {
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "game {open} not in b's lobby: {list}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+
+        // A tournament held by node a, watched from node b: its state, then the boards
+        // of its tables as they are played.
+        let (director, _) = a.session("Director").await;
+        let body = json!({"name":"Across","ruleset":"oware","rounds":1,
+                          "time_control":{"referee_seconds":null}});
+        let t = a.create_tournament(&director, body).await;
+        let players = [
+            b.join_tournament(&t, "P1").await,
+            b.join_tournament(&t, "P2").await,
+        ];
+        let round = b.pair_and_start(&director, &t, 1).await;
+        let table = round["pairings"][0].clone();
+        let table_game = table["game_id"].as_str().unwrap().to_owned();
+        let mut watcher = b.socket_at(&format!("/ws/tournaments/{t}")).await;
+        let state = watcher.recv_type("state").await;
+        assert_eq!(state["d"]["name"], "Across", "{state}");
+        let first = if table["first"] == players[0].1.as_str() {
+            &players[0].0
+        } else {
+            &players[1].0
+        };
+        let snap = b.snapshot(first, &table_game).await;
+        let before = snap["version"].as_u64().unwrap();
+        let (_, legal) = snap["legal"].as_object().unwrap().iter().next().unwrap();
+        let mv = legal["moves"][0].clone();
+        let mut mover = b.socket(&table_game, Some(first), None).await;
+        mover
+            .expect_ack_of("t0", json!({"t":"move","d":{"move":mv}}))
+            .await;
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            let frame = watcher
+                .try_recv(Duration::from_secs(5))
+                .await
+                .expect("the tournament's frames");
+            let boards: Vec<&Value> = match frame["t"].as_str() {
+                Some("board") => vec![&frame["d"]],
+                Some("boards") => frame["d"]["boards"].as_array().unwrap().iter().collect(),
+                _ => Vec::new(),
+            };
+            if boards.iter().any(|b| {
+                b["game_id"] == table_game.as_str() && b["version"].as_u64() > Some(before)
+            }) {
+                break;
+            }
+            assert!(Instant::now() < deadline, "no board of the move: {frame}");
+        }
     })
     .await;
 }
@@ -354,6 +424,81 @@ async fn a_node_cut_off_stops_rather_than_fork_its_game() {
             .await;
         let after = survivor.snapshot(&south, &game).await;
         assert_eq!(after["history"].as_array().unwrap().len(), 7);
+    })
+    .await;
+}
+
+/// Sends `signal` to `process`.
+fn signal(process: &Process, signal: libc::c_int) {
+    // SAFETY: kill(2) with a pid this test started and has not reaped.
+    let sent = unsafe { libc::kill(process.pid(), signal) };
+    assert_eq!(sent, 0, "signal {signal}");
+}
+
+/// The moves of a game's history.
+fn history(snap: &Value) -> Vec<String> {
+    snap["history"]
+        .as_array()
+        .expect("a history")
+        .iter()
+        .map(|h| h["move"].as_str().expect("a move").to_owned())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_paused_node_whose_game_was_taken_over_writes_nothing_when_it_wakes() {
+    with_database("omweso_cluster_pause", |database_url, nats| async move {
+        let mut paused = node(&database_url, &nats, "paused");
+        let other = node(&database_url, &nats, "other");
+        let (there, other) = (Remote::new(paused.addr), Remote::new(other.addr));
+        let (south, _) = there.session("South").await;
+        let (north, _) = there.session("North").await;
+        let game = there.create(&south, json!({"ruleset":"oware"})).await;
+        there.join(&north, &game).await;
+        let mut south_socket = there.socket(&game, Some(&south), None).await;
+        let snap = there.snapshot(&south, &game).await;
+        let (_, legal) = snap["legal"].as_object().unwrap().iter().next().unwrap();
+        let first = legal["moves"][0].as_str().unwrap().to_owned();
+        south_socket
+            .expect_ack_of("m0", json!({"t":"move","d":{"move":first}}))
+            .await;
+        // Paused past its lease: the other node takes the game over.
+        signal(&paused, libc::SIGSTOP);
+        let deadline = Instant::now() + TAKEOVER;
+        let snap = loop {
+            let (status, snap) = other.get(&format!("/api/games/{game}"), &north).await;
+            if status == 200 {
+                break snap;
+            }
+            assert!(Instant::now() < deadline, "{status}: {snap}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        assert_eq!(history(&snap), vec![first.clone()]);
+        // South's resignation, sent to the paused node, waits in its socket's buffer.
+        let (_, legal) = snap["legal"].as_object().unwrap().iter().next().unwrap();
+        let stale = legal["moves"][0].as_str().unwrap().to_owned();
+        south_socket
+            .send(json!({"t":"resign","id":"late","d":{}}))
+            .await;
+        signal(&paused, libc::SIGCONT);
+        // Woken, the paused node acknowledges nothing: its write is refused, or it stops
+        // first.
+        while let Some(frame) = south_socket.try_recv(Duration::from_secs(3)).await {
+            assert!(
+                !(frame["t"] == "ack" && frame["d"]["id"] == "late"),
+                "a node whose game was taken over acknowledged an action: {frame}"
+            );
+        }
+        // The game is the other node's, exactly as acknowledged, and goes on there.
+        let mut north_socket = other.socket(&game, Some(&north), None).await;
+        north_socket
+            .expect_ack_of("m1", json!({"t":"move","d":{"move":stale}}))
+            .await;
+        let after = other.snapshot(&north, &game).await;
+        assert_eq!(history(&after), vec![first, stale]);
+        assert_eq!(after["status"], "playing", "{after}");
+        let status = tokio::task::block_in_place(|| paused.wait_for_exit(Duration::from_secs(30)));
+        eprintln!("the paused node, woken: {status:?}");
     })
     .await;
 }

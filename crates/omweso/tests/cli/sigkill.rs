@@ -74,6 +74,10 @@ impl Process {
         Process { child, addr }
     }
 
+    pub(crate) fn pid(&self) -> libc::pid_t {
+        libc::pid_t::try_from(self.child.id()).expect("a pid")
+    }
+
     /// Waits for the process to end by itself, at most `within`; its exit status.
     pub(crate) fn wait_for_exit(&mut self, within: Duration) -> Option<std::process::ExitStatus> {
         let deadline = std::time::Instant::now() + within;

@@ -16,15 +16,19 @@ use crate::metrics::{count, METRICS};
 use crate::state::AppState;
 use omweso_protocol::clock::now_ms;
 
+/// How often a node deletes the rows of nodes long gone, and how long gone they must be.
+const FORGET_EVERY: Duration = Duration::from_secs(300);
+const FORGET_AFTER_MS: i64 = 3_600_000;
+
 /// How often a node beats: a fifth of the lease, so that a few slow beats in a row do not
 /// lose it.
 fn beat(ttl: Duration) -> Duration {
     (ttl / 5).max(Duration::from_millis(100))
 }
 
-/// Runs the node's upkeep until the server stops; `lost` is told (once) when the node
-/// could not renew its heartbeat in time and must stop.
-pub fn spawn(state: AppState, cluster: Arc<Cluster>, lost: oneshot::Sender<()>) {
+/// Renews the node's heartbeat until the server stops; `lost` is told (once) when the
+/// node could not renew it in time and must stop.
+pub fn spawn_heartbeat(state: &AppState, cluster: Arc<Cluster>, lost: oneshot::Sender<()>) {
     let mut stopped = state.shutdown.clone();
     tokio::spawn(async move {
         let mut lost = Some(lost);
@@ -35,11 +39,8 @@ pub fn spawn(state: AppState, cluster: Arc<Cluster>, lost: oneshot::Sender<()>) 
                 () = tokio::time::sleep(every) => {}
                 _ = stopped.wait_for(|stop| *stop) => return,
             }
-            match cluster.heartbeat().await {
-                Ok(()) => renewed = Instant::now(),
-                Err(error) => tracing::warn!(%error, "could not renew this node's heartbeat"),
-            }
-            // A margin of one beat: the others count from the last renewal they saw.
+            // Judged before renewing: a node that was paused (or starved) past its lease
+            // may have lost its rooms even if the database answers it now.
             if renewed.elapsed() + every >= cluster.ttl {
                 tracing::error!(
                     "this node could not renew its heartbeat in time: its rooms may be held by another node now; stopping"
@@ -49,8 +50,40 @@ pub fn spawn(state: AppState, cluster: Arc<Cluster>, lost: oneshot::Sender<()>) 
                 }
                 return;
             }
+            // The heartbeat holds from when it was sent, not from when it was answered.
+            let sent = Instant::now();
+            match cluster.heartbeat().await {
+                Ok(()) => renewed = sent,
+                Err(error) => tracing::warn!(%error, "could not renew this node's heartbeat"),
+            }
+        }
+    });
+}
+
+/// Looks for the rooms of stopped nodes every beat, until the server stops: apart from
+/// the heartbeat, so that taking many rooms over (each replayed from its log) never
+/// delays this node's own heartbeat.
+pub fn spawn_sweep(state: AppState, cluster: Arc<Cluster>) {
+    let mut stopped = state.shutdown.clone();
+    tokio::spawn(async move {
+        let every = beat(cluster.ttl);
+        let mut forgotten = Instant::now();
+        loop {
+            tokio::select! {
+                () = tokio::time::sleep(every) => {}
+                _ = stopped.wait_for(|stop| *stop) => return,
+            }
             if let Err(error) = sweep(&state, &cluster).await {
                 tracing::warn!(%error, "could not look for the rooms of stopped nodes");
+            }
+            // Every process start leaves a row; those gone long ago and holding nothing
+            // are deleted now and then.
+            if forgotten.elapsed() >= FORGET_EVERY {
+                forgotten = Instant::now();
+                let before = ms(now_ms()).saturating_sub(FORGET_AFTER_MS);
+                if let Err(error) = cluster.store.forget_nodes(before).await {
+                    tracing::debug!(%error, "could not forget the rows of stopped nodes");
+                }
             }
         }
     });

@@ -17,6 +17,11 @@ pub(crate) const HEARTBEAT: &str = "INSERT INTO cluster_nodes (node_id, name, st
 /// Node `$1` stops: it is gone at once (every heartbeat time is after 0).
 pub(crate) const LEAVE: &str = "UPDATE cluster_nodes SET expires_at_ms = 0 WHERE node_id = $1";
 
+/// The rows of nodes gone before `$1` that hold no lease (a node's row is left behind
+/// at every process start; these are no longer of use to anyone).
+pub(crate) const FORGET_NODES: &str = "DELETE FROM cluster_nodes WHERE expires_at_ms < $1 \
+     AND NOT EXISTS (SELECT 1 FROM leases WHERE leases.node_id = cluster_nodes.node_id)";
+
 /// The nodes alive at `$1`, by id.
 pub(crate) const LIVE_NODES: &str = "SELECT node_id, name, started_at_ms, expires_at_ms \
      FROM cluster_nodes WHERE expires_at_ms > $1 ORDER BY node_id";

@@ -64,6 +64,16 @@ impl Store {
         Ok(())
     }
 
+    /// Deletes the rows of nodes gone before `before_ms` that hold no lease; how many.
+    pub async fn forget_nodes(&self, before_ms: i64) -> Result<u64, StoreError> {
+        self.run_statement(Statement {
+            sql: lease_sql::FORGET_NODES,
+            params: vec![Param::Int(before_ms)],
+            must_change: None,
+        })
+        .await
+    }
+
     /// The nodes alive at `now_ms` (their heartbeat expires after it), by node id.
     pub async fn live_nodes(&self, now_ms: i64) -> Result<Vec<NodeRow>, StoreError> {
         with_pool!(&self.reads, pool => {

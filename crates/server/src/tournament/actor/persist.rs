@@ -149,6 +149,9 @@ impl Actor {
                 .await
                 .map_err(|e| e.to_string())
         } else {
+            // The round's games are written with the tournament's entries, through the
+            // games' writer: the tournament's lease fences them too (several nodes).
+            writes.extend(self.services.writer.lease().cloned().map(Write::Fence));
             self.services
                 .games
                 .create_seated(games, writes)

@@ -820,3 +820,45 @@ async fn on_postgres_a_fenced_caller_fails_alone_and_the_rest_of_its_group_commi
     })
     .await;
 }
+
+#[tokio::test]
+async fn rows_of_long_gone_nodes_without_leases_are_forgotten() {
+    for_each_db(ALL, |db| async move {
+        let store = db.open().await;
+        // A gone at 2,000 holding a lease; B gone at 2,000 holding none; C live.
+        store.heartbeat(A, "a", 0, 1_000, 1_000).await.unwrap();
+        store.heartbeat(B, "b", 0, 1_000, 1_000).await.unwrap();
+        store.heartbeat(C, "c", 0, 1_000, 9_000).await.unwrap();
+        let game = Uuid::from_u128(0x9);
+        assert_eq!(
+            store.claim(LeaseKind::Game, game, A, 1_000).await.unwrap(),
+            mine(LeaseKind::Game, game, A, 1)
+        );
+        // Not yet gone before 2,000: nothing forgotten.
+        assert_eq!(store.forget_nodes(2_000).await.unwrap(), 0);
+        // B only: A still holds a lease (its rooms are to be taken over), C is live.
+        assert_eq!(store.forget_nodes(2_001).await.unwrap(), 1);
+        assert_eq!(
+            store.lease(LeaseKind::Game, game).await.unwrap(),
+            Some((
+                lease(LeaseKind::Game, game, A, 1),
+                Some(node_row(A, "a", 0, 2_000))
+            ))
+        );
+        assert_eq!(
+            store.live_nodes(1_500).await.unwrap(),
+            [node_row(A, "a", 0, 2_000), node_row(C, "c", 0, 10_000)]
+        );
+        // Once C takes A's lease over, A is forgotten too.
+        assert_eq!(
+            store.claim(LeaseKind::Game, game, C, 3_000).await.unwrap(),
+            mine(LeaseKind::Game, game, C, 2)
+        );
+        assert_eq!(store.forget_nodes(3_000).await.unwrap(), 1);
+        assert_eq!(
+            store.live_nodes(0).await.unwrap(),
+            [node_row(C, "c", 0, 10_000)]
+        );
+    })
+    .await;
+}
