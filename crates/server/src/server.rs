@@ -415,6 +415,12 @@ async fn serve_with(
         (config, mailer),
         (stopped.clone(), cluster.clone()),
     );
+    // The heartbeat first: restoring the games and tournaments below may take longer than
+    // the lease, which must not run out meanwhile.
+    let (lost_tx, lost) = tokio::sync::oneshot::channel();
+    if let Some(cluster) = &cluster {
+        crate::cluster::upkeep::spawn_heartbeat(&state, Arc::clone(cluster), lost_tx);
+    }
     let restored = state.games.restore_unfinished().await?;
     tracing::info!(restored, backend = store.backend(), "games restored");
     let tournaments = state.tournaments.restore_unfinished().await?;
@@ -431,7 +437,6 @@ async fn serve_with(
     spawn_session_sweep(&state);
     spawn_socket_recheck(&state);
     let app = router(state.clone());
-    let (lost_tx, lost) = tokio::sync::oneshot::channel();
     if let Some(cluster) = &cluster {
         crate::cluster::rooms::serve(state.clone(), Arc::clone(cluster))
             .await
@@ -446,7 +451,6 @@ async fn serve_with(
         )
         .await
         .map_err(|e| ServeError::Config(format!("NATS: {e}")))?;
-        crate::cluster::upkeep::spawn_heartbeat(&state, Arc::clone(cluster), lost_tx);
         crate::cluster::upkeep::spawn_sweep(state.clone(), Arc::clone(cluster));
     }
     assets::warm();

@@ -31,6 +31,10 @@ use omweso_protocol::ErrorCode;
 const MAX_REQUEST: usize = 1024 * 1024;
 /// NATS's default largest message, less room for the headers.
 const MAX_ANSWER: usize = 1024 * 1024 - 16 * 1024;
+/// How long the room's node has to answer (a forwarded request, a socket's opening): one
+/// that does not (paused, dying) is given up on, and the next request asks the store who
+/// holds the room by then.
+pub const ANSWER_WITHIN: Duration = Duration::from_secs(5);
 /// Forwarded requests answered at once on a node; the rest wait.
 const ANSWERS_AT_ONCE: usize = 256;
 
@@ -116,7 +120,7 @@ async fn forward(cluster: &Cluster, owner: Uuid, request: Request) -> Result<Res
         )
     };
     let answer = tokio::time::timeout(
-        Duration::from_secs(15),
+        ANSWER_WITHIN,
         cluster
             .client
             .request_with_headers(wire::http_subject(owner), headers, body),

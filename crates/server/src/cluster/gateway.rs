@@ -43,10 +43,28 @@ pub struct Gateway {
 /// its subject.
 struct Watched {
     owner: Uuid,
-    sockets: HashMap<u64, mpsc::Sender<Outgoing>>,
+    sockets: HashMap<u64, Watcher>,
     /// `Some(true)` once the subscription is made, `Some(false)` if it failed.
     ready: watch::Receiver<Option<bool>>,
     reader: Option<tokio::task::AbortHandle>,
+}
+
+/// One of this node's sockets on a room: its queue, and whether the room has sent it its
+/// first frame (what it missed, or the state). Broadcasts published before the room
+/// connected it would come before that catch-up: they are not given to it until then
+/// (what they carry is in the catch-up).
+struct Watcher {
+    tx: mpsc::Sender<Outgoing>,
+    caught_up: bool,
+}
+
+impl Watcher {
+    fn new(tx: mpsc::Sender<Outgoing>) -> Watcher {
+        Watcher {
+            tx,
+            caught_up: false,
+        }
+    }
 }
 
 /// One socket watching a remote room; dropping it stops the watch (and the room's
@@ -93,13 +111,13 @@ impl Gateway {
             let mut rooms = self.rooms();
             match rooms.get_mut(&room).filter(|w| w.owner == owner) {
                 Some(watched) => {
-                    watched.sockets.insert(key, tx);
+                    watched.sockets.insert(key, Watcher::new(tx));
                     (watched.ready.clone(), None)
                 }
                 None => {
                     let (ready_tx, ready) = watch::channel(None);
                     let mut sockets = HashMap::new();
-                    sockets.insert(key, tx);
+                    sockets.insert(key, Watcher::new(tx));
                     let stale = rooms.insert(
                         room,
                         Watched {
@@ -130,7 +148,13 @@ impl Gateway {
                         self.node,
                     ));
                     let mut rooms = self.rooms();
-                    match rooms.get_mut(&room) {
+                    // The entry this subscription was made for: it may have been replaced
+                    // meanwhile (its holder died, or the room moved), and that one has its
+                    // own reader.
+                    match rooms
+                        .get_mut(&room)
+                        .filter(|w| w.ready.same_channel(&ready))
+                    {
                         Some(watched) => watched.reader = Some(reader.abort_handle()),
                         None => reader.abort(),
                     }
@@ -273,8 +297,8 @@ fn close_watched(watched: Option<Watched>, reason: &'static str) {
         if let Some(reader) = watched.reader.take() {
             reader.abort();
         }
-        for (_, tx) in watched.sockets.drain() {
-            let _ = tx.try_send(Outgoing::Close(1012, reason));
+        for (_, watcher) in watched.sockets.drain() {
+            let _ = watcher.tx.try_send(Outgoing::Close(1012, reason));
         }
     }
 }
@@ -311,10 +335,10 @@ async fn read_room(
                     None => Outgoing::Text(Utf8Bytes::from(text)),
                 };
                 let closing = matches!(outgoing, Outgoing::Close(..));
-                let full = watched
-                    .sockets
-                    .get(&to.key)
-                    .is_some_and(|tx| tx.try_send(outgoing).is_err());
+                let full = watched.sockets.get_mut(&to.key).is_some_and(|watcher| {
+                    watcher.caught_up = true;
+                    watcher.tx.try_send(outgoing).is_err()
+                });
                 if full || closing {
                     // Dropping its queue ends the socket's writer; the socket then tells
                     // the owner it closed.
@@ -323,8 +347,11 @@ async fn read_room(
             }
             None => {
                 let text = Utf8Bytes::from(text);
-                watched.sockets.retain(|_, tx| {
-                    let kept = tx.try_send(Outgoing::Text(text.clone())).is_ok();
+                watched.sockets.retain(|_, watcher| {
+                    if !watcher.caught_up {
+                        return true;
+                    }
+                    let kept = watcher.tx.try_send(Outgoing::Text(text.clone())).is_ok();
                     if !kept {
                         count(&METRICS.dropped_slow_clients);
                     }

@@ -83,6 +83,7 @@ pub async fn spawn(
                 () = tokio::time::sleep(LOOK_EVERY) => {}
                 _ = stopped.wait_for(|stop| *stop) => break,
             }
+            lobby.forget_silent_others();
             let lists = Lists {
                 open: lobby.list_own(true),
                 live: lobby.list_own(false),

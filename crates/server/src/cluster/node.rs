@@ -52,7 +52,11 @@ pub struct Cluster {
     pub store: Store,
     /// How long a heartbeat holds: a node silent this long is taken over.
     pub ttl: Duration,
+    /// When the first heartbeat was sent (the lease holds from then).
+    pub joined: Instant,
     owners: Mutex<HashMap<RoomName, (Uuid, Instant)>>,
+    /// The live nodes at the last look (the upkeep's: a node gone since is noticed once).
+    seen: Mutex<std::collections::HashSet<Uuid>>,
 }
 
 impl std::fmt::Debug for Cluster {
@@ -78,7 +82,7 @@ impl Cluster {
         }
         let client = async_nats::ConnectOptions::new()
             .name(format!("omweso {name}"))
-            .request_timeout(Some(Duration::from_secs(10)))
+            .request_timeout(Some(super::forward::ANSWER_WITHIN))
             .connect(url)
             .await
             .map_err(|source| JoinError::Nats {
@@ -86,6 +90,7 @@ impl Cluster {
                 source,
             })?;
         let node = Uuid::new_v4();
+        let joined = Instant::now();
         let started_at_ms = ms(now_ms());
         store
             .heartbeat(node, name, started_at_ms, started_at_ms, ttl_ms(ttl))
@@ -102,7 +107,9 @@ impl Cluster {
             gateway,
             store,
             ttl,
+            joined,
             owners: Mutex::new(HashMap::new()),
+            seen: Mutex::new(std::collections::HashSet::new()),
         }))
     }
 
@@ -141,6 +148,13 @@ impl Cluster {
             }
             _ => Place::Here,
         })
+    }
+
+    /// The live nodes at the upkeep's last look.
+    pub(crate) fn live_nodes_seen(
+        &self,
+    ) -> std::sync::MutexGuard<'_, std::collections::HashSet<Uuid>> {
+        self.seen.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Forgets who held `room` (a request to it failed: ask the store again).
@@ -198,7 +212,7 @@ impl Cluster {
     }
 }
 
-pub(crate) fn ms(at: u64) -> i64 {
+pub fn ms(at: u64) -> i64 {
     i64::try_from(at).unwrap_or(i64::MAX)
 }
 

@@ -8,13 +8,14 @@ use std::sync::Arc;
 use async_nats::HeaderMap;
 use bytes::Bytes;
 use futures_util::StreamExt;
-use tokio::sync::Semaphore;
+use tokio::sync::{mpsc, Semaphore};
 use uuid::Uuid;
 
 use super::lease::LeaseKind;
 use super::node::Cluster;
 use super::wire::{self, RoomName};
 use crate::game::actor::Command as GameCommand;
+use crate::metrics::{count, METRICS};
 use crate::room::{ConnId, Sink, SocketCommand};
 use crate::state::AppState;
 
@@ -32,6 +33,7 @@ pub async fn serve(
         .await?;
     let connects = Arc::new(Semaphore::new(CONNECTS_AT_ONCE));
     tokio::spawn(async move {
+        let mut relays = Relays::default();
         while let Some(message) = requests.next().await {
             let Some(headers) = message.headers.clone() else {
                 continue;
@@ -41,8 +43,17 @@ pub async fn serve(
                 continue;
             };
             if op == "connect" {
-                let Ok(permit) = Arc::clone(&connects).acquire_owned().await else {
-                    break;
+                // Never waited for here: every room's messages come through this loop.
+                let Ok(permit) = Arc::clone(&connects).try_acquire_owned() else {
+                    if let Some(reply) = message.reply {
+                        let mut headers = HeaderMap::new();
+                        headers.insert(wire::ERROR, "busy; reconnect in a moment");
+                        let _ = cluster
+                            .client
+                            .publish_with_headers(reply, headers, Bytes::new())
+                            .await;
+                    }
+                    continue;
                 };
                 let (state, cluster) = (state.clone(), Arc::clone(&cluster));
                 tokio::spawn(async move {
@@ -65,16 +76,87 @@ pub async fn serve(
                 });
                 continue;
             }
-            // In the order they came: a client's messages reach its room in order.
             let Some(conn) = header(&headers, wire::CONN).and_then(|c| c.parse::<ConnId>().ok())
             else {
                 continue;
             };
-            relay(&state, room, conn, &op, &headers, &message.payload).await;
+            relays.pass(
+                &state,
+                room,
+                Relay {
+                    conn,
+                    op,
+                    headers,
+                    payload: message.payload,
+                },
+            );
         }
     });
     Ok(())
 }
+
+/// A remote socket's message, round trip or close, for its room.
+struct Relay {
+    conn: ConnId,
+    op: String,
+    headers: HeaderMap,
+    payload: Bytes,
+}
+
+/// Each room's relays, in the order they came, through a bounded queue of the room's own:
+/// one room slow to take them never holds up the others'.
+#[derive(Default)]
+struct Relays {
+    rooms: std::collections::HashMap<RoomName, mpsc::Sender<Relay>>,
+}
+
+/// A room's relays waiting at most (a client sends 20 a second at most).
+const RELAY_QUEUE: usize = 256;
+
+impl Relays {
+    fn pass(&mut self, state: &AppState, room: RoomName, relay: Relay) {
+        if self.rooms.len() > 10_000 {
+            self.rooms.retain(|_, tx| !tx.is_closed());
+        }
+        let tx = self
+            .rooms
+            .entry(room)
+            .and_modify(|tx| {
+                if tx.is_closed() {
+                    *tx = spawn_relay(state.clone(), room);
+                }
+            })
+            .or_insert_with(|| spawn_relay(state.clone(), room));
+        if tx.try_send(relay).is_err() {
+            count(&METRICS.cluster_outbox_full);
+            tracing::warn!(
+                ?room,
+                "a room's relays are full; a remote socket's message was dropped"
+            );
+        }
+    }
+}
+
+/// The task passing `room`'s relays to it in order; it ends once idle for a minute.
+fn spawn_relay(state: AppState, room: RoomName) -> mpsc::Sender<Relay> {
+    let (tx, mut rx) = mpsc::channel::<Relay>(RELAY_QUEUE);
+    tokio::spawn(async move {
+        while let Ok(Some(relay)) = tokio::time::timeout(RELAY_IDLE, rx.recv()).await {
+            self::relay(
+                &state,
+                room,
+                relay.conn,
+                &relay.op,
+                &relay.headers,
+                &relay.payload,
+            )
+            .await;
+        }
+    });
+    tx
+}
+
+const RELAY_IDLE: std::time::Duration = std::time::Duration::from_secs(60);
 
 fn header(headers: &HeaderMap, name: &str) -> Option<String> {
     headers.get(name).map(|v| v.as_str().to_owned())

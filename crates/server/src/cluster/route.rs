@@ -62,6 +62,14 @@ impl Outbox {
         (Outbox { tx }, task)
     }
 
+    /// A queue nothing publishes, and its receiving end (tests look at what would be
+    /// published).
+    #[cfg(test)]
+    pub(crate) fn for_tests(capacity: usize) -> (Outbox, mpsc::Receiver<Publish>) {
+        let (tx, rx) = mpsc::channel(capacity);
+        (Outbox { tx }, rx)
+    }
+
     /// Queues `message` without waiting.
     pub fn try_send(&self, message: Publish) -> Result<(), Full> {
         self.tx.try_send(message).map_err(|_| {
@@ -125,6 +133,12 @@ impl RemoteConn {
     #[must_use]
     pub fn route(&self) -> &RoomRoute {
         &self.route
+    }
+
+    /// The node the socket is on.
+    #[must_use]
+    pub fn node(&self) -> Uuid {
+        self.to.node
     }
 
     /// Publishes `message` on the room's subject, addressed to this socket alone.

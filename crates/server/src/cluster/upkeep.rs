@@ -13,8 +13,12 @@ use tokio::sync::oneshot;
 use super::lease::LeaseKind;
 use super::node::{ms, Cluster};
 use crate::metrics::{count, METRICS};
+use crate::room::SocketCommand;
 use crate::state::AppState;
 use omweso_protocol::clock::now_ms;
+
+/// The longest one takeover is waited for in a look.
+const TAKEOVER_LIMIT: Duration = Duration::from_secs(5);
 
 /// How often a node deletes the rows of nodes long gone, and how long gone they must be.
 const FORGET_EVERY: Duration = Duration::from_secs(300);
@@ -32,7 +36,7 @@ pub fn spawn_heartbeat(state: &AppState, cluster: Arc<Cluster>, lost: oneshot::S
     let mut stopped = state.shutdown.clone();
     tokio::spawn(async move {
         let mut lost = Some(lost);
-        let mut renewed = Instant::now();
+        let mut renewed = cluster.joined;
         let every = beat(cluster.ttl);
         loop {
             tokio::select! {
@@ -51,10 +55,16 @@ pub fn spawn_heartbeat(state: &AppState, cluster: Arc<Cluster>, lost: oneshot::S
                 return;
             }
             // The heartbeat holds from when it was sent, not from when it was answered.
+            // Waited for no longer than the lease still holds: a database that does not
+            // answer must not keep this node past it.
             let sent = Instant::now();
-            match cluster.heartbeat().await {
-                Ok(()) => renewed = sent,
-                Err(error) => tracing::warn!(%error, "could not renew this node's heartbeat"),
+            let within = cluster.ttl.saturating_sub(renewed.elapsed());
+            match tokio::time::timeout(within, cluster.heartbeat()).await {
+                Ok(Ok(())) => renewed = sent,
+                Ok(Err(error)) => tracing::warn!(%error, "could not renew this node's heartbeat"),
+                Err(_) => {
+                    tracing::warn!("the database did not answer this node's heartbeat in time")
+                }
             }
         }
     });
@@ -99,6 +109,36 @@ async fn sweep(state: &AppState, cluster: &Cluster) -> Result<(), crate::store::
         .into_iter()
         .map(|n| n.node)
         .collect();
+    // A node gone since the last look: this node's rooms forget its sockets.
+    let gone = {
+        let mut known = cluster.live_nodes_seen();
+        let gone = known.iter().any(|node| !live.contains(node));
+        known.clone_from(&live);
+        gone
+    };
+    if gone {
+        let live = Arc::new(live.clone());
+        for game in state.games.all_loaded() {
+            let _ = game
+                .send(
+                    SocketCommand::NodesLive {
+                        live: Arc::clone(&live),
+                    }
+                    .into(),
+                )
+                .await;
+        }
+        for tournament in state.tournaments.all_loaded() {
+            let _ = tournament
+                .send(
+                    SocketCommand::NodesLive {
+                        live: Arc::clone(&live),
+                    }
+                    .into(),
+                )
+                .await;
+        }
+    }
     let closed = cluster.gateway.close_orphans(&live);
     if closed > 0 {
         tracing::info!(closed, "sockets on rooms of a stopped node closed");
@@ -107,28 +147,56 @@ async fn sweep(state: &AppState, cluster: &Cluster) -> Result<(), crate::store::
     // Tournaments first: one loads the games it has in play, here.
     orphans.sort_by_key(|lease| lease.kind != LeaseKind::Tournament);
     for lease in orphans {
-        let taken = match lease.kind {
-            LeaseKind::Tournament => state
-                .tournaments
-                .get(lease.id)
-                .await
-                .is_ok_and(|t| t.is_some()),
-            LeaseKind::Game => {
-                // A tournament's game is its tournament holder's to take (with it).
-                if let Some(tournament) = tournament_of(state, lease.id).await? {
-                    if state.tournaments.loaded(tournament).is_none() {
-                        continue;
-                    }
-                }
-                state.games.get(lease.id).await.is_ok_and(|g| g.is_some())
+        // Each takeover is bounded: a room whose lease row is locked by a cut-off node's
+        // transaction is tried again at the next look, not waited for.
+        let taken = tokio::time::timeout(TAKEOVER_LIMIT, take_over(state, cluster, &lease)).await;
+        match taken {
+            Ok(Ok(true)) => {
+                count(&METRICS.cluster_takeovers);
+                tracing::info!(kind = ?lease.kind, id = %lease.id, from = %lease.node, "took over a room of a stopped node");
             }
-        };
-        if taken {
-            count(&METRICS.cluster_takeovers);
-            tracing::info!(kind = ?lease.kind, id = %lease.id, from = %lease.node, "took over a room of a stopped node");
+            Ok(Ok(false)) => {}
+            Ok(Err(error)) => tracing::warn!(%error, id = %lease.id, "could not take a room over"),
+            Err(_) => {
+                tracing::warn!(id = %lease.id, "taking a room over took too long; trying again later")
+            }
         }
     }
     Ok(())
+}
+
+/// Takes one orphaned room over; whether it did. A room that no longer exists (a game
+/// removed unstarted, a tournament that never began) gives its lease back, so that
+/// orphans never pile up.
+async fn take_over(
+    state: &AppState,
+    cluster: &Cluster,
+    lease: &super::lease::Lease,
+) -> Result<bool, crate::store::StoreError> {
+    let loaded = match lease.kind {
+        LeaseKind::Tournament => match state.tournaments.get(lease.id).await {
+            Ok(found) => found.is_some(),
+            Err(crate::tournament::registry::LoadError::Store(error)) => return Err(error),
+            Err(_) => return Ok(false),
+        },
+        LeaseKind::Game => {
+            // A tournament's game is its tournament holder's to take (with it).
+            if let Some(tournament) = tournament_of(state, lease.id).await? {
+                if state.tournaments.loaded(tournament).is_none() {
+                    return Ok(false);
+                }
+            }
+            match state.games.get(lease.id).await {
+                Ok(found) => found.is_some(),
+                Err(crate::game::registry::LoadError::Store(error)) => return Err(error),
+                Err(_) => return Ok(false),
+            }
+        }
+    };
+    if !loaded {
+        cluster.store.release(lease).await?;
+    }
+    Ok(loaded)
 }
 
 async fn tournament_of(

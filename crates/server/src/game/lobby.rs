@@ -317,6 +317,19 @@ impl Lobby {
         listed
     }
 
+    /// Forgets the games of nodes not heard from for [`OTHERS_KEPT`] (stopped): the pushed
+    /// lobby is told, as for any change.
+    pub fn forget_silent_others(&self) {
+        let mut others = self.others.lock().unwrap_or_else(PoisonError::into_inner);
+        let before = others.len();
+        others.retain(|_, (_, at)| at.elapsed() < OTHERS_KEPT);
+        let changed = others.len() != before;
+        drop(others);
+        if changed {
+            self.changes.games_changed();
+        }
+    }
+
     /// Node `node`'s games, as it published them; the lists changed if they differ.
     pub fn set_others(&self, node: Uuid, games: Vec<GameSummary>) {
         let mut others = self.others.lock().unwrap_or_else(PoisonError::into_inner);

@@ -33,6 +33,10 @@ pub enum LoadError {
     /// Another live node holds it (several nodes, docs/scaling.md).
     #[error("game {id} is held by node {node} ({name})")]
     Elsewhere { id: Uuid, node: Uuid, name: String },
+    /// Its tournament is being taken over from a node that stopped; the node that takes
+    /// the tournament loads its games.
+    #[error("game {id} is moving to another node with its tournament")]
+    Moving { id: Uuid },
 }
 
 /// Why a game's stored log did not give back its table.
@@ -146,6 +150,16 @@ impl Registry {
         &self.services.pool
     }
 
+    /// Every game in memory.
+    #[must_use]
+    pub fn all_loaded(&self) -> Vec<GameHandle> {
+        self.handles()
+            .values()
+            .filter(|h| !h.is_closed())
+            .cloned()
+            .collect()
+    }
+
     /// A game in memory, without loading it.
     #[must_use]
     pub fn loaded(&self, id: Uuid) -> Option<GameHandle> {
@@ -206,6 +220,28 @@ impl Registry {
         match cluster.claim(LeaseKind::Game, id).await? {
             Claim::Mine(lease) => Ok(Some(lease)),
             Claim::Held { node, name } => Err(LoadError::Elsewhere { id, node, name }),
+        }
+    }
+
+    /// On one of several nodes, whether game `id` of `tournament` may be loaded here: only
+    /// where the tournament is held. Held by a live other node: `Elsewhere` (the request
+    /// goes there); by nobody live yet: `Moving` (asked again once a node took the
+    /// tournament over, which loads its games with it).
+    async fn check_tournament_here(&self, id: Uuid, tournament: Uuid) -> Result<(), LoadError> {
+        let Some(cluster) = &self.services.cluster else {
+            return Ok(());
+        };
+        let now = crate::cluster::node::ms(now_ms());
+        match self.store.lease(LeaseKind::Tournament, tournament).await? {
+            Some((lease, _)) if lease.node == cluster.node => Ok(()),
+            Some((lease, Some(holder))) if holder.expires_at_ms > now => {
+                Err(LoadError::Elsewhere {
+                    id,
+                    node: lease.node,
+                    name: holder.name,
+                })
+            }
+            _ => Err(LoadError::Moving { id }),
         }
     }
 
@@ -314,8 +350,13 @@ impl Registry {
     }
 
     async fn load(&self, id: Uuid) -> Result<Option<(Table, i64, Option<Lease>)>, LoadError> {
-        if self.store.game(id).await?.is_none() {
+        let Some(row) = self.store.game(id).await? else {
             return Ok(None);
+        };
+        // A tournament's game is played where its tournament is, which watches it: it is
+        // taken here only by the node holding the tournament.
+        if let Some(tournament) = row.archive.tournament_id {
+            self.check_tournament_here(id, tournament).await?;
         }
         // Claimed before its log is read: what this node replays is all that was written
         // under earlier leases, and nothing more can be (fenced).
@@ -360,8 +401,8 @@ impl Registry {
                 Ok(Some(_)) => restored += 1,
                 Ok(None) => {}
                 Err(LoadError::Store(e)) => return Err(e),
-                // Another node plays it.
-                Err(LoadError::Elsewhere { .. }) => {}
+                // Another node plays it, or will with its tournament.
+                Err(LoadError::Elsewhere { .. } | LoadError::Moving { .. }) => {}
                 Err(error) => tracing::error!(%error, "a game could not be restored"),
             }
         }

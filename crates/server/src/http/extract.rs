@@ -99,9 +99,12 @@ impl FromRequestParts<AppState> for GameAt {
 
 /// The game `id`, loaded if it is not in memory; `not_found` if there is none.
 pub async fn find_game(state: &AppState, id: Uuid) -> Result<GameHandle, ApiError> {
+    use crate::game::registry::LoadError;
     match state.games.get(id).await {
         Ok(Some(handle)) => Ok(handle),
         Ok(None) => Err(ApiError::not_found("game")),
+        // Several nodes: it is changing hands at this moment.
+        Err(LoadError::Elsewhere { .. } | LoadError::Moving { .. }) => Err(moving()),
         Err(error) => Err(ApiError::internal(&error)),
     }
 }
@@ -148,8 +151,18 @@ pub async fn find_tournament(state: &AppState, id: Uuid) -> Result<TournamentHan
     match state.tournaments.get(id).await {
         Ok(Some(handle)) => Ok(handle),
         Ok(None) => Err(ApiError::not_found("tournament")),
+        Err(crate::tournament::registry::LoadError::Elsewhere { .. }) => Err(moving()),
         Err(error) => Err(ApiError::internal(&error)),
     }
+}
+
+/// A room changing hands between nodes (docs/scaling.md): asked again in a moment, it is
+/// answered by the node holding it.
+fn moving() -> ApiError {
+    ApiError::new(
+        omweso_protocol::ErrorCode::Unavailable,
+        "this game or tournament is moving to another server; try again in a moment",
+    )
 }
 
 impl TournamentAt {

@@ -87,6 +87,11 @@ pub enum SocketCommand {
     Disconnect {
         conn: ConnId,
     },
+    /// Several nodes: only these nodes are live; the room's connections of sockets on
+    /// any other node are gone with it (docs/scaling.md).
+    NodesLive {
+        live: std::sync::Arc<std::collections::HashSet<Uuid>>,
+    },
 }
 
 impl<C: From<SocketCommand>> Handle<C> {

@@ -60,6 +60,16 @@ impl Tournaments {
         self.map.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// Every tournament in memory.
+    #[must_use]
+    pub fn all_loaded(&self) -> Vec<TournamentHandle> {
+        self.handles()
+            .values()
+            .filter(|h| !h.is_closed())
+            .cloned()
+            .collect()
+    }
+
     /// A tournament in memory, without loading it.
     #[must_use]
     pub fn loaded(&self, id: Uuid) -> Option<TournamentHandle> {

@@ -64,6 +64,11 @@ impl Actor {
                 let _ = reply.send(conn);
             }
             Command::Socket(SocketCommand::Disconnect { conn }) => self.drop_conn(conn),
+            Command::Socket(SocketCommand::NodesLive { live }) => {
+                for (_, gone) in self.room.connections.remove_remote_not_in(&live) {
+                    self.left(&gone);
+                }
+            }
             Command::Latency {
                 conn,
                 round_trip_ms,

@@ -64,10 +64,13 @@ impl Actor {
             }
         }
         self.services.lobby.remove(id);
-        // A finished game unloaded gives its lease back; a later read loads it anywhere.
+        // A finished game unloaded (or one removed) gives its lease back; a later read
+        // loads it anywhere.
         if let (Some(cluster), Some(lease)) = (&self.services.cluster, self.services.writer.lease())
         {
-            if self.table.status().is_over() && !self.services.writer.fenced_out() {
+            // A game over, or removed unstarted: nothing more to play anywhere.
+            let done = self.table.status().is_over() || self.expired;
+            if done && !self.services.writer.fenced_out() {
                 cluster.release(lease).await;
             }
         }

@@ -158,6 +158,11 @@ impl Actor {
                 let _ = reply.send(conn);
             }
             Command::Socket(SocketCommand::Disconnect { conn }) => self.remove_conn(conn),
+            Command::Socket(SocketCommand::NodesLive { live }) => {
+                for (_, player) in self.room.connections.remove_remote_not_in(&live) {
+                    self.left(player);
+                }
+            }
         }
     }
 

@@ -100,6 +100,10 @@ impl Actor {
             return false;
         }
         tracing::info!(tournament = %id, "a tournament that never started was removed");
+        if let (Some(cluster), Some(lease)) = (&self.services.cluster, self.services.writer.lease())
+        {
+            cluster.release(lease).await;
+        }
         self.services.lobby.tournaments_changed();
         self.close_all(1000, "this tournament never started and has been removed");
         true
