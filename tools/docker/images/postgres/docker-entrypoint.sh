@@ -2,6 +2,8 @@
 # Makes the database on first start from POSTGRES_USER, POSTGRES_PASSWORD and POSTGRES_DB
 # (as the official postgres image does), then runs PostgreSQL as the postgres user.
 set -eu
+# Any other command (a shell, psql) runs as it is, as in the official image.
+[ "${1:-}" = postgres ] || exec "$@"
 if [ "$(id -u)" = 0 ]; then
     mkdir -p "$PGDATA" /run/postgresql
     chown postgres:postgres "$PGDATA" /run/postgresql
@@ -27,8 +29,5 @@ if [ ! -s "$PGDATA/PG_VERSION" ]; then
     fi
     echo "docker-entrypoint: made database $db for $user in $PGDATA"
 fi
-if [ "${1:-}" = postgres ]; then
-    shift
-    exec postgres -D "$PGDATA" -c listen_addresses='*' "$@"
-fi
-exec "$@"
+shift
+exec postgres -D "$PGDATA" -c listen_addresses='*' -c jit=off "$@"
