@@ -16,8 +16,7 @@ use tokio::sync::mpsc;
 // the rate limit and the ping round trips are exact there.
 
 use crate::cluster::gateway::{Gateway, Watching};
-use crate::cluster::lease::LeaseKind;
-use crate::cluster::node::{Cluster, Place};
+use crate::cluster::node::Cluster;
 use crate::cluster::wire::RoomName;
 use crate::game::actor::{Command, GameHandle, OUTGOING_QUEUE};
 use crate::http::error::ApiError;
@@ -25,7 +24,7 @@ use crate::http::extract::{find_game, id_as_written};
 use crate::metrics::{count, METRICS};
 use crate::room::ConnId;
 use crate::socket::connection::{protocol_error_close, Local, Pings, RateLimit};
-use crate::socket::remote::watch_remote;
+use crate::socket::remote::{elsewhere, watch_remote};
 use crate::socket::room::{watch, Visit};
 use crate::socket::upgrade::{admit, check_origin, open, Admitted};
 use crate::state::AppState;
@@ -52,26 +51,6 @@ pub async fn upgrade(
     Ok(open(ws, &state, admitted, move |socket, admitted| {
         connection(socket, handle, admitted)
     }))
-}
-
-/// The node holding `room`, when it is another live node (several nodes,
-/// docs/scaling.md); `None` when it is played here.
-pub(crate) async fn elsewhere(
-    state: &AppState,
-    room: RoomName,
-) -> Result<Option<(Arc<Cluster>, uuid::Uuid)>, ApiError> {
-    let Some(cluster) = state.cluster.clone() else {
-        return Ok(None);
-    };
-    let loaded = match room.kind {
-        LeaseKind::Game => state.games.loaded(room.id).is_some(),
-        LeaseKind::Tournament => state.tournaments.loaded(room.id).is_some(),
-    };
-    match cluster.locate(room, loaded).await {
-        Ok(Place::There(owner)) => Ok(Some((cluster, owner))),
-        Ok(Place::Here) => Ok(None),
-        Err(error) => Err(ApiError::internal(&error)),
-    }
 }
 
 /// A game socket whose game another node holds.

@@ -12,12 +12,35 @@ use tokio::sync::mpsc;
 use uuid::Uuid;
 
 use crate::cluster::gateway::Watching;
-use crate::cluster::node::Cluster;
+use crate::cluster::lease::LeaseKind;
+use crate::cluster::node::{Cluster, Place};
 use crate::cluster::wire::RoomName;
+use crate::http::error::ApiError;
 use crate::room::ConnId;
 use crate::session::SessionEnd;
 use crate::socket::connection::{self, Local, Pings, Settings, SIGNED_OUT};
 use crate::socket::room::Visit;
+use crate::state::AppState;
+
+/// The node holding `room`, when it is another live node (several nodes,
+/// docs/scaling.md); `None` when it is played here.
+pub(crate) async fn elsewhere(
+    state: &AppState,
+    room: RoomName,
+) -> Result<Option<(Arc<Cluster>, uuid::Uuid)>, ApiError> {
+    let Some(cluster) = state.cluster.clone() else {
+        return Ok(None);
+    };
+    let loaded = match room.kind {
+        LeaseKind::Game => state.games.loaded(room.id).is_some(),
+        LeaseKind::Tournament => state.tournaments.loaded(room.id).is_some(),
+    };
+    match cluster.locate(room, loaded).await {
+        Ok(Place::There(owner)) => Ok(Some((cluster, owner))),
+        Ok(Place::Here) => Ok(None),
+        Err(error) => Err(ApiError::internal(&error)),
+    }
+}
 
 /// Runs `socket` as a connection of `room`, held by node `owner`, until either side stops;
 /// `read` reads the client's frames (given the watch, for forwarding them).

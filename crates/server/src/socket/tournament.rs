@@ -31,7 +31,7 @@ pub async fn upgrade(
     check_origin(&state, &headers)?;
     let id = id_as_written(&id, "tournament")?;
     if let Some((cluster, owner)) =
-        crate::socket::game::elsewhere(&state, RoomName::tournament(id)).await?
+        crate::socket::remote::elsewhere(&state, RoomName::tournament(id)).await?
     {
         let admitted = admit(&state, &query, &headers, ip).await?;
         return Ok(open(ws, &state, admitted, move |socket, admitted| {
