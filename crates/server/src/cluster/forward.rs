@@ -4,7 +4,6 @@
 //! comes back (docs/scaling.md). Everything else is answered by the node asked.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use async_nats::HeaderMap;
 use axum::body::Body;
@@ -19,7 +18,7 @@ use tokio::sync::Semaphore;
 use tower::ServiceExt;
 use uuid::Uuid;
 
-use super::node::{Cluster, Place};
+use super::node::{Cluster, Place, ANSWER_WITHIN};
 use super::wire::{self, RoomName};
 use crate::http::accept::ClientIp;
 use crate::http::error::ApiError;
@@ -31,10 +30,6 @@ use omweso_protocol::ErrorCode;
 const MAX_REQUEST: usize = 1024 * 1024;
 /// NATS's default largest message, less room for the headers.
 const MAX_ANSWER: usize = 1024 * 1024 - 16 * 1024;
-/// How long the room's node has to answer (a forwarded request, a socket's opening): one
-/// that does not (paused, dying) is given up on, and the next request asks the store who
-/// holds the room by then.
-pub const ANSWER_WITHIN: Duration = Duration::from_secs(5);
 /// Forwarded requests answered at once on a node; the rest wait.
 const ANSWERS_AT_ONCE: usize = 256;
 

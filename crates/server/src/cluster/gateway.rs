@@ -15,7 +15,7 @@ use futures_util::StreamExt;
 use tokio::sync::{mpsc, watch};
 use uuid::Uuid;
 
-use super::route::RemoteKey;
+use super::wire::RemoteKey;
 use super::wire::{self, RoomName};
 use crate::metrics::{count, METRICS};
 use crate::room::{ConnId, Outgoing};

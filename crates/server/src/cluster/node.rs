@@ -39,6 +39,10 @@ pub enum Place {
     There(Uuid),
 }
 
+/// How long the room's node has to answer (a forwarded request, a socket's opening): one
+/// that does not (paused, dying) is given up on, and the next request asks the store who
+/// holds the room by then.
+pub const ANSWER_WITHIN: Duration = Duration::from_secs(5);
 /// How long an answer about who holds a room is trusted without asking the store again.
 const OWNER_CACHE: Duration = Duration::from_secs(1);
 
@@ -82,7 +86,7 @@ impl Cluster {
         }
         let client = async_nats::ConnectOptions::new()
             .name(format!("omweso {name}"))
-            .request_timeout(Some(super::forward::ANSWER_WITHIN))
+            .request_timeout(Some(ANSWER_WITHIN))
             .connect(url)
             .await
             .map_err(|source| JoinError::Nats {

@@ -14,10 +14,14 @@ use bytes::Bytes;
 use tokio::sync::mpsc;
 use uuid::Uuid;
 
-use super::wire::{self, RoomName};
+use super::wire::{self, RemoteKey, RoomName};
 use crate::metrics::{count, METRICS};
-use crate::room::sink::Full;
 use crate::room::Outgoing;
+
+/// A frame could not be queued: the socket's queue, or the node's queue to NATS, is full
+/// (or closed).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Full;
 
 /// One message to publish.
 #[derive(Debug)]
@@ -113,13 +117,6 @@ impl RoomRoute {
             to,
         }
     }
-}
-
-/// A socket of another node, as the node knows it: the node, and the socket's number there.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct RemoteKey {
-    pub node: Uuid,
-    pub key: u64,
 }
 
 /// A remote socket of a room.

@@ -9,7 +9,13 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 use uuid::Uuid;
 
 use super::lease::LeaseKind;
-use super::route::RemoteKey;
+
+/// A socket of another node, as the node knows it: the node, and the socket's number there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RemoteKey {
+    pub node: Uuid,
+    pub key: u64,
+}
 
 /// A room: a game or a tournament.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

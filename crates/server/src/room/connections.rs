@@ -226,7 +226,8 @@ mod tests {
 
     #[test]
     fn a_broadcast_crosses_to_other_nodes_once_and_a_dead_nodes_sockets_are_forgotten() {
-        use crate::cluster::route::{Outbox, RemoteKey};
+        use crate::cluster::route::Outbox;
+        use crate::cluster::wire::RemoteKey;
         use crate::cluster::wire::{self, RoomName};
         use uuid::Uuid;
 

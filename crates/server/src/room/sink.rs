@@ -6,6 +6,7 @@ use axum::extract::ws::Utf8Bytes;
 use tokio::sync::mpsc;
 
 use super::Outgoing;
+pub use crate::cluster::route::Full;
 use crate::cluster::route::{RemoteConn, RoomRoute};
 
 /// A connection's outgoing side.
@@ -16,11 +17,6 @@ pub enum Sink {
     /// A socket of another node: frames cross NATS on the room's subject, addressed to it.
     Remote(RemoteConn),
 }
-
-/// The frame could not be queued: the socket's queue, or the node's queue to NATS, is full
-/// (or closed).
-#[derive(Debug, PartialEq, Eq)]
-pub struct Full;
 
 impl Sink {
     /// Queues `message` without waiting.
