@@ -257,6 +257,15 @@ test('a Swiss of six over two rounds: created, joined, played, sheets confirmed,
 
   // A spectator follows from the link.
   const spectator = await open('spectator');
+  /** The `boards` messages the spectator's tournament socket received (several tables' boards in one). @type {any[][]} */
+  const boardsFrames = [];
+  spectator.page.on('websocket', (ws) => {
+    if (!ws.url().includes('/ws/tournaments/')) return;
+    ws.on('framereceived', ({ payload }) => {
+      if (typeof payload !== 'string' || !payload.startsWith('{"t":"boards"')) return;
+      boardsFrames.push(JSON.parse(payload).d.boards);
+    });
+  });
   await spectator.page.goto(`${tUrl}?anim=0`);
   await spectator.page.waitForFunction(() => document.querySelectorAll('#standings tbody tr[data-player-id]').length === 6);
   const watcher = await session(server.url, 'Recorder');
@@ -360,6 +369,17 @@ test('a Swiss of six over two rounds: created, joined, played, sheets confirmed,
     }, `round ${number} to finish`);
     for (const p of players.filter((q) => q.pairing.second)) await gameOver(p.page);
     const seen = await boardsMatch(spectator.page, finished, recorders);
+    // The round's start sends every table's first board at once: one `boards` message,
+    // which the page applies as each table's board (and boardsMatch found each the game's own).
+    const applied = new Set((await spectator.page.evaluate(() => /** @type {any} */ (window).__omwesoTournament.boardLog.slice()))
+      .map((/** @type {[string, number, string | null]} */ [game, version, position]) => `${game}@${version}:${position}`));
+    const mine = boardsFrames.filter((boards) => boards.some((/** @type {any} */ b) => b.round === number));
+    assert.ok(mine.length >= 1, `round ${number}: a \`boards\` message reached the spectator`);
+    for (const boards of mine) {
+      assert.ok(boards.length >= 2, 'a `boards` message carries two tables or more');
+      assert.deepEqual(boards.map((/** @type {any} */ b) => b.table), [...boards.map((/** @type {any} */ b) => b.table)].sort((a, b) => a - b), 'in table order');
+      for (const b of boards) assert.ok(applied.has(`${b.game_id}@${b.version}:${b.position}`), `table ${b.table}'s board at version ${b.version} from a \`boards\` message was applied`);
+    }
     t.diagnostic(`round ${number}: the spectator's page applied ${seen.compared} boards, all the games' own; it saw ${seen.movesSeen} of ${seen.moves} moves' versions (a table's boards are sent at most four a second)`);
     // Moves come at most about three a second a table here: most arrive one by one.
     assert.ok(seen.movesSeen * 2 >= seen.moves, `the spectator saw the moves as they were played (${seen.movesSeen} of ${seen.moves})`);

@@ -248,6 +248,10 @@ export class TournamentStore {
       case 'board':
         this.applyBoard(/** @type {BoardView} */ (d));
         return;
+      case 'boards':
+        // Every table that changed in one period, in one message: each as its own board.
+        for (const board of /** @type {BoardView[]} */ (d.boards || [])) this.applyBoard(board);
+        return;
       case 'presence':
         this.presence = new Set(d.connected || []);
         this.notify('presence');

@@ -630,6 +630,14 @@ pub struct BoardView {
     pub status: Status,
 }
 
+/// The live tables whose board changed in one period (`boards`, unversioned, an
+/// addition): each element what a `board` message's `d` is, in table order. A period in
+/// which only one table changed sends that table's `board` instead, which a v1 client reads.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BoardsView {
+    pub boards: Vec<BoardView>,
+}
+
 /// Who of the tournament is here (`presence`, unversioned, an addition): its players and
 /// its director with the tournament's socket open, and the players connected to their
 /// game being played in it. Sorted, so that an unchanged list is the same text.
@@ -644,6 +652,7 @@ pub struct PresenceView {
 pub enum TournamentReply {
     State(Box<TournamentSnapshot>),
     Board(BoardView),
+    Boards(BoardsView),
     Presence(PresenceView),
     Error(ErrorReply),
     Pong(Empty),
@@ -689,6 +698,30 @@ impl TournamentFrame {
         TournamentFrame {
             message: TournamentMessage::Reply(TournamentReply::Board(board)),
             v: None,
+        }
+    }
+
+    /// Several tables' boards in one message (see [`BoardsView`]).
+    #[must_use]
+    pub fn boards(boards: Vec<BoardView>) -> TournamentFrame {
+        TournamentFrame {
+            message: TournamentMessage::Reply(TournamentReply::Boards(BoardsView { boards })),
+            v: None,
+        }
+    }
+
+    /// The live tables' boards as one message: none, nothing; one table, its `board` (what
+    /// a v1 client reads); more, one `boards` with them sorted by table (then game, for a
+    /// replayed table's old game), so that the same boards are the same text.
+    #[must_use]
+    pub fn live_boards(mut boards: Vec<BoardView>) -> Option<TournamentFrame> {
+        match boards.len() {
+            0 => None,
+            1 => boards.pop().map(TournamentFrame::board),
+            _ => {
+                boards.sort_by_key(|b| (b.round, b.table, b.game_id));
+                Some(TournamentFrame::boards(boards))
+            }
         }
     }
 

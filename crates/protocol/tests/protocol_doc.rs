@@ -82,9 +82,10 @@ const SERVER_TYPES: [&str; 16] = [
 ];
 
 /// Every message type of a tournament socket; [`tournament_type`] names every variant.
-const TOURNAMENT_TYPES: [&str; 12] = [
+const TOURNAMENT_TYPES: [&str; 13] = [
     "state",
     "board",
+    "boards",
     "presence",
     "error",
     "pong",
@@ -112,6 +113,7 @@ fn tournament_type(message: &TournamentMessage) -> &'static str {
         TournamentMessage::Reply(reply) => match reply {
             TournamentReply::State(_) => "state",
             TournamentReply::Board(_) => "board",
+            TournamentReply::Boards(_) => "boards",
             TournamentReply::Presence(_) => "presence",
             TournamentReply::Error(_) => "error",
             TournamentReply::Pong(_) => "pong",
@@ -484,6 +486,7 @@ fn check_typed(report: &mut Report, tag: &str, line: usize, value: &Value) -> bo
                         frame.message,
                         TournamentMessage::Reply(
                             TournamentReply::Board(_)
+                                | TournamentReply::Boards(_)
                                 | TournamentReply::Presence(_)
                                 | TournamentReply::Pong(_)
                                 | TournamentReply::Error(_)

@@ -11,8 +11,10 @@
 //! adjudicated by the server and ends like any other.
 //!
 //! The report: rounds, games, moves and moves a second, the final standings' top five,
-//! the latency of the watchers' `board` messages (`latency`), and with `--spawn-server`
-//! the server's CPU time over the play and per move. The exit code is non-zero on any
+//! the latency of the watchers' boards (`board` and `boards` messages: `latency`), the
+//! frames and bytes each watcher received, and with `--spawn-server` the server's CPU time
+//! over the play, per move and per frame sent to a watcher. With several `--server`s (the
+//! nodes of one cluster) the watchers are spread over them. The exit code is non-zero on any
 //! protocol error, dropped watcher, or round that does not finish.
 
 mod director;
@@ -65,13 +67,25 @@ impl SimSystem {
 /// The settings of `omweso tournament-sim`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct TournamentSimConfig {
-    /// The server to play on (loopback addresses only). Ignored with --spawn-server.
-    #[arg(long, default_value = "http://127.0.0.1:8080")]
-    pub url: String,
+    /// The server to play on (loopback addresses only), `--url` or `--server`. Given
+    /// several times (the nodes of one cluster): the director and the players use the
+    /// first, the watchers are spread over all of them in turn. Ignored with
+    /// --spawn-server.
+    #[arg(
+        long = "url",
+        visible_alias = "server",
+        value_name = "URL",
+        default_value = "http://127.0.0.1:8080"
+    )]
+    pub urls: Vec<String>,
     /// Start the server as a child process (`omweso serve` on 127.0.0.1:0), measure its
     /// CPU time over the play, and stop it at the end.
     #[arg(long)]
     pub spawn_server: bool,
+    /// With --spawn-server: the `omweso` binary to start as the server (default: this
+    /// one), so that two builds are compared under the same simulator.
+    #[arg(long)]
+    pub server_binary: Option<std::path::PathBuf>,
     /// The spawned server's database (default: an SQLite file in a new temporary
     /// directory, removed at the end).
     #[arg(long)]
@@ -150,6 +164,9 @@ fn check(config: &TournamentSimConfig) -> Result<(), String> {
     {
         return Err("--round-minutes must be a positive number".into());
     }
+    if config.server_binary.is_some() && !config.spawn_server {
+        return Err("--server-binary is for --spawn-server".into());
+    }
     if config.connect_concurrency == 0 {
         return Err("--connect-concurrency must be at least 1".into());
     }
@@ -171,7 +188,8 @@ async fn run(config: TournamentSimConfig) -> ExitCode {
         ),
     }
     let server = if config.spawn_server {
-        match Server::spawn(
+        match Server::spawn_binary(
+            config.server_binary.as_deref(),
             config.database_url.as_deref(),
             Some(config.server_rate_limit),
         )
@@ -194,17 +212,23 @@ async fn run(config: TournamentSimConfig) -> ExitCode {
     } else {
         None
     };
-    let base = match &server {
-        Some(s) => format!("http://{}", s.addr),
-        None => match child::loopback_base(&config.url).await {
-            Ok(base) => base,
-            Err(e) => {
-                eprintln!("omweso tournament-sim: {e}");
-                return ExitCode::from(2);
+    let bases = match &server {
+        Some(s) => vec![format!("http://{}", s.addr)],
+        None => {
+            let mut bases = Vec::with_capacity(config.urls.len());
+            for url in &config.urls {
+                match child::loopback_base(url).await {
+                    Ok(base) => bases.push(base),
+                    Err(e) => {
+                        eprintln!("omweso tournament-sim: {e}");
+                        return ExitCode::from(2);
+                    }
+                }
             }
-        },
+            bases
+        }
     };
-    let code = drive(&config, &base, server.as_ref()).await;
+    let code = drive(&config, &bases, server.as_ref()).await;
     if let Some(server) = server {
         server.stop().await;
     }
@@ -224,7 +248,13 @@ pub(crate) struct Outcome {
     pub(crate) faults: Vec<String>,
 }
 
-async fn drive(config: &TournamentSimConfig, base: &str, server: Option<&Server>) -> ExitCode {
+/// Plays the tournament on `bases[0]`, its watchers spread over every one of `bases`.
+async fn drive(
+    config: &TournamentSimConfig,
+    bases: &[String],
+    server: Option<&Server>,
+) -> ExitCode {
+    let base = bases[0].as_str();
     let http_client = match reqwest::Client::builder()
         .timeout(Duration::from_secs(30))
         .pool_max_idle_per_host(config.connect_concurrency * 2)
@@ -237,18 +267,20 @@ async fn drive(config: &TournamentSimConfig, base: &str, server: Option<&Server>
             return ExitCode::FAILURE;
         }
     };
-    match http_client.get(format!("{base}/healthz")).send().await {
-        Ok(r) if r.status().is_success() => {}
-        Ok(r) => {
-            eprintln!(
-                "omweso tournament-sim: {base}/healthz answered {}",
-                r.status()
-            );
-            return ExitCode::from(2);
-        }
-        Err(e) => {
-            eprintln!("omweso tournament-sim: cannot reach {base}: {e}");
-            return ExitCode::from(2);
+    for base in bases {
+        match http_client.get(format!("{base}/healthz")).send().await {
+            Ok(r) if r.status().is_success() => {}
+            Ok(r) => {
+                eprintln!(
+                    "omweso tournament-sim: {base}/healthz answered {}",
+                    r.status()
+                );
+                return ExitCode::from(2);
+            }
+            Err(e) => {
+                eprintln!("omweso tournament-sim: cannot reach {base}: {e}");
+                return ExitCode::from(2);
+            }
         }
     }
     let seed = config.seed.unwrap_or_else(rand::random);
@@ -274,7 +306,7 @@ async fn drive(config: &TournamentSimConfig, base: &str, server: Option<&Server>
             log.record(game, version, at);
         })),
     });
-    let outcome = match play(config, &ctx, moves, epoch, seed, server).await {
+    let outcome = match play(config, &ctx, bases, moves, epoch, seed, server).await {
         Ok(outcome) => outcome,
         Err(e) => {
             ctx.stop.cancel();
@@ -311,6 +343,7 @@ fn print_notes(ctx: &Ctx) {
 async fn play(
     config: &TournamentSimConfig,
     ctx: &Arc<Ctx>,
+    bases: &[String],
     moves: Arc<MoveLog>,
     epoch: Epoch,
     seed: u64,
@@ -372,8 +405,10 @@ async fn play(
     let t1 = Instant::now();
     let opened: Vec<Result<(socket::Ws, u64, Counted), String>> =
         futures_util::stream::iter(0..config.watchers)
-            .map(|_| async {
-                let (ws, v) = socket::open(base(ctx), tournament, None).await?;
+            .map(|i| async move {
+                // In turn over the servers: a cluster's nodes share the audience.
+                let on = &bases[i % bases.len()];
+                let (ws, v) = socket::open(on, tournament, None).await?;
                 Ok((ws, v, Counted::new(ctx)))
             })
             .buffer_unordered(config.connect_concurrency)
@@ -395,9 +430,11 @@ async fn play(
     drop(settle_rx);
     if config.watchers > 0 {
         eprintln!(
-            "{} watchers connected in {:.1} s",
+            "{} watchers connected in {:.1} s, over {} server{}",
             watchers.len(),
-            t1.elapsed().as_secs_f64()
+            t1.elapsed().as_secs_f64(),
+            bases.len(),
+            if bases.len() == 1 { "" } else { "s" }
         );
     }
 

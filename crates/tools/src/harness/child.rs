@@ -100,16 +100,9 @@ pub(crate) struct Server {
 impl Server {
     /// Starts `omweso serve --addr 127.0.0.1:0` on `database_url` (default: an SQLite file
     /// in a new temporary directory) with the per-connection message `rate_limit` (default:
-    /// the server's), and waits for its "listening on" line.
-    pub(crate) async fn spawn(
-        database_url: Option<&str>,
-        rate_limit: Option<u32>,
-    ) -> Result<Server, String> {
-        Server::spawn_binary(None, database_url, rate_limit).await
-    }
-
-    /// As [`Server::spawn`], running `binary` (another build of `omweso`, to compare two
-    /// builds under the same driver) rather than this program.
+    /// the server's), and waits for its "listening on" line. The program is `binary`
+    /// (another build of `omweso`, to compare two builds under the same driver), else this
+    /// one.
     pub(crate) async fn spawn_binary(
         binary: Option<&Path>,
         database_url: Option<&str>,

@@ -135,6 +135,13 @@ impl Report {
             machine.map(|m| (m - server.unwrap_or(0.0) - me.unwrap_or(0.0)).max(0.0))
         });
 
+        let frames = w.frames_received.load(Ordering::Relaxed);
+        let watchers = config.watchers.max(1) as f64;
+        // What one frame to a watcher costs the server, everything it did over the play
+        // counted (the players' games too): the figure the batching of boards moves.
+        let per_frame_us = server_cpu_s
+            .filter(|_| frames > 0)
+            .map(|c| c * 1e6 / frames as f64);
         let b50 = us_ms(w.boards.percentile(50.0));
         let b99 = us_ms(w.boards.percentile(99.0));
         let bmax = us_ms(w.boards.max());
@@ -214,8 +221,16 @@ impl Report {
             let bytes = w.bytes_received.load(Ordering::Relaxed);
             lines.push(format!(
                 "  watcher data {:.2} MB per watcher on average ({:.1} MB in all)",
-                bytes as f64 / config.watchers as f64 / 1e6,
+                bytes as f64 / watchers / 1e6,
                 bytes as f64 / 1e6,
+            ));
+            lines.push(format!(
+                "  frames       {:.0} per watcher ({} in all; {} of them `boards` messages), {:.0} bytes each on average; server cpu per watcher-frame {}",
+                frames as f64 / watchers,
+                frames,
+                w.boards_frames.load(Ordering::Relaxed),
+                bytes as f64 / (frames.max(1)) as f64,
+                per_frame_us.map_or("-".into(), |us| format!("{us:.2} µs")),
             ));
         }
         match cpu {
@@ -290,10 +305,13 @@ impl Report {
             "watchers_dropped": w.dropped.load(Ordering::Relaxed),
             "watcher_version_gaps": w.version_gaps.load(Ordering::Relaxed),
             "boards_received": w.boards_received.load(Ordering::Relaxed),
+            "watcher_frames": frames,
+            "watcher_boards_frames": w.boards_frames.load(Ordering::Relaxed),
             "watcher_bytes": w.bytes_received.load(Ordering::Relaxed),
             "server": {
                 "cpu_s": server_cpu_s,
                 "cpu_us_per_move": per_move_us,
+                "cpu_us_per_watcher_frame": per_frame_us,
                 "peak_rss_kib": outcome.peak_rss_kib,
             },
             "sim_cpu_s": cpu.and_then(|c| c.2),

@@ -35,9 +35,12 @@ pub(crate) struct Lite<'a> {
     pub(crate) d: LiteData<'a>,
 }
 
-/// `board`: `game_id`, `round`, `version`, `status`; `round` event: `number`, `status`.
+/// `board`: `game_id`, `round`, `version`, `status`; `boards`: `boards`, each a board's;
+/// `round` event: `number`, `status`.
 #[derive(Debug, Default, Deserialize)]
 pub(crate) struct LiteData<'a> {
+    #[serde(default, borrow)]
+    pub(crate) boards: Vec<LiteData<'a>>,
     #[serde(default)]
     pub(crate) game_id: Option<Uuid>,
     #[serde(default)]
@@ -67,7 +70,7 @@ pub(crate) struct Head<'a> {
 pub(crate) fn head(text: &str) -> Option<Head<'_>> {
     let rest = text.strip_prefix(r#"{"t":""#)?;
     let (t, rest) = rest.split_once('"')?;
-    if matches!(t, "board" | "presence" | "pong" | "error") {
+    if matches!(t, "board" | "boards" | "presence" | "pong" | "error") {
         // Unversioned: no need to look for a version from the end of each board.
         return None;
     }
@@ -87,17 +90,35 @@ pub(crate) fn head(text: &str) -> Option<Head<'_>> {
     Some(Head { t, v, round })
 }
 
-/// A board's game, round and version, read off its text: five a second per table to
-/// every watcher, the bulk of what the simulator reads. The server writes `game_id` second
-/// and `round`, `version`, `status` last; any other text answers `None`, for the caller to
-/// parse it properly.
+/// A board's game, round and version, read off its text: a table's board five times a
+/// second to every watcher, the bulk of what the simulator reads. The server writes
+/// `game_id` second and `round`, `version`, `status` last; any other text answers `None`,
+/// for the caller to parse it properly.
 pub(crate) fn board(text: &str) -> Option<(Uuid, u32, u64)> {
-    let rest = text.strip_prefix(r#"{"t":"board","d":{"table":"#)?;
-    let (_, rest) = rest.split_once(r#","game_id":""#)?;
+    let inner = text
+        .strip_prefix(r#"{"t":"board","d":{"table":"#)?
+        .strip_suffix("}}")?;
+    board_fields(inner)
+}
+
+/// The game, round and version of every board of a `boards` message, in its order, read
+/// off its text as [`board`] reads one; `None` for any other text.
+pub(crate) fn boards(text: &str) -> Option<Vec<(Uuid, u32, u64)>> {
+    let list = text
+        .strip_prefix(r#"{"t":"boards","d":{"boards":[{"table":"#)?
+        .strip_suffix("}]}}")?;
+    // Between two boards, and nowhere inside one (no object in a board has a `table`
+    // first, and a quote inside a string is escaped).
+    list.split(r#"},{"table":"#).map(board_fields).collect()
+}
+
+/// One board's fields between its `{"table":` and its closing brace.
+fn board_fields(inner: &str) -> Option<(Uuid, u32, u64)> {
+    let (_, rest) = inner.split_once(r#","game_id":""#)?;
     let game = Uuid::try_parse(rest.get(..36)?).ok()?;
     // A quote inside a string is escaped, so these keys are found only as keys; the last
     // of each is the board's own (an outcome, before them, has no such field).
-    let body = text.strip_suffix(r#""}}"#)?;
+    let body = inner.strip_suffix('"')?;
     let (body, _status) = body.rsplit_once(r#","status":""#)?;
     let (body, version) = body.rsplit_once(r#","version":"#)?;
     let (_, round) = body.rsplit_once(r#","round":"#)?;
@@ -185,7 +206,7 @@ pub(crate) async fn feed(
         };
         let item = match frame {
             Some(Ok(Message::Text(text))) => match serde_json::from_str::<Lite>(text.as_str()) {
-                Ok(lite) if matches!(lite.t, "board" | "presence" | "pong") => continue,
+                Ok(lite) if matches!(lite.t, "board" | "boards" | "presence" | "pong") => continue,
                 Ok(lite) if lite.t == "error" => Feed::Fault(format!("an error frame: {text}")),
                 Ok(lite) => match lite.v {
                     Some(v) if v != version + 1 => {
@@ -290,6 +311,33 @@ mod tests {
         assert_eq!(super::board(&text), Some((board.game_id, 4, 57)), "{text}");
         assert_eq!(head(&text), None);
         assert_eq!(super::board(r#"{"t":"board","d":{"table":1}}"#), None);
+        let mut other = board.clone();
+        other.table = 13;
+        other.game_id = Uuid::now_v7();
+        other.version = 9;
+        other.outcome = Some(omweso_rules::Outcome::Win {
+            winner: omweso_rules::Side::South,
+            victory: omweso_rules::Victory::Resigned,
+        });
+        other.status = omweso_protocol::Status::Finished;
+        let text = TournamentFrame::live_boards(vec![other.clone(), board.clone()])
+            .unwrap()
+            .to_text();
+        assert_eq!(
+            super::boards(&text),
+            Some(vec![(board.game_id, 4, 57), (other.game_id, 4, 9)]),
+            "{text}"
+        );
+        assert_eq!(head(&text), None);
+        assert_eq!(super::board(&text), None);
+        assert_eq!(
+            super::boards(r#"{"t":"boards","d":{"boards":[{"table":1}]}}"#),
+            None
+        );
+        // The full parse reads the same.
+        let lite: Lite = serde_json::from_str(&text).unwrap();
+        assert_eq!(lite.t, "boards");
+        assert_eq!(lite.d.boards[1].version, Some(9));
         // Not a versioned frame, or not the server's layout: left to the full parse.
         assert_eq!(head(r#"{"t":"pong","d":{}}"#), None);
         assert_eq!(

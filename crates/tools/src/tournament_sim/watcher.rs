@@ -1,6 +1,7 @@
 //! A watcher: a tournament socket without a session, as a spectator's browser holds one.
 //! It reads every frame, checks that the versioned events follow one another, and notes
-//! when each board that raised a game's version arrived; once a round is over and its
+//! when each board (of a `board`, or each of a `boards`) that raised a game's version
+//! arrived; once a round is over and its
 //! moves are known, it matches them against those boards (see [`super::latency`]).
 
 use std::collections::BTreeSet;
@@ -14,7 +15,7 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_util::sync::CancellationToken;
 
 use super::latency::{Arrivals, Epoch, Histogram, RoundMoves};
-use super::socket::{board, close, head, Lite, Ws};
+use super::socket::{board, boards, close, head, Lite, LiteData, Ws};
 use crate::harness::socket::Counted;
 
 /// How long a watcher still reads once the run is over, for the last round's end to reach
@@ -30,7 +31,13 @@ pub(crate) type Settled = watch::Receiver<Vec<Arc<RoundMoves>>>;
 #[derive(Default)]
 pub(crate) struct WatcherStats {
     pub(crate) boards: Histogram,
+    /// Boards received (a `boards` message's each), summed over the watchers.
     pub(crate) boards_received: AtomicU64,
+    /// Text frames received, of every type, summed over the watchers: what the server
+    /// queued and wrote for them.
+    pub(crate) frames_received: AtomicU64,
+    /// `boards` messages among them.
+    pub(crate) boards_frames: AtomicU64,
     pub(crate) events_received: AtomicU64,
     /// Bytes of text frames received, summed over the watchers (what a big tournament
     /// costs each watcher's line).
@@ -112,6 +119,7 @@ pub(crate) async fn watch(
                 w.stats
                     .bytes_received
                     .fetch_add(text.len() as u64, Ordering::Relaxed);
+                w.stats.frames_received.fetch_add(1, Ordering::Relaxed);
                 w.on_text(text.as_str(), received);
                 w.match_ready(&mut settled);
             }
@@ -137,10 +145,20 @@ pub(crate) async fn watch(
 
 impl Watcher {
     fn on_text(&mut self, text: &str, received: Instant) {
+        let at = self.epoch.micros(received);
         if let Some((game, round, version)) = board(text) {
             self.stats.boards_received.fetch_add(1, Ordering::Relaxed);
-            let at = self.epoch.micros(received);
             self.arrivals.board(game, round, version, at);
+            return;
+        }
+        if let Some(list) = boards(text) {
+            self.stats.boards_frames.fetch_add(1, Ordering::Relaxed);
+            self.stats
+                .boards_received
+                .fetch_add(list.len() as u64, Ordering::Relaxed);
+            for (game, round, version) in list {
+                self.arrivals.board(game, round, version, at);
+            }
             return;
         }
         match head(text) {
@@ -160,17 +178,11 @@ impl Watcher {
             return;
         };
         match frame.t {
-            "board" => {
-                self.stats.boards_received.fetch_add(1, Ordering::Relaxed);
-                let d = frame.d;
-                match (d.game_id, d.round, d.version) {
-                    (Some(game), Some(round), Some(version)) => {
-                        let at = self.epoch.micros(received);
-                        self.arrivals.board(game, round, version, at);
-                    }
-                    _ => {
-                        self.stats.errors.fetch_add(1, Ordering::Relaxed);
-                    }
+            "board" => self.on_board(&frame.d, at),
+            "boards" => {
+                self.stats.boards_frames.fetch_add(1, Ordering::Relaxed);
+                for d in &frame.d.boards {
+                    self.on_board(d, at);
                 }
             }
             "pong" | "presence" => {}
@@ -190,6 +202,19 @@ impl Watcher {
                     self.stats.errors.fetch_add(1, Ordering::Relaxed);
                 }
             },
+        }
+    }
+
+    /// A board read by the full parse, received at `at` µs.
+    fn on_board(&mut self, d: &LiteData, at: u64) {
+        self.stats.boards_received.fetch_add(1, Ordering::Relaxed);
+        match (d.game_id, d.round, d.version) {
+            (Some(game), Some(round), Some(version)) => {
+                self.arrivals.board(game, round, version, at);
+            }
+            _ => {
+                self.stats.errors.fetch_add(1, Ordering::Relaxed);
+            }
         }
     }
 

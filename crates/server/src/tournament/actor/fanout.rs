@@ -8,20 +8,25 @@ use uuid::Uuid;
 
 use super::{Actor, TOURNAMENT_OUTGOING_QUEUE};
 use crate::room::{ConnId, Outgoing};
-use omweso_protocol::tournament::{TournamentEvent, TournamentFrame};
+use omweso_protocol::tournament::{BoardView, TournamentEvent, TournamentFrame};
 
 impl Actor {
-    /// Sends every table whose board changed since the last send: its latest board only;
-    /// and who is here, if that changed.
+    /// Sends every table whose board changed since the last send, its latest board only,
+    /// as one message for every watcher (`boards`, or `board` for a single table: see
+    /// [`TournamentFrame::live_boards`]); and who is here, if that changed. One message a
+    /// period, not one per table: a hundred tables and a thousand watchers made a hundred
+    /// thousand frames a period, each queued and written on its own.
     pub(super) fn flush_boards(&mut self) {
         self.boards_sent = Instant::now();
-        let dirty: Vec<Uuid> = self.dirty.drain().collect();
-        for game_id in dirty {
-            if let Some(board) = self.boards.get(&game_id) {
-                // Encoded once, whatever the number of watchers.
-                let text: Utf8Bytes = TournamentFrame::board(board.clone()).to_text().into();
-                self.broadcast(&text);
-            }
+        let changed: Vec<BoardView> = self
+            .dirty
+            .drain()
+            .filter_map(|game_id| self.boards.get(&game_id).cloned())
+            .collect();
+        if let Some(frame) = TournamentFrame::live_boards(changed) {
+            // Encoded once, whatever the number of watchers.
+            let text: Utf8Bytes = frame.to_text().into();
+            self.broadcast(&text);
         }
         if std::mem::take(&mut self.presence_dirty) {
             let presence = self.presence();
@@ -49,8 +54,8 @@ impl Actor {
         self.presence_dirty = true;
     }
 
-    /// What a (re)connecting client gets first: the events it missed, or the state; then
-    /// the board of every table in play.
+    /// What a (re)connecting client gets first: the events it missed, or the state; who is
+    /// here; then the board of every table in play, in one message.
     pub(super) fn catch_up(
         &mut self,
         tx: &crate::room::Sink,
@@ -65,11 +70,10 @@ impl Actor {
         // batch).
         let presence = TournamentFrame::presence(self.presence()).to_text();
         let _ = tx.try_send(Outgoing::Text(presence.into()));
-        for board in self.boards.values() {
-            let text = TournamentFrame::board(board.clone()).to_text();
-            if tx.try_send(Outgoing::Text(text.into())).is_err() {
-                break;
-            }
+        // Every table in play in one message, as a period's changes are sent.
+        let boards: Vec<BoardView> = self.boards.values().cloned().collect();
+        if let Some(frame) = TournamentFrame::live_boards(boards) {
+            let _ = tx.try_send(Outgoing::Text(frame.to_text().into()));
         }
     }
 

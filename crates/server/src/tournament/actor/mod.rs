@@ -7,8 +7,9 @@
 //! Every change is an [`Entry`]: applied to the state, saved (with the games a round's
 //! start or a replay creates, in the same transaction), and only then answered and
 //! published, each event encoded once for every watcher. The games are watched: their
-//! news comes back on a bounded channel; moves become `board` messages, coalesced to
-//! [`BOARD_EVERY`] per table; an end becomes a `GameEnd` entry. Who of the tournament is
+//! news comes back on a bounded channel; moves become boards, sent every [`BOARD_EVERY`]
+//! as one `boards` message holding every table that changed (`board` when only one did);
+//! an end becomes a `GameEnd` entry. Who of the tournament is
 //! here (its sockets, and the players at their games) is sent as `presence`, in the same
 //! batches as the boards.
 //!
@@ -61,13 +62,14 @@ pub const COMMAND_QUEUE: usize = 256;
 pub const NEWS_QUEUE: usize = 4096;
 /// Recent events kept for `?v=` resumption.
 pub const RECENT_EVENTS: usize = 512;
-/// How often the boards that changed are sent: every table's at once, so that a watcher
-/// gets one batch (one flush) per period, whatever the number of tables; so a table's
-/// board is sent at most five times a second, at most this long after its move.
+/// How often the boards that changed are sent: every table's at once, in one message, so
+/// that a watcher gets one frame per period, whatever the number of tables; so a table's
+/// board is sent at most five times a second, at most this long after its move (a game's
+/// end is sent at once, with whatever else changed).
 pub const BOARD_EVERY: Duration = Duration::from_millis(200);
-/// A tournament socket's outgoing queue: a period's boards of every table (one per table
-/// at most) and the events, so that a watcher keeping up is never dropped for the number
-/// of tables.
+/// A tournament socket's outgoing queue: the boards (one message a period, and one a
+/// game's end) and the events, so that a watcher keeping up is never dropped for the
+/// number of tables or games ending at once.
 pub const TOURNAMENT_OUTGOING_QUEUE: usize = 1024;
 /// How long a finished tournament without sockets stays loaded after its last command.
 const IDLE_UNLOAD: Duration = Duration::from_secs(60);

@@ -4,6 +4,7 @@
 //! round-robin of five; a restart in the middle of a round; every forbidden action. On
 //! SQLite, and on PostgreSQL when `TEST_POSTGRES_URL` is set.
 
+mod boards;
 mod directors;
 mod over_the_board;
 mod rated;
