@@ -263,17 +263,16 @@ impl Players {
         Some(body)
     }
 
+    /// A GET answered, or `None` when the server is gone (or, with several nodes, the
+    /// node holding the tournament is: 503).
     async fn get(&self, path: &str, token: &str) -> Option<Value> {
         let server = self.via(Via::Join);
         let request = server.http.get(server.url(path));
-        request
-            .bearer_auth(token)
-            .send()
-            .await
-            .ok()?
-            .json()
-            .await
-            .ok()
+        let r = request.bearer_auth(token).send().await.ok()?;
+        if r.status().as_u16() == 503 && self.servers.len() > 1 {
+            return None;
+        }
+        r.json().await.ok()
     }
 
     /// A game socket on the node `via`, past its `state` (returned).
