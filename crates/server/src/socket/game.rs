@@ -30,6 +30,9 @@ use crate::socket::upgrade::{admit, check_origin, open, Admitted};
 use crate::state::AppState;
 use omweso_protocol::{self, ErrorCode, Frame, Request};
 
+/// The close reason of a socket whose game cannot be reached.
+const UNAVAILABLE: &str = "the game is not available; reconnect in a moment";
+
 pub async fn upgrade(
     ws: WebSocketUpgrade,
     State(state): State<AppState>,
@@ -60,18 +63,7 @@ async fn remote_connection(
     at: (RoomName, uuid::Uuid),
     admitted: Admitted,
 ) {
-    let Admitted {
-        player,
-        resume_after,
-        places,
-        settings,
-    } = admitted;
-    let visit = Visit {
-        player,
-        resume_after,
-        queue: OUTGOING_QUEUE,
-        unavailable: "the game is not available; reconnect in a moment",
-    };
+    let (visit, settings, places) = Visit::of(admitted, OUTGOING_QUEUE, UNAVAILABLE);
     let gateway = cluster.gateway.clone();
     let read = async |stream: &mut _, watching: &_, conn, local: &_, pings: &_| {
         let inbox = RemoteGame {
@@ -131,18 +123,7 @@ impl GameInbox for RemoteGame<'_> {
 
 /// The game's socket, for as long as it is open; its places are given back when it ends.
 async fn connection(socket: WebSocket, game: GameHandle, admitted: Admitted) {
-    let Admitted {
-        player,
-        resume_after,
-        places,
-        settings,
-    } = admitted;
-    let visit = Visit {
-        player,
-        resume_after,
-        queue: OUTGOING_QUEUE,
-        unavailable: "the game is not available; reconnect in a moment",
-    };
+    let (visit, settings, places) = Visit::of(admitted, OUTGOING_QUEUE, UNAVAILABLE);
     let read = async |stream: &mut _, conn, local: &_, pings: &_| {
         read(stream, &game, conn, local, pings, settings.rate).await;
     };

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use axum::extract::ws::WebSocket;
 use futures_util::stream::SplitStream;
-use futures_util::{SinkExt, StreamExt};
+use futures_util::StreamExt;
 use tokio::sync::mpsc;
 use uuid::Uuid;
 
@@ -18,8 +18,8 @@ use crate::cluster::wire::RoomName;
 use crate::http::error::ApiError;
 use crate::room::ConnId;
 use crate::session::SessionEnd;
-use crate::socket::connection::{self, Local, Pings, Settings, SIGNED_OUT};
-use crate::socket::room::Visit;
+use crate::socket::connection::{Local, Pings, Settings};
+use crate::socket::room::{serve, unavailable, Transport, Visit};
 use crate::state::AppState;
 
 /// The node holding `room`, when it is another live node (several nodes,
@@ -62,7 +62,7 @@ pub(crate) async fn watch_remote<R>(
     ),
 {
     let (tx, rx) = mpsc::channel(visit.queue);
-    let (mut sink, mut stream) = socket.split();
+    let (mut sink, stream) = socket.split();
     let opened = match cluster.gateway.watch(room, owner, tx).await {
         Ok(watching) => {
             match cluster
@@ -82,35 +82,19 @@ pub(crate) async fn watch_remote<R>(
             tracing::debug!(%error, ?room, %owner, "a socket could not reach the room's node");
             // Asked again on the client's next try.
             cluster.forget(room);
-            let _ = tokio::time::timeout(
-                settings.write_timeout,
-                sink.send(connection::close(1001, visit.unavailable)),
-            )
-            .await;
+            unavailable(&mut sink, &visit, settings).await;
             return;
         }
     };
-    let pings = Arc::new(Mutex::new(Pings::default()));
-    let (local_tx, local_rx) = mpsc::channel(16);
-    let mut writer = tokio::spawn(connection::write(
+    let transport = Transport {
         sink,
+        stream,
         rx,
-        local_rx,
-        pings.clone(),
         settings,
-    ));
-    let writer_done = tokio::select! {
-        () = read(&mut stream, &watching, conn, &local_tx, &pings) => false,
-        _ = &mut writer => true,
-        () = end.ended() => {
-            let _ = local_tx.try_send(Local::Close(1008, SIGNED_OUT));
-            false
-        }
     };
-    cluster.gateway.disconnect(&watching, conn).await;
-    drop(watching);
-    drop(local_tx);
-    if !writer_done {
-        let _ = writer.await;
-    }
+    let read = async |stream: &mut _, local: &_, pings: &_| {
+        read(stream, &watching, conn, local, pings).await;
+    };
+    let closed = async || cluster.gateway.disconnect(&watching, conn).await;
+    serve(transport, end, read, closed).await;
 }

@@ -20,6 +20,9 @@ use crate::state::AppState;
 use crate::tournament::actor::{TournamentHandle, TOURNAMENT_OUTGOING_QUEUE};
 use omweso_protocol::tournament::TournamentFrame;
 
+/// The close reason of a socket whose tournament cannot be reached.
+const UNAVAILABLE: &str = "the tournament is not available; reconnect in a moment";
+
 pub async fn upgrade(
     ws: WebSocketUpgrade,
     State(state): State<AppState>,
@@ -48,18 +51,7 @@ pub async fn upgrade(
 /// The tournament's socket, for as long as it is open; its places are given back when it
 /// ends.
 async fn connection(socket: WebSocket, tournament: TournamentHandle, admitted: Admitted) {
-    let Admitted {
-        player,
-        resume_after,
-        places,
-        settings,
-    } = admitted;
-    let visit = Visit {
-        player,
-        resume_after,
-        queue: TOURNAMENT_OUTGOING_QUEUE,
-        unavailable: "the tournament is not available; reconnect in a moment",
-    };
+    let (visit, settings, places) = Visit::of(admitted, TOURNAMENT_OUTGOING_QUEUE, UNAVAILABLE);
     let read = async |stream: &mut _, _conn, local: &_, pings: &_| {
         connection::read_pings(stream, local, pings, settings.rate, &ANSWERS).await;
     };
@@ -74,18 +66,7 @@ async fn remote_connection(
     at: (RoomName, uuid::Uuid),
     admitted: Admitted,
 ) {
-    let Admitted {
-        player,
-        resume_after,
-        places,
-        settings,
-    } = admitted;
-    let visit = Visit {
-        player,
-        resume_after,
-        queue: TOURNAMENT_OUTGOING_QUEUE,
-        unavailable: "the tournament is not available; reconnect in a moment",
-    };
+    let (visit, settings, places) = Visit::of(admitted, TOURNAMENT_OUTGOING_QUEUE, UNAVAILABLE);
     let read = async |stream: &mut _, _watching: &_, _conn, local: &_, pings: &_| {
         connection::read_pings(stream, local, pings, settings.rate, &ANSWERS).await;
     };

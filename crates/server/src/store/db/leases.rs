@@ -319,15 +319,7 @@ impl Holder {
         let name = row.opt_text("cluster_nodes", "name")?;
         let started = row.opt_int("cluster_nodes", "started_at_ms")?;
         let expires = row.opt_int("cluster_nodes", "expires_at_ms")?;
-        let node_row = match (name, started, expires) {
-            (Some(name), Some(started_at_ms), Some(expires_at_ms)) => Some(NodeRow {
-                node,
-                name,
-                started_at_ms,
-                expires_at_ms,
-            }),
-            _ => None,
-        };
+        let node_row = holder_row(node, name, started, expires);
         Ok(Holder {
             node,
             epoch: row.int(T, "epoch")?,
@@ -419,15 +411,7 @@ impl LeaseIo for RusqliteLeases<'_> {
         let name: Option<String> = row.get(2)?;
         let started: Option<i64> = row.get(3)?;
         let expires: Option<i64> = row.get(4)?;
-        let node_row = match (name, started, expires) {
-            (Some(name), Some(started_at_ms), Some(expires_at_ms)) => Some(NodeRow {
-                node,
-                name,
-                started_at_ms,
-                expires_at_ms,
-            }),
-            _ => None,
-        };
+        let node_row = holder_row(node, name, started, expires);
         Ok(Some(Holder {
             node,
             epoch: row.get(1)?,
@@ -466,5 +450,24 @@ async fn in_sqlite_file<T: Send + 'static>(
         Ok(result) => result,
         Err(join) if join.is_panic() => std::panic::resume_unwind(join.into_panic()),
         Err(_) => Err(StoreError::Closed),
+    }
+}
+
+/// The holder's node row, from the columns of a lease's outer join with `cluster_nodes`
+/// (all `None`: the holder has no row).
+fn holder_row(
+    node: Uuid,
+    name: Option<String>,
+    started: Option<i64>,
+    expires: Option<i64>,
+) -> Option<NodeRow> {
+    match (name, started, expires) {
+        (Some(name), Some(started_at_ms), Some(expires_at_ms)) => Some(NodeRow {
+            node,
+            name,
+            started_at_ms,
+            expires_at_ms,
+        }),
+        _ => None,
     }
 }
