@@ -59,6 +59,8 @@ pub struct Metrics {
     pub cluster_outbox_full: Counter,
     pub cluster_frames_received: Counter,
     pub cluster_takeovers: Counter,
+    /// Other nodes' socket messages dropped, their room's queue full.
+    pub cluster_relays_dropped: Counter,
     pub refused_messages: Counter,
     /// Legal-move listings a game made itself (cheap ones) and handed to the engine pool.
     pub legal_listed_inline: Counter,
@@ -185,6 +187,10 @@ impl Metrics {
         let cluster_takeovers = r.counter(
             "omweso_cluster_takeovers",
             "Games and tournaments of stopped nodes taken over by this node",
+        );
+        let cluster_relays_dropped = r.counter(
+            "omweso_cluster_relays_dropped",
+            "Messages of sockets on other nodes dropped, their room's queue full",
         );
         let refused_messages = r.counter(
             "omweso_refused_messages",
@@ -316,6 +322,7 @@ impl Metrics {
             cluster_outbox_full,
             cluster_frames_received,
             cluster_takeovers,
+            cluster_relays_dropped,
             refused_messages,
             legal_listed_inline,
             legal_listed_on_pool,

@@ -127,12 +127,22 @@ impl Relays {
                 }
             })
             .or_insert_with(|| spawn_relay(state.clone(), room));
-        if tx.try_send(relay).is_err() {
-            count(&METRICS.cluster_outbox_full);
-            tracing::warn!(
-                ?room,
-                "a room's relays are full; a remote socket's message was dropped"
-            );
+        match tx.try_send(relay) {
+            Ok(()) => {}
+            // A socket's close is never dropped (the room would keep it for ever): it waits
+            // its turn, after what is queued (many sockets closing at once: a tournament's
+            // watchers leaving together).
+            Err(mpsc::error::TrySendError::Full(relay)) if relay.op == "disconnect" => {
+                let tx = tx.clone();
+                tokio::spawn(async move { tx.send(relay).await });
+            }
+            Err(_) => {
+                count(&METRICS.cluster_relays_dropped);
+                tracing::warn!(
+                    ?room,
+                    "a room's relays are full; a remote socket's message was dropped"
+                );
+            }
         }
     }
 }
