@@ -266,7 +266,8 @@ fn rating_line(
     ]
 }
 
-fn statement(sql: &'static str, params: Vec<Param<'static>>) -> Statement {
+/// A statement that must change nothing in particular (also the lease writes', `db/leases.rs`).
+pub(crate) fn statement(sql: &'static str, params: Vec<Param<'static>>) -> Statement {
     Statement {
         sql,
         params,
@@ -274,7 +275,8 @@ fn statement(sql: &'static str, params: Vec<Param<'static>>) -> Statement {
     }
 }
 
-fn uuid(id: Uuid) -> Param<'static> {
+/// An id as the schema stores it (text).
+pub(crate) fn uuid(id: Uuid) -> Param<'static> {
     Param::Text(Some(id.to_string()))
 }
 

@@ -16,7 +16,7 @@ use super::{finish_checkpoint, Pool, Store, Writes};
 use crate::cluster::{Claim, Lease, LeaseKind, NodeRow};
 use crate::store::lease_sql;
 use crate::store::params::{bind_params, Param, Statement};
-use crate::store::rated::ready;
+use crate::store::rated::{self, ready, uuid};
 use crate::store::rows::RowExt;
 use crate::store::sqlite_writes::{execute_by_name, SqliteWrites};
 use crate::store::StoreError;
@@ -38,16 +38,15 @@ impl Store {
         now_ms: i64,
         ttl_ms: i64,
     ) -> Result<(), StoreError> {
-        self.run_statement(Statement {
-            sql: lease_sql::HEARTBEAT,
-            params: vec![
+        self.run_statement(rated::statement(
+            lease_sql::HEARTBEAT,
+            vec![
                 uuid(node),
                 Param::Text(Some(name.to_owned())),
                 Param::Int(started_at_ms),
                 Param::Int(now_ms.saturating_add(ttl_ms)),
             ],
-            must_change: None,
-        })
+        ))
         .await?;
         Ok(())
     }
@@ -55,22 +54,17 @@ impl Store {
     /// Node `node` stops cleanly: its row expires at once, so that other nodes take its
     /// leases over without waiting for its heartbeat to run out. (No row: nothing to do.)
     pub async fn leave(&self, node: Uuid) -> Result<(), StoreError> {
-        self.run_statement(Statement {
-            sql: lease_sql::LEAVE,
-            params: vec![uuid(node)],
-            must_change: None,
-        })
-        .await?;
+        self.run_statement(rated::statement(lease_sql::LEAVE, vec![uuid(node)]))
+            .await?;
         Ok(())
     }
 
     /// Deletes the rows of nodes gone before `before_ms` that hold no lease; how many.
     pub async fn forget_nodes(&self, before_ms: i64) -> Result<u64, StoreError> {
-        self.run_statement(Statement {
-            sql: lease_sql::FORGET_NODES,
-            params: vec![Param::Int(before_ms)],
-            must_change: None,
-        })
+        self.run_statement(rated::statement(
+            lease_sql::FORGET_NODES,
+            vec![Param::Int(before_ms)],
+        ))
         .await
     }
 
@@ -182,16 +176,15 @@ impl Store {
     /// node and epoch. Whether it did (false: it had been taken over, or released).
     pub async fn release(&self, lease: &Lease) -> Result<bool, StoreError> {
         let deleted = self
-            .run_statement(Statement {
-                sql: lease_sql::RELEASE,
-                params: vec![
+            .run_statement(rated::statement(
+                lease_sql::RELEASE,
+                vec![
                     Param::Str(Some(lease.kind.as_str())),
                     uuid(lease.id),
                     uuid(lease.node),
                     Param::Int(lease.epoch),
                 ],
-                must_change: None,
-            })
+            ))
             .await?;
         Ok(deleted > 0)
     }
@@ -292,15 +285,7 @@ fn statement(
         Param::Int(now_ms),
     ];
     params.extend(more);
-    Statement {
-        sql,
-        params,
-        must_change: None,
-    }
-}
-
-fn uuid(id: Uuid) -> Param<'static> {
-    Param::Text(Some(id.to_string()))
+    rated::statement(sql, params)
 }
 
 /// A lease's holder and epoch as a claim reads them, with the holder's row if it has one.
