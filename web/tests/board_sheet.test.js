@@ -491,6 +491,9 @@ test('"It is wrong" with a reason: the director sees the dispute; a refusal is s
       { action: 'enter', winner: t2.first.player_id, victory: 'resigned', seeds: { first: 4, second: 2 } });
     await late.page.goto(`${server.url}/t/${id}/sheet/1/2`);
     await stageIs(late.page, 'to-initial');
+    // Stopped once open: a socket stopped while connecting makes the browser log a warning
+    // (the page may show its stage from the first HTTP load before the socket opens).
+    await late.page.waitForFunction(() => /** @type {any} */ (window).__omwesoSheet.store.socket.isOpen());
     await late.page.evaluate(() => /** @type {any} */ (window).__omwesoSheet.store.socket.stop());
     await call(server.url, director.token, 'POST', `/api/tournaments/${id}/tables/1/2/sheet`,
       { action: 'enter', winner: null, victory: null, seeds: { first: 4, second: 2 } });
