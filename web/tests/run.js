@@ -2,7 +2,7 @@
 // Node runs one file fewer than the machine has cores, so one at a time on a 2-core
 // machine such as CI's; but a browser test file spends most of its time waiting (pages
 // loading over an emulated slow line, animations, the server's timers), so a second file
-// beside it roughly halves the step instead of slowing either (docs/performance.md, CI).
+// beside it shortens the step by a quarter (docs/performance.md, "CI's time").
 
 import { spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
