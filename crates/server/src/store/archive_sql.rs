@@ -13,7 +13,7 @@
 
 use uuid::Uuid;
 
-use super::params::Param;
+use super::params::{text, uuid, Param};
 
 /// The most index entries one branch of a search reads in one request when filters other
 /// than its index's column are given (docs/security.md#the-archive).
@@ -107,14 +107,6 @@ impl Query {
         self.params.push(param);
         format!("${}", self.params.len())
     }
-}
-
-fn text(value: &str) -> Param<'static> {
-    Param::Text(Some(value.to_owned()))
-}
-
-fn uuid(id: Uuid) -> Param<'static> {
-    Param::Text(Some(id.to_string()))
 }
 
 /// The conditions that bound the index range a branch reads: the index's column, the

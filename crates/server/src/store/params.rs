@@ -21,7 +21,8 @@ pub(crate) enum Param<'a> {
     Float(f64),
 }
 
-fn uuid(id: uuid::Uuid) -> Param<'static> {
+/// An id as the schema stores it (text).
+pub(crate) fn uuid(id: uuid::Uuid) -> Param<'static> {
     Param::Text(Some(id.to_string()))
 }
 
@@ -39,7 +40,8 @@ pub(crate) struct Statement {
     pub must_change: Option<&'static str>,
 }
 
-fn any(sql: &'static str, params: Vec<Param<'static>>) -> Statement {
+/// A statement that may change any number of rows, none included.
+pub(crate) fn any(sql: &'static str, params: Vec<Param<'static>>) -> Statement {
     Statement {
         sql,
         params,
@@ -55,7 +57,8 @@ fn one(sql: &'static str, params: Vec<Param<'static>>, what: &'static str) -> St
     }
 }
 
-fn text(value: &str) -> Param<'static> {
+/// Text made for the statement (owned).
+pub(crate) fn text(value: &str) -> Param<'static> {
     Param::Text(Some(value.to_owned()))
 }
 

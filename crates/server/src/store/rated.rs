@@ -20,7 +20,7 @@ use std::future::Future;
 use omweso_rules::Ruleset;
 use uuid::Uuid;
 
-use super::params::{Param, Statement};
+use super::params::{any, text, uuid, Param, Statement};
 use super::rating_sql;
 use super::rows::{RatedResult, Write};
 use super::StoreError;
@@ -97,7 +97,7 @@ pub(crate) async fn rate<Io: RecordIo>(
     let seq = io.take_seq().await?;
     match io.find(result.key).await? {
         None => {
-            io.run(statement(
+            io.run(any(
                 rating_sql::INSERT_RESULT,
                 vec![
                     uuid(result.key),
@@ -119,7 +119,7 @@ pub(crate) async fn rate<Io: RecordIo>(
                     result.key, old.ruleset
                 )));
             }
-            io.run(statement(
+            io.run(any(
                 rating_sql::UPDATE_RESULT,
                 vec![
                     uuid(result.key),
@@ -184,7 +184,7 @@ async fn recompute<Io: RecordIo>(
         ratings.extend(io.ratings_before(ruleset, from, chunk).await?);
     }
     let changes = replay(&mut ratings, &results);
-    io.run(statement(
+    io.run(any(
         rating_sql::DELETE_HISTORY_FROM,
         vec![text(ruleset), Param::Int(from)],
     ))
@@ -264,24 +264,6 @@ fn rating_line(
         Param::Int(i64::from(rating.games)),
         Param::Int(rating.last_played_ms),
     ]
-}
-
-/// A statement that must change nothing in particular (also the lease writes', `db/leases.rs`).
-pub(crate) fn statement(sql: &'static str, params: Vec<Param<'static>>) -> Statement {
-    Statement {
-        sql,
-        params,
-        must_change: None,
-    }
-}
-
-/// An id as the schema stores it (text).
-pub(crate) fn uuid(id: Uuid) -> Param<'static> {
-    Param::Text(Some(id.to_string()))
-}
-
-fn text(value: &str) -> Param<'static> {
-    Param::Text(Some(value.to_owned()))
 }
 
 fn score(score: Option<Score>) -> Param<'static> {

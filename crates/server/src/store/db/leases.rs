@@ -15,8 +15,8 @@ use uuid::Uuid;
 use super::{finish_checkpoint, Pool, Store, Writes};
 use crate::cluster::{Claim, Lease, LeaseKind, NodeRow};
 use crate::store::lease_sql;
-use crate::store::params::{bind_params, Param, Statement};
-use crate::store::rated::{self, ready, uuid};
+use crate::store::params::{any, bind_params, uuid, Param, Statement};
+use crate::store::rated::ready;
 use crate::store::rows::RowExt;
 use crate::store::sqlite_writes::{execute_by_name, SqliteWrites};
 use crate::store::StoreError;
@@ -38,7 +38,7 @@ impl Store {
         now_ms: i64,
         ttl_ms: i64,
     ) -> Result<(), StoreError> {
-        self.run_statement(rated::statement(
+        self.run_statement(any(
             lease_sql::HEARTBEAT,
             vec![
                 uuid(node),
@@ -54,18 +54,15 @@ impl Store {
     /// Node `node` stops cleanly: its row expires at once, so that other nodes take its
     /// leases over without waiting for its heartbeat to run out. (No row: nothing to do.)
     pub async fn leave(&self, node: Uuid) -> Result<(), StoreError> {
-        self.run_statement(rated::statement(lease_sql::LEAVE, vec![uuid(node)]))
+        self.run_statement(any(lease_sql::LEAVE, vec![uuid(node)]))
             .await?;
         Ok(())
     }
 
     /// Deletes the rows of nodes gone before `before_ms` that hold no lease; how many.
     pub async fn forget_nodes(&self, before_ms: i64) -> Result<u64, StoreError> {
-        self.run_statement(rated::statement(
-            lease_sql::FORGET_NODES,
-            vec![Param::Int(before_ms)],
-        ))
-        .await
+        self.run_statement(any(lease_sql::FORGET_NODES, vec![Param::Int(before_ms)]))
+            .await
     }
 
     /// The nodes alive at `now_ms` (their heartbeat expires after it), by node id.
@@ -176,7 +173,7 @@ impl Store {
     /// node and epoch. Whether it did (false: it had been taken over, or released).
     pub async fn release(&self, lease: &Lease) -> Result<bool, StoreError> {
         let deleted = self
-            .run_statement(rated::statement(
+            .run_statement(any(
                 lease_sql::RELEASE,
                 vec![
                     Param::Str(Some(lease.kind.as_str())),
@@ -285,7 +282,7 @@ fn statement(
         Param::Int(now_ms),
     ];
     params.extend(more);
-    rated::statement(sql, params)
+    any(sql, params)
 }
 
 /// A lease's holder and epoch as a claim reads them, with the holder's row if it has one.
