@@ -11,6 +11,11 @@ db="bench_$(date +%s)"
 psql -q -h 127.0.0.1 -U postgres -c "CREATE DATABASE $db"
 url="postgres://postgres@127.0.0.1:5432/$db"
 pids=(); servers=()
+# The nodes' NATS credentials (the local NATS asks for none, and takes any) and the
+# cluster's secret, new for each run (docs/scaling.md#trust-between-nodes).
+export OMWESO_NATS_USER=omweso OMWESO_NATS_PASSWORD=bench
+OMWESO_CLUSTER_SECRET=$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')
+export OMWESO_CLUSTER_SECRET
 for i in $(seq 1 "$n"); do
     port=$((18180 + i)); mport=$((19180 + i))
     nats=(); [ "$n" -gt 1 ] && nats=(--nats-url nats://127.0.0.1:4222 --node-name "n$i")
@@ -32,7 +37,7 @@ end=$(date +%s.%N)
 tick=$(getconf CLK_TCK)
 for i in "${!pids[@]}"; do
     used=$(( $(cpu ${pids[$i]}) - ${before[$i]} ))
-    m=$(curl -s 127.0.0.1:$((19181 + i))/metrics | grep -E "^omweso_cluster_(frames_received|takeovers|outbox_full|publish_failures)_total" | tr '\n' ' ')
+    m=$(curl -s 127.0.0.1:$((19181 + i))/metrics | grep -E "^omweso_cluster_(frames_received|takeovers|outbox_full|publish_failures|refused)_total" | tr '\n' ' ')
     echo "node $((i+1)): cpu $(echo "scale=2; $used / $tick" | bc) s over $(echo "$end - $start" | bc) s; $m"
 done
 kill "${pids[@]}"; wait 2>/dev/null || true

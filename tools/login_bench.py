@@ -6,7 +6,7 @@ from the client; and, for scale, N `GET /api/me` (a cached session). Standard li
     python3 tools/login_bench.py target/release/omweso [N] [C]
 
 Log-in hashes the password with argon2id on the blocking threads, two at a time
-(session/password.rs): its cost is the hash, and at C at once the queue for the two turns.
+(people/password.rs): its cost is the hash, and at C at once the queue for the two turns.
 """
 
 import json

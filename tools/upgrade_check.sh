@@ -44,8 +44,8 @@ play() { # BINARY: a two-player round robin to its end on $base; prints its game
     curl -fsS -H "authorization: Bearer $t" "$base/api/tournaments/$id" | jq -r '.rounds[0].pairings[0].game_id'
 }
 
-record() { # ID: status, outcome and moves as one line
-    curl -fsS -H "authorization: Bearer $(token)" "$base/api/games/$1" | jq -c '{status, outcome, history}'
+record() { # ID: status, outcome and moves as one line, keys sorted (read live or from the store, a game's JSON keys come in another order)
+    curl -fsS -H "authorization: Bearer $(token)" "$base/api/games/$1" | jq -cS '{status, outcome, history}'
 }
 
 check() { # KIND DATABASE_URL [NEW_ARGS...]
@@ -72,5 +72,9 @@ psql -q -h 127.0.0.1 -U postgres -c "CREATE DATABASE $pg_db"
 check "PostgreSQL" "postgres://postgres@127.0.0.1:5432/$pg_db"
 psql -q -h 127.0.0.1 -U postgres -c "DROP DATABASE $pg_db WITH (FORCE)"
 psql -q -h 127.0.0.1 -U postgres -c "CREATE DATABASE $pg_db"
+# A node of several needs NATS credentials (the local NATS asks for none, and takes any)
+# and the cluster's secret (docs/scaling.md#trust-between-nodes).
+OMWESO_CLUSTER_SECRET=$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')
+export OMWESO_NATS_USER=omweso OMWESO_NATS_PASSWORD=upgrade OMWESO_CLUSTER_SECRET
 check "PostgreSQL, the new build as a node of several" "postgres://postgres@127.0.0.1:5432/$pg_db" \
     --nats-url nats://127.0.0.1:4222 --node-name upgrade

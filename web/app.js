@@ -146,6 +146,11 @@ async function main() {
     toast(flash);
   }
   try {
+    // A device a director linked for a player, outside its tournament: said at once.
+    if (safeStorage('omweso.only')) {
+      const { limitedHere } = await import('./core/limited.js');
+      if (await limitedHere(root, location.pathname)) return;
+    }
     for (const route of ROUTES) {
       const match = route.path.exec(location.pathname);
       if (match) {

@@ -11,15 +11,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use omweso_server::session::codes::typed_code_hash;
-use omweso_server::session::names::{clean_name, clean_username, username_key, MAX_NAME};
+use omweso_people::codes::typed_code_hash;
+use omweso_people::names::{clean_name, clean_username, username_key, MAX_NAME};
 use unicode_normalization::UnicodeNormalization;
-
-/// See `engine_request.rs`: SQLite's two `aiOff` statics are not an ODR violation.
-#[no_mangle]
-pub extern "C" fn __asan_default_options() -> *const std::ffi::c_char {
-    c"detect_odr_violation=0".as_ptr()
-}
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {

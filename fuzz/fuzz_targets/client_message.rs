@@ -20,14 +20,8 @@ use omweso_protocol::config::{GameConfig, SetupKind, TimeControl};
 use omweso_protocol::game::MAX_EVENT_LAPS;
 use omweso_protocol::{decode, DecodeError, ErrorCode, Event, Played, Request};
 use omweso_rules::{Ruleset, Side};
-use omweso_server::game::table::{Action, Seat, Table};
+use omweso_table::table::{Action, Seat, Table};
 use serde_json::Value;
-
-/// See `engine_request.rs`: SQLite's two `aiOff` statics are not an ODR violation.
-#[no_mangle]
-pub extern "C" fn __asan_default_options() -> *const std::ffi::c_char {
-    c"detect_odr_violation=0".as_ptr()
-}
 
 /// The codes `decode` answers with (docs/protocol.md).
 const DECODE_CODES: [ErrorCode; 3] = [

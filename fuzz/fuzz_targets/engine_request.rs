@@ -13,7 +13,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use omweso_tools::engine_cli::{respond_with, run_with, Options};
+use omweso_engine::cli::{respond_with, run_with, Options};
 use serde_json::Value;
 
 const MAX_STREAM: usize = 64 * 1024;
@@ -23,16 +23,6 @@ const SEARCH_NODES: u64 = 2_000;
 const OPTIONS: Options = Options {
     search_nodes_cap: Some(SEARCH_NODES),
 };
-
-/// The server crate links SQLite (bundled, via sqlx). Its amalgamation has two function-local
-/// static arrays both named `aiOff`, which AddressSanitizer's start-up ODR check mistakes for a
-/// one-definition-rule violation and aborts on before any input runs. They are distinct
-/// `static`s, not a real violation, so the check is turned off here (the same as running
-/// with `ASAN_OPTIONS=detect_odr_violation=0`); all other ASan checks stay on.
-#[no_mangle]
-pub extern "C" fn __asan_default_options() -> *const std::ffi::c_char {
-    c"detect_odr_violation=0".as_ptr()
-}
 
 fn check_response(request: &[u8], response: &str) {
     assert!(

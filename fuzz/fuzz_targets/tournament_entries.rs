@@ -18,17 +18,11 @@ use omweso_protocol::over_the_board::{
     AddPlayer, BoardResult, BoardSheetRequest, ClaimRelay, RelayRequest, SetPlayedAt,
 };
 use omweso_rules::Ruleset;
-use omweso_server::tournament::board::board_verdict;
-use omweso_server::tournament::log::Entry;
-use omweso_server::config::MIN_ROUND_MINUTES;
-use omweso_server::tournament::settings::Settings;
-use omweso_server::tournament::state::Tournament;
-
-/// See `engine_request.rs`: SQLite's two `aiOff` statics are not an ODR violation.
-#[no_mangle]
-pub extern "C" fn __asan_default_options() -> *const std::ffi::c_char {
-    c"detect_odr_violation=0".as_ptr()
-}
+use omweso_tournament::board::board_verdict;
+use omweso_tournament::log::Entry;
+use omweso_tournament::settings::MIN_ROUND_MINUTES;
+use omweso_tournament::settings::Settings;
+use omweso_tournament::state::Tournament;
 
 fn tournament(system: System) -> Tournament {
     let settings = Settings::from_request(
@@ -71,12 +65,14 @@ fuzz_target!(|data: &[u8]| {
             winner,
             victory,
             seeds,
+            seeds_on_board,
         }) = serde_json::from_str::<BoardSheetRequest>(line)
         {
             let result = BoardResult {
                 winner,
                 victory,
                 seeds,
+                seeds_on_board,
             };
             let table = [uuid::Uuid::from_u128(100), uuid::Uuid::from_u128(101)];
             for ruleset in [Ruleset::Omweso, Ruleset::Mweiso, Ruleset::Oware] {

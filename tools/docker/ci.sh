@@ -14,7 +14,8 @@
 # plays a whole game through the real protocol (`omweso tournament-sim`) and checks its
 # end over the HTTP API, restarts everything twice (`restart`, then `down` and `up`) and
 # finds the same game, checks the server's uid and its SQLite volume, and runs the
-# cluster profile behind its proxy. Everything it
+# cluster profile behind its proxy (its secrets made by the compose file, NATS asking for
+# its password). Everything it
 # made but the images (the cache) is removed at the end, also on failure.
 #
 # With no daemon to be had it says why and exits 0, unless OMWESO_DOCKER_REQUIRED is set
@@ -158,11 +159,13 @@ play_game() { # BASE: plays a two-player round robin to its end; prints the game
         | jq -r '.rounds[0].pairings[0].game_id'
 }
 
-game_record() { # BASE ID: the game's status, outcome and moves, as one line of JSON
+game_record() { # BASE ID: the game's status, outcome and moves, as one line of JSON, its keys
+    # sorted: a game read from memory and one read back from the store after the restart
+    # say the same in another key order (JSON's objects have none)
     local t
     t=$(token "$1")
     curl -fsS -H "authorization: Bearer $t" "$1/api/games/$2" \
-        | jq -c '{status, outcome, history}'
+        | jq -cS '{status, outcome, history}'
 }
 
 check_game() { # BASE ID EXPECTED: the game is still as recorded
@@ -265,7 +268,7 @@ docker volume rm "$sqlite_volume" >/dev/null
 
 # --- the cluster profile ---------------------------------------------------------------
 run_cluster() {
-    local proxy_port proxy killed i
+    local proxy_port proxy killed i greeting
     proxy_port=$(free_port)
     cat "$work/env" >"$work/cluster.env"
     cat >>"$work/cluster.env" <<EOF
@@ -281,6 +284,12 @@ EOF
     wait_healthy "$(cluster_compose ps -q db)" "$(cluster_compose ps -q omweso)" \
         "$(cluster_compose ps -q omweso-2)" "$(cluster_compose ps -q omweso-3)"
     wait_http "$proxy/healthz"
+    # NATS lets in only those with the password the compose file made (the nodes):
+    # its greeting, read from inside a node's container, says it asks for one.
+    greeting=$(docker exec "$(cluster_compose ps -q omweso-2)" \
+        bash -c 'exec 3<>/dev/tcp/nats/4222 && head -c 1024 <&3' | head -1) \
+        || fail "could not reach NATS from a node"
+    grep -q '"auth_required":true' <<<"$greeting" || fail "NATS asks for no password: $greeting"
     game=$(play_game "$proxy")
     record=$(game_record "$proxy" "$game")
     jq -e '.status == "finished"' <<<"$record" >/dev/null || fail "cluster game $game did not end: $record"
@@ -295,6 +304,6 @@ EOF
     cluster_compose down -v
 }
 
-phase "the cluster profile: NATS, three nodes behind nginx; one node killed"
+phase "the cluster profile: its secrets made, NATS with a password, three nodes behind nginx; one node killed"
 run_cluster
 phase ""

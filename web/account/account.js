@@ -6,7 +6,7 @@
 import { accountInfo, signOut, ApiError } from '../core/api.js';
 import { adoptSession, deviceSession, forgetSession } from '../core/session.js';
 import { h, replace, toast } from '../core/ui.js';
-import { day } from '../people/when.js';
+import { day } from '../core/when.js';
 import { devicesCard } from './devices.js';
 import { linkCodeCard } from './linkcode.js';
 import { logInForm, recoveryForm } from './login.js';

@@ -5,7 +5,7 @@
 import { devices as fetchDevices, signOutDevice, signOutOtherDevices } from '../core/api.js';
 import { h, replace, toast, errorText } from '../core/ui.js';
 import { plural } from '../core/plural.js';
-import { ago, day } from '../people/when.js';
+import { ago, day } from '../core/when.js';
 
 /** @typedef {import('../core/api.js').Device} Device */
 
@@ -42,7 +42,11 @@ export function devicesCard(signOutHere) {
     h('div', { class: 'device-main' },
       h('strong', {}, device.label || 'A device'),
       device.current ? h('span', { class: 'this-device', 'data-this-device': true }, 'this device') : null,
-      h('p', { class: 'muted small' }, `Last used ${ago(device.last_seen_ms)} · since ${day(device.created_at_ms)}`)),
+      h('p', { class: 'muted small' }, `Last used ${ago(device.last_seen_ms)} · since ${day(device.created_at_ms)}`),
+      device.only_tournament
+        ? h('p', { class: 'muted small', 'data-device-limited': device.only_tournament },
+          'Linked by a director: you in ', h('a', { href: `/t/${encodeURIComponent(device.only_tournament)}` }, 'that tournament'), ' only')
+        : null),
     device.current
       ? h('button', { type: 'button', class: 'button secondary', 'data-sign-out-here': true, onclick: signOutHere }, 'Sign out')
       : h('button', {

@@ -1,11 +1,11 @@
 // The archive page `/games`: every finished game, the most recently ended first, searched
-// by player, opponent, ruleset, result, rated or casual, a date range and a tournament
+// by player and opponent (a name as the sheets show it, a guest's too, or a username),
+// ruleset, result, rated or casual, a date range and a tournament (by its name)
 // (`GET /api/archive`, docs/protocol.md "The archive (addition)"), a page at a time with
 // "Older games". The search is the page's address (`/games?player=kato&ruleset=oware`), so
 // a search can be shared and the back button returns to it. Phone first: the fields stack,
 // every control is a large target. No session is needed, and none is made.
 
-import { ApiError } from '../core/api.js';
 import { deviceSession } from '../core/session.js';
 import { h, replace, announce, errorText } from '../core/ui.js';
 import { RULESET_NAMES } from '../core/words.js';
@@ -68,8 +68,8 @@ class ArchivePage {
     this.busy = false;
     /** @type {Record<string, HTMLInputElement | HTMLSelectElement>} */
     this.inputs = {
-      player: h('input', { type: 'text', id: 'archive-player', name: 'player', autocomplete: 'off', autocapitalize: 'none', spellcheck: 'false', placeholder: 'username' }),
-      opponent: h('input', { type: 'text', id: 'archive-opponent', name: 'opponent', autocomplete: 'off', autocapitalize: 'none', spellcheck: 'false', placeholder: 'username' }),
+      player: h('input', { type: 'text', id: 'archive-player', name: 'player', autocomplete: 'off', autocapitalize: 'words', spellcheck: 'false', placeholder: 'name or username' }),
+      opponent: h('input', { type: 'text', id: 'archive-opponent', name: 'opponent', autocomplete: 'off', autocapitalize: 'words', spellcheck: 'false', placeholder: 'name or username' }),
       ruleset: h('select', { id: 'archive-ruleset', name: 'ruleset' },
         h('option', { value: '' }, 'Any game'),
         ...Object.entries(RULESET_NAMES).map(([value, name]) => h('option', { value }, name))),
@@ -87,7 +87,7 @@ class ArchivePage {
         h('option', { value: 'false' }, 'Casual')),
       from: h('input', { type: 'date', id: 'archive-from', name: 'from' }),
       to: h('input', { type: 'date', id: 'archive-to', name: 'to' }),
-      tournament: h('input', { type: 'text', id: 'archive-tournament', name: 'tournament', autocomplete: 'off', spellcheck: 'false', placeholder: 'its id (from its page)' }),
+      tournament: h('input', { type: 'text', id: 'archive-tournament', name: 'tournament', autocomplete: 'off', autocapitalize: 'words', spellcheck: 'false', placeholder: 'its name' }),
     };
     this.error = h('p', { class: 'form-error', role: 'alert', 'data-archive-error': true });
     this.list = h('ol', { class: 'archive-list', 'data-archive-list': true, 'aria-live': 'polite' });
@@ -121,7 +121,8 @@ class ArchivePage {
     replace(root,
       h('header', { class: 'archive-head' },
         h('h1', {}, 'Games played'),
-        h('p', { class: 'muted' }, 'Every finished game on this server, the most recent first. Open one to replay it, analyse it or download it.')),
+        h('p', { class: 'muted' }, 'Every finished game on this server, the most recent first. Open one to replay it, analyse it or download it.'),
+        h('p', { class: 'muted small' }, 'Find a player by the name the score sheets show, or by their username; a tournament by its name.')),
       form,
       h('section', { class: 'archive-results', 'aria-labelledby': 'archive-results-title' },
         h('h2', { id: 'archive-results-title', class: 'sr-only' }, 'Results'),
@@ -202,9 +203,7 @@ class ArchivePage {
     } catch (e) {
       this.next = cursor;
       this.status.textContent = '';
-      this.error.textContent = e instanceof ApiError && e.status === 404
-        ? `${e.message}: only accounts have usernames to search by.`
-        : errorText(e);
+      this.error.textContent = errorText(e);
     } finally {
       this.busy = false;
       this.more.hidden = !this.next;
@@ -220,5 +219,5 @@ function gameItem(game) {
       h('span', { class: 'archive-players' }, players(game)),
       h('span', { class: 'archive-result' }, resultText(game)),
       h('span', { class: 'muted small archive-details' }, `${detailsText(game)} · ${endDay(game)}`,
-        game.tournament ? ' · tournament' : '')));
+        game.tournament ? ` · ${game.tournament_name || 'a tournament'}` : '')));
 }

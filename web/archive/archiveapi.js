@@ -6,10 +6,11 @@ import { api } from '../core/api.js';
 /** @typedef {{name: string, username?: string}} ArchiveSeat */
 /**
  * One finished game: `result` is `south`, `north`, `draw` or `annulled`; `victory` how it
- * was won or why it was annulled.
+ * was won or why it was annulled; `tournament_name` its tournament's name as it is now.
  * @typedef {{id: string, ruleset: string, south: ArchiveSeat|null, north: ArchiveSeat|null,
  *   result: 'south'|'north'|'draw'|'annulled', victory?: string, rated: boolean,
- *   tournament?: string, moves?: number, created_at_ms: number, finished_at_ms: number}} ArchiveGame
+ *   tournament?: string, tournament_name?: string, moves?: number, created_at_ms: number,
+ *   finished_at_ms: number}} ArchiveGame
  */
 /** @typedef {{games: ArchiveGame[], next: string|null}} ArchivePage */
 

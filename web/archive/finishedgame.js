@@ -8,6 +8,7 @@
 
 import { readerSession } from '../core/session.js';
 import { h, replace, toast, errorText } from '../core/ui.js';
+import { stepIcon } from '../core/stepicons.js';
 import { archiveEntry } from './archiveapi.js';
 import { resultText, detailsText, endDay } from './gamewords.js';
 
@@ -33,12 +34,12 @@ export class FinishedPanel {
     this.result = h('p', { class: 'finished-result', 'data-finished-result': true });
     this.details = h('p', { class: 'muted small', 'data-finished-details': true });
     this.where = h('p', { class: 'replay-where', 'data-replay-where': true, 'aria-live': 'polite' });
-    const step = (/** @type {string} */ label, /** @type {string} */ key, /** @type {string} */ text) => h('button', {
+    const step = (/** @type {string} */ label, /** @type {'first'|'previous'|'next'|'last'} */ key) => h('button', {
       type: 'button', class: 'button secondary', 'aria-label': label, 'data-replay': key, onclick: () => this.step(key),
-    }, text);
+    }, stepIcon(key));
     this.steps = h('div', { class: 'replay-steps', role: 'group', 'aria-label': 'Replay the game' },
-      step('First move', 'first', '⏮'), step('Previous move', 'previous', '◀'),
-      step('Next move', 'next', '▶'), step('The end of the game', 'last', '⏭'));
+      step('First move', 'first'), step('Previous move', 'previous'),
+      step('Next move', 'next'), step('The end of the game', 'last'));
     this.tournament = h('a', { class: 'button secondary', hidden: true, 'data-finished-tournament': true }, 'Tournament sheets');
     this.moves = h('p', { class: 'finished-moves', 'data-finished-moves': true });
     const id = encodeURIComponent(gameId);
@@ -98,7 +99,10 @@ export class FinishedPanel {
     this.result.textContent = entry ? resultText(entry) : outcomeText(snap);
     this.details.textContent = entry ? `${detailsText(entry)} · ended ${endDay(entry)}` : '';
     this.tournament.hidden = !entry?.tournament;
-    if (entry?.tournament) this.tournament.setAttribute('href', `/t/${encodeURIComponent(entry.tournament)}`);
+    if (entry?.tournament) {
+      this.tournament.setAttribute('href', `/t/${encodeURIComponent(entry.tournament)}`);
+      this.tournament.textContent = entry.tournament_name ? `${entry.tournament_name}: sheets` : 'Tournament sheets';
+    }
     const count = snap.history.length;
     const at = this.history.review;
     const shown = at === null ? count - 1 : at;

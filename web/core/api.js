@@ -60,8 +60,10 @@ export async function api(method, path, body) {
 
 /**
  * The session's person: `username` for an account (absent for a guest), `device_id` this
- * device (docs/protocol.md, `GET /api/me`).
- * @typedef {{player_id: string, name: string, username?: string | null, device_id?: string}} Me
+ * device, `only_tournament` the tournament a device a director linked is the person in,
+ * only (docs/protocol.md, `GET /api/me`).
+ * @typedef {{player_id: string, name: string, username?: string | null, device_id?: string,
+ *   only_tournament?: string | null}} Me
  */
 
 /**
@@ -105,7 +107,10 @@ export async function startSession(name) {
  * @returns {Me}
  */
 function person(answer) {
-  return { player_id: answer.player_id, name: answer.name, username: answer.username ?? null, device_id: answer.device_id };
+  return {
+    player_id: answer.player_id, name: answer.name, username: answer.username ?? null, device_id: answer.device_id,
+    only_tournament: answer.only_tournament ?? null,
+  };
 }
 
 /**
@@ -166,7 +171,8 @@ export async function renewRecoveryCodes(password) {
 
 /**
  * One of the person's devices.
- * @typedef {{id: string, label: string, created_at_ms: number, last_seen_ms: number, current: boolean}} Device
+ * @typedef {{id: string, label: string, created_at_ms: number, last_seen_ms: number, current: boolean,
+ *   only_tournament?: string}} Device
  */
 
 /**
@@ -198,12 +204,24 @@ export async function makeLinkCode() {
 }
 
 /**
- * Makes this device the person of a link code (its session so far is signed out).
+ * Where a tournament's player is, as a device a director linked for them opens it.
+ * @typedef {{kind: 'game'|'sheet'|'tournament', path: string, tournament_id: string,
+ *   tournament_name: string, round?: number, table?: number}} PlayerPlace
+ * @typedef {{tournament_id: string, tournament_name: string, round: number, table: number,
+ *   path: string}} RelayPlace
+ */
+
+/**
+ * Uses a code typed at `/link`: a link code makes this device its person (its session so
+ * far is signed out; a director's code says where the player is now); a relay invite's
+ * code is only found, with the relay's page that claims it.
  * @param {string} code as typed
- * @returns {Promise<Me>}
+ * @returns {Promise<{kind: 'device', who: Me, place: PlayerPlace | null} | {kind: 'relay', relay: RelayPlace}>}
  */
 export async function useLinkCode(code) {
-  return person(await api('POST', '/api/link', { code }));
+  const answer = await api('POST', '/api/link', { code });
+  if (answer.kind === 'relay') return { kind: 'relay', relay: answer };
+  return { kind: 'device', who: person(answer), place: answer.place ?? null };
 }
 
 /**

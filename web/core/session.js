@@ -14,6 +14,12 @@ import { h, replace, safeStorage, forget, toast } from './ui.js';
  */
 const SESSION_FLAG = 'omweso.session';
 const GUEST = 'guest';
+/**
+ * Set while this device is a player only in one tournament (a director linked it, for a
+ * player who lost their phone): `{"id", "name"}` of that tournament, so that a page
+ * outside it says so at once instead of asking the server what it will refuse.
+ */
+const LIMIT = 'omweso.only';
 
 /** @typedef {import('./api.js').Me} Me */
 
@@ -34,28 +40,82 @@ const RENAME_WHY = 'Choose a new name. It changes on all your devices and in you
   + 'your games and seats stay yours (a game already joined keeps the name it was joined with).';
 
 /**
+ * The tournament this device is limited to, if a director linked it for a player.
+ * @returns {{id: string, name: string} | null}
+ */
+export function limitOf() {
+  const text = safeStorage(LIMIT);
+  if (!text) return null;
+  try {
+    const limit = JSON.parse(text);
+    return typeof limit?.id === 'string' ? { id: limit.id, name: String(limit.name || 'its tournament') } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Remembers (or forgets) the tournament `who`, just linked, is limited to.
+ * @param {Me} who @param {string} [name] the tournament's name
+ */
+export function rememberLimit(who, name) {
+  if (!who.only_tournament) {
+    forget(LIMIT);
+    return;
+  }
+  const known = limitOf();
+  const kept = known?.id === who.only_tournament ? known.name : undefined;
+  safeStorage(LIMIT, JSON.stringify({ id: who.only_tournament, name: name || kept || 'its tournament' }));
+}
+
+/** Signs this device out, then shows the page again as a visitor. */
+export function signOutHere() {
+  signOut()
+    .catch((e) => { if (!(e instanceof ApiError)) throw e; })
+    .finally(() => {
+      forgetSession();
+      location.reload();
+    });
+}
+
+/**
+ * The account page's address from the menu. A guest goes there to make an account (or
+ * log in) and comes back where they were once it is done (`?next=`, account/next.js): a
+ * player making one from their tournament's page lands on that page again.
+ * @param {Me} who
+ */
+function accountHref(who) {
+  if (who.username || /^\/(account|link)\/?$/.test(location.pathname)) return '/account';
+  return `/account?next=${encodeURIComponent(location.pathname + location.search)}`;
+}
+
+/**
  * The header's menu of the person's pages: a `<details>` (it opens without script and
- * reads as a button), closed again by a tap elsewhere or Escape.
+ * reads as a button), closed again by a tap elsewhere or Escape. A device limited to one
+ * tournament has only that tournament and signing out.
  * @param {Me} who
  */
 function accountMenu(who) {
-  const menu = h('details', { class: 'me-menu', 'data-account-menu': true },
-    h('summary', { class: 'me-menu-button', 'aria-label': 'Account menu: your games, your account, sign out' }, 'Account'),
-    h('ul', { class: 'me-menu-list' },
+  const signOutButton = h('li', {}, h('button', {
+    type: 'button', class: 'link-button', 'data-sign-out': true, 'aria-label': `Sign out (${who.name})`,
+    onclick: signOutHere,
+  }, 'Sign out this device'));
+  const only = who.only_tournament;
+  const items = only
+    ? [h('li', {}, h('a', { href: `/t/${encodeURIComponent(only)}`, 'data-limited-tournament': only }, limitOf()?.name || 'The tournament')), signOutButton]
+    : [
       h('li', {}, h('a', { href: '/me', 'data-my-games': true }, 'Your games')),
       who.username ? h('li', {}, h('a', { href: `/@/${encodeURIComponent(who.username)}`, 'data-profile-link': true }, 'Your player page')) : null,
-      h('li', {}, h('a', { href: '/account', 'data-account-link': true }, who.username ? 'Your account' : 'Your account (make one)')),
-      h('li', {}, h('button', {
-        type: 'button', class: 'link-button', 'data-sign-out': true, 'aria-label': `Sign out (${who.name})`,
-        onclick: () => {
-          signOut()
-            .catch((e) => { if (!(e instanceof ApiError)) throw e; })
-            .finally(() => {
-              forgetSession();
-              location.reload();
-            });
-        },
-      }, 'Sign out this device'))));
+      h('li', {}, h('a', {
+        href: accountHref(who), 'data-account-link': true,
+        // The page's address may have changed since the header was drawn (a search kept in it).
+        onclick: (/** @type {MouseEvent} */ ev) => { /** @type {HTMLAnchorElement} */ (ev.currentTarget).href = accountHref(who); },
+      }, who.username ? 'Your account' : 'Your account (make one)')),
+      signOutButton,
+    ];
+  const menu = h('details', { class: 'me-menu', 'data-account-menu': true },
+    h('summary', { class: 'me-menu-button', 'aria-label': only ? 'Account menu: the tournament, sign out' : 'Account menu: your games, your account, sign out' }, 'Account'),
+    h('ul', { class: 'me-menu-list' }, items));
   menu.addEventListener('keydown', (ev) => {
     if (ev.key === 'Escape' && menu.open) {
       menu.open = false;
@@ -103,6 +163,15 @@ export function renderHeader(who) {
   const name = who.username
     ? h('a', { class: 'whoami-profile', href: `/@/${encodeURIComponent(who.username)}`, title: `@${who.username}` }, h('strong', {}, who.name))
     : h('strong', {}, who.name);
+  // A device a director linked is the player in one tournament only: it says so, and
+  // offers no rename (the person's own devices do that).
+  if (who.only_tournament) {
+    replace(slot,
+      h('span', { class: 'whoami-name', 'data-me': who.name, 'data-limited': who.only_tournament },
+        h('span', { class: 'muted' }, 'Playing as '), name, h('span', { class: 'muted' }, ' · this tournament only')),
+      accountMenu(who));
+    return;
+  }
   replace(slot,
     h('span', { class: 'whoami-name', 'data-me': who.name }, h('span', { class: 'muted' }, 'Playing as '), name),
     h('button', {
@@ -125,6 +194,7 @@ export function renderHeader(who) {
 export function adoptSession(who) {
   safeStorage(SESSION_FLAG, '1');
   safeStorage('omweso.name', who.name);
+  rememberLimit(who);
   current = who;
   renderHeader(who);
 }
@@ -132,6 +202,7 @@ export function adoptSession(who) {
 /** This device is signed out: the page forgets its session (the header is not redrawn). */
 export function forgetSession() {
   forget(SESSION_FLAG);
+  forget(LIMIT);
   current = null;
 }
 
@@ -173,6 +244,8 @@ export function askName(why, cancellable = false, renaming = false) {
           const who = renaming ? await rename(name) : await startSession(name);
           safeStorage('omweso.name', who.name);
           safeStorage(SESSION_FLAG, '1');
+          // A new guest replaces a device's session, a limited one too.
+          if (!renaming) forget(LIMIT);
           current = who;
           renderHeader(who);
           close();
@@ -226,9 +299,10 @@ async function lookUp() {
     forget(SESSION_FLAG);
     return null;
   }
+  rememberLimit(who);
   // An account always has a name it chose (the flag may say "guest" when the account was
   // made or linked outside these pages, by the API).
-  const named = flag !== GUEST || Boolean(who.username);
+  const named = flag !== GUEST || Boolean(who.username) || Boolean(who.only_tournament);
   if (named && flag === GUEST) safeStorage(SESSION_FLAG, '1');
   return { who, named };
 }

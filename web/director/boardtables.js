@@ -8,6 +8,7 @@ import { api } from '../core/api.js';
 import { h, errorText } from '../core/ui.js';
 import { ConsolePart } from './part.js';
 import { svgFrom } from './players.js';
+import { dayAndTime } from '../core/when.js';
 
 /** @typedef {import('../tournament/tournamentstore.js').RoundView} RoundView */
 /** @typedef {import('../tournament/tournamentstore.js').PairingView} PairingView */
@@ -75,12 +76,14 @@ export class BoardTablesPart extends ConsolePart {
     const qr = h('div', { class: 'link-code-qr', 'aria-hidden': 'true' });
     const svg = svgFrom(invite.qr_svg);
     if (svg) qr.append(svg);
-    const until = new Date(invite.expires_at_ms).toLocaleTimeString();
+    // Twelve hours: the time alone would not say which day.
+    const until = h('time', { datetime: new Date(invite.expires_at_ms).toISOString(), 'data-relay-until': true }, dayAndTime(invite.expires_at_ms));
     return h('div', { class: 'director-device-code', role: 'region', 'aria-label': `Relay invite for table ${invite.table}`, 'data-relay-code': invite.table },
       h('p', { class: 'link-code', 'data-relay-code-text': invite.code }, invite.code),
       qr,
       h('p', { class: 'small' }, 'The relay scans the QR code, or opens ', h('a', { href: invite.url, 'data-relay-url': true }, invite.url),
-        `. It works once, until ${until}; a new invite replaces it.`),
+        '. It works once, until ', until, '; a new invite replaces it.'),
+      h('p', { class: 'small', 'data-relay-typed': true }, `No camera? On the relay's phone, open ${location.host}/link and type the code.`),
       h('button', { type: 'button', class: 'button secondary small', 'data-key': 'relay-invite-close', onclick: () => { this.invite = null; this.redraw(['round']); } }, 'Done'));
   }
 

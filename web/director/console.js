@@ -44,6 +44,7 @@ const PARTS = /** @type {Record<ChangeKind, Part[]>} */ ({
   status: ['status', 'round', 'sheets'],
   board: [],
   connection: [],
+  device_linked: ['players'],
 });
 
 /**
@@ -105,7 +106,12 @@ export class DirectorConsole {
       this.downloads());
     container.append(this.el);
 
-    this.unsubscribe = store.subscribe((kind) => this.redraw(PARTS[kind] || []));
+    this.unsubscribe = store.subscribe((kind, detail) => {
+      if (kind === 'device_linked') this.players.linked(detail);
+      // The whole state again (a reconnection): an event may have been missed.
+      if (kind === 'state') this.players.newDevicesFor = '';
+      this.redraw(PARTS[kind] || []);
+    });
     this.timer = window.setInterval(() => this.tick(), 500);
     this.redraw(['status', 'players', 'round', 'sheets', 'directors']);
   }
@@ -170,6 +176,7 @@ export class DirectorConsole {
   /** Updates the countdowns in place, every half second. */
   tick() {
     const now = this.now();
+    this.players.tick(now);
     for (const el of this.el.querySelectorAll('[data-countdown-to]')) {
       const to = Number(/** @type {HTMLElement} */ (el).dataset.countdownTo);
       const text = formatRemaining(to - now);

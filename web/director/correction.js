@@ -1,7 +1,8 @@
 // Correcting one game's score sheet (the director's right, docs/protocol.md "Tournaments"):
-// the form under the sheet's row - who won, or a draw, or an annulment; the victory (or why
-// it was annulled) with what it is worth; the reason, required - and upholding a disputed
-// sheet as it stands. The original stays on record with the server.
+// the form under the sheet's row - who won, or a draw (in Omweso and Mweiso only the
+// director's adjudication), or an annulment; the victory (or why it was annulled) with what
+// it is worth; the reason, required - and upholding a disputed sheet as it stands. The
+// original stays on record with the server.
 
 import { api } from '../core/api.js';
 import { h, errorText } from '../core/ui.js';
@@ -27,6 +28,17 @@ const VICTORIES = /** @type {Record<string, string[]>} */ ({
   oware: ['captures', 'impasse', 'resigned', 'abandoned', 'adjudicated'],
 });
 const ANNUL_REASONS = ['never-ending', 'budget'];
+
+/**
+ * The draw a correction may make (docs/rules.md#15-end-of-the-game, 3 and 5.3): Oware's,
+ * played out; Omweso and Mweiso have no draws in play, so theirs is the director's
+ * adjudication on equal seeds on each side, and says so to the server (`adjudicated`).
+ * @param {string} ruleset
+ * @returns {{label: string, adjudicated: boolean}}
+ */
+export function drawCorrection(ruleset) {
+  return ruleset === 'oware' ? { label: 'Draw', adjudicated: false } : { label: 'Draw on adjudication', adjudicated: true };
+}
 
 /**
  * The sheet's result as the form's choices: who won (the pairing's first or second), a
@@ -61,7 +73,9 @@ export class CorrectionForm extends ConsolePart {
   open(gameId, sheet, uphold) {
     const current = currentOutcome(sheet);
     const reason = this.correcting?.gameId === gameId ? this.correcting.reason : '';
-    const seeds = sheet.over_the_board ? { first: String(sheet.seeds.first), second: String(sheet.seeds.second) } : null;
+    // A board sheet's seeds captured are the players' count; an adjudication's seeds on each
+    // side of the board are not captures, and stay as the director counted them.
+    const seeds = sheet.over_the_board && !sheet.seeds_on_board ? { first: String(sheet.seeds.first), second: String(sheet.seeds.second) } : null;
     this.correcting = { gameId, result: current.result, victory: current.victory, reason: reason || (uphold ? 'dispute rejected: ' : ''), seeds };
     this.alert('sheets', '');
     this.redraw(['sheets']);
@@ -102,7 +116,7 @@ export class CorrectionForm extends ConsolePart {
     },
     h('option', { value: 'first', selected: c.result === 'first' }, `${name(p.first)} won`),
     h('option', { value: 'second', selected: c.result === 'second' }, `${name(p.second)} won`),
-    h('option', { value: 'draw', selected: c.result === 'draw' }, `Draw (${formatPoints(pts.draw)} each)`),
+    h('option', { value: 'draw', selected: c.result === 'draw' }, `${drawCorrection(ruleset).label} (${formatPoints(pts.draw)} each)`),
     h('option', { value: 'annulled', selected: c.result === 'annulled' }, `Annulled, not replayed (${formatPoints(pts.annulled)} each)`));
     const victory = h('select', {
       id: 'correct-victory', 'data-key': 'correct-victory', disabled: c.result === 'draw',
@@ -187,6 +201,7 @@ export class CorrectionForm extends ConsolePart {
     const movedFirst = sheet.moved_first || p.first;
     /** @type {any} */
     let result;
+    const draw = drawCorrection(this.snap.ruleset);
     if (c.result === 'draw') result = { result: 'draw' };
     else if (c.result === 'annulled') result = { result: 'annulled', reason: c.victory };
     else {
@@ -206,7 +221,7 @@ export class CorrectionForm extends ConsolePart {
     }
     const gameId = c.gameId;
     const ok = await this.act(`correct:${gameId}`, 'sheets',
-      () => api('POST', `/api/tournaments/${this.store.id}/sheets/${gameId}`, { action: 'correct', result, reason, ...(seeds ? { seeds } : {}) }),
+      () => api('POST', `/api/tournaments/${this.store.id}/sheets/${gameId}`, { action: 'correct', result, reason, ...(seeds ? { seeds } : {}), ...(c.result === 'draw' && draw.adjudicated ? { adjudicated: true } : {}) }),
       (answer) => `Table ${p.table}'s sheet now reads: ${resultText(p, answer || sheet, (id) => this.store.name(id))}.`,
       (e) => `The correction was not saved: ${errorText(e)}`);
     if (ok) {

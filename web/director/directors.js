@@ -7,6 +7,7 @@
 import { api } from '../core/api.js';
 import { h, errorText } from '../core/ui.js';
 import { ConsolePart } from './part.js';
+import { timeOfDay, dayAndTime } from '../core/when.js';
 
 /** @typedef {{seq: number, at_ms: number, kind: string, by: string, by_name: string, summary: string}} DirectorAction */
 
@@ -76,7 +77,7 @@ export class DirectorsPart extends ConsolePart {
       return h('div', { class: 'director-co-director-invite' },
         h('p', { class: 'muted small' }, 'A guest has no username: give them a one-time code instead.'), make);
     }
-    const until = new Date(this.invite.expires_at_ms).toLocaleString();
+    const until = dayAndTime(this.invite.expires_at_ms);
     return h('div', { class: 'director-co-director-invite', role: 'region', 'aria-label': 'Co-director invite code' },
       h('p', { class: 'link-code', 'data-co-director-code': this.invite.code }, this.invite.code),
       h('p', { class: 'small' }, `Give this code to your co-director: they open this tournament's page, choose "Were you given a co-director code?" and enter it. It works once, until ${until}.`),
@@ -90,7 +91,7 @@ export class DirectorsPart extends ConsolePart {
       this.actions ? 'Read the actions again' : 'Show who did what');
     if (!this.actions) return h('div', { class: 'director-actions' }, read);
     const rows = this.actions.map((a) => h('li', { 'data-director-action': a.kind },
-      h('span', { class: 'muted small' }, `${new Date(a.at_ms).toLocaleTimeString()} `),
+      h('span', { class: 'muted small' }, `${timeOfDay(a.at_ms)} `),
       h('strong', {}, a.by_name), ` ${a.summary}`));
     return h('div', { class: 'director-actions' },
       h('h4', { id: 'director-actions-title' }, 'Who did what'),

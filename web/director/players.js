@@ -1,13 +1,20 @@
 // The console's players: who joined, who is connected, their points, a way to withdraw
 // each, and "Give a new device" for a player who lost theirs (a one-time code, and its QR
-// code, that makes another device that player); the link to send to the players; and the
-// pairs who must never meet (docs/rules.md#54-pairing rule 2), added and removed by name.
+// code, that makes another device that player in this tournament), offered only where the
+// server says it can work (`GET .../new-devices`: not for an account) with the reason
+// beside it otherwise; the code shown until it is used (the `device_linked` event),
+// expires or is closed; the link to send to the players; and the pairs who must never
+// meet (docs/rules.md#54-pairing rule 2), added and removed by name.
 
 import { api } from '../core/api.js';
 import { h, announce, errorText } from '../core/ui.js';
 import { formatPoints } from '../core/words.js';
 import { plural } from '../core/plural.js';
+
+/** How long a link code works (`LINK_CODE_LIFE_MS` in crates/people/src/codes.rs). */
+const LINK_CODE_LIFE_MS = 10 * 60 * 1000;
 import { ConsolePart } from './part.js';
+import { timeOfDay } from '../core/when.js';
 
 export class PlayersPart extends ConsolePart {
   /** @param {import('./console.js').DirectorConsole} owner */
@@ -17,15 +24,24 @@ export class PlayersPart extends ConsolePart {
     this.forbidPick = { a: '', b: '' };
     /**
      * The device code last given, shown until closed.
-     * @type {{player: string, name: string, code: string, expires_at_ms: number, qr_svg: string, url: string} | null}
+     * @type {{player: string, name: string, code: string, expires_at_ms: number, qr_svg: string, url: string, expired?: boolean} | null}
      */
     this.deviceCode = null;
+    /**
+     * Whether each player may be given a new device, and why not; read from the server
+     * when the players change.
+     * @type {Map<string, {may_give: boolean, why_not?: string, linked_at_ms?: number}>}
+     */
+    this.newDevices = new Map();
+    /** The players and status the list was read for ('' before the first read). */
+    this.newDevicesFor = '';
     /** The name being typed for a player without a device. */
     this.addName = '';
   }
 
   draw() {
     const snap = this.snap;
+    this.readNewDevices();
     if (!snap.players.length) {
       return [h('p', { class: 'muted' }, 'Nobody has joined yet.'), this.addWithoutDevice(), this.shareLink()];
     }
@@ -51,10 +67,7 @@ export class PlayersPart extends ConsolePart {
             'data-withdraw': p.player_id, 'aria-label': `Withdraw ${p.name}`,
             onclick: () => this.withdraw(p.player_id, p.name),
           }, 'Withdraw'),
-          withdrawable ? this.button(`device:${p.player_id}`, {
-            'data-device-code-for': p.player_id, 'aria-label': `Give a new device to ${p.name}`,
-            onclick: () => this.giveDevice(p.player_id, p.name),
-          }, 'Give a new device') : null));
+          withdrawable ? this.newDeviceButton(p.player_id, p.name) : null));
     });
     const active = snap.players.filter((p) => !p.withdrawn).length;
     return [
@@ -214,16 +227,88 @@ export class PlayersPart extends ConsolePart {
   drawDeviceCode() {
     const given = this.deviceCode;
     if (!given) return null;
+    const close = h('button', { type: 'button', class: 'button secondary small', 'data-key': 'device-code-close', onclick: () => { this.deviceCode = null; this.redraw(['players']); } }, 'Done');
+    // A code lives ten minutes: it was made then, and any use since is this one's.
+    const made = given.expires_at_ms - LINK_CODE_LIFE_MS;
+    const linkedAt = this.newDevices.get(given.player)?.linked_at_ms;
+    if (linkedAt !== undefined && linkedAt >= made) {
+      return h('div', { class: 'director-device-code', role: 'region', 'aria-label': `A new device for ${given.name}`, 'data-device-code': given.player, 'data-device-code-used': 'true' },
+        h('h4', {}, `A new device for ${given.name}`),
+        h('p', { class: 'notice' }, `Used at ${timeOfDay(linkedAt)}: ${given.name}'s new device is linked. The code works no more.`),
+        close);
+    }
+    if (given.expired) {
+      return h('div', { class: 'director-device-code', role: 'region', 'aria-label': `A new device for ${given.name}`, 'data-device-code': given.player, 'data-device-code-expired': 'true' },
+        h('h4', {}, `A new device for ${given.name}`),
+        h('p', { class: 'notice' }, `The code expired at ${timeOfDay(given.expires_at_ms)} unused: give a new one if ${given.name} still needs it.`),
+        close);
+    }
     const qr = h('div', { class: 'link-code-qr', 'aria-hidden': 'true' });
     const svg = svgFrom(given.qr_svg);
     if (svg) qr.append(svg);
-    const until = new Date(given.expires_at_ms).toLocaleTimeString();
+    const until = timeOfDay(given.expires_at_ms);
     return h('div', { class: 'director-device-code', role: 'region', 'aria-label': `A new device for ${given.name}`, 'data-device-code': given.player },
       h('h4', {}, `A new device for ${given.name}`),
       h('p', { class: 'link-code', 'data-link-code': given.code }, given.code),
       qr,
-      h('p', {}, `On the new device, open ${location.host}/link and enter this code (or scan the QR code). It works once, until ${until}; the new device is then ${given.name}, at their table and with their sheet.`),
-      h('button', { type: 'button', class: 'button secondary small', 'data-key': 'device-code-close', onclick: () => { this.deviceCode = null; this.redraw(['players']); } }, 'Done'));
+      h('p', {}, `On the new device, scan the QR code, or open ${location.host}/link and enter this code. It works once, until ${until}; the new device is then ${given.name} in this tournament only, and goes straight to their table or their sheet during a round, to the tournament's page between rounds.`),
+      close);
+  }
+
+  /**
+   * "Give a new device" where the server says a code can work; else why not, in words,
+   * beside the other actions (an account logs in; nothing while the list is being read).
+   * @param {string} playerId @param {string} name
+   */
+  newDeviceButton(playerId, name) {
+    const known = this.newDevices.get(playerId);
+    if (!known) return null;
+    if (!known.may_give) {
+      return h('span', { class: 'muted small director-no-device', 'data-no-device-code': playerId }, known.why_not || '');
+    }
+    return this.button(`device:${playerId}`, {
+      'data-device-code-for': playerId, 'aria-label': `Give a new device to ${name}`,
+      onclick: () => this.giveDevice(playerId, name),
+    }, 'Give a new device');
+  }
+
+  /** Reads who may be given a new device, once for each set of players and status. */
+  readNewDevices() {
+    const snap = this.snap;
+    const key = `${snap.status}:${snap.players.map((p) => p.player_id).join(',')}`;
+    if (key === this.newDevicesFor) return;
+    this.newDevicesFor = key;
+    api('GET', `/api/tournaments/${this.store.id}/new-devices`).then((answer) => {
+      this.newDevices = new Map(answer.players.map((/** @type {any} */ p) => [p.player_id, p]));
+      this.redraw(['players']);
+    }).catch((e) => {
+      // Read again at the next change; the buttons stay hidden meanwhile.
+      this.newDevicesFor = '';
+      this.alert('players', `Who may get a new device could not be read: ${errorText(e)}`);
+    });
+  }
+
+  /**
+   * A director's code was used: the player has a new device (`device_linked`).
+   * @param {{player_id: string, at_ms: number}} linked
+   */
+  linked(linked) {
+    const known = this.newDevices.get(linked.player_id);
+    if (known) known.linked_at_ms = linked.at_ms;
+    const given = this.deviceCode;
+    if (given && given.player === linked.player_id) announce(`${given.name}'s new device is linked.`);
+  }
+
+  /**
+   * Redraws the code shown once it expires (server time `now`).
+   * @param {number} now
+   */
+  tick(now) {
+    const given = this.deviceCode;
+    if (given && !given.expired && now >= given.expires_at_ms) {
+      given.expired = true;
+      this.redraw(['players']);
+    }
   }
 
   /** @param {string} playerId @param {string} name */

@@ -8,7 +8,8 @@ import { h, errorText } from '../core/ui.js';
 import { RESULT_WORDS, SHEET_STATUS_WORDS, VICTORY_NAMES, formatPoints } from '../core/words.js';
 import { plural } from '../core/plural.js';
 import { ConsolePart } from './part.js';
-import { BoardEntryForm, entryText } from '../sheet/entryform.js';
+import { BoardEntryForm, entryText, initialsText } from '../sheet/entryform.js';
+import { dayAndTime } from '../core/when.js';
 
 /** @typedef {import('../tournament/tournamentstore.js').RoundView} RoundView */
 /** @typedef {import('../tournament/tournamentstore.js').PairingView} PairingView */
@@ -171,7 +172,9 @@ export class SheetsPart extends ConsolePart {
       h('td', {}, players, atBoard ? h('div', { class: 'small muted', 'data-board-mark': true }, p.board?.relayed ? `at the board, relayed${p.board.relay_name ? ` by ${p.board.relay_name}` : ''}` : 'at the board') : null),
       h('td', {},
         sheet ? this.resultWords(p, sheet) : '',
-        sheet?.over_the_board ? h('div', { class: 'small muted', 'data-entered-at-board': true }, `entered at the board · seeds ${sheet.seeds.first}–${sheet.seeds.second}`) : null,
+        sheet?.over_the_board ? h('div', { class: 'small muted', 'data-entered-at-board': true }, sheet.seeds_on_board
+          ? `adjudicated at the board · seeds on each side ${sheet.seeds_on_board.first}–${sheet.seeds_on_board.second}`
+          : `entered at the board · seeds ${sheet.seeds.first}–${sheet.seeds.second}`) : null,
         boardWaits ? this.boardEntries(p) : null,
         sheet?.arrangements ? arrangementsLine(p, sheet.arrangements, (id) => this.store.name(id)) : null,
         sheet && sheet.corrections.length ? this.corrections(p, sheet) : null),
@@ -206,8 +209,10 @@ export class SheetsPart extends ConsolePart {
         board.dispute ? h('div', { class: 'small' }, `disputed by ${this.store.name(board.dispute.by)}: “${board.dispute.reason}”`) : h('div', { class: 'small' }, 'the entries differ')] };
     }
     if (entries.length) {
-      const waiting = [p.first, p.second].filter((id) => id && !entries[0].confirmed_by.includes(id)).map((id) => this.store.name(id));
-      return { status: 'waiting-initials', words: [`waiting for ${waiting.join(' and ') || 'the players'}'s initials`] };
+      // A player without a device initials through the director: it waits for you then.
+      const waiting = [p.first, p.second].filter((id) => id && !entries[0].confirmed_by.includes(id))
+        .map((id) => (this.withoutDevice(id) ? `your initials for ${this.store.name(id)} (no device)` : `${this.store.name(id)}'s initials`));
+      return { status: 'waiting-initials', words: [`waiting for ${waiting.join(' and ') || 'the players\' initials'}`] };
     }
     return { status: 'playing', words: ['being played at the board'] };
   }
@@ -220,16 +225,36 @@ export class SheetsPart extends ConsolePart {
     return h('div', { class: 'director-board-entries', 'data-board-entries': p.table }, entries.map((e) => h('div', { class: 'director-board-entry', 'data-board-entry-by': e.by },
       h('div', { class: 'small muted' }, e.from_relay ? `the relayed game (${e.by_name}) proposes` : `${e.by_name} entered`),
       h('div', {}, entryText(e, p, name, this.snap.ruleset)),
-      e.confirmed_by.length ? h('div', { class: 'small muted' }, `initialled by ${e.confirmed_by.map(name).join(' and ')}`) : null)));
+      e.confirmed_by.length ? h('div', { class: 'small muted' }, `initialled by ${initialsText(e, name)}`) : null)));
   }
 
-  /** "Enter the result", and "Accept" for each entry the director may take as it stands. @param {PairingView} p */
+  /** Whether a director added this player without a device (they act for them). @param {string | null} id */
+  withoutDevice(id) {
+    return Boolean(id && this.snap.players.find((pl) => pl.player_id === id)?.added_by_director);
+  }
+
+  /**
+   * "Enter the result"; "Accept" for each entry the director may take as it stands; and
+   * "Initial for ..." for a player without a device whose initials the entry standing
+   * waits for (the director's hand, the player's initials; not at the director's own table).
+   * @param {PairingView} p
+   */
   boardActions(p) {
     const entries = p.board?.entries || [];
     const round = this.drawing;
     const open = this.entering?.round === round && this.entering.table === p.table;
     const accepts = p.board?.waiting_for_director || p.board?.missing ? entries : [];
+    const standing = entries[0];
+    const mine = [p.first, p.second].includes(this.snap.you || '');
+    const initials = standing && !p.board?.waiting_for_director && !mine
+      ? [p.first, p.second].filter((id) => id && !standing.confirmed_by.includes(id) && this.withoutDevice(id))
+      : [];
     return [
+      ...initials.map((id) => this.button(`board-confirm-for:${p.table}:${id}`, {
+        'data-board-confirm-for': id,
+        'aria-label': `Initial table ${p.table}'s entry for ${this.store.name(id)} (no device): it is right`,
+        onclick: () => this.confirmFor(round, p, /** @type {string} */ (id)),
+      }, `Initial for ${this.store.name(id)} (accept ${standing.from_relay ? 'the relayed game\'s result' : `${standing.by_name}'s entry`})`)),
       this.button(`board-enter:${p.table}`, {
         'data-board-enter': p.table, 'aria-expanded': String(open), 'aria-label': `Enter the result of table ${p.table}`,
         onclick: () => this.openEntry(p, round),
@@ -274,6 +299,18 @@ export class SheetsPart extends ConsolePart {
           h('p', { class: 'small' }, `Table ${p.table}: ${this.store.name(p.first)} moved first. Your entry makes the sheet at once.`),
           form.el,
           h('button', { type: 'button', class: 'button secondary small', 'data-key': 'board-enter-cancel', onclick: () => { this.entering = null; this.redraw(['sheets']); } }, 'Cancel'))));
+  }
+
+  /**
+   * The director initials the entry standing for a player without a device.
+   * @param {number} round @param {PairingView} p @param {string} player
+   */
+  confirmFor(round, p, player) {
+    const who = this.store.name(player);
+    return this.act(`board-confirm-for:${p.table}:${player}`, 'sheets',
+      () => api('POST', `/api/tournaments/${this.store.id}/tables/${round}/${p.table}/sheet`, { action: 'confirm-for', player }),
+      () => `You initialled table ${p.table}'s entry for ${who}.`,
+      (e) => `Table ${p.table}'s entry was not initialled for ${who}: ${errorText(e)}`);
   }
 
   /**
@@ -328,7 +365,7 @@ export class SheetsPart extends ConsolePart {
     },
     h('summary', { 'data-key': `corrections-${gameId}` }, plural(sheet.corrections.length, 'correction')),
       h('ol', {}, sheet.corrections.map((c) => h('li', {},
-        h('time', { datetime: new Date(c.at_ms).toISOString() }, new Date(c.at_ms).toLocaleString()),
+        h('time', { datetime: new Date(c.at_ms).toISOString() }, dayAndTime(c.at_ms)),
         ` by ${c.by_name}: “${c.reason}”. `,
         h('span', { class: 'small' }, `${resultText(p, c.before, name, false)} → ${resultText(p, c.after, name, false)}`)))));
   }

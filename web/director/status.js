@@ -45,7 +45,13 @@ export class StatusLine extends ConsolePart {
       const ends = round.deadline ? [' It ends in ', this.countdown(round.deadline), '; you may end it sooner.'] : [];
       const waiting = games.filter((p) => p.board?.waiting_for_director && !p.sheet).map((p) => p.table);
       const settle = waiting.length ? ` At the board, ${waiting.length === 1 ? `table ${waiting[0]} waits` : `tables ${waiting.join(', ')} wait`} for you to settle the sheet (the entries differ, or one is disputed).` : '';
-      return [`Round ${round.number} is being played: ${done} of ${plural(games.length, 'table')} finished.`, ...ends, disputes, settle];
+      // An entry waiting for the initials of a player without a device: yours to make.
+      const added = new Set(snap.players.filter((p) => p.added_by_director).map((p) => p.player_id));
+      const initials = games.filter((p) => !p.sheet && p.board && !p.board.waiting_for_director && p.board.entries.length
+        && [p.first, p.second].some((id) => id && added.has(id) && !p.board?.entries[0].confirmed_by.includes(id)))
+        .map((p) => p.table);
+      const initial = initials.length ? ` At the board, ${initials.length === 1 ? `table ${initials[0]} waits` : `tables ${initials.join(', ')} wait`} for your initials for a player without a device (the score sheets below).` : '';
+      return [`Round ${round.number} is being played: ${done} of ${plural(games.length, 'table')} finished.`, ...ends, disputes, settle, initial];
     }
     const pending = round.pairings.filter((p) => p.sheet?.status === 'pending').length;
     const waiting = pending ? ` ${plural(pending, 'score sheet waits', 'score sheets wait')} for the players to confirm (each confirms itself 60 s after its game).` : '';

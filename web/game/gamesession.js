@@ -35,6 +35,7 @@ export class GameSession {
    *   onState?: (snap: Snapshot) => void,
    *   onEvent?: (ev: GameEvent, before: Snapshot, after: Snapshot, live: boolean) => void,
    *   onCrowd?: (snap: Snapshot) => void,
+   *   onRatings?: (ratings: {s: object|null, n: object|null}) => void,
    *   onConnection?: (state: ConnectionState, info: {attempt: number, retryInMs: number}) => void,
    *   onServerError?: (code: string, message: string) => void,
    *   onRefused?: () => void,
@@ -152,6 +153,11 @@ export class GameSession {
         return;
       }
       case 'pong':
+        return;
+      case 'ratings':
+        // A rated game over, rated (again) after its end: a tournament's sheet made or
+        // corrected (docs/protocol.md#ratings-addition).
+        this.handlers.onRatings?.(d);
         return;
       default:
         if (typeof msg.v === 'number') this.versioned(/** @type {GameEvent} */ (msg));

@@ -58,6 +58,10 @@ class GameView {
       onState: (snap) => this.onState(snap),
       onEvent: (ev, before, after, live) => this.playback.push({ ev, before, after, live }),
       onCrowd: (snap) => this.onCrowd(snap),
+      onRatings: (ratings) => {
+        this.players.heardRatings(ratings);
+        this.render();
+      },
       onConnection: (state, info) => this.banner.update(state, info),
       onServerError: (code, message) => toast(`${message} (${code})`, 'error'),
       onRefused: () => this.checkRefused(),

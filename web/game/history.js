@@ -4,6 +4,7 @@
 
 import { sideName } from '../board/notation.js';
 import { h, replace } from '../core/ui.js';
+import { stepIcon } from '../core/stepicons.js';
 
 /** @typedef {import('./model.js').Snapshot} Snapshot */
 /** @typedef {import('./model.js').HistoryEntry} HistoryEntry */
@@ -73,8 +74,8 @@ export class History {
     replace(this.bar,
       h('span', {}, `Position after move ${i + 1}: ${sideName(entry.by)} played ${entry.move}`),
       h('span', { class: 'review-nav' },
-        h('button', { type: 'button', class: 'button secondary small', disabled: i === 0, onclick: () => this.setReview(i - 1), 'aria-label': 'Previous move' }, '◀'),
-        h('button', { type: 'button', class: 'button secondary small', disabled: i >= snap.history.length - 1, onclick: () => this.setReview(i + 1), 'aria-label': 'Next move' }, '▶'),
+        h('button', { type: 'button', class: 'button secondary small', disabled: i === 0, onclick: () => this.setReview(i - 1), 'aria-label': 'Previous move' }, stepIcon('previous')),
+        h('button', { type: 'button', class: 'button secondary small', disabled: i >= snap.history.length - 1, onclick: () => this.setReview(i + 1), 'aria-label': 'Next move' }, stepIcon('next')),
         this.gameId ? h('a', {
           class: 'button secondary small', href: this.analysisUrl(i + 1), 'data-analyse-ply': i + 1,
           'aria-label': `Analyse the position after move ${i + 1}`,

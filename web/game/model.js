@@ -55,8 +55,10 @@ import { ownerOf } from '../board/notation.js';
  *   pending: string[]|null, pending_move: string|null, clock: Clock, history: HistoryEntry[],
  *   legal: Legal, pending_results: OptionResult[]|null,
  *   outcome: Outcome|null, spectators: number, version: number,
- *   arrangements: {s: number[]|null, n: number[]|null}, impasse?: Impasse|null, relayed?: boolean}} Snapshot
- *   `relayed`: played on a wooden board, its moves entered by the table's relay.
+ *   arrangements: {s: number[]|null, n: number[]|null}, impasse?: Impasse|null, relayed?: boolean,
+ *   tournament?: string}} Snapshot
+ *   `relayed`: played on a wooden board, its moves entered by the table's relay;
+ *   `tournament`: the tournament it is played in.
  */
 /**
  * A versioned event as received.

@@ -23,11 +23,15 @@ const SIDES = /** @type {Side[]} */ (['s', 'n']);
  * @typedef {{rated: boolean, s: SeatRating, n: SeatRating}} Ratings
  */
 
+/** One seat's rating and change, from a snapshot's seat or a `ratings` frame. @param {SeatRating|null|undefined} s @returns {SeatRating} */
+function seatRating(s) {
+  return { rating: s?.rating, rating_change: s?.rating_change };
+}
+
 /** The ratings part of a snapshot. @param {unknown} snapshot @returns {Ratings} */
 function ratingsOf(snapshot) {
   const snap = /** @type {{rated?: boolean, seats?: {s?: SeatRating|null, n?: SeatRating|null}}} */ (snapshot);
-  const seat = (/** @type {SeatRating|null|undefined} */ s) => ({ rating: s?.rating, rating_change: s?.rating_change });
-  return { rated: Boolean(snap.rated), s: seat(snap.seats?.s), n: seat(snap.seats?.n) };
+  return { rated: Boolean(snap.rated), s: seatRating(snap.seats?.s), n: seatRating(snap.seats?.n) };
 }
 
 /**
@@ -53,6 +57,19 @@ function eyeIcon() {
   return svg;
 }
 
+/**
+ * The way back from a game: to its tournament (the standings, the next round) when it is a
+ * tournament's, else to the lobby.
+ * @param {Snapshot} snap @param {string} cls @param {boolean} long "Back to the ..." or "← ..."
+ */
+function backLink(snap, cls, long) {
+  if (snap.tournament) {
+    return h('a', { class: cls, href: `/t/${encodeURIComponent(snap.tournament)}`, 'data-back': 'tournament' },
+      long ? 'Back to the tournament' : '← Tournament');
+  }
+  return h('a', { class: cls, href: `/${location.search}`, 'data-back': 'lobby' }, long ? 'Back to the lobby' : '← Lobby');
+}
+
 export class Players {
   /** @param {{resign: () => Promise<void>, render: () => void}} host */
   constructor(host) {
@@ -71,6 +88,18 @@ export class Players {
     this.ratings = null;
     /** the seats and status they were read for */
     this.ratingsFor = '';
+    /** `ratings` frames heard: a read started before the last one is out of date */
+    this.ratingsHeard = 0;
+  }
+
+  /**
+   * The seats' ratings as the socket's `ratings` says them: a rated game over whose sheet
+   * rated it, or rated it again (docs/protocol.md#ratings-addition).
+   * @param {{s?: SeatRating|null, n?: SeatRating|null}} now
+   */
+  heardRatings(now) {
+    this.ratingsHeard += 1;
+    this.ratings = { rated: true, s: seatRating(now.s), n: seatRating(now.n) };
   }
 
   /**
@@ -89,8 +118,9 @@ export class Players {
     }
     // A casual game has no ratings to read again (and a watcher may hold no session).
     if (!this.ratings?.rated && !ratingsOf(snap).rated) return;
+    const heard = this.ratingsHeard;
     api('GET', `/api/games/${snap.game_id}`).then((fresh) => {
-      if (this.ratingsFor !== key) return;
+      if (this.ratingsFor !== key || this.ratingsHeard !== heard) return;
       this.ratings = ratingsOf(fresh);
       this.host.render();
     }, () => { /* the ratings stay as they were; the next change reads them again */ });
@@ -123,6 +153,10 @@ export class Players {
     const connected = seat?.connected ?? false;
     const away = seat && !connected && playing && this.awaySince[side]
       ? ` · offline ${formatRemaining(Date.now() - this.awaySince[side])}` : '';
+    // Whether a player has this page open says something only while they play it here: a
+    // relayed game's players are at the wooden board, and a game over needs nobody.
+    const over = snap.status === 'finished' || snap.status === 'annulled';
+    const where = !seat ? 'empty' : snap.relayed && !over ? 'board' : over ? 'over' : String(connected);
     let captured = null;
     if (snap.position && isOware(snap.ruleset)) {
       const pos = parsePosition(snap.ruleset, snap.position);
@@ -132,14 +166,20 @@ export class Players {
     const computer = seat?.computer;
     const rated = seat ? this.ratings?.[side] : undefined;
     const change = rated?.rating_change;
+    const dot = { empty: 'none', board: 'board', over: 'over', true: 'on', false: 'off' }[where];
+    const title = {
+      empty: 'empty seat', board: 'at the wooden board', over: 'the game is over',
+      true: computer ? 'the computer' : 'connected', false: 'not connected',
+    }[where];
     replace(card,
-      h('span', { class: `dot ${seat ? (connected ? 'on' : 'off') : 'none'}`, 'data-connected': seat ? String(connected) : 'empty', title: seat ? (computer ? 'the computer' : connected ? 'connected' : 'not connected') : 'empty seat' }),
+      h('span', { class: `dot ${dot}`, 'data-connected': where, title }),
       h('span', { class: 'player-name' }, seat ? seat.name : 'Waiting for a player…'),
       rated?.rating ? h('span', { class: 'player-rating muted', 'data-rating': ratingText(rated.rating), title: rated.rating.provisional ? 'provisional rating' : 'rating' }, ` ${ratingText(rated.rating)}`) : null,
       change !== undefined ? h('strong', { class: `rating-change ${change > 0 ? 'up' : change < 0 ? 'down' : ''}`, 'data-rating-change': change }, ` ${changeText(change)}`) : null,
       computer ? h('span', { class: 'computer-badge small', 'data-computer': computer.level }, 'computer') : null,
       h('span', { class: 'player-side muted' }, ` ${sideName(side)}${snap.you === side ? ' (you)' : ''}`),
-      seat && !connected ? h('span', { class: 'offline muted small' }, ` not connected${away}`) : null,
+      where === 'false' ? h('span', { class: 'offline muted small' }, ` not connected${away}`) : null,
+      where === 'board' ? h('span', { class: 'at-board muted small', 'data-at-board': true }, ' at the board') : null,
       captured,
       cardClock(side),
     );
@@ -180,7 +220,7 @@ export class Players {
       snap.impasse?.split ? h('p', { 'data-impasse-split': `${snap.impasse.split.s}-${snap.impasse.split.n}` }, impasseWords(snap, name)) : null,
       this.ratingLine(name),
       h('p', { class: 'muted small' }, `${plural(snap.history.length, 'move')}.`),
-      h('a', { class: 'button primary', href: `/${location.search}` }, 'Back to the lobby')));
+      backLink(snap, 'button primary', true)));
   }
 
   /**
@@ -202,7 +242,7 @@ export class Players {
   /** The way back to the lobby, and resigning (two clicks). @param {Snapshot} snap */
   renderResign(snap) {
     clearTimeout(this.resignTimer);
-    const lobby = h('a', { href: `/${location.search}`, class: 'button secondary small' }, '← Lobby');
+    const lobby = backLink(snap, 'button secondary small', false);
     const playing = snap.status === 'playing' || (snap.status === 'setup' && snap.seats.s && snap.seats.n);
     if (!snap.you || !playing) {
       replace(this.resignBox, lobby);

@@ -11,6 +11,7 @@ import { LiveSocket } from '../core/livesocket.js';
 import { computerCard } from './computerform.js';
 import { gameForm } from './gameform.js';
 import { ratingText } from './ratingtext.js';
+import { timeOfDay } from '../core/when.js';
 
 /**
  * A game as the lobby lists it.
@@ -130,7 +131,7 @@ export async function mountLobby(root) {
     onMessage: (msg) => {
       if (msg.t !== 'lobby') return;
       show(msg.d);
-      status.textContent = `Live: updated ${new Date().toLocaleTimeString()}`;
+      status.textContent = `Live: updated ${timeOfDay(Date.now())}`;
     },
     onConnection: (state) => {
       if (state === 'reconnecting') status.textContent = 'Reconnecting to the lobby…';

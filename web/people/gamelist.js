@@ -3,7 +3,7 @@
 
 import { h } from '../core/ui.js';
 import { RULESET_NAMES, TOURNAMENT_STATUS_WORDS } from '../core/words.js';
-import { day } from './when.js';
+import { day } from '../core/when.js';
 
 /** @typedef {import('../core/api.js').PlayerGame} PlayerGame */
 /** @typedef {import('../core/api.js').PlayerTournament} PlayerTournament */

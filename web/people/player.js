@@ -9,7 +9,7 @@ import { h, replace } from '../core/ui.js';
 import { ensureStyle } from '../core/stylesheet.js';
 import { personLists } from './gamelist.js';
 import { ratingHistory, ratingsSection, resultsSection } from './ratings.js';
-import { day } from './when.js';
+import { day } from '../core/when.js';
 
 /**
  * The page's answer with what the ratings (`ratings`) and the archive (`results`) add to

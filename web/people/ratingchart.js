@@ -4,7 +4,7 @@
 // labels. Pure: points in, an element out; nothing is styled inline (the page's CSP).
 
 import { s } from '../core/ui.js';
-import { day } from './when.js';
+import { day } from '../core/when.js';
 
 /** @typedef {{at_ms: number, rating: number, deviation: number}} RatingPoint */
 

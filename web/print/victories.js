@@ -16,11 +16,11 @@ export function victoryChoices(snap) {
     return [['captures', 'captures (25 or more)'], ['impasse', 'impasse (agreed)'], ['resigned', name('resigned')]];
   }
   if (snap.ruleset === 'mweiso') {
-    return [['no-move', 'normal (no move)'], ['emitwe-ebiri', name('emitwe-ebiri')], ['resigned', name('resigned')]];
+    return [['no-move', name('no-move')], ['emitwe-ebiri', name('emitwe-ebiri')], ['resigned', name('resigned')]];
   }
   const akakyala = /** @type {any} */ (snap.settings.time_control)?.akakyala !== false;
   return [
-    ['no-move', 'normal (no move)'], ['emitwe-ebiri', name('emitwe-ebiri')],
+    ['no-move', name('no-move')], ['emitwe-ebiri', name('emitwe-ebiri')],
     ...(akakyala ? [/** @type {[string, string]} */ (['akakyala', name('akakyala')])] : []),
     ['akawumbi', name('akawumbi')], ['resigned', name('resigned')],
   ];

@@ -16,7 +16,7 @@ import { readerSession } from '../core/session.js';
 import { h, replace, announce, errorText } from '../core/ui.js';
 import { RULESET_NAMES, RESULT_WORDS, formatPoints } from '../core/words.js';
 import { TournamentStore } from '../tournament/tournamentstore.js';
-import { BoardEntryForm, entryText, boardVictoryName, linkEntryStyles } from './entryform.js';
+import { BoardEntryForm, entryText, boardVictoryName, initialsText, linkEntryStyles } from './entryform.js';
 
 /** @typedef {import('../tournament/tournamentstore.js').PairingView} PairingView */
 /** @typedef {import('../tournament/tournamentstore.js').RoundView} RoundView */
@@ -187,12 +187,23 @@ class SheetPage {
     if (!p) return '';
     const other = this.otherName(p);
     switch (stage) {
-      case 'waiting-other': return `Your entry is sent. ${other} initials it.`;
+      case 'waiting-other': return this.otherWithoutDevice(p) ? `Your entry is sent. The director initials it for ${other}.` : `Your entry is sent. ${other} initials it.`;
       case 'to-initial': return 'The result is entered: check it, and initial it if it is right.';
       case 'director': return 'The entries differ, or one is disputed: the director settles the sheet.';
       case 'made': return 'The sheet is made.';
       default: return '';
     }
+  }
+
+  /**
+   * Whether the viewer's opponent is a player the director added without a device: the
+   * director initials for them. @param {PairingView} p
+   */
+  otherWithoutDevice(p) {
+    const seat = this.seat(p);
+    if (seat < 0) return false;
+    const other = seat === 0 ? p.second : p.first;
+    return Boolean(this.snap.players.find((pl) => pl.player_id === other)?.added_by_director);
   }
 
   /** The viewer's opponent's name (or "the other player"). @param {PairingView} p */
@@ -240,7 +251,9 @@ class SheetPage {
         out.push(this.forDirector(pairing));
         break;
       case 'enter':
-        out.push(h('p', { class: 'sheet-state', 'data-sheet-state': stage }, 'After the game: enter the result. The other player then initials it on their phone.'));
+        out.push(h('p', { class: 'sheet-state', 'data-sheet-state': stage }, this.otherWithoutDevice(pairing)
+          ? `After the game: enter the result. ${this.otherName(pairing)} has no phone: the director then initials it for them.`
+          : 'After the game: enter the result. The other player then initials it on their phone.'));
         // A director's entry makes the sheet at once, even at their own table.
         if (seat >= 0 || directs) out.push(this.entryForm(pairing, null, directs));
         break;
@@ -249,7 +262,9 @@ class SheetPage {
         // The viewer's own entry, or one they initialled (a relayed game's proposal).
         const own = standing.by === this.you() && !standing.from_relay;
         out.push(h('div', { class: 'sheet-state', 'data-sheet-state': stage },
-          h('p', { class: 'sheet-headline' }, `Waiting for ${this.otherName(pairing)}'s initials.`),
+          h('p', { class: 'sheet-headline' }, this.otherWithoutDevice(pairing)
+            ? `Waiting for the director to initial it for ${this.otherName(pairing)}.`
+            : `Waiting for ${this.otherName(pairing)}'s initials.`),
           this.entryCard(pairing, standing, own ? 'Your entry' : this.byWords(standing))));
         if (seat >= 0 && own) {
           if (this.entering) out.push(this.entryForm(pairing, standing, false));
@@ -305,11 +320,11 @@ class SheetPage {
    */
   entryCard(p, entry, by) {
     const ruleset = this.snap.ruleset;
-    const initialled = entry.confirmed_by.map((id) => this.name(id));
+    const initialled = initialsText(entry, (id) => this.name(id));
     return h('div', { class: 'entry-card', 'data-entry-by': entry.by },
       h('p', { class: 'entry-by small muted' }, by),
       h('p', { class: 'entry-result', 'data-entry-result': true }, entryText(entry, p, (id) => this.name(id), ruleset)),
-      h('p', { class: 'small muted' }, initialled.length ? `Initialled by ${initialled.join(' and ')}` : 'Not initialled yet'));
+      h('p', { class: 'small muted' }, initialled ? `Initialled by ${initialled}` : 'Not initialled yet'));
   }
 
   /**
@@ -410,14 +425,19 @@ class SheetPage {
     const how = sheet.status === 'corrected'
       ? 'Corrected by the director.'
       : agreed
-        ? `${this.byWords(agreed)}, initialled by ${agreed.confirmed_by.filter((id) => id !== agreed.by).map(name).join(' and ')}.`
+        ? `${this.byWords(agreed)}, initialled by ${initialsText(agreed, name, agreed.from_relay ? undefined : agreed.by)}.`
         : 'Entered by the director.';
     const word = this.snap.ruleset === 'oware' ? 'Pieces taken' : 'Seeds captured';
-    const yours = seat >= 0 ? ` You: ${formatPoints(seat === 0 ? sheet.points.first : sheet.points.second)}.` : '';
+    // The viewer's points on a line of their own: beside the seeds they read as seeds.
+    const yours = seat >= 0 ? h('p', { 'data-sheet-made-points': true }, `Your points for this game: ${formatPoints(seat === 0 ? sheet.points.first : sheet.points.second)}.`) : null;
     return h('div', { class: 'sheet-state sheet-made', 'data-sheet-state': 'made' },
       h('p', { class: 'sheet-headline' }, 'The sheet is made.'),
       h('p', { class: 'entry-result', 'data-sheet-made-result': true }, madeText(p, sheet, name)),
-      h('p', {}, `${word}: ${name(p.first)} ${sheet.seeds.first}, ${name(p.second)} ${sheet.seeds.second}.${yours}`),
+      // An adjudication of Omweso or Mweiso: the seeds on each side it was decided on.
+      h('p', { 'data-sheet-made-seeds': true }, sheet.seeds_on_board
+        ? `Seeds on each side of the board: ${name(p.first)} ${sheet.seeds_on_board.first}, ${name(p.second)} ${sheet.seeds_on_board.second}.`
+        : `${word}: ${name(p.first)} ${sheet.seeds.first}, ${name(p.second)} ${sheet.seeds.second}.`),
+      yours,
       h('p', { class: 'small muted', 'data-sheet-made-how': true }, how, sheet.over_the_board ? ' Entered at the board.' : ''));
   }
 
@@ -465,7 +485,7 @@ class SheetPage {
 }
 
 /**
- * A made sheet's result in words, with the points: "Kato won (normal) · 1–0".
+ * A made sheet's result in words, with the points: "Kato won (no move) · 1–0".
  * @param {PairingView} p @param {import('../tournament/tournamentstore.js').SheetView} sheet
  * @param {(id: string | null) => string} name
  */

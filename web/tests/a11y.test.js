@@ -73,7 +73,7 @@ for (const [on, device] of /** @type {[string, any][]} */ ([['', undefined], [' 
 
   test(`the lobby and its name dialog${on}`, async () => {
     const { page } = await open('lobby', device);
-    await page.goto(`${server.url}/?anim=0`);
+    await page.goto(`${server.url}/`);
     await page.waitForSelector('#open-games[aria-busy="false"]');
     await check(page, 'the lobby read by a visitor without a name');
     await page.click('[data-choose-name]');
@@ -89,7 +89,7 @@ for (const [on, device] of /** @type {[string, any][]} */ ([['', undefined], [' 
     const south = await open('south', device);
     const north = await open('north', device);
     const watcher = await open('watcher', device);
-    await south.page.goto(`${server.url}/?anim=0`);
+    await south.page.goto(`${server.url}/`);
     await south.page.click('[data-choose-name]');
     await giveName(south.page, 'Kato');
     await south.page.selectOption('#new-ruleset', 'omweso');
@@ -97,10 +97,10 @@ for (const [on, device] of /** @type {[string, any][]} */ ([['', undefined], [' 
     const url = String(await (await south.page.waitForSelector('[data-invite]')).getAttribute('data-invite'));
     // Waiting for an opponent.
     await check(south.page, 'a game waiting for its second player');
-    await north.page.goto(`${url}?anim=0`);
+    await north.page.goto(url);
     await north.page.click('[data-join-seat]');
     await giveName(north.page, 'Nakato');
-    await watcher.page.goto(`${url}?anim=0`);
+    await watcher.page.goto(url);
     for (const p of [south.page, north.page, watcher.page]) {
       await p.waitForFunction(() => {
         const s = /** @type {any} */ (window).__omweso?.settled();
@@ -126,7 +126,7 @@ for (const [on, device] of /** @type {[string, any][]} */ ([['', undefined], [' 
 
   test(`the analysis board: a position, the engine's answer, a decision${on}`, async () => {
     const analyst = await open('analyst', device);
-    await analyst.page.goto(`${server.url}/analysis?ruleset=mweiso&anim=0`);
+    await analyst.page.goto(`${server.url}/analysis?ruleset=mweiso`);
     // A visitor analyses without giving a name.
     await analyst.page.waitForSelector('svg[data-board] [data-legal]');
     assert.equal(await analyst.page.locator('#name-input').count(), 0, 'no name is asked to analyse');
@@ -164,21 +164,21 @@ for (const [on, device] of /** @type {[string, any][]} */ ([['', undefined], [' 
 
     const spectator = await open('spectator', device);
     // A visitor watches without a name.
-    await spectator.page.goto(`${t.url}?anim=0`);
+    await spectator.page.goto(t.url);
     await ready(spectator.page);
     assert.equal(await spectator.page.locator('#name-input').count(), 0, 'a watcher is not asked for a name');
     await check(spectator.page, 'a tournament page watched by a spectator, round 1 playing');
 
     const player = await open('player', device);
     await signInContext(player.context, server.url, players[0]);
-    await player.page.goto(`${t.url}?anim=0`);
+    await player.page.goto(t.url);
     await ready(player.page);
     await player.page.waitForSelector('#your-round a[data-go-table]');
     await check(player.page, 'a tournament page seen by a player of round 1');
 
     const director = await open('director', device);
     await signInContext(director.context, server.url, t.director);
-    await director.page.goto(`${t.url}?anim=0`);
+    await director.page.goto(t.url);
     await ready(director.page);
     await director.page.waitForSelector('#director-console');
     await check(director.page, 'a tournament page with the director\'s console');

@@ -48,7 +48,7 @@ async function closeAll(pages, expected = []) {
 
 /** Chooses a name from the lobby's header. @param {import('playwright-core').Page} page @param {string} name */
 async function chooseName(page, name) {
-  await page.goto(`${live.server.url}/?anim=0`);
+  await page.goto(`${live.server.url}/`);
   await page.click('[data-choose-name]');
   await page.fill('#name-input', name);
   await page.click('#name-submit');
@@ -102,20 +102,20 @@ test('a guest in a live game makes an account from the same phone; the game goes
   const bySeat = { s: south.page, n: north.page };
   await chooseName(south.page, 'Kato');
   const gameId = await createGame(south.page);
-  await north.page.goto(`${live.server.url}/g/${gameId}?anim=0`);
+  await north.page.goto(`${live.server.url}/g/${gameId}`);
   await north.page.click('[data-join-seat]');
   await north.page.fill('#name-input', 'Nakato');
   await north.page.click('#name-submit');
-  await south.page.goto(`${live.server.url}/g/${gameId}?anim=0`);
+  await south.page.goto(`${live.server.url}/g/${gameId}`);
   await settled(north.page, 2);
   await playOne(pages, bySeat);
   const before = await settled(south.page);
   assert.equal(before.you, 's');
 
-  // The header: the guest's account menu leads to the account page.
+  // The header: the guest's account menu leads to the account page, and back here after.
   await south.page.click('[data-account-menu] summary');
   assert.deepEqual(await south.page.locator('[data-account-menu] a').evaluateAll((els) => els.map((e) => [e.textContent, e.getAttribute('href')])),
-    [['Your games', '/me'], ['Your account (make one)', '/account']]);
+    [['Your games', '/me'], ['Your account (make one)', `/account?next=${encodeURIComponent(`/g/${gameId}`)}`]]);
   await south.page.click('[data-account-link]');
   await south.page.waitForSelector('#signup');
   assert.equal(await south.page.locator('[data-account-state]').getAttribute('data-account-state'), 'guest');
@@ -144,6 +144,10 @@ test('a guest in a live game makes an account from the same phone; the game goes
   assert.ok(await south.page.locator('[data-codes-done]').isDisabled(), 'continuing waits for "I have written them down"');
   await south.page.check('[data-codes-written]');
   await south.page.click('[data-codes-done]');
+  // Back where the account was made from, saying so; the account page then shows it.
+  await south.page.waitForURL(`**/g/${gameId}`);
+  await south.page.waitForSelector('.toast:has-text("Your account is made")');
+  await south.page.goto(`${live.server.url}/account`);
   await south.page.waitForSelector('[data-account-state="account"]');
   assert.equal(await south.page.locator('[data-account-username]').innerText(), '@kato_k');
   await south.page.waitForFunction(() => /member since \d+ \w+ \d{4}/.test(document.querySelector('[data-member-since]')?.textContent || ''));
@@ -152,7 +156,7 @@ test('a guest in a live game makes an account from the same phone; the game goes
   await assertAccessible(south.page, 'the account page of an account');
 
   // Back to the game: the same seat, and play goes on.
-  await south.page.goto(`${live.server.url}/g/${gameId}?anim=0`);
+  await south.page.goto(`${live.server.url}/g/${gameId}`);
   const after = await settled(south.page, before.version);
   assert.equal(after.you, 's', 'the account holds the guest\'s seat');
   const [next] = await playOne(pages, bySeat);
@@ -279,11 +283,11 @@ test('a player page lists the account\'s game, with a working link, to anyone', 
 test('an account logs in on a new phone from its game and comes back to it; a recovery code sets a new password; everywhere else is signed out', { timeout: 90000 }, async () => {
   assert.ok(made.username, 'the first test made the account');
   const other = await phone('new phone');
-  await other.page.goto(`${live.server.url}/g/${made.gameId}?anim=0`);
+  await other.page.goto(`${live.server.url}/g/${made.gameId}`);
   await settled(other.page);
   await other.page.click('[data-log-in-link]');
   await other.page.waitForSelector('#login');
-  assert.equal(new URL(other.page.url()).searchParams.get('next'), `/g/${made.gameId}?anim=0`);
+  assert.equal(new URL(other.page.url()).searchParams.get('next'), `/g/${made.gameId}`);
   assert.equal(await other.page.locator('[data-login-note]').count(), 0, 'a device with no guest has no guest games to leave');
   await other.page.fill('#login-username', made.username);
   await other.page.fill('#login-password', 'not the password at all');
@@ -293,7 +297,7 @@ test('an account logs in on a new phone from its game and comes back to it; a re
   const refusal = await other.page.locator('[data-form-error="login"]').innerText();
   await other.page.fill('#login-password', PASSWORD);
   await other.page.click('#login-submit');
-  await other.page.waitForURL(`${live.server.url}/g/${made.gameId}?anim=0`);
+  await other.page.waitForURL(`${live.server.url}/g/${made.gameId}`);
   // The page it comes back to says who this device is now (a toast of a few seconds).
   await other.page.waitForFunction(() => [...document.querySelectorAll('[data-toast]')].some((t) => t.textContent === 'You are logged in as Kato'));
   const state = await settled(other.page);

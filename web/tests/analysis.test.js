@@ -80,12 +80,12 @@ test('analysing a running game at a move, playing, asking the engine, typing a p
   await signInContext(context, live.server.url, watcher);
 
   // The game page links each reviewed position to the analysis board.
-  await page.goto(`${live.server.url}/g/${gameId}?anim=0`);
+  await page.goto(`${live.server.url}/g/${gameId}`);
   await page.click('[data-history-index="2"]');
   const link = page.locator('[data-analyse-ply="3"]');
   assert.equal(await link.getAttribute('href'), `/analysis?game=${gameId}&ply=3`);
 
-  await page.goto(`${live.server.url}/analysis?game=${gameId}&ply=3&anim=0`);
+  await page.goto(`${live.server.url}/analysis?game=${gameId}&ply=3`);
   let s = await settled(page, (x) => x.cursor === 3);
   assert.equal(s.position, snap.history[2].position);
   assert.equal(s.drawn, s.position);
@@ -205,7 +205,7 @@ test('a finished game: its last position says "Game over", the engine is not ask
   const watcher = await session(live.server.url, 'Okello');
   const { context, page, problems } = await openPage(live.browser, 'analyst-finished');
   await signInContext(context, live.server.url, watcher);
-  await page.goto(`${live.server.url}/analysis?game=${gameId}&ply=${plies}&anim=0`);
+  await page.goto(`${live.server.url}/analysis?game=${gameId}&ply=${plies}`);
   let s = await settled(page, (x) => x.cursor === plies);
   assert.equal(s.position, last);
   assert.deepEqual(s.legal, [], 'nobody moves in a finished position');
@@ -242,7 +242,7 @@ test('a Mweiso opening (never clockwise), then a clockwise start, its decision a
     viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2,
   });
   await signInContext(context, live.server.url, analyst);
-  await page.goto(`${live.server.url}/analysis?ruleset=mweiso&anim=0`);
+  await page.goto(`${live.server.url}/analysis?ruleset=mweiso`);
   let s = await settled(page, (x) => x.ruleset === 'mweiso' && x.legal.length > 0);
   // docs/rules.md#2-mweiso-kagera-murray-1951: no opening turn starts clockwise.
   assert.ok(s.legal.includes('A1') && s.legal.includes('H4'), `${s.legal}`);

@@ -8,6 +8,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { serverAndBrowser } from './helpers/suite.js';
 import { openPage, PHONE } from './helpers/browser.js';
@@ -15,6 +18,9 @@ import { assertAccessible } from './helpers/axe.js';
 import { call, session, wsUrl } from './helpers/protocol.js';
 
 const live = serverAndBrowser();
+
+const ARTIFACTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'test-artifacts');
+mkdirSync(ARTIFACTS, { recursive: true });
 
 const PASSWORD = 'seeds in the outer row at dusk';
 
@@ -134,6 +140,15 @@ test('finished games are searched on /games and replayed on their own page, on a
     assert.match(text, /C1/, `${format}: the moves`);
   }
 
+  // The step buttons draw their icons themselves (SVG): the media symbols ⏮ ⏭ were empty
+  // boxes in Debian's Chromium, whose fonts lack them (issue 40).
+  const steps = await panel.locator('[data-replay]').evaluateAll((buttons) => buttons.map((b) => {
+    const icon = b.querySelector('svg[data-step-icon]');
+    const box = icon?.getBoundingClientRect();
+    return { text: (b.textContent || '').trim(), icon: icon?.getAttribute('data-step-icon'), drawn: Boolean(box && box.width >= 16 && box.height >= 16) };
+  }));
+  assert.deepEqual(steps, ['first', 'previous', 'next', 'last'].map((icon) => ({ text: '', icon, drawn: true })));
+  await panel.locator('.replay-steps').screenshot({ path: path.join(ARTIFACTS, 'replay-steps.png') });
   // Step through the replay: the board shows each move's position.
   await panel.locator('[data-replay="first"]').click();
   assert.equal(await panel.locator('[data-replay-where]').textContent(), 'After move 1 of 2: South played C1.');
@@ -147,6 +162,62 @@ test('finished games are searched on /games and replayed on their own page, on a
   await assertLargeTargets(page, '[data-finished-panel] .button');
   await assertAccessible(page, 'a finished game\'s page', { include: ['[data-finished-panel]'] });
 
+  await opened.context.close();
+  assert.deepEqual(opened.problems, [], `the page logged problems:\n${opened.problems.join('\n')}`);
+});
+
+test('a guest\'s games are found by the name the sheets show, and a tournament\'s by its name', async () => {
+  const url = live.server.url;
+  const director = await session(url, 'TD');
+  const event = await call(url, director.token, 'POST', '/api/tournaments', { name: 'Kampala Evening', ruleset: 'oware', rounds: 1 });
+  const id = event.tournament_id;
+  /** @type {Map<string, string>} */
+  const tokens = new Map();
+  for (const name of ['Kato Moses', 'Auma Grace']) {
+    const guest = await session(url, name);
+    await call(url, guest.token, 'POST', `/api/tournaments/${id}/join`);
+    tokens.set(guest.player_id, guest.token);
+  }
+  await call(url, director.token, 'POST', `/api/tournaments/${id}/rounds`);
+  const round = await call(url, director.token, 'POST', `/api/tournaments/${id}/rounds/1/start`);
+  const { game_id: gameId, first, second } = round.pairings[0];
+  const s = await seat(gameId, String(tokens.get(first)));
+  const n = await seat(gameId, String(tokens.get(second)));
+  await s.send('move', { move: 'C1' });
+  await n.send('move', { move: 'C2' });
+  await s.send('resign', {});
+  s.close();
+  n.close();
+
+  const opened = await openPage(live.browser, 'relative', PHONE);
+  const { page } = opened;
+  await page.goto(`${url}/games`);
+  await page.waitForSelector('[data-archive-game]');
+  // Found by the name as typed on a phone, in any case.
+  await page.fill('#archive-player', 'kato moses');
+  await page.click('[data-archive-search]');
+  await page.waitForFunction(() => document.querySelectorAll('[data-archive-game]').length === 1);
+  const row = page.locator(`[data-archive-game="${gameId}"]`);
+  assert.match(String(await row.locator('.archive-players').textContent()), /Kato Moses|Auma Grace/);
+  assert.match(String(await row.locator('.archive-details').textContent()), / · Kampala Evening$/);
+  assert.match(page.url(), /\/games\?player=kato\+moses$/);
+  // A tournament picked by its name.
+  await page.fill('#archive-player', '');
+  await page.fill('#archive-tournament', 'Kampala Evening');
+  await page.click('[data-archive-search]');
+  await page.waitForFunction(() => document.querySelectorAll('[data-archive-game]').length === 1
+    && document.querySelector('[data-archive-status]')?.textContent === '1 game shown.');
+  assert.equal(await page.locator('[data-archive-game]').getAttribute('data-archive-game'), gameId);
+  // Its page links to the tournament by name.
+  await row.locator('a').click();
+  await page.waitForURL(`**/g/${gameId}`);
+  const link = page.locator('[data-finished-tournament]');
+  await page.waitForFunction(() => /Kampala Evening/.test(document.querySelector('[data-finished-tournament]')?.textContent || ''));
+  assert.equal(await link.getAttribute('href'), `/t/${id}`);
+  // A name nobody has is no error: nothing is found.
+  await page.goto(`${url}/games?player=Kato%20Mosis`);
+  await page.waitForFunction(() => document.querySelector('[data-archive-status]')?.textContent === 'No finished game matches this search.');
+  assert.equal(await page.locator('[data-archive-error]').textContent(), '');
   await opened.context.close();
   assert.deepEqual(opened.problems, [], `the page logged problems:\n${opened.problems.join('\n')}`);
 });

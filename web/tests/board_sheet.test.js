@@ -2,7 +2,7 @@
 // two players on phones (360×640, each its own browser and session) open their table's
 // sheet page; one enters the result in a few taps, the other sees it and initials it; the
 // tournament page then shows the table's result and the standings changed. Then entries
-// that differ: the director, who set the table to be played over the board in the console
+// that differ (Omweso's phones offer no draw): the director, who set the table to be played over the board in the console
 // before starting the round, sees both entries side by side and enters the result; the
 // sheet is made. Real server, headless Chromium, the real CSP, default settings; any
 // console error fails.
@@ -102,7 +102,7 @@ test('two phones: one enters the result at the board, the other initials it; the
     await b.page.goto(sheetUrl);
     await stageIs(b.page, 'to-initial');
     const shown = await b.page.textContent('[data-entry-result]');
-    assert.equal(shown, `${first.name} won (normal) · seeds captured: ${first.name} 40, ${second.name} 24`);
+    assert.equal(shown, `${first.name} won (no move) · seeds captured: ${first.name} 40, ${second.name} 24`);
     assert.match(await b.page.textContent('[data-sheet-state="to-initial"]') || '', new RegExp(`Entered by ${first.name}`));
     await assertPhoneFriendly(b.page);
     await assertAccessible(b.page, 'the sheet page, an entry to initial');
@@ -111,7 +111,11 @@ test('two phones: one enters the result at the board, the other initials it; the
     await stageIs(b.page, 'made');
     // The first player's page follows live (the socket's round event).
     await stageIs(a.page, 'made');
-    assert.equal(await a.page.textContent('[data-sheet-made-result]'), `${first.name} won (normal) · 1–0`);
+    assert.equal(await a.page.textContent('[data-sheet-made-result]'), `${first.name} won (no move) · 1–0`);
+    // The seeds are seeds, the points points: each said as what it is.
+    assert.deepEqual(await a.page.$$eval('.sheet-made p:not([data-sheet-made-how])', (ps) => ps.map((el) => el.textContent)), [
+      'The sheet is made.', `${first.name} won (no move) · 1–0`,
+      `Seeds captured: ${first.name} 40, ${second.name} 24.`, 'Your points for this game: 1.']);
     assert.match(await a.page.textContent('[data-sheet-made-how]') || '', new RegExp(`Entered by ${first.name}, initialled by ${second.name}\\. Entered at the board\\.`));
 
     // The tournament page: the table marked, its result, the standings.
@@ -175,9 +179,13 @@ test('entries that differ wait for the director, who set the table at the board 
     const [pa, pb] = first === x ? [a, b] : [b, a];
     const sheetUrl = `${server.url}/t/${id}/sheet/1/1`;
 
-    // The first player says they won by emitwe-ebiri.
+    // The first player says they won by emitwe-ebiri. Omweso has no draws: the phone
+    // offers none (docs/rules.md 1.5).
     await pa.page.goto(sheetUrl);
     await stageIs(pa.page, 'enter');
+    assert.deepEqual(await pa.page.$$eval('[data-entry-winner]', (els) => els.map((el) => el.getAttribute('data-entry-winner'))),
+      [first.player_id, second.player_id]);
+    assert.equal(await pa.page.textContent('[data-entry-form] legend'), '1. Who won? (Omweso has no draws)');
     await pa.page.tap(`[data-entry-winner="${first.player_id}"]`);
     await pa.page.tap('[data-entry-victory="emitwe-ebiri"]');
     await pa.page.fill('[data-entry-seeds="first"]', '30');
@@ -218,32 +226,37 @@ test('entries that differ wait for the director, who set the table at the board 
     await page.screenshot({ path: path.join(ARTIFACTS, 'board-sheet-director.png'), fullPage: true });
     await assertAccessible(page, 'the console, a board table waiting for the director', { include: ['#director-console'] });
 
-    // The director enters the result (a draw, on the seeds they counted): the sheet is made.
+    // The director enters the result (the first's win, on the seeds they counted): the
+    // sheet is made. Their form's only draw is an adjudication's.
     await page.click('[data-board-enter="1"]');
     const form = page.locator('[data-board-enter-form="1"]');
     await form.waitFor();
-    await form.locator('[data-entry-winner="draw"]').click();
-    await form.locator('[data-entry-seeds="first"]').fill('20');
+    assert.deepEqual(await form.locator('[data-entry-winner]').allTextContents(), [first.name, second.name, 'Draw (adjudicated)']);
+    await form.locator(`[data-entry-winner="${first.player_id}"]`).click();
+    await form.locator('[data-entry-victory="emitwe-ebiri"]').click();
+    await form.locator('[data-entry-seeds="first"]').fill('32');
     await form.locator('[data-entry-seeds="second"]').fill('20');
     await form.locator('[data-entry-send]').click();
     await waitFor(async () => (await row.getAttribute('data-status')) === 'confirmed', 'the sheet made in the console');
-    assert.match(await row.locator('[data-result]').textContent() || '', /^draw · ½–½$/);
-    assert.equal(await row.locator('[data-entered-at-board]').textContent(), 'entered at the board · seeds 20–20');
+    assert.equal(await row.locator('[data-result]').textContent(), `${first.name} won (emitwe-ebiri) · 2–0`);
+    assert.equal(await row.locator('[data-entered-at-board]').textContent(), 'entered at the board · seeds 32–20');
     await stageIs(pa.page, 'made');
     await stageIs(pb.page, 'made');
-    assert.equal(await pb.page.textContent('[data-sheet-made-result]'), 'Draw · ½–½');
+    assert.equal(await pb.page.textContent('[data-sheet-made-result]'), `${first.name} won (emitwe-ebiri) · 2–0`);
     assert.match(await pb.page.textContent('[data-sheet-made-how]') || '', /^Entered by the director\./);
     const after = await snapshot(server.url, id, director.token);
     const made = after.rounds[0].pairings[0].sheet;
-    assert.equal(made.first_result, 'drawn');
-    assert.deepEqual(made.seeds, { first: 20, second: 20 });
-    assert.deepEqual(after.standings.map((/** @type {any} */ s) => s.points), [0.5, 0.5]);
+    assert.equal(made.first_result, 'won');
+    assert.deepEqual(made.seeds, { first: 32, second: 20 });
+    assert.deepEqual(after.standings.map((/** @type {any} */ s) => s.points), [2, 0]);
 
-    // A correction of a board sheet carries its seeds too.
+    // A correction of a board sheet carries its seeds too; its only draw in Omweso is an
+    // adjudication's.
     await row.locator('[data-correct]').click();
+    assert.equal(await page.textContent('#correct-result option[value="draw"]'), 'Draw on adjudication (½ each)');
     await page.selectOption('#correct-result', 'second');
     await page.selectOption('#correct-victory', 'resigned');
-    assert.equal(await page.inputValue('#correct-seeds-first'), '20');
+    assert.equal(await page.inputValue('#correct-seeds-first'), '32');
     await page.fill('#correct-seeds-first', '12');
     await page.fill('#correct-seeds-second', '15');
     await page.fill('#correct-reason', 'the players agree the first resigned');
@@ -343,6 +356,9 @@ test('the console: a player added without a device, a board table\'s relay invit
     const code = await invite.locator('[data-relay-code-text]').textContent();
     assert.match(code || '', /^[A-Z0-9]{4}-[A-Z0-9]{4}$/);
     assert.match(await invite.locator('[data-relay-url]').getAttribute('href') || '', new RegExp(`/t/${id}/relay/1/1#code=[A-Z0-9]{8}$`));
+    // It is good for 12 hours, into the next day perhaps: its end says the day too.
+    assert.match(await invite.locator('[data-relay-until]').textContent() || '', /^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}$/);
+    assert.match(await invite.textContent() || '', /It works once, until \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}; a new invite replaces it\./);
     await assertAccessible(page, 'the console, a relay invite shown', { include: ['#director-console'] });
     await page.click('[data-key="relay-invite-close"]');
     await page.click('[data-relay-open="1"]');
@@ -357,6 +373,51 @@ test('the console: a player added without a device, a board table\'s relay invit
     await page.waitForSelector('[data-played-at-table="1"][data-played-at="board"]');
     assert.deepEqual(desk.problems, [], `the console logged problems:\n${desk.problems.join('\n')}`);
   } finally {
+    await desk.context.close();
+  }
+});
+
+test('a player without a device: the other is told the director initials it, and the director does, in the console', async () => {
+  const { server } = live;
+  const { id, director } = await createTournament(server.url, { played_at: 'board', name: 'Phoneless' });
+  const [wasswa] = await joinPlayers(server.url, id, 1, { names: ['Wasswa'] });
+  const okello = await call(server.url, director.token, 'POST', `/api/tournaments/${id}/players`, { name: 'Okello' });
+  await call(server.url, director.token, 'POST', `/api/tournaments/${id}/rounds`);
+  const round = await call(server.url, director.token, 'POST', `/api/tournaments/${id}/rounds/1/start`);
+  const table = round.pairings[0];
+  const phone = await phoneOf('Wasswa', wasswa);
+  const desk = await openPage(live.browser, 'director');
+  await signInContext(desk.context, server.url, director);
+  try {
+    // Wasswa's phone does not say Okello initials it "on their phone": the director does.
+    await phone.page.goto(`${server.url}/t/${id}/sheet/1/1`);
+    await stageIs(phone.page, 'enter');
+    assert.equal(await phone.page.textContent('[data-sheet-state="enter"]'),
+      'After the game: enter the result. Okello has no phone: the director then initials it for them.');
+    await phone.page.tap(`[data-entry-winner="${wasswa.player_id}"]`);
+    await phone.page.tap('[data-entry-victory="no-move"]');
+    await phone.page.fill('[data-entry-seeds="first"]', table.first === wasswa.player_id ? '40' : '20');
+    await phone.page.fill('[data-entry-seeds="second"]', table.first === wasswa.player_id ? '20' : '40');
+    await phone.page.tap('[data-entry-send]');
+    await stageIs(phone.page, 'waiting-other');
+    assert.equal(await phone.page.textContent('[data-sheet-state="waiting-other"] .sheet-headline'), 'Waiting for the director to initial it for Okello.');
+
+    // The console: the entry shown, waiting for the director's initials for Okello.
+    const page = desk.page;
+    await page.goto(`${server.url}/t/${id}`);
+    const row = page.locator('[data-sheet-row][data-table="1"]');
+    await waitFor(async () => (await row.getAttribute('data-status')) === 'waiting-initials', 'the entry in the console');
+    assert.equal(await row.locator('[data-sheet-status]').textContent(), 'waiting for your initials for Okello (no device)');
+    assert.match(await page.textContent('#director-status') || '', /table 1 waits for your initials for a player without a device/);
+    const initial = row.locator(`[data-board-confirm-for="${okello.player_id}"]`);
+    assert.equal(await initial.textContent(), 'Initial for Okello (accept Wasswa\'s entry)');
+    await initial.click();
+    await waitFor(async () => (await row.getAttribute('data-status')) === 'confirmed', 'the sheet made by the director\'s initials');
+    await stageIs(phone.page, 'made');
+    assert.equal(await phone.page.textContent('[data-sheet-made-how]'), 'Entered by Wasswa, initialled by the director Director for Okello. Entered at the board.');
+    for (const p of [phone, desk]) assert.deepEqual(p.problems, [], `the ${p.label} page logged problems:\n${p.problems.join('\n')}`);
+  } finally {
+    await phone.context.close();
     await desk.context.close();
   }
 });
@@ -400,22 +461,29 @@ test('a relayed board table is marked on the tournament page; at the round\'s en
     await waitFor(async () => (await watcher.page.locator('[data-mini][data-table="2"] [data-mini-status]').textContent()) === 'Time is up: the director adjudicates',
       'the spectator told the director adjudicates table 2');
 
-    // The director adjudicates: the second player's win on the seeds on each side.
+    // The director adjudicates: the second player's win on the seeds on each side, which
+    // the form asks for (all 64 are on the board), not the seeds captured.
     const table2 = snap.rounds[0].pairings.find((/** @type {any} */ p) => p.table === 2);
     await page.click('[data-board-enter="2"]');
     const form = page.locator('[data-board-enter-form="2"]');
     await form.locator(`[data-entry-winner="${table2.second}"]`).click();
     await form.locator('[data-entry-victory="adjudicated"]').click();
+    assert.equal(await form.locator('.entry-step:last-of-type legend').textContent(), '3. Seeds on each side of the board');
     await form.locator('[data-entry-seeds="first"]').fill('10');
     await form.locator('[data-entry-seeds="second"]').fill('50');
     await form.locator('[data-entry-send]').click();
+    assert.equal(await form.locator('[data-entry-error]').textContent(), '10 and 50 add up to 60: a board holds 64 seeds. Count them again.');
+    await form.locator('[data-entry-seeds="first"]').fill('14');
+    await form.locator('[data-entry-send]').click();
     await waitFor(async () => (await row.getAttribute('data-status')) === 'confirmed', 'table 2\'s sheet made');
     assert.equal(await page.locator('[data-missing-table="1/2"]').count(), 0, 'no longer missing');
+    assert.equal(await row.locator('[data-entered-at-board]').textContent(), 'adjudicated at the board · seeds on each side 14–50');
     const after = await snapshot(server.url, id, director.token);
     const sheet = after.rounds[0].pairings.find((/** @type {any} */ p) => p.table === 2).sheet;
     assert.equal(sheet.second_result, 'adjudicated-won');
     assert.equal(sheet.victory, 'adjudicated');
-    assert.deepEqual(sheet.seeds, { first: 10, second: 50 });
+    assert.deepEqual(sheet.seeds_on_board, { first: 14, second: 50 });
+    assert.deepEqual(sheet.seeds, { first: 0, second: 0 }, 'no captures counted');
     assert.match(await row.locator('[data-result]').textContent() || '', / won on adjudication · 0–1$/);
     for (const p of [desk, watcher]) assert.deepEqual(p.problems, [], `the ${p.label} page logged problems:\n${p.problems.join('\n')}`);
   } finally {

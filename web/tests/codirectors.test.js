@@ -22,7 +22,7 @@ test('a guest made co-director by invite code pairs from the console, under thei
 
   const director = await openPage(live.browser, 'director');
   await signInContext(director.context, live.server.url, t.director);
-  await director.page.goto(`${t.url}?anim=0`);
+  await director.page.goto(t.url);
   await director.page.waitForSelector('#director-console [data-co-director-invite]');
   await director.page.click('[data-co-director-invite]');
   const codeEl = director.page.locator('[data-co-director-code]');
@@ -33,7 +33,7 @@ test('a guest made co-director by invite code pairs from the console, under thei
   // Sarah, a guest, has no console until she enters the code.
   const guest = await openPage(live.browser, 'co-director');
   await signInContext(guest.context, live.server.url, sarah);
-  await guest.page.goto(`${t.url}?anim=0`);
+  await guest.page.goto(t.url);
   await guest.page.waitForSelector('#co-director-code');
   assert.equal(await guest.page.locator('#director-console').count(), 0);
   await guest.page.click('#co-director-code summary');
@@ -70,7 +70,8 @@ test('a guest made co-director by invite code pairs from the console, under thei
   const linkCode = await director.page.locator('[data-link-code]').getAttribute('data-link-code');
   assert.match(/** @type {string} */ (linkCode), /^\w{4}-\w{4}$/);
   const said = await director.page.locator(`[data-device-code="${kato.player_id}"] p`).nth(1).textContent();
-  assert.ok(said?.startsWith(`On the new device, open ${new URL(live.server.url).host}/link and enter this code`), said ?? '');
+  assert.ok(said?.startsWith(`On the new device, scan the QR code, or open ${new URL(live.server.url).host}/link and enter this code`), said ?? '');
+  assert.ok(said?.includes('the new device is then Kato in this tournament only, and goes straight to their table'), said ?? '');
 
   await assertAccessible(director.page, 'the console showing an invite code, the actions and a device code');
   await assertAccessible(guest.page, 'a co-director\'s console');
@@ -96,7 +97,7 @@ test('a player on a browser that never saw the tournament is taken to their tabl
   // A fresh context: nothing of the tournament in its storage, only the person's session.
   const phone = await openPage(live.browser, 'new-phone');
   await signInContext(phone.context, live.server.url, kato);
-  await phone.page.goto(`${t.url}?anim=0`);
+  await phone.page.goto(t.url);
   const go = phone.page.locator('[data-go-table]');
   await go.waitFor();
   assert.equal(await go.getAttribute('data-game-id'), gameId);

@@ -1,8 +1,9 @@
 // A game against the computer in the real page, against the real server, in headless
 // Chromium: "Play the computer" in the lobby, then a whole game played by clicking, the
-// computer answering through the server like any opponent. Played twice: with animations
-// instant (`?anim=0`), and with the default settings as a user gets them (fewer moves, each
-// turn animated). The computer's least delay is cut to 100 ms so the test stays short.
+// computer answering through the server like any opponent. The page has the default
+// settings, as a user gets them: every turn is animated. Played twice: skipping each turn's
+// animation by the page's button, and watching each to its end (fewer moves). The
+// computer's least delay is cut to 100 ms so the test stays short.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -35,27 +36,31 @@ after(async () => {
 
 /**
  * The game as the page shows it once settled and waiting for the player (their move or
- * decision), or over.
- * @param {import('playwright-core').Page} page
+ * decision), or over. With `skip`, a turn being animated meanwhile is skipped by the page's
+ * "Skip animation" button, as a user may (pressed in the page itself, in the same step that
+ * sees it shown: it hides the moment the animation ends).
+ * @param {import('playwright-core').Page} page @param {boolean} skip
  * @returns {Promise<any>}
  */
-async function myTurnOrEnd(page) {
-  const handle = await page.waitForFunction(() => {
+async function myTurnOrEnd(page, skip) {
+  const handle = await page.waitForFunction((skip) => {
     const s = /** @type {any} */ (window).__omweso?.settled();
     // A move that ends the game shows its outcome a moment before the `end` event.
-    return s && (s.status !== 'playing' || s.outcome || s.to_move === s.you) ? s : null;
-  }, null, { timeout: 20000 });
+    if (s && (s.status !== 'playing' || s.outcome || s.to_move === s.you)) return s;
+    if (skip) /** @type {HTMLElement | null} */ (document.querySelector('[data-skip]:not([hidden])'))?.click();
+    return null;
+  }, skip, { timeout: 20000 });
   return handle.jsonValue();
 }
 
 /**
- * A game against the computer, from the lobby: `limit` moves of ours at most, then we resign.
- * @param {string} query the lobby's query (the game page keeps it): `?anim=0`, or '' for the defaults
- * @param {number} limit @param {string} shots the screenshot's name suffix
+ * A game against the computer, from the lobby (default settings): `limit` moves of ours at
+ * most, then we resign. `skip`: every turn's animation is skipped by the page's button.
+ * @param {number} limit @param {string} shots the screenshot's name suffix @param {boolean} skip
  */
-async function gameAgainstTheComputer(query, limit, shots) {
+async function gameAgainstTheComputer(limit, shots, skip) {
   const { context, page, problems } = await openPage(browser, 'player');
-  await page.goto(`${server.url}/${query}`);
+  await page.goto(`${server.url}/`);
   await page.click('[data-choose-name]');
   await page.fill('#name-input', 'Kato');
   await page.click('#name-submit');
@@ -76,7 +81,7 @@ async function gameAgainstTheComputer(query, limit, shots) {
 
   // The game page: the computer's seat says so, is never "not connected", and there is
   // no invite to send nor a seat to take.
-  let state = await myTurnOrEnd(page);
+  let state = await myTurnOrEnd(page, skip);
   assert.equal(state.you, 'n');
   assert.ok(state.history >= 1, 'the computer (South) has moved first');
   await page.waitForSelector('.player-card[data-seat="s"] [data-computer="1"]');
@@ -100,11 +105,13 @@ async function gameAgainstTheComputer(query, limit, shots) {
     await page.mouse.move(1, 1);
     const before = state.version;
     // The computer's answer comes by itself; the page settles on the player's turn again.
-    await page.waitForFunction((v) => {
+    await page.waitForFunction(({ v, skip }) => {
       const s = /** @type {any} */ (window).__omweso?.settled();
-      return s && s.version > v;
-    }, before, { timeout: 20000 });
-    state = await myTurnOrEnd(page);
+      if (s && s.version > v) return true;
+      if (skip) /** @type {HTMLElement | null} */ (document.querySelector('[data-skip]:not([hidden])'))?.click();
+      return false;
+    }, { v: before, skip }, { timeout: 20000 });
+    state = await myTurnOrEnd(page, skip);
     moves += 1;
     if (moves === 6) await page.screenshot({ path: path.join(ARTIFACTS, `computer-game${shots}.png`) });
   }
@@ -126,10 +133,10 @@ async function gameAgainstTheComputer(query, limit, shots) {
   assert.deepEqual(problems, [], `the page logged problems:\n${problems.join('\n')}`);
 }
 
-test('a whole game against the computer (level 1), from the lobby, by clicking', async () => {
-  await gameAgainstTheComputer('?anim=0', 60, '');
+test('a whole game against the computer (level 1), from the lobby, by clicking', { timeout: 600000 }, async () => {
+  await gameAgainstTheComputer(60, '', true);
 });
 
-test('a game against the computer with animations on, as users get it', { timeout: 600000 }, async () => {
-  await gameAgainstTheComputer('', 12, '-animated');
+test('a game against the computer with every animation played out, as users watch it', { timeout: 600000 }, async () => {
+  await gameAgainstTheComputer(12, '-animated', false);
 });

@@ -7,7 +7,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 
 import { resultText } from '../director/sheets.js';
-import { currentOutcome } from '../director/correction.js';
+import { currentOutcome, drawCorrection } from '../director/correction.js';
 import { pairingKey } from '../director/pairing.js';
 
 /** @typedef {import('../tournament/tournamentstore.js').PairingView} PairingView */
@@ -59,6 +59,12 @@ test('a sheet as the correction form\'s choices', () => {
     { result: 'annulled', victory: 'never-ending' });
   assert.deepEqual(currentOutcome(sheet({ first_result: 'adjudicated-drawn', second_result: 'adjudicated-drawn', victory: 'adjudicated' })),
     { result: 'draw', victory: '' });
+});
+
+test('the draw a correction makes: Oware\'s played out, Omweso\'s and Mweiso\'s only on adjudication', () => {
+  assert.deepEqual(drawCorrection('oware'), { label: 'Draw', adjudicated: false });
+  assert.deepEqual(drawCorrection('omweso'), { label: 'Draw on adjudication', adjudicated: true });
+  assert.deepEqual(drawCorrection('mweiso'), { label: 'Draw on adjudication', adjudicated: true });
 });
 
 test('a pairing\'s key: the tables in order, a bye as an empty second', () => {

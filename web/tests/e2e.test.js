@@ -1,8 +1,9 @@
 // End-to-end: the real server, the real page, headless Chromium. Each test plays through
 // the page the way a person does - by clicking (or tapping, or the keyboard) - and reads
 // the page's stable hooks (data-pit, data-legal, data-choice, data-steal-open,
-// data-outcome). Animations are instant (`?anim=0`) except where they are the subject, and
-// in the whole game played once more with the default settings, as a user gets them.
+// data-outcome). Every page is opened as users get it, with the default settings
+// (animations on): the tests wait for a turn's animation to end (`settled()`), or skip it
+// with the page's button as a user may.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -49,16 +50,12 @@ async function closeAll() {
   assert.deepEqual(problems, [], `the pages logged problems:\n${problems.join('\n')}`);
 }
 
-/** Animations instant: what most tests open their pages with. */
-const INSTANT = '?anim=0';
-
 /**
  * Signs up on the lobby under `name`.
  * @param {import('playwright-core').Page} page @param {string} name
- * @param {string} [query] the lobby's query: `?anim=0`, or '' for the default settings
  */
-async function signUp(page, name, query = INSTANT) {
-  await page.goto(`${server.url}/${query}`);
+async function signUp(page, name) {
+  await page.goto(`${server.url}/`);
   // The lobby is read without a name: the header offers to choose one.
   await page.click('[data-choose-name]');
   await page.fill('#name-input', name);
@@ -86,10 +83,10 @@ async function createGame(page, choice = {}) {
 /**
  * Opens an invite link, joins, and gives a name when asked.
  * @param {import('playwright-core').Page} page @param {string} url @param {string} name
- * @param {{tap?: boolean}} [how] @param {string} [query] as for `signUp`
+ * @param {{tap?: boolean}} [how]
  */
-async function joinByLink(page, url, name, how = {}, query = INSTANT) {
-  await page.goto(`${url}${query}`);
+async function joinByLink(page, url, name, how = {}) {
+  await page.goto(url);
   const join = page.locator('[data-join-seat]');
   if (how.tap) await join.tap();
   else await join.click();
@@ -103,26 +100,30 @@ async function joinByLink(page, url, name, how = {}, query = INSTANT) {
 
 /**
  * The game as a page shows it, once settled (nothing animating or in flight) at a version
- * of at least `min`.
- * @param {import('playwright-core').Page} page @param {number} [min]
+ * of at least `min`. With `skip`, a turn being animated meanwhile is skipped by the page's
+ * "Skip animation" button, as a user may (pressed in the page itself, in the same step that
+ * sees it shown: it hides the moment the animation ends).
+ * @param {import('playwright-core').Page} page @param {number} [min] @param {boolean} [skip]
  * @returns {Promise<any>}
  */
-async function settled(page, min = 0) {
-  const handle = await page.waitForFunction((v) => {
+async function settled(page, min = 0, skip = false) {
+  const handle = await page.waitForFunction(({ v, skip }) => {
     const s = /** @type {any} */ (window).__omweso?.settled();
-    return s && s.version >= v ? s : null;
-  }, min, { timeout: 15000 });
+    if (s && s.version >= v) return s;
+    if (skip) /** @type {HTMLElement | null} */ (document.querySelector('[data-skip]:not([hidden])'))?.click();
+    return null;
+  }, { v: min, skip }, { timeout: 15000 });
   return handle.jsonValue();
 }
 
 /**
  * Waits until every page is settled at the same version (at least `min`); returns their
- * states. Also checks that they all show the same position.
- * @param {import('playwright-core').Page[]} pages @param {number} min
+ * states. Also checks that they all show the same position. `skip`: as for `settled`.
+ * @param {import('playwright-core').Page[]} pages @param {number} min @param {boolean} [skip]
  */
-async function allSettled(pages, min) {
+async function allSettled(pages, min, skip = false) {
   for (let round = 0; round < 20; round++) {
-    const states = await Promise.all(pages.map((p) => settled(p, min)));
+    const states = await Promise.all(pages.map((p) => settled(p, min, skip)));
     const top = Math.max(...states.map((s) => s.version));
     if (states.every((s) => s.version === top)) {
       for (const [i, s] of states.entries()) {
@@ -202,26 +203,26 @@ async function playRandom(page, random, tap = false) {
 /**
  * Two players create and join a game by the invite link and play it by clicking (North on
  * a phone, tapping), a watcher following from the lobby; after `limit` turns South resigns.
- * @param {string} query the pages' query: `?anim=0`, or '' to animate every turn as a user sees it
- * @param {number} limit @param {string} shots the screenshots' name suffix
+ * Every page has the default settings: each turn is animated. With `skip`, every page skips
+ * each turn's animation by its button; without, each animation plays to its end.
+ * @param {number} limit @param {string} shots the screenshots' name suffix @param {boolean} skip
  */
-async function wholeGame(query, limit, shots) {
+async function wholeGame(limit, shots, skip) {
   const south = await open('south');
   const north = await open('north (phone)', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
   const watcher = await open('watcher');
-  await signUp(south.page, 'Kato', query);
+  await signUp(south.page, 'Kato');
   const url = await createGame(south.page, { ruleset: 'omweso', setup: 'outer', time: 'casual', seat: 'first' });
 
   // The open game is listed in the lobby, live (the list is polled).
-  await signUp(watcher.page, 'Watcher', query);
+  await signUp(watcher.page, 'Watcher');
   await watcher.page.waitForSelector(`#open-games [data-game-id="${url.split('/g/')[1]}"]`);
 
-  await joinByLink(north.page, url, 'Nakato', { tap: true }, query);
+  await joinByLink(north.page, url, 'Nakato', { tap: true });
   await watcher.page.waitForSelector(`#live-games [data-watch="${url.split('/g/')[1]}"]`);
   await watcher.page.click(`#live-games [data-watch="${url.split('/g/')[1]}"]`);
   await watcher.page.waitForURL(/\/g\//);
-  // The watcher's page follows the game; they came through the lobby's link, which keeps
-  // the lobby's query (so animates as the lobby was asked to).
+  // The watcher's page follows the game; they came through the lobby's link.
   const pages = [south.page, north.page, watcher.page];
   let states = await allSettled(pages, 2);
   assert.equal(states[0].you, 's');
@@ -246,12 +247,12 @@ async function wholeGame(query, limit, shots) {
     const played = await playRandom(mover, random, mover === north.page);
     if (played === null) {
       // The game ended with the last move: its `end` had not reached the pages yet.
-      states = await allSettled(pages, version);
+      states = await allSettled(pages, version, skip);
       version = states[0].version;
       continue;
     }
     if (!/^[A-H][1-4]'?$/.test(played)) decisions += 1;
-    states = await allSettled(pages, version + 1);
+    states = await allSettled(pages, version + 1, skip);
     version = states[0].version;
     moves += 1;
     if (moves === 12) {
@@ -263,7 +264,7 @@ async function wholeGame(query, limit, shots) {
     // A random game that runs past the limit is ended by resigning (through the page).
     await south.page.click('[data-resign]');
     await south.page.click('[data-resign-confirm]');
-    states = await allSettled(pages, version + 1);
+    states = await allSettled(pages, version + 1, skip);
   }
   assert.notEqual(states[0].status, 'playing');
   assert.ok(offered > 0, 'legal pits were compared');
@@ -284,16 +285,17 @@ async function wholeGame(query, limit, shots) {
   await closeAll();
 }
 
-test('two players create and join by the invite link and play to the end by clicking; a watcher follows every move', async () => {
-  await wholeGame(INSTANT, 600, '');
+// Played to the end: every page skips each turn's animation by its button (a whole game
+// watched seed by seed takes many minutes).
+test('two players create and join by the invite link and play to the end by clicking; a watcher follows every move', { timeout: 600000 }, async () => {
+  await wholeGame(600, '', true);
 });
 
-// The same game as users get it, every turn animated at the default speed on all three
-// pages: the pages must still settle on the server's position after each turn, and offer
-// exactly the server's legal pits. Fewer turns (each takes its display time), then a
-// resignation.
-test('the whole game again with animations on, as users get it', { timeout: 600000 }, async () => {
-  await wholeGame('', 24, '-animated');
+// The same game, every turn's animation watched to its end on all three pages: the pages
+// must still settle on the server's position after each turn, and offer exactly the
+// server's legal pits. Fewer turns (each takes its display time), then a resignation.
+test('the whole game again with every animation played out, as users watch it', { timeout: 600000 }, async () => {
+  await wholeGame(24, '-animated', false);
 });
 
 test('a decision point is answered by clicking, with both options previewed (Mweiso A1\')', async () => {
@@ -378,7 +380,7 @@ test('the steal: the referee count runs out and the opponent steals the turn', a
     });
     return r.json();
   });
-  await south.page.goto(`${server.url}${created.url}?anim=0`);
+  await south.page.goto(`${server.url}${created.url}`);
   await south.page.waitForSelector('[data-invite]');
   await joinByLink(north.page, `${server.url}${created.url}`, 'Nakato');
   // South does not move: the count (1 s, plus at most 1 s for latency) runs out.

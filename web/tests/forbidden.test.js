@@ -17,7 +17,7 @@ test('the director keeps two players apart by choosing their names, and lets the
   const [kato, nakato, apio, okello] = await joinPlayers(live.server.url, t.id, 4, { names: ['Kato', 'Nakato', 'Apio', 'Okello'] });
   const { context, page, problems } = await openPage(live.browser, 'director-forbidden');
   await signInContext(context, live.server.url, t.director);
-  await page.goto(`${t.url}?anim=0`);
+  await page.goto(t.url);
   await page.waitForSelector('#director-console [data-forbidden-none]');
   assert.equal(await page.locator('[data-forbidden-none]').textContent(), 'None: anyone may meet anyone.');
   // The selects offer the players by name.
@@ -60,7 +60,7 @@ test('the director keeps two players apart by choosing their names, and lets the
   assert.deepEqual(snap.settings.forbidden_pairs, [[okello.player_id, apio.player_id]]);
 
   // The creation form no longer asks for player ids.
-  await page.goto(`${live.server.url}/t/new?anim=0`);
+  await page.goto(`${live.server.url}/t/new`);
   await page.waitForSelector('[data-forbidden-note]');
   assert.equal(await page.locator('#t-forbidden').count(), 0);
   // It names a federation for the TRF only when one is given: three letters.

@@ -75,7 +75,7 @@ test('a game of this server and game files, opened on the analysis board of a ph
   await signInContext(context, live.server.url, analyst);
 
   // /analysis?game=<id>: the game's moves are the line, its last position shown.
-  await page.goto(`${live.server.url}/analysis?game=${gameId}&anim=0`);
+  await page.goto(`${live.server.url}/analysis?game=${gameId}`);
   let s = await settled(page, (x) => x.nodes === snap.history.length + 1);
   assert.equal(s.ruleset, 'oware');
   assert.deepEqual(s.moves, snap.history.map((/** @type {any} */ e) => e.move));
@@ -92,8 +92,9 @@ test('a game of this server and game files, opened on the analysis board of a ph
   await page.click('[data-line-forward]');
   s = await settled(page, (x) => x.cursor === 1);
   assert.equal(s.position, snap.history[0].position);
-  // ?ply= still opens the game at a move.
-  await page.goto(`${live.server.url}/analysis?game=${gameId}&ply=2&anim=0`);
+  // ?ply= still opens the game at a move; a speed asked for in the address (fast) stays
+  // in it when the board rewrites the address below.
+  await page.goto(`${live.server.url}/analysis?game=${gameId}&ply=2&anim=fast`);
   s = await settled(page, (x) => x.cursor === 2 && x.nodes === snap.history.length + 1);
   assert.equal(s.position, snap.history[1].position);
 
@@ -108,7 +109,7 @@ test('a game of this server and game files, opened on the analysis board of a ph
   s = await settled(page, (x) => x.ruleset === 'mweiso' && x.cursor === 0);
   assert.deepEqual(s.moves, ['A4', 'C1', "H4'/l/l/F4", 'E2']);
   assert.equal(s.position, '2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 o');
-  assert.equal(new URL(page.url()).search, '?anim=0', 'the address no longer names the game');
+  assert.equal(new URL(page.url()).search, '?anim=fast', 'the address no longer names the game, and keeps the speed');
   const after = [
     '1,0,3,3,0,3,3,3/6,0,5,1,5,5,5,1/2,0,2,0,2,2,2,0/2,0,2,0,2,2,2,0 os',
     '1,0,3,3,0,3,3,3/6,0,5,1,5,5,5,1/2,0,2,0,2,2,2,0/2,0,0,1,0,3,3,1 n',

@@ -18,7 +18,7 @@ mkdirSync(ARTIFACTS, { recursive: true });
 
 /** @param {import('playwright-core').Page} page @param {string} name */
 async function signUp(page, name) {
-  await page.goto(`${live.server.url}/?anim=0`);
+  await page.goto(`${live.server.url}/`);
   await page.click('[data-choose-name]');
   await page.fill('#name-input', name);
   await page.click('#name-submit');
@@ -55,12 +55,12 @@ test('an Oware player proposes to stop at an impasse on a phone; declined, then 
   await south.page.selectOption('#new-seat', 'first');
   await south.page.click('#create-game');
   const url = String(await (await south.page.waitForSelector('[data-invite]')).getAttribute('data-invite'));
-  await north.page.goto(`${url}?anim=0`);
+  await north.page.goto(url);
   await north.page.locator('[data-join-seat]').tap();
   await north.page.fill('#name-input', 'Nakato');
   await north.page.click('#name-submit');
   await settled(north.page, 2);
-  await watcher.page.goto(`${url}?anim=0`);
+  await watcher.page.goto(url);
   await settled(watcher.page, 2);
   // Only the players are offered the proposal; a watcher sees nothing until one stands.
   assert.equal(await watcher.page.locator('[data-impasse-propose]').count(), 0);

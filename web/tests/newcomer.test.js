@@ -42,7 +42,7 @@ test('a visitor reads the lobby, a tournament and a live game without a name; ac
   const { context, page, problems } = await openPage(live.browser, 'visitor');
   try {
     await watchCsp(context);
-    await page.goto(`${live.server.url}/?anim=0`);
+    await page.goto(`${live.server.url}/`);
     await page.waitForSelector(`#open-games [data-game-id="${open.game_id}"]`);
     await page.waitForSelector(`#live-games [data-game-id="${liveGame.game_id}"]`);
     await page.waitForSelector(`#open-tournaments [data-tournament-row="${t.id}"]`);
@@ -56,17 +56,21 @@ test('a visitor reads the lobby, a tournament and a live game without a name; ac
     // Learning links.
     assert.deepEqual(await page.locator('[data-howto]').evaluateAll((els) => els.map((e) => e.getAttribute('href'))),
       ['/howto/omweso', '/howto/mweiso', '/howto/oware']);
-    assert.equal(await page.locator('[data-analysis-link]').getAttribute('href'), '/analysis?anim=0');
+    assert.equal(await page.locator('[data-analysis-link]').getAttribute('href'), '/analysis');
+    // A speed asked for in the address is carried to the analysis board.
+    await page.goto(`${live.server.url}/?anim=fast`);
+    await page.waitForSelector(`#open-games [data-game-id="${open.game_id}"]`);
+    assert.equal(await page.locator('[data-analysis-link]').getAttribute('href'), '/analysis?anim=fast');
 
     // The tournament page, read as the same guest.
-    await page.goto(`${live.server.url}/t/${t.id}?anim=0`);
+    await page.goto(`${live.server.url}/t/${t.id}`);
     await page.waitForFunction(() => document.querySelector('#tournament-name')?.textContent === 'Masaka Open');
     await page.waitForSelector('#join-tournament');
     assert.equal(await page.locator('#name-input').count(), 0, 'the tournament page does not ask for a name');
     assert.equal(await page.locator('[data-player-id]').count() >= 2, true, 'the players are listed');
 
     // The live game, watched.
-    await page.goto(`${live.server.url}/g/${liveGame.game_id}?anim=0`);
+    await page.goto(`${live.server.url}/g/${liveGame.game_id}`);
     const watched = await (await page.waitForFunction(() => /** @type {any} */ (window).__omweso?.settled())).jsonValue();
     assert.equal(watched.you, null, 'a watcher has no seat');
     assert.equal(watched.status, 'playing');
@@ -78,7 +82,7 @@ test('a visitor reads the lobby, a tournament and a live game without a name; ac
 
     // Acting asks for the name: creating a game. Declining (Escape) brings focus back to
     // the button; then the name is given and the game is made.
-    await page.goto(`${live.server.url}/?anim=0`);
+    await page.goto(`${live.server.url}/`);
     await page.waitForSelector('#create-game');
     await page.focus('#create-game');
     await page.keyboard.press('Enter');
@@ -107,7 +111,7 @@ test('a visitor reads the lobby, a tournament and a live game without a name; ac
 test('choosing a name from the header returns focus to the main content, not to <body>', async () => {
   const { context, page, problems } = await openPage(live.browser, 'visitor');
   try {
-    await page.goto(`${live.server.url}/?anim=0`);
+    await page.goto(`${live.server.url}/`);
     await page.click('[data-choose-name]');
     await page.fill('#name-input', 'Nakato');
     await page.press('#name-input', 'Enter');

@@ -52,7 +52,7 @@ test('the lobby, a tournament game and the tournament page fit a 390 px phone', 
     }, [gameId, id]);
 
     // The lobby, and its forms' selects: each option's words fit in the select.
-    await page.goto(`${live.server.url}/?anim=0`);
+    await page.goto(`${live.server.url}/`);
     await page.waitForSelector('#open-games[aria-busy="false"]');
     await assertFits(page, 'the lobby');
     const cut = await page.evaluate(() => {
@@ -75,7 +75,7 @@ test('the lobby, a tournament game and the tournament page fit a 390 px phone', 
     assert.deepEqual(cut, [], 'options cut off in the lobby selects');
 
     // The tournament game: the header holds the brand, the way back and the name.
-    await page.goto(`${live.server.url}/g/${gameId}?anim=0`);
+    await page.goto(`${live.server.url}/g/${gameId}`);
     await page.waitForSelector('[data-back-to-tournament]');
     await page.waitForFunction(() => /** @type {any} */ (window).__omweso?.settled());
     await assertFits(page, 'the tournament game');
@@ -94,7 +94,7 @@ test('the lobby, a tournament game and the tournament page fit a 390 px phone', 
     assert.ok(header.change && header.change.right <= 390 && header.change.left >= 0, `"change" is on screen: ${JSON.stringify(header.change)}`);
 
     // The tournament page.
-    await page.goto(`${live.server.url}/t/${id}?anim=0`);
+    await page.goto(`${live.server.url}/t/${id}`);
     await page.waitForSelector('#standings table');
     await assertFits(page, 'the tournament page');
     assert.deepEqual(problems, [], `the page logged problems:\n${problems.join('\n')}`);

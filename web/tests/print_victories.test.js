@@ -14,7 +14,7 @@ function snap(ruleset, akakyala) {
 
 test('each game\'s victories on its sheet', () => {
   assert.deepEqual(victoryChoices(snap('omweso', true)), [
-    ['no-move', 'normal (no move)'], ['emitwe-ebiri', 'emitwe-ebiri'], ['akakyala', 'akakyala'],
+    ['no-move', 'no move'], ['emitwe-ebiri', 'emitwe-ebiri'], ['akakyala', 'akakyala'],
     ['akawumbi', 'akawumbi'], ['resigned', 'resignation'],
   ]);
   // Without the akakyala rule nobody wins by it: no box for it.

@@ -56,16 +56,16 @@ test('a rated game between two accounts changes both ratings on their player pag
   const { game_id: gameId } = await call(base, kato, 'POST', '/api/games', { ruleset: 'omweso', setup: 'outer', rated: true });
   await call(base, nakato, 'POST', `/api/games/${gameId}/join`, {});
 
-  // Each plays one turn (a game decided before both moved is not rated), then North resigns.
+  // Each plays three turns (a game given up sooner is not rated), then North resigns.
   const movers = [
-    new RandomMover({ baseUrl: base, gameId, token: kato, seed: 3, thinkMs: [5, 20], maxMoves: 1 }),
-    new RandomMover({ baseUrl: base, gameId, token: nakato, seed: 4, thinkMs: [5, 20], maxMoves: 1 }),
+    new RandomMover({ baseUrl: base, gameId, token: kato, seed: 3, thinkMs: [5, 20], maxMoves: 3 }),
+    new RandomMover({ baseUrl: base, gameId, token: nakato, seed: 4, thinkMs: [5, 20], maxMoves: 3 }),
   ];
   movers.forEach((m) => m.start());
   await waitFor(async () => {
     const g = await call(base, kato, 'GET', `/api/games/${gameId}`);
-    return g.history.length >= 2 && !g.pending ? g : null;
-  }, 'both players moved');
+    return g.history.length >= 6 && !g.pending ? g : null;
+  }, 'both players made three turns');
   const north = movers.find((m) => m.you === 'n') || movers[1];
   await north.resign();
   movers.forEach((m) => m.stop());
@@ -79,7 +79,7 @@ test('a rated game between two accounts changes both ratings on their player pag
 
   for (const username of /** @type {const} */ (['kato', 'nakato'])) {
     const { context, page, problems } = await openPage(live.browser, username, PHONE);
-    await page.goto(`${base}/@/${username}?anim=0`);
+    await page.goto(`${base}/@/${username}`);
     await page.waitForSelector('[data-rating="omweso"] [data-rating-value]');
     const shown = await omwesoShown(page);
     assert.deepEqual(shown, {
@@ -100,7 +100,7 @@ test('a rated game between two accounts changes both ratings on their player pag
 
   // Both are still provisional (deviation 397 ≥ 110): the leaderboard lists nobody.
   const { context, page, problems } = await openPage(live.browser, 'leaderboards', PHONE);
-  await page.goto(`${base}/leaderboards?anim=0`);
+  await page.goto(`${base}/leaderboards`);
   await page.waitForSelector('[data-no-leaders]');
   assert.equal(await page.locator('[data-leaderboard-tab="omweso"]').getAttribute('aria-current'), 'page');
   await page.click('[data-leaderboard-tab="oware"]');
@@ -118,7 +118,7 @@ test('a rating history that fails leaves the player page drawn without the chart
   await page.route('**/api/players/kato/rating-history', (route) => route.fulfill({
     status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'busy' }),
   }));
-  await page.goto(`${base}/@/kato?anim=0`);
+  await page.goto(`${base}/@/kato`);
   await page.waitForSelector('[data-no-rating-charts]');
   assert.equal(await page.locator('[data-player-name]').textContent(), 'Kato');
   assert.equal(await page.locator('[data-player-username]').textContent(), '@kato');
@@ -138,7 +138,7 @@ test('an account never rated asks for no rating history', async () => {
   /** @type {string[]} */
   const asked = [];
   page.on('request', (request) => { if (request.url().includes('/rating-history')) asked.push(request.url()); });
-  await page.goto(`${base}/@/mukasa?anim=0`);
+  await page.goto(`${base}/@/mukasa`);
   await page.waitForSelector('[data-no-ratings]');
   assert.equal(await page.locator('[data-player-name]').textContent(), 'Mukasa');
   await context.close();

@@ -16,7 +16,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serverAndBrowser } from './helpers/suite.js';
-import { openPage } from './helpers/browser.js';
+import { keepLinkWords, linkWords, openPage } from './helpers/browser.js';
 import { call, waitFor } from './helpers/protocol.js';
 import { createTournament, joinPlayers } from './helpers/tournament.js';
 import { assertAccessible } from './helpers/axe.js';
@@ -69,6 +69,10 @@ test('a relay enters a wooden board\'s game and spectators see every entry, undo
   await watcher.page.goto(`${base}/g/${gameId}`);
   await relay.page.waitForSelector('.relay-page [data-board] [data-legal]');
   await watcher.page.waitForSelector('[data-relayed-note]:not([hidden])');
+  // Its players are at the wooden board, not "not connected" (issue 40).
+  await watcher.page.waitForFunction(() => document.querySelectorAll('.player-card [data-connected="board"]').length === 2);
+  assert.equal(await watcher.page.locator('.player-card [data-at-board]').count(), 2);
+  assert.equal(await watcher.page.locator('.player-card .offline').count(), 0);
   await assertAccessible(relay.page, 'the relay\'s page');
 
   /** The relay page's game as it has it. */
@@ -285,4 +289,31 @@ test('a relay enters a free setup\'s arrangements, takes one back, and enters a 
   const problems = [relay, spectator, early].flatMap((p) => p.problems);
   assert.deepEqual(problems, []);
   for (const p of [relay, spectator, early]) await p.context.close();
+});
+
+test('a volunteer who cannot scan types the relay\'s code at /link, is told it is a relay\'s code, and relays the table', async () => {
+  const base = live.server.url;
+  const { id, director } = await createTournament(base, { name: 'Typed Code Cup', ruleset: 'omweso', setup: 'outer', rounds: 1 });
+  await joinPlayers(base, id, 2, { names: ['Kato', 'Nakato'] });
+  await call(base, director.token, 'POST', `/api/tournaments/${id}/rounds`);
+  await call(base, director.token, 'PUT', `/api/tournaments/${id}/rounds/1/played-at`, { played_at: 'board' });
+  await call(base, director.token, 'POST', `/api/tournaments/${id}/rounds/1/start`);
+  const invite = await call(base, director.token, 'POST', `/api/tournaments/${id}/tables/1/1/relay-invite`);
+
+  const volunteer = await openPage(live.browser, 'volunteer', SMALL_PHONE);
+  // What the link page says on the way, kept for the test across the navigation.
+  await keepLinkWords(volunteer.page);
+  await volunteer.page.goto(`${base}/link`);
+  // Typed as read off the director's screen, in lower case with a space.
+  await volunteer.page.fill('#link-code', invite.code.toLowerCase().replace('-', ' '));
+  await volunteer.page.click('#link-submit');
+  await volunteer.page.waitForURL(`${base}/t/${id}/relay/1/1#code=${invite.code.replace('-', '')}`);
+  assert.equal(await linkWords(volunteer.page), 'This is a relay\'s code: taking you to table 1, round 1 of Typed Code Cup, to enter its moves…');
+  await volunteer.page.fill('#name-input', 'Apio');
+  await volunteer.page.click('#name-submit');
+  await volunteer.page.waitForSelector('[data-relay-claim][data-claimed="true"]');
+  const named = await call(base, director.token, 'GET', `/api/tournaments/${id}`);
+  assert.equal(named.rounds[0].pairings[0].board.relay_name, 'Apio');
+  assert.deepEqual(volunteer.problems, []);
+  await volunteer.context.close();
 });

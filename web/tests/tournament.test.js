@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { startServer } from './helpers/server.js';
 import { launch, openPage, recordAnnouncements } from './helpers/browser.js';
 import { RandomMover, call, rng, session, waitFor } from './helpers/protocol.js';
-import { joinPlayers, snapshot } from './helpers/tournament.js';
+import { joinPlayers, snapshot, createTournament, signInContext } from './helpers/tournament.js';
 import { assertAccessible } from './helpers/axe.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -199,7 +199,7 @@ test('a Swiss of six over two rounds: created, joined, played, sheets confirmed,
   // ---- the director creates it from the form ----------------------------------------------
   const director = await open('director');
   director.page.on('dialog', (d) => d.accept());
-  await director.page.goto(`${server.url}/t/new?anim=0`);
+  await director.page.goto(`${server.url}/t/new`);
   await giveName(director.page, 'Mukasa');
   await director.page.fill('#t-name', 'Kampala Club Swiss');
   await director.page.selectOption('#t-ruleset', 'omweso');
@@ -235,7 +235,7 @@ test('a Swiss of six over two rounds: created, joined, played, sheets confirmed,
   for (const [i, name] of names.entries()) {
     const p = await open(name, i === 1 ? PHONE : undefined);
     // Read without a name; joining asks for one.
-    await p.page.goto(`${tUrl}?anim=0`);
+    await p.page.goto(tUrl);
     if (i === 1) await p.page.tap('#join-tournament');
     else await p.page.click('#join-tournament');
     await giveName(p.page, name);
@@ -266,7 +266,7 @@ test('a Swiss of six over two rounds: created, joined, played, sheets confirmed,
       boardsFrames.push(JSON.parse(payload).d.boards);
     });
   });
-  await spectator.page.goto(`${tUrl}?anim=0`);
+  await spectator.page.goto(tUrl);
   await spectator.page.waitForFunction(() => document.querySelectorAll('#standings tbody tr[data-player-id]').length === 6);
   const watcher = await session(server.url, 'Recorder');
 
@@ -322,7 +322,7 @@ test('a Swiss of six over two rounds: created, joined, played, sheets confirmed,
       const go = p.page.locator('#your-round a[data-go-table]');
       await go.waitFor();
       assert.equal(await go.getAttribute('data-go-table'), String(pairing.table), `${p.name}'s table`);
-      assert.equal(await go.getAttribute('href'), `/g/${pairing.game_id}?anim=0`, `${p.name}'s link opens their game`);
+      assert.equal(await go.getAttribute('href'), `/g/${pairing.game_id}`, `${p.name}'s link opens their game`);
       const text = await go.innerText();
       assert.match(text, new RegExp(`table ${pairing.table}\\b`), `${p.name}'s link names the table: ${text}`);
       assert.ok(text.includes(String(opponent)), `${p.name}'s link names the opponent ${opponent}: ${text}`);
@@ -394,7 +394,7 @@ test('a Swiss of six over two rounds: created, joined, played, sheets confirmed,
 
   // The sheets: back on the tournament page, each browser player sees theirs with its 60 s.
   for (const p of players) {
-    await p.page.goto(`${tUrl}?anim=0`);
+    await p.page.goto(tUrl);
     if (!p.pairing.second) continue;
     await p.page.waitForSelector('#your-sheet [data-sheet-status]');
   }
@@ -479,7 +479,7 @@ test('a Swiss of six over two rounds: created, joined, played, sheets confirmed,
   await spectator.page.waitForSelector('[data-tournament-status="finished"]');
 
   // ---- the standings export matches the table shown ---------------------------------------
-  await director.page.goto(`${tUrl}?anim=0`);
+  await director.page.goto(tUrl);
   const [download] = await Promise.all([
     director.page.waitForEvent('download'),
     director.page.click('a[data-export="standings.csv"]'),
@@ -506,4 +506,67 @@ test('a Swiss of six over two rounds: created, joined, played, sheets confirmed,
   assert.deepEqual(problems, [], `problems:\n${problems.join('\n')}`);
   // A random player may be refused once its game ended at the round's end.
   assert.deepEqual(refusals.filter((r) => !/game_over/.test(r)), [], 'no random move was refused');
+});
+
+test('before round 1 the standings and "Rank N of M" follow every join without a reload', { timeout: 60000 }, async () => {
+  const event = await createTournament(server.url, { name: 'Joining evening', ruleset: 'oware', rounds: 3 });
+  const [first] = await joinPlayers(server.url, event.id, 1, { names: ['Mukasa'] });
+  // A relative watching, and the first player on their phone.
+  const watcher = await open('watcher', PHONE);
+  const player = await open('Mukasa', PHONE);
+  await signInContext(player.context, server.url, first);
+  await Promise.all([watcher.page.goto(event.url), player.page.goto(event.url)]);
+  await watcher.page.waitForFunction(() => document.querySelectorAll('#standings tbody tr[data-player-id]').length === 1);
+  await player.page.waitForSelector('[data-your-points]');
+  assert.match(await player.page.locator('[data-your-points]').innerText(), /^Rank 1 of 1\b/);
+  await joinPlayers(server.url, event.id, 7, { prefix: 'Joiner' });
+  await watcher.page.waitForFunction(() => document.querySelectorAll('#standings tbody tr[data-player-id]').length === 8);
+  await player.page.waitForFunction(() => /^Rank 1 of 8\b/.test(document.querySelector('[data-your-points]')?.textContent || ''));
+  const names = await watcher.page.$$eval('#standings tbody tr[data-player-id] [data-col="name"]', (cells) => cells.map((c) => c.textContent));
+  assert.deepEqual(names, ['Mukasa', ...Array.from({ length: 7 }, (_, i) => `Joiner-${i + 1}`)]);
+  const problems = [...watcher.problems, ...player.problems];
+  await Promise.all([watcher.context.close(), player.context.close()]);
+  assert.deepEqual(problems, []);
+});
+
+test('at 1366 px a rated tournament\'s standings show every column; an account made from the page comes back to it', { timeout: 90000 }, async () => {
+  const event = await createTournament(server.url, { name: 'Kampala Rated Evening', ruleset: 'omweso', rounds: 3, rated: true });
+  const names = ['Mukasa Kizito', 'Nakato Grace', 'Kato Moses', 'Apio Esther'];
+  const players = [];
+  for (const [i, name] of names.entries()) {
+    const made = await call(server.url, null, 'POST', '/api/account', { username: `laptop_${i}`, password: 'seeds in the outer row at dusk' });
+    await call(server.url, made.token, 'PATCH', '/api/me', { name });
+    await call(server.url, made.token, 'POST', `/api/tournaments/${event.id}/join`);
+    players.push(made);
+  }
+  const [guest] = await joinPlayers(server.url, event.id, 1, { names: ['Okello Brian'] });
+  // Paired: the seeds and their ratings are in the standings' last two columns.
+  await call(server.url, event.director.token, 'POST', `/api/tournaments/${event.id}/rounds`);
+  const laptop = await open('laptop', { viewport: { width: 1366, height: 768 } });
+  await signInContext(laptop.context, server.url, guest);
+  await laptop.page.goto(event.url);
+  await laptop.page.waitForFunction(() => document.querySelector('#standings tbody tr [data-col="seed-rating"]')?.textContent === '1500');
+  const fit = await laptop.page.evaluate(() => {
+    const wrap = /** @type {HTMLElement} */ (document.getElementById('standings'));
+    const rating = /** @type {HTMLElement} */ (wrap.querySelector('thead th:last-child'));
+    return { scroll: wrap.scrollWidth, width: wrap.clientWidth, right: rating.getBoundingClientRect().right, page: document.documentElement.clientWidth };
+  });
+  assert.ok(fit.scroll <= fit.width, `the standings scroll sideways: ${JSON.stringify(fit)}`);
+  assert.ok(fit.right <= fit.page, `the rating column is off the page: ${JSON.stringify(fit)}`);
+
+  // The guest makes an account from the header's menu, and lands back on the tournament.
+  await laptop.page.click('[data-account-menu] summary');
+  await laptop.page.click('[data-account-link]');
+  await laptop.page.waitForSelector('#signup');
+  await laptop.page.fill('#signup-username', 'okello_b');
+  await laptop.page.fill('#signup-password', 'seeds in the outer row at dusk');
+  await laptop.page.click('#signup-submit');
+  await laptop.page.check('[data-codes-written]');
+  await laptop.page.click('[data-codes-done]');
+  await laptop.page.waitForURL(event.url);
+  await laptop.page.waitForSelector('.toast:has-text("Your account is made")');
+  await laptop.page.waitForSelector('[data-me="Okello Brian"] a[href="/@/okello_b"]');
+  const problems = laptop.problems;
+  await laptop.context.close();
+  assert.deepEqual(problems, []);
 });

@@ -1,6 +1,6 @@
 // Load: a tournament of 100 players (50 tables) played by 100 random players on their own
 // game sockets (think 300-600 ms: about a hundred moves a second in all), watched by one
-// spectator's page at /t/<id>?anim=0 for about 20 s. The page must log no error, keep up
+// spectator's page at /t/<id> for about 20 s. The page must log no error, keep up
 // (every table's board reaches the movers' version within a few seconds), show each board
 // as the game had it at that version, and leave the main thread time to spare: its busy time
 // per second (Chrome DevTools Protocol, Performance.getMetrics) is printed for
@@ -67,7 +67,7 @@ test(`a spectator's page keeps up with ${PLAYERS / 2} tables of random players`,
   await signInContext(spectator.context, server.url, await session(server.url, 'Spectator'));
   const { page } = spectator;
   page.setDefaultTimeout(30000);
-  await page.goto(`${tournament.url}?anim=0`);
+  await page.goto(tournament.url);
   await page.waitForFunction((n) => document.querySelectorAll('#standings tbody tr[data-player-id]').length === n, PLAYERS);
 
   const cdp = await page.context().newCDPSession(page);

@@ -66,6 +66,26 @@ test('a player event adds a new player at the end, or replaces the one with thei
   assert.equal(joined.players[0].withdrawn, false);
 });
 
+test('before round 1 starts a join adds the player\'s line to the standings (the server sends none then)', () => {
+  // Before any round has started everyone has nothing and all share rank 1: the server
+  // sends no standings for a join (the whole table a join would be quadratic in the field).
+  const open = { ...tournament(), status: /** @type {const} */ ('open'), rounds: [], standings: [
+    { rank: 1, player_id: 'kato', name: 'Kato', points: 0, buchholz: 0, sonneborn_berger: 0, seeds: 0, games: 0, wins: 0, draws: 0, losses: 0, direct: 0 },
+  ] };
+  const apio = { player_id: 'apio', name: 'Apio', withdrawn: false, joined_after_round: 0 };
+  const joined = applyTournamentEvent(open, { t: 'player', v: 8, d: apio });
+  assert.deepEqual(joined.standings, [...open.standings,
+    { rank: 1, player_id: 'apio', name: 'Apio', points: 0, buchholz: 0, sonneborn_berger: 0, seeds: 0, games: 0, wins: 0, draws: 0, losses: 0, direct: 0 }]);
+  // Paired but not started: the same.
+  const paired = { ...open, rounds: [{ ...round(1), status: /** @type {const} */ ('paired'), started_at: null }] };
+  assert.equal(applyTournamentEvent(paired, { t: 'player', v: 8, d: apio }).standings.length, 2);
+  // A player already there (a withdrawal, a rename) adds no line.
+  const again = applyTournamentEvent(joined, { t: 'player', v: 9, d: { ...apio, withdrawn: true } });
+  assert.equal(again.standings, joined.standings);
+  // Once a round has started the server sends the standings with the join: nothing added here.
+  assert.deepEqual(applyTournamentEvent(tournament(), { t: 'player', v: 8, d: apio }).standings, []);
+});
+
 test('a round event replaces the round of its number, or adds it, the rounds kept in order', () => {
   const before = tournament();
   const three = { ...round(3), status: /** @type {const} */ ('paired') };

@@ -33,7 +33,7 @@ test('"Your turn" with the referee count is announced once a turn; focus leaves 
     });
     await call(live.server.url, opponent.token, 'POST', `/api/games/${game.game_id}/join`);
     const mover = new RandomMover({ baseUrl: live.server.url, gameId: game.game_id, token: opponent.token, seed: 3, thinkMs: [200, 400] }).start();
-    await page.goto(`${live.server.url}/g/${game.game_id}?anim=0`);
+    await page.goto(`${live.server.url}/g/${game.game_id}`);
 
     const said = () => page.evaluate(() => /** @type {string[]} */ (/** @type {any} */ (window).__announced));
     for (let turn = 1; turn <= 2; turn++) {

@@ -7,6 +7,7 @@ import { h, replace, announce, toast, errorText, safeStorage } from '../core/ui.
 import { playerResult, southOf } from './standings.js';
 import { RESULT_WORDS, VICTORY_NAMES, formatPoints, pointsText } from '../core/words.js';
 import { plural } from '../core/plural.js';
+import { timeOfDay } from '../core/when.js';
 
 /** @typedef {import('./tournamentstore.js').TournamentStore} TournamentStore */
 /** @typedef {import('./tournamentstore.js').PairingView} PairingView */
@@ -245,7 +246,7 @@ export class PlayerPanel {
     ];
     for (const c of sheet.corrections) {
       rows.push(h('p', { class: 'small muted', 'data-correction': true },
-        `${new Date(c.at_ms).toLocaleTimeString()}: ${c.by_name} — ${c.reason}`));
+        `${timeOfDay(c.at_ms)}: ${c.by_name} — ${c.reason}`));
     }
     if (sheet.status === 'pending' && !confirmed) {
       const game = /** @type {string} */ (pairing.game_id);

@@ -100,8 +100,9 @@ export class TablesView {
   /** Builds the mini-boards when the round or its games changed; else updates results. */
   rebuild() {
     const round = this.round();
-    // A table moved to the board, or relayed from now on, is built again (its game link).
-    const key = round ? `${round.number}:${round.pairings.map((p) => `${p.table}=${p.game_id}${p.played_at === 'board' ? `@board${p.board?.relayed ? '+relay' : ''}` : ''}`).join(',')}` : '';
+    // A table moved to the board, or relayed from now on, is built again (its game link),
+    // as is one whose players the director changed before the start (no game yet).
+    const key = round ? `${round.number}:${round.pairings.map((p) => `${p.table}=${p.first}/${p.second}/${p.game_id}${p.played_at === 'board' ? `@board${p.board?.relayed ? '+relay' : ''}` : ''}`).join(',')}` : '';
     if (key !== this.builtFor) {
       this.builtFor = key;
       this.minis.clear();

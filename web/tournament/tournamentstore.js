@@ -20,14 +20,15 @@ import { ApiError } from '../core/api.js';
  *   confirmed_by: string[], dispute: {by: string, reason: string, at_ms: number}|null,
  *   confirms_at: number|null,
  *   arrangements?: {first: number[], second: number[], late: {first: boolean, second: boolean}},
- *   over_the_board?: boolean}} SheetView
+ *   over_the_board?: boolean, seeds_on_board?: {first: number, second: number}}} SheetView
  */
 /**
  * One entry of a board table's result (docs/protocol.md#over-the-board-addition): who
- * entered it, the result, and who initialled it.
+ * entered it, the result, and who initialled it (`confirmed_for`: a director for a
+ * player without a device).
  * @typedef {{by: string, by_name: string, from_relay: boolean, winner: string | null,
  *   victory: string | null, seeds: {first: number, second: number}, at_ms: number,
- *   confirmed_by: string[]}} BoardEntryView
+ *   confirmed_by: string[], confirmed_for?: {player: string, by: string, by_name: string}[]}} BoardEntryView
  */
 /**
  * A table played over the board: its entries, what it waits for, its relay.
@@ -70,7 +71,7 @@ import { ApiError } from '../core/api.js';
  *   last_move: string|null, clock: Clock, outcome: Outcome|null, round: number,
  *   version: number, status: string}} BoardView
  */
-/** @typedef {'state'|'player'|'players'|'round'|'sheet'|'standings'|'status'|'directors'|'board'|'presence'|'connection'} ChangeKind */
+/** @typedef {'state'|'player'|'players'|'round'|'sheet'|'standings'|'status'|'directors'|'board'|'presence'|'connection'|'device_linked'} ChangeKind */
 
 /** How many boards the page remembers having shown (tests compare them with the moves). */
 const BOARD_LOG_MAX = 20000;
@@ -89,6 +90,15 @@ export function applyTournamentEvent(snap, ev) {
       const player = /** @type {PlayerView} */ (ev.d);
       const at = snap.players.findIndex((p) => p.player_id === player.player_id);
       next.players = at < 0 ? [...snap.players, player] : snap.players.map((p, i) => (i === at ? player : p));
+      // Before a round has started the server sends no standings for a join: everyone has
+      // nothing and shares rank 1, so the newcomer's line is that (docs/protocol.md).
+      const started = snap.rounds.some((r) => r.started_at != null);
+      if (!started && !snap.standings.some((s) => s.player_id === player.player_id)) {
+        next.standings = [...snap.standings, {
+          rank: 1, player_id: player.player_id, name: player.name, points: 0, buchholz: 0, sonneborn_berger: 0,
+          seeds: 0, games: 0, wins: 0, draws: 0, losses: 0, direct: 0,
+        }];
+      }
       break;
     }
     case 'players':

@@ -34,11 +34,12 @@ mod report;
 mod write;
 
 pub use ndjson::date_and_time;
-pub use parse::{parse_games, ParseError, MAX_GAMES};
+pub use parse::{parse_games, ParseError, MAX_GAMES, MAX_TAGS};
 pub use record::{
     GameRecord, GameResult, ImpasseRecord, MoveRecord, Tag, Termination, RESERVED_TAGS,
 };
 pub use replay::{Replay, ReplayError, REPLAY_SEED_CAP};
+pub use report::{Positions, Report};
 pub use write::{write_game, LINE_WIDTH};
 
 /// The file name extension of a game file.

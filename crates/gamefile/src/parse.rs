@@ -2,6 +2,7 @@
 //! pairs and then its movetext, ended by its result. Everything the file says is checked
 //! here except the moves' legality, which [`GameRecord::replay`] checks with the rules.
 
+use std::collections::HashMap;
 use std::str::FromStr;
 
 use omweso_rules::{Game, GameMove, Ruleset, Side};
@@ -22,6 +23,10 @@ pub struct ParseError {
 /// The most games one text may hold, and the longest game: a bound on what a reader
 /// builds from hostile input (a file of 2 MiB holds at most about 500,000 moves anyway).
 pub const MAX_GAMES: usize = 100_000;
+
+/// The most tag pairs one game may have: a real game has about twenty; a bound keeps a
+/// file of thousands of made-up tags from costing more than reading it.
+pub const MAX_TAGS: usize = 256;
 
 /// Reads every game of `text`.
 pub fn parse_games(text: &str) -> Result<Vec<GameRecord>, ParseError> {
@@ -136,14 +141,21 @@ impl<'a> Reader<'a> {
     fn game(&mut self) -> Result<GameRecord, ParseError> {
         let start = self.at();
         let mut tags: Vec<ReadTag> = Vec::new();
+        // Each name's line, to find a second tag of a name in one look rather than a walk
+        // through the tags read so far.
+        let mut seen: HashMap<String, usize> = HashMap::new();
         while self.peek() == Some('[') {
+            if tags.len() == MAX_TAGS {
+                return Err(self.error(format!("a game has at most {MAX_TAGS} tag pairs")));
+            }
             let tag = self.tag()?;
-            if let Some(first) = tags.iter().find(|t| t.tag.name == tag.tag.name) {
+            if let Some(first_line) = seen.get(&tag.tag.name) {
                 return Err(tag.at.error(format!(
-                    "a second {} tag (the first is on line {})",
-                    tag.tag.name, first.at.line
+                    "a second {} tag (the first is on line {first_line})",
+                    tag.tag.name
                 )));
             }
+            seen.insert(tag.tag.name.clone(), tag.at.line);
             tags.push(tag);
             self.skip_space();
         }

@@ -73,6 +73,10 @@ pub struct DeviceInfo {
     pub last_seen_ms: i64,
     /// The device the request came from.
     pub current: bool,
+    /// Linked by a tournament's director (addition): the tournament it is the person in,
+    /// only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub only_tournament: Option<Uuid>,
 }
 
 /// `GET /api/devices` answers.
@@ -93,11 +97,88 @@ pub struct LinkCodeInfo {
     pub qr_svg: String,
 }
 
-/// `POST /api/link` takes: a link code as typed.
+/// `POST /api/link` takes: a link code as typed (or a relay invite's code).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct UseCode {
     pub code: String,
+}
+
+/// `POST /api/link` answers (`kind` an addition): a link code made this device the code's
+/// person; a relay invite's code was found (and left for the relay's page to claim).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Linked {
+    /// This device is now the code's person, as `POST /api/session` answers it.
+    Device {
+        #[serde(flatten)]
+        session: crate::http::SessionInfo,
+        /// A director's code for a tournament's player: where the player is now.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        place: Option<PlayerPlace>,
+    },
+    /// A relay invite's code: nothing is signed in; `path` is the relay's page with the
+    /// code, which claims the table.
+    Relay(RelayPlace),
+}
+
+/// Where a tournament's player is, as a device linked for them should open (decided when
+/// the code is used: the round may have moved on).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerPlace {
+    pub kind: PlaceKind,
+    /// The page: `/g/{game}`, `/t/{id}/sheet/{round}/{table}` or `/t/{id}`.
+    pub path: String,
+    pub tournament_id: Uuid,
+    pub tournament_name: String,
+    /// The round and table of a game or a sheet; absent for the tournament's page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<u32>,
+}
+
+/// What a [`PlayerPlace`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlaceKind {
+    /// The player's game being played online: its page.
+    Game,
+    /// The player's table at a wooden board, its sheet not made: the sheet's page.
+    Sheet,
+    /// Between rounds, or their game over: the tournament's page.
+    Tournament,
+}
+
+/// A relay invite's table, found by its code.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RelayPlace {
+    pub tournament_id: Uuid,
+    pub tournament_name: String,
+    pub round: u32,
+    pub table: u32,
+    /// The relay's page with the code: `/t/{id}/relay/{round}/{table}#code=...`.
+    pub path: String,
+}
+
+/// `GET /api/tournaments/{id}/new-devices` answers (directors only): for each player,
+/// whether the console may give them a code for a new device, and why not.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NewDevices {
+    pub players: Vec<NewDeviceView>,
+}
+
+/// One player of [`NewDevices`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NewDeviceView {
+    pub player_id: Uuid,
+    pub may_give: bool,
+    /// Why no code can be given, in words, beside the player.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub why_not: Option<String>,
+    /// When a director's code was last used for this player (a new device linked).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub linked_at_ms: Option<u64>,
 }
 
 /// How a game ended for the person whose page lists it.

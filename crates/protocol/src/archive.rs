@@ -11,10 +11,11 @@ use uuid::Uuid;
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ArchiveQuery {
-    /// An account's username: its games (in either seat).
+    /// A username or a name as the sheets show it (a guest's too): the games, in either
+    /// seat, of that account and of every person of that name; `@name`: the account alone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub player: Option<String>,
-    /// An account's username: only games against it (needs `player`).
+    /// As `player`: only games against them (needs `player`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opponent: Option<String>,
     /// `omweso`, `mweiso` or `oware`.
@@ -32,7 +33,7 @@ pub struct ArchiveQuery {
     /// Games that ended before this time.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub to: Option<String>,
-    /// A tournament's id: its games.
+    /// A tournament's id, or its name (every tournament of that name): its games.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tournament: Option<String>,
     /// The `next` of the page before: the games after it.
@@ -88,6 +89,9 @@ pub struct ArchiveGame {
     /// The tournament it was played in.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tournament: Option<Uuid>,
+    /// That tournament's name (addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament_name: Option<String>,
     /// Whole moves played (absent when unknown: games that ended before the server kept
     /// their last position).
     #[serde(default, skip_serializing_if = "Option::is_none")]

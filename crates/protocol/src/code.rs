@@ -121,6 +121,9 @@ pub enum ErrorCode {
     BadCredentials,
     /// The account was disabled by the server's operator.
     AccountDisabled,
+    /// A device a tournament's director linked (a player's new device) asked for
+    /// something outside that tournament: it is the player there only.
+    LimitedDevice,
     /// A link, recovery or invitation code that is wrong, used or expired.
     BadCode,
     /// An e-mail address that is not one (the message says why).
@@ -134,7 +137,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in declaration order (for documentation and tests).
-    pub const ALL: [ErrorCode; 65] = [
+    pub const ALL: [ErrorCode; 66] = [
         ErrorCode::BadBody,
         ErrorCode::BadContentType,
         ErrorCode::BadOrigin,
@@ -196,6 +199,7 @@ impl ErrorCode {
         ErrorCode::NotAccount,
         ErrorCode::BadCredentials,
         ErrorCode::AccountDisabled,
+        ErrorCode::LimitedDevice,
         ErrorCode::BadCode,
         ErrorCode::BadEmail,
         ErrorCode::EmailOff,
@@ -267,6 +271,7 @@ impl ErrorCode {
             ErrorCode::NotAccount => "not_account",
             ErrorCode::BadCredentials => "bad_credentials",
             ErrorCode::AccountDisabled => "account_disabled",
+            ErrorCode::LimitedDevice => "limited_device",
             ErrorCode::BadCode => "bad_code",
             ErrorCode::BadEmail => "bad_email",
             ErrorCode::EmailOff => "email_off",
@@ -301,7 +306,7 @@ impl ErrorCode {
             | ErrorCode::BadCode
             | ErrorCode::BadEmail => StatusCode::BAD_REQUEST,
             ErrorCode::BadCredentials => StatusCode::UNAUTHORIZED,
-            ErrorCode::AccountDisabled => StatusCode::FORBIDDEN,
+            ErrorCode::AccountDisabled | ErrorCode::LimitedDevice => StatusCode::FORBIDDEN,
             ErrorCode::BadContentType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ErrorCode::BadOrigin
             | ErrorCode::Spectator

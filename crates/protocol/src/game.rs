@@ -340,22 +340,63 @@ pub struct SeatView {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Computer {
-    #[serde(with = "level_number")]
-    pub level: omweso_search::Level,
+    pub level: ComputerLevel,
 }
 
-/// A [`omweso_search::Level`] as its number, checked on the way in.
-pub(crate) mod level_number {
-    use omweso_search::Level;
-    use serde::{Deserialize, Deserializer, Serializer};
+/// The computer's strength on the wire: a number, 1 (a beginner) to 8, checked on the
+/// way in. The protocol's own type, so that a client's types need nothing of the search
+/// (the server maps it to the search's level of the same number).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "i64", into = "u8")]
+pub struct ComputerLevel(u8);
 
-    pub fn serialize<S: Serializer>(level: &Level, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_u8(level.get())
+/// A computer level outside 1..=8.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LevelOutOfRange(pub i64);
+
+impl std::fmt::Display for LevelOutOfRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "level {} is not one of 1 to 8", self.0)
+    }
+}
+
+impl std::error::Error for LevelOutOfRange {}
+
+impl ComputerLevel {
+    pub const MIN: ComputerLevel = ComputerLevel(1);
+    pub const MAX: ComputerLevel = ComputerLevel(8);
+
+    /// The level `n`, if it is one of 1..=8.
+    pub fn new(n: i64) -> Result<ComputerLevel, LevelOutOfRange> {
+        match u8::try_from(n) {
+            Ok(n @ 1..=8) => Ok(ComputerLevel(n)),
+            _ => Err(LevelOutOfRange(n)),
+        }
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Level, D::Error> {
-        let n = i64::deserialize(deserializer)?;
-        Level::new(n).map_err(serde::de::Error::custom)
+    /// The level's number, 1..=8.
+    #[must_use]
+    pub const fn get(self) -> u8 {
+        self.0
+    }
+}
+
+impl TryFrom<i64> for ComputerLevel {
+    type Error = LevelOutOfRange;
+    fn try_from(n: i64) -> Result<Self, Self::Error> {
+        ComputerLevel::new(n)
+    }
+}
+
+impl From<ComputerLevel> for u8 {
+    fn from(level: ComputerLevel) -> u8 {
+        level.0
+    }
+}
+
+impl std::fmt::Display for ComputerLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
     }
 }
 
@@ -458,6 +499,10 @@ pub struct Snapshot {
     /// to sit is a guest.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rated: bool,
+    /// The tournament the game is played in (addition; absent outside tournaments): its
+    /// page leads back there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<uuid::Uuid>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -35,6 +35,11 @@ pub struct SessionInfo {
     /// The device this session is (addition: `GET /api/devices` lists them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub device_id: Option<Uuid>,
+    /// A device a tournament's director linked for one of its players (addition): the
+    /// tournament it is the player in, and only there (anything else answers `403
+    /// limited_device`). Absent for every other device.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub only_tournament: Option<Uuid>,
 }
 
 /// The creator's seat in a new game.

@@ -23,10 +23,13 @@
 //! - [`ratings`]: ratings per ruleset, their history, the leaderboards, a seat's badge.
 //! - [`config`]: a game's settings as a client asks for them (ruleset, setup, time
 //!   control).
+//! - [`refusal`]: a refused request ([`refusal::Refusal`]): an error code and what is
+//!   wrong, the one refusal type of every domain.
 //!
-//! This crate depends on the rules (and the computer's levels) and on serde only: the
-//! server, the tools (`omweso loadgen`, `omweso tournament-sim`) and the tests all speak
-//! through it, and none of them reaches into another's internals to do so.
+//! This crate depends on the rules and on serde (with serde_json, uuid, thiserror, tracing
+//! and `http` for an error code's status) only: the server, the pure domain crates, the
+//! tools (`omweso loadgen`, `omweso tournament-sim`) and the tests all speak through it,
+//! and none of them reaches into another's internals to do so.
 
 pub mod accounts;
 pub mod analysis;
@@ -40,6 +43,7 @@ pub mod http;
 pub mod lobby;
 pub mod over_the_board;
 pub mod ratings;
+pub mod refusal;
 pub mod server;
 pub mod sheet_parts;
 pub mod tournament;
@@ -47,9 +51,9 @@ pub mod tournament;
 pub use client::{decode, ClientMessage, DecodeError, Request, MAX_FRAME_BYTES};
 pub use code::ErrorCode;
 pub use game::{
-    Arrangements, ClockView, Computer, Event, HistoryEntry, Impasse, LapKind, LapView, Legal,
-    LegalSide, OmittedLaps, OptionResult, Played, SeatView, Seats, Snapshot, Split, StartResult,
-    Status, Undone,
+    Arrangements, ClockView, Computer, ComputerLevel, Event, HistoryEntry, Impasse, LapKind,
+    LapView, Legal, LegalSide, OmittedLaps, OptionResult, Played, SeatView, Seats, Snapshot, Split,
+    StartResult, Status, Undone,
 };
 pub use server::{Frame, Reply, ServerMessage};
 

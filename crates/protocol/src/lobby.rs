@@ -117,8 +117,7 @@ pub struct GameSummary {
 #[serde(deny_unknown_fields)]
 pub struct ComputerSeat {
     pub seat: omweso_rules::Side,
-    #[serde(with = "crate::game::level_number")]
-    pub level: omweso_search::Level,
+    pub level: crate::game::ComputerLevel,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

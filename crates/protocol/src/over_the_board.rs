@@ -62,6 +62,11 @@ pub struct BoardResult {
     #[serde(default)]
     pub victory: Option<Victory>,
     pub seeds: PerPlayer<u64>,
+    /// A director's adjudication of Omweso or Mweiso: the seeds on each side of the board
+    /// when the round's time stopped the game, what it is decided on (docs/rules.md#53-rounds;
+    /// addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seeds_on_board: Option<PerPlayer<u64>>,
 }
 
 /// `POST /api/tournaments/{id}/tables/{round}/{table}/sheet` takes.
@@ -74,9 +79,16 @@ pub enum BoardSheetRequest {
         #[serde(default)]
         victory: Option<Victory>,
         seeds: PerPlayer<u64>,
+        /// An Omweso or Mweiso adjudication's seeds on each side of the board (addition).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seeds_on_board: Option<PerPlayer<u64>>,
     },
     /// The other player initials the entry standing (or the relay's proposal).
     Confirm,
+    /// A director initials the entry standing for `player`, a player they added without a
+    /// device (addition).
+    #[serde(rename = "confirm-for")]
+    ConfirmFor { player: Uuid },
     /// The entry standing is wrong: the director settles the sheet.
     Dispute { reason: String },
 }
@@ -95,6 +107,18 @@ pub struct BoardEntryView {
     pub at_ms: u64,
     /// The players who initialled it (its author among them).
     pub confirmed_by: Vec<Uuid>,
+    /// Those of them a director initialled for: players added without a device (addition).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub confirmed_for: Vec<ConfirmedFor>,
+}
+
+/// A director's initials for a player without a device.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConfirmedFor {
+    pub player: Uuid,
+    /// The director (or co-director) who initialled, and their name then.
+    pub by: Uuid,
+    pub by_name: String,
 }
 
 /// A board table as the snapshot shows it (`PairingView.board`).

@@ -42,6 +42,26 @@ impl SeatRatings {
     }
 }
 
+/// One seat's rating as a game shows it: the rating (while the game is played, as it
+/// stands; once a rated game is over, the rating it was played at) and what the result did
+/// to it, once it is rated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatRating {
+    pub rating: RatingBadge,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating_change: Option<i32>,
+}
+
+/// `ratings` on a game's socket (addition, docs/protocol.md#ratings-addition): the seats'
+/// ratings as they now stand, sent when they change after the game ended (a tournament's
+/// sheet rated it, a correction rated it again) and to a socket resuming a rated game that
+/// is over. `null` for a seat without a rating (a guest's, the computer's).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatRatingsNow {
+    pub s: Option<SeatRating>,
+    pub n: Option<SeatRating>,
+}
+
 /// `GET /api/players/{username}/rating-history`: each rated result's rating after it,
 /// oldest first, per ruleset the player is rated in.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

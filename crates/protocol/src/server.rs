@@ -44,6 +44,8 @@ pub enum Reply {
     /// The snapshot, versioned with the game's current version.
     State(Box<Snapshot>),
     Crowd(Crowd),
+    /// Addition: the seats' ratings changed after the game ended.
+    Ratings(super::ratings::SeatRatingsNow),
     Ack(Ack),
     Error(ErrorReply),
     Pong(Empty),
@@ -123,6 +125,12 @@ impl Frame {
     #[must_use]
     pub fn pong() -> Frame {
         Frame::reply(Reply::Pong(Empty {}))
+    }
+
+    /// `ratings`: the seats' ratings as they now stand.
+    #[must_use]
+    pub fn ratings(now: super::ratings::SeatRatingsNow) -> Frame {
+        Frame::reply(Reply::Ratings(now))
     }
 
     #[must_use]

@@ -262,6 +262,10 @@ pub enum SheetRequest {
         /// pairing's order, as they should stand (addition).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seeds: Option<PerPlayer<u64>>,
+        /// A draw decided on the seeds by the director (docs/rules.md#53-rounds): the only
+        /// draw Omweso and Mweiso know (addition).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        adjudicated: bool,
     },
 }
 
@@ -395,6 +399,10 @@ pub struct SheetView {
     /// server from a game: nothing confirms it but their initials (addition).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub over_the_board: bool,
+    /// A board table's adjudication in Omweso or Mweiso: the seeds on each side of the
+    /// board it was decided on (addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seeds_on_board: Option<PerPlayer<u64>>,
 }
 
 /// The two arrangements of a free setup on a score sheet (addition): each player's 16
@@ -589,13 +597,25 @@ pub enum TournamentEvent {
     Player(PlayerView),
     /// A round was paired, edited, started (games seated), a game replayed, or it ended.
     Round(RoundView),
-    Sheet(SheetChanged),
+    /// Boxed: a sheet is the largest event by far, and the others are many.
+    Sheet(Box<SheetChanged>),
     Standings(StandingsChanged),
     Status(StatusChanged),
     /// The co-directors changed, or the director's name (addition).
     Directors(DirectorsChanged),
     /// A rated tournament seeded players (addition): every player, with their seed.
     Players(PlayersChanged),
+    /// A director's code gave a player a new device (addition): the console shows the
+    /// code as used.
+    #[serde(rename = "device_linked")]
+    DeviceLinked(DeviceLinked),
+}
+
+/// A player's new device linked by a director's code (`device_linked` event).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeviceLinked {
+    pub player_id: Uuid,
+    pub at_ms: u64,
 }
 
 /// The players as they stand (`players` event, addition): sent when a rated tournament's

@@ -28,8 +28,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use omweso_protocol::accounts::{
     AccountCreated, AccountInfo, Credentials, DeviceList, EmailChange, EmailReset,
-    EmailResetConfirm, LinkCodeInfo, PasswordChange, PasswordOnly, PlayerPage, Recovery,
-    RecoveryCodes, Rename, UseCode,
+    EmailResetConfirm, LinkCodeInfo, Linked, NewDevices, PasswordChange, PasswordOnly, PlayerPage,
+    Recovery, RecoveryCodes, Rename, UseCode,
 };
 use omweso_protocol::analysis::{
     PlayAnswer, PlayQuery, PositionQuery, PositionView, SearchAnswer, SearchQuery,
@@ -62,9 +62,10 @@ const DOC: &str = include_str!("../../../docs/protocol.md");
 
 /// Every server message type. [`server_type`] matches every variant without a wildcard, so
 /// a new variant does not compile until it is named there; name it here too.
-const SERVER_TYPES: [&str; 16] = [
+const SERVER_TYPES: [&str; 17] = [
     "state",
     "crowd",
+    "ratings",
     "ack",
     "error",
     "pong",
@@ -82,7 +83,7 @@ const SERVER_TYPES: [&str; 16] = [
 ];
 
 /// Every message type of a tournament socket; [`tournament_type`] names every variant.
-const TOURNAMENT_TYPES: [&str; 13] = [
+const TOURNAMENT_TYPES: [&str; 14] = [
     "state",
     "board",
     "boards",
@@ -96,6 +97,7 @@ const TOURNAMENT_TYPES: [&str; 13] = [
     "status",
     "directors",
     "players",
+    "device_linked",
 ];
 
 fn tournament_type(message: &TournamentMessage) -> &'static str {
@@ -109,6 +111,7 @@ fn tournament_type(message: &TournamentMessage) -> &'static str {
             TournamentEvent::Status(_) => "status",
             TournamentEvent::Directors(_) => "directors",
             TournamentEvent::Players(_) => "players",
+            TournamentEvent::DeviceLinked(_) => "device_linked",
         },
         TournamentMessage::Reply(reply) => match reply {
             TournamentReply::State(_) => "state",
@@ -150,6 +153,7 @@ fn server_type(message: &ServerMessage) -> &'static str {
         ServerMessage::Reply(reply) => match reply {
             Reply::State(_) => "state",
             Reply::Crowd(_) => "crowd",
+            Reply::Ratings(_) => "ratings",
             Reply::Ack(_) => "ack",
             Reply::Error(_) => "error",
             Reply::Pong(_) => "pong",
@@ -454,6 +458,8 @@ fn check_typed(report: &mut Report, tag: &str, line: usize, value: &Value) -> bo
         "DeviceList" => round_trip::<DeviceList>(value, false).map(drop),
         "LinkCodeInfo" => round_trip::<LinkCodeInfo>(value, false).map(drop),
         "UseCode" => round_trip::<UseCode>(value, false).map(drop),
+        "Linked" => round_trip::<Linked>(value, false).map(drop),
+        "NewDevices" => round_trip::<NewDevices>(value, false).map(drop),
         "PlayerPage" => round_trip::<PlayerPage>(value, false).map(drop),
         "ArchivePage" => round_trip::<ArchivePage>(value, false).map(drop),
         "ArchiveGame" => round_trip::<ArchiveGame>(value, false).map(drop),

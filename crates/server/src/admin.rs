@@ -1,7 +1,7 @@
 //! `omweso admin`: what the server's operator can do to an account without e-mail
 //! (docs/accounts.md#for-the-operator): show it, reset its password, rename it, disable or
 //! enable it, sign it out everywhere. It works on the database directly, with the server
-//! running or not; a running server notices within a minute (`session::RECHECK_MS`).
+//! running or not; a running server notices within a minute (`people::RECHECK_MS`).
 //! And `rerate` (docs/ratings.md#corrections): every rating recomputed from the record of
 //! rated results (to be run with the server stopped: one long write transaction), or with
 //! `--check` compared with the stored ones (a read, safe while it runs).
@@ -10,8 +10,8 @@ use std::io::BufRead;
 
 use uuid::Uuid;
 
-use crate::session::names::{clean_username, username_key};
-use crate::session::password::{check_strength, Passwords};
+use crate::people::names::{clean_username, username_key};
+use crate::people::password::{check_strength, Passwords};
 use crate::store::{PersonRow, SessionChange, Store, StoreError, Write};
 
 /// `omweso admin`'s arguments.
@@ -288,7 +288,7 @@ async fn write(store: &Store, changes: Vec<SessionChange>) -> Result<(), AdminEr
 /// A password for the operator to hand over: 4 groups of 4 of Crockford's base32 (80
 /// bits), which zxcvbn rates at its best.
 fn made_up_password() -> String {
-    let (shown, _) = crate::session::codes::new_recovery_codes()
+    let (shown, _) = crate::people::codes::new_recovery_codes()
         .into_iter()
         .next()
         .unwrap_or_default();

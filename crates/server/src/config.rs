@@ -2,15 +2,8 @@
 
 use std::net::SocketAddr;
 
-/// The shortest round time, in minutes (docs/rules.md#4-play-under-the-referee-server-rules, 5.3). A round must fit a game's
-/// worst legal moments: one turn may take the whole 3-minute move limit, and a player who
-/// never comes loses by abandonment only after the 60 s disconnect grace and the 60 s
-/// abandonment wait; 3 + 1 + 1 = 5 minutes, below which a round can end on material
-/// before a single slow turn or a no-show could be decided. A server may lower it for
-/// tests and demonstrations (`OMWESO_MIN_ROUND_MINUTES`). Here, with the server's other
-/// settings, rather than in `tournament::settings`, which is given it as a parameter: the
-/// settings read names through `session`, which reads its defaults here.
-pub const MIN_ROUND_MINUTES: f64 = 5.0;
+/// The shortest round time a server allows unless lowered: the tournament's own rule.
+pub use omweso_tournament::settings::MIN_ROUND_MINUTES;
 
 #[derive(Clone, Debug, clap::Args)]
 pub struct ServeConfig {
@@ -86,7 +79,56 @@ pub struct ServeConfig {
     #[arg(long, env = "OMWESO_LEASE_SECONDS", default_value_t = 5.0)]
     pub lease_seconds: f64,
     #[command(flatten)]
+    pub cluster_credentials: ClusterCredentials,
+    #[command(flatten)]
     pub limits: Limits,
+    /// The clock sessions and one-time codes read "now" from: the system's (no flag); a
+    /// test moves its clone forward instead of sleeping through a session's life.
+    #[arg(skip)]
+    pub wall_clock: crate::wall_clock::WallClock,
+}
+
+/// What a node of several needs besides NATS's address (docs/scaling.md#trust-between-nodes):
+/// its credentials for NATS, and the secret every node shares, which signs what they send
+/// each other. Required with `--nats-url`: a node refuses to start without them.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct ClusterCredentials {
+    /// The user this node gives NATS, with `--nats-password` or `--nats-password-file`
+    /// (or `nats://user:password@host:4222` in `--nats-url`).
+    #[arg(long, env = "OMWESO_NATS_USER", default_value = "")]
+    pub nats_user: String,
+    /// The password of `--nats-user`.
+    #[arg(
+        long,
+        env = "OMWESO_NATS_PASSWORD",
+        default_value = "",
+        hide_env_values = true,
+        hide_default_value = true
+    )]
+    pub nats_password: String,
+    /// A file holding the password of `--nats-user` (a Docker secret; the compose file's
+    /// cluster profile makes one), read at start.
+    #[arg(long, env = "OMWESO_NATS_PASSWORD_FILE", default_value = "")]
+    pub nats_password_file: String,
+    /// A file holding this node's NATS nkey seed (`SU...`, made by `nk -gen user`), instead
+    /// of a user and password.
+    #[arg(long, env = "OMWESO_NATS_NKEY_FILE", default_value = "")]
+    pub nats_nkey_file: String,
+    /// The secret every node of the cluster shares, at least 32 characters (e.g. `openssl
+    /// rand -hex 32`): what the nodes send each other over NATS is signed with it, and a
+    /// forwarded request encrypted, so that nobody else on NATS can forge or read them.
+    #[arg(
+        long,
+        env = "OMWESO_CLUSTER_SECRET",
+        default_value = "",
+        hide_env_values = true,
+        hide_default_value = true
+    )]
+    pub cluster_secret: String,
+    /// A file holding that secret (a Docker secret; the compose file's cluster profile
+    /// makes one), read at start.
+    #[arg(long, env = "OMWESO_CLUSTER_SECRET_FILE", default_value = "")]
+    pub cluster_secret_file: String,
 }
 
 /// The limits that keep one client from exhausting the server (docs/security.md lists
@@ -229,10 +271,13 @@ pub struct Limits {
         default_value_t = 20
     )]
     pub pairings_per_session_per_minute: u32,
-    /// Log-in and recovery attempts from one address (an IPv6 /64) a minute.
+    /// Log-in, recovery and password-change attempts from one address (an IPv6 /64) a
+    /// minute.
     #[arg(long, env = "OMWESO_LOGINS_PER_IP_PER_MINUTE", default_value_t = 20)]
     pub logins_per_ip_per_minute: u32,
-    /// Log-in and recovery attempts on one account an hour, from anywhere.
+    /// Wrong passwords an account takes an hour from devices that never logged in to it,
+    /// from anywhere; as many for each device that did, and for each signed-in device's
+    /// password checks (a right password counts for nothing).
     #[arg(long, env = "OMWESO_LOGINS_PER_ACCOUNT_PER_HOUR", default_value_t = 30)]
     pub logins_per_account_per_hour: u32,
     /// Accounts made from one address an hour.
@@ -242,6 +287,18 @@ pub struct Limits {
     /// address a minute: what keeps a code from being guessed.
     #[arg(long, env = "OMWESO_CODES_PER_IP_PER_MINUTE", default_value_t = 10)]
     pub codes_per_ip_per_minute: u32,
+    /// Wrong one-time codes tried at one target an hour, from anywhere: a tournament's
+    /// co-director invitations, a board table's relay invite (a new code starts it afresh).
+    #[arg(
+        long,
+        env = "OMWESO_CODE_FAILURES_PER_TARGET_PER_HOUR",
+        default_value_t = 30
+    )]
+    pub code_failures_per_target_per_hour: u32,
+    /// Wrong one-time codes (link, relay and invitation codes) tried on the whole server
+    /// an hour, from anywhere: what bounds guessing from many addresses.
+    #[arg(long, env = "OMWESO_CODE_FAILURES_PER_HOUR", default_value_t = 600)]
+    pub code_failures_per_hour: u32,
     /// Name changes one person makes a minute (each is written to every unfinished
     /// tournament they are in).
     #[arg(
@@ -251,9 +308,40 @@ pub struct Limits {
     )]
     pub renames_per_session_per_minute: u32,
     /// Game-file exports (docs/game-file.md: one game, a player's or a tournament's games)
-    /// one address asks for a minute: each replays its games on the engine pool.
+    /// one address asks for a minute: each replays its games on the file threads.
     #[arg(long, env = "OMWESO_EXPORTS_PER_IP_PER_MINUTE", default_value_t = 30)]
     pub exports_per_ip_per_minute: u32,
+    /// Player pages (`GET /api/players/{username}`, `GET /api/me/games`) one address reads
+    /// a minute: each reads a person's newest games and tournaments and counts their
+    /// results.
+    #[arg(
+        long,
+        env = "OMWESO_PLAYER_PAGES_PER_IP_PER_MINUTE",
+        default_value_t = 120
+    )]
+    pub player_pages_per_ip_per_minute: u32,
+    /// Bytes of request bodies being received from one address at once (each body is
+    /// read whole before it is handled, at most 64 KiB, 256 KiB for a game file).
+    #[arg(long, env = "OMWESO_BODY_BYTES_PER_IP", default_value_t = 2 * 1024 * 1024)]
+    pub body_bytes_per_ip: u64,
+    /// Bytes of request bodies being received at once on the whole server.
+    #[arg(long, env = "OMWESO_BODY_BYTES", default_value_t = 64 * 1024 * 1024)]
+    pub body_bytes: u64,
+    /// Exports one address may have streaming at once: another waits for it to end.
+    #[arg(long, env = "OMWESO_EXPORTS_AT_ONCE_PER_IP", default_value_t = 1)]
+    pub exports_at_once_per_ip: usize,
+    /// Exports streaming at once on the whole server.
+    #[arg(long, env = "OMWESO_EXPORTS_AT_ONCE", default_value_t = 16)]
+    pub exports_at_once: usize,
+    /// Threads for visitors' game files (a file read for the analysis board, an export's
+    /// replays), apart from the games' engine threads, shared fairly between addresses;
+    /// at least one.
+    #[arg(long, env = "OMWESO_FILE_THREADS", default_value_t = 1)]
+    pub file_threads: usize,
+    /// Seconds a client may leave an answer unread (its socket's buffer full) before its
+    /// connection is closed: a download nobody reads holds nothing for long.
+    #[arg(long, env = "OMWESO_HTTP_WRITE_STALL_SECONDS", default_value_t = 30.0)]
+    pub http_write_stall_seconds: f64,
     /// Over-the-board changes one person makes a minute: sheet entries and initials,
     /// relays named, tables set online or over the board, players added by name.
     #[arg(
@@ -305,6 +393,11 @@ pub struct Limits {
     /// Days a tournament that never started its first round is kept before it is removed.
     #[arg(long, env = "OMWESO_OPEN_TOURNAMENT_DAYS", default_value_t = 30.0)]
     pub open_tournament_days: f64,
+    /// Seconds a finished game stays in memory after the last thing asked of it (its last
+    /// watcher leaving, a request), so that a game looked at again and again is not
+    /// rebuilt from its log each time.
+    #[arg(long, env = "OMWESO_FINISHED_GAME_SECONDS", default_value_t = 60.0)]
+    pub finished_game_seconds: f64,
     /// Games in memory on the whole server (being played, or waiting): a game nobody may
     /// create past it, and a tournament round that would pass it is refused whole.
     #[arg(long, env = "OMWESO_LIVE_GAMES", default_value_t = 10_000)]
@@ -357,9 +450,18 @@ impl Limits {
             logins_per_account_per_hour: 30,
             accounts_per_ip_per_hour: 30,
             codes_per_ip_per_minute: 10,
+            code_failures_per_target_per_hour: 30,
+            code_failures_per_hour: 600,
             link_codes_per_session_per_minute: 10,
             renames_per_session_per_minute: 5,
             exports_per_ip_per_minute: 30,
+            exports_at_once_per_ip: 1,
+            exports_at_once: 16,
+            player_pages_per_ip_per_minute: 120,
+            body_bytes_per_ip: 2 * 1024 * 1024,
+            body_bytes: 64 * 1024 * 1024,
+            file_threads: 1,
+            http_write_stall_seconds: 30.0,
             board_changes_per_session_per_minute: 60,
             relay_entries_per_session_per_minute: 120,
             archive_searches_per_ip_per_minute: 120,
@@ -369,6 +471,7 @@ impl Limits {
             unfinished_tournaments: 1_000,
             open_tournament_days: 30.0,
             live_games: 10_000,
+            finished_game_seconds: 60.0,
             session_cache: 100_000,
             trusted_proxy: Vec::new(),
         }
@@ -396,6 +499,7 @@ impl Limits {
             ("http idle seconds", self.http_idle_seconds),
             ("request seconds", self.request_seconds),
             ("socket write seconds", self.socket_write_seconds),
+            ("http write stall seconds", self.http_write_stall_seconds),
             ("ping seconds", self.ping_seconds),
             ("unused session minutes", self.unused_session_minutes),
             ("computer no-show seconds", self.computer_no_show_seconds),
@@ -405,6 +509,12 @@ impl Limits {
             if !(value.is_finite() && value > 0.0) {
                 return Err(format!("{name} must be a positive number, not {value}"));
             }
+        }
+        if !(self.finished_game_seconds.is_finite() && self.finished_game_seconds >= 0.0) {
+            return Err(format!(
+                "finished game seconds must be 0 or more, not {}",
+                self.finished_game_seconds
+            ));
         }
         Ok(())
     }
@@ -452,6 +562,8 @@ impl ServeConfig {
             nats_url: String::new(),
             node_name: "node".into(),
             lease_seconds: 5.0,
+            cluster_credentials: ClusterCredentials::default(),
+            wall_clock: crate::wall_clock::WallClock::default(),
             // Every test client comes from 127.0.0.1 and many tests share a server: the
             // per-address and per-session limits are the hardening tests' to set.
             limits: Limits {
@@ -469,6 +581,9 @@ impl ServeConfig {
                 bot_games_per_ip: 10_000,
                 // Tests play whole games against the computer: no pause for a watcher.
                 computer_delay_ms: 0,
+                // Tests see a finished game leave memory as soon as nobody watches it;
+                // the linger's own tests set it.
+                finished_game_seconds: 0.0,
                 // Tests play rounds of a few seconds to see them end on time.
                 min_round_minutes: 0.1,
                 unfinished_tournaments_per_director: 10_000,
@@ -477,9 +592,14 @@ impl ServeConfig {
                 logins_per_account_per_hour: 100_000,
                 accounts_per_ip_per_hour: 100_000,
                 codes_per_ip_per_minute: 100_000,
+                code_failures_per_target_per_hour: 100_000,
+                code_failures_per_hour: 100_000,
                 link_codes_per_session_per_minute: 100_000,
                 renames_per_session_per_minute: 100_000,
                 exports_per_ip_per_minute: 100_000,
+                exports_at_once_per_ip: 10_000,
+                player_pages_per_ip_per_minute: 100_000,
+                body_bytes_per_ip: 1 << 30,
                 board_changes_per_session_per_minute: 100_000,
                 relay_entries_per_session_per_minute: 100_000,
                 archive_searches_per_ip_per_minute: 100_000,
@@ -524,6 +644,205 @@ mod tests {
         assert_eq!(
             format!("{from_flags:?}"),
             format!("{:?}", Limits::defaults())
+        );
+    }
+}
+
+/// A limit is declared once, as a flag of [`Limits`] (its name, its environment variable,
+/// its default); docs/security.md's table and the refusals' metric labels are checked
+/// against it here, so none of the three can say something the others do not. The other
+/// settings' rows in docs/self-hosting.md are checked the same way.
+#[cfg(test)]
+mod declared_once {
+    use clap::{Args, Command};
+
+    use super::{Limits, ServeConfig};
+    use crate::metrics::Limit;
+
+    const SECURITY_MD: &str = include_str!("../../../docs/security.md");
+    const SELF_HOSTING_MD: &str = include_str!("../../../docs/self-hosting.md");
+
+    /// Settings of [`Limits`] that bound no client (how much work the server does, how it
+    /// counts addresses), listed in docs/self-hosting.md rather than among the limits.
+    const NOT_LIMITS: &[&str] = &[
+        "engine-threads",
+        "search-threads",
+        "computer-delay-ms",
+        "min-round-minutes",
+        "trusted-proxy",
+    ];
+
+    /// Refusal labels that no flag of their own sets, and why.
+    const FIXED: &[(&str, &str)] = &[
+        ("file_work_per_ip", "file-threads"),
+        ("password_turns_per_ip", "a fixed wait of 5 s for a turn"),
+        ("logins_per_known_device", "logins-per-account-per-hour"),
+        ("password_checks_per_device", "logins-per-account-per-hour"),
+        ("forwards_per_ip", "a fixed count of waiting forwards"),
+    ];
+
+    /// Every flag of `command`: its name, environment variable and default as clap reads them.
+    fn flags(command: Command) -> Vec<(String, String, String)> {
+        command
+            .get_arguments()
+            .filter_map(|arg| {
+                let long = arg.get_long()?.to_owned();
+                let env = arg
+                    .get_env()
+                    .map(|e| e.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let default = arg
+                    .get_default_values()
+                    .first()
+                    .map(|v| v.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                Some((long, env, default))
+            })
+            .collect()
+    }
+
+    fn limit_flags() -> Vec<(String, String, String)> {
+        flags(Limits::augment_args(Command::new("omweso")))
+    }
+
+    fn all_flags() -> Vec<(String, String, String)> {
+        flags(ServeConfig::augment_args(Command::new("omweso")))
+    }
+
+    /// A page's rows of settings: flag, environment variable and default. Both pages' forms
+    /// are read: `| `--flag` / `VAR` | default | ...` and `| `--flag` | `VAR` | `default` | ...`.
+    /// A default is read as its first figure (`10,000` as `10000`), or the exact figure in
+    /// parentheses after a unit (`2 MiB (2097152)`); `none` is no default.
+    fn documented(page: &str) -> Vec<(String, String, String)> {
+        page.lines()
+            .filter(|line| line.starts_with("| `--"))
+            .map(|line| {
+                let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+                let flag = cells[1].split('`').nth(1).unwrap_or("");
+                let env_cell = if cells[1].contains("OMWESO_") { 1 } else { 2 };
+                let env = cells[env_cell]
+                    .split('`')
+                    .find(|t| t.starts_with("OMWESO_"))
+                    .unwrap_or("");
+                let cell = cells
+                    .get(env_cell + 1)
+                    .copied()
+                    .unwrap_or("")
+                    .replace('`', "");
+                let exact = cell
+                    .split_once('(')
+                    .and_then(|(_, rest)| rest.split_once(')'))
+                    .map(|(inside, _)| inside)
+                    .filter(|inside| inside.chars().all(|c| c.is_ascii_digit()));
+                let default: String = match exact {
+                    Some(exact) => exact.to_owned(),
+                    None if cell.starts_with("none") => String::new(),
+                    None => cell
+                        .chars()
+                        .take_while(|c| !c.is_whitespace())
+                        .filter(|c| *c != ',')
+                        .collect(),
+                };
+                (
+                    flag.trim_start_matches("--").to_owned(),
+                    env.to_owned(),
+                    default,
+                )
+            })
+            .collect()
+    }
+
+    /// What is wrong with `rows` against the flags.
+    fn disagreements(page: &str, rows: &[(String, String, String)]) -> Vec<String> {
+        let flags = all_flags();
+        let mut wrong = Vec::new();
+        for (flag, env, default) in rows {
+            match flags.iter().find(|(f, _, _)| f == flag) {
+                None => wrong.push(format!("{page} lists --{flag}, which is no flag")),
+                Some((_, flag_env, flag_default)) => {
+                    if env != flag_env {
+                        wrong.push(format!("--{flag}: {page} says {env}, the flag {flag_env}"));
+                    }
+                    if default != flag_default {
+                        wrong.push(format!(
+                            "--{flag}: {page}'s default is {default:?}, the flag's {flag_default:?}"
+                        ));
+                    }
+                }
+            }
+        }
+        wrong
+    }
+
+    #[test]
+    fn every_limit_is_in_docs_security_md_with_its_variable_and_default() {
+        let security = documented(SECURITY_MD);
+        let self_hosting = documented(SELF_HOSTING_MD);
+        let mut wrong = disagreements("docs/security.md", &security);
+        wrong.extend(disagreements("docs/self-hosting.md", &self_hosting));
+        for (flag, _, _) in limit_flags() {
+            let (page, rows) = if NOT_LIMITS.contains(&flag.as_str()) {
+                ("docs/self-hosting.md", &self_hosting)
+            } else {
+                ("docs/security.md", &security)
+            };
+            if !rows.iter().any(|(f, _, _)| *f == flag) {
+                wrong.push(format!("--{flag}: no row in {page}"));
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    /// Each refusal's metric label names the flag that sets it: the flag's name up to its
+    /// period (`sessions_per_ip` is `--sessions-per-ip-per-minute`), or [`FIXED`] says
+    /// what bounds it instead; and docs/security.md's metric line lists it.
+    #[test]
+    fn every_refusal_label_is_a_flag_and_listed_in_the_metrics_line() {
+        let flags: Vec<String> = all_flags()
+            .into_iter()
+            .map(|(f, _, _)| f.replace('-', "_"))
+            .collect();
+        let mut wrong = Vec::new();
+        for limit in Limit::ALL {
+            let label = limit.name();
+            let set_by = flags.iter().any(|flag| {
+                flag == label
+                    || ["_per_minute", "_per_hour", "_per_day"]
+                        .iter()
+                        .any(|period| flag.strip_suffix(period) == Some(label))
+            });
+            if !set_by && !FIXED.iter().any(|(fixed, _)| *fixed == label) {
+                wrong.push(format!("limit {label}: no flag sets it"));
+            }
+            if !SECURITY_MD.contains(&format!("\"{label}\"")) {
+                wrong.push(format!(
+                    "limit {label}: not in docs/security.md's metric line"
+                ));
+            }
+        }
+        for (fixed, _) in FIXED {
+            if !Limit::ALL.iter().any(|limit| limit.name() == *fixed) {
+                wrong.push(format!("FIXED names {fixed}, which is no limit"));
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    #[test]
+    fn both_forms_of_row_are_read() {
+        let page = "| `--body-bytes` / `OMWESO_BODY_BYTES` | 64 MiB (67108864) | x |\n\
+                    | `--connections` / `OMWESO_CONNECTIONS` | 20,000, lowered | x |\n\
+                    | `--addr` | `OMWESO_ADDR` | `127.0.0.1:8080` (image: x) | x |\n\
+                    | `--smtp-url` | `OMWESO_SMTP_URL` | none (no mail) | x |\n";
+        let row = |f: &str, e: &str, d: &str| (f.to_owned(), e.to_owned(), d.to_owned());
+        assert_eq!(
+            documented(page),
+            vec![
+                row("body-bytes", "OMWESO_BODY_BYTES", "67108864"),
+                row("connections", "OMWESO_CONNECTIONS", "20000"),
+                row("addr", "OMWESO_ADDR", "127.0.0.1:8080"),
+                row("smtp-url", "OMWESO_SMTP_URL", ""),
+            ]
         );
     }
 }

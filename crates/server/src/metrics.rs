@@ -61,6 +61,9 @@ pub struct Metrics {
     pub cluster_takeovers: Counter,
     /// Other nodes' socket messages dropped, their room's queue full.
     pub cluster_relays_dropped: Counter,
+    /// Messages on NATS refused: not sealed with the cluster's secret, too old, or seen
+    /// before (`cluster::seal`).
+    pub cluster_refused: Counter,
     pub refused_messages: Counter,
     /// Legal-move listings a game made itself (cheap ones) and handed to the engine pool.
     pub legal_listed_inline: Counter,
@@ -103,6 +106,8 @@ pub struct Metrics {
     pub computer_no_shows: Counter,
     /// Connections closed for sending no request (or not all its headers) in time.
     pub http_idle_timeouts: Counter,
+    /// Connections closed because their client read nothing of an answer for too long.
+    pub http_write_stalls: Counter,
     /// Requests answered 408: their body did not arrive in time.
     pub request_timeouts: Counter,
 }
@@ -192,6 +197,10 @@ impl Metrics {
             "omweso_cluster_relays_dropped",
             "Messages of sockets on other nodes dropped, their room's queue full",
         );
+        let cluster_refused = r.counter(
+            "omweso_cluster_refused",
+            "Messages on NATS refused: not sealed with the cluster's secret, too old, or replayed",
+        );
         let refused_messages = r.counter(
             "omweso_refused_messages",
             "Client messages answered with an error",
@@ -235,6 +244,10 @@ impl Metrics {
         let http_idle_timeouts = r.counter(
             "omweso_http_idle_timeouts",
             "Connections closed for sending no request, or not all its headers, in time",
+        );
+        let http_write_stalls = r.counter(
+            "omweso_http_write_stalls",
+            "Connections closed because their client read nothing of an answer for too long",
         );
         let request_timeouts = r.counter(
             "omweso_request_timeouts",
@@ -323,6 +336,7 @@ impl Metrics {
             cluster_frames_received,
             cluster_takeovers,
             cluster_relays_dropped,
+            cluster_refused,
             refused_messages,
             legal_listed_inline,
             legal_listed_on_pool,
@@ -346,6 +360,7 @@ impl Metrics {
             games_expired,
             computer_no_shows,
             http_idle_timeouts,
+            http_write_stalls,
             request_timeouts,
         }
     }
@@ -387,10 +402,22 @@ pub enum Limit {
     RelayEntriesPerSession,
     ExportsPerIp,
     ArchiveSearchesPerIp,
+    ExportsAtOncePerIp,
+    ExportsAtOnce,
+    FileWorkPerIp,
+    PlayerPagesPerIp,
+    PasswordTurnsPerIp,
+    LoginsPerKnownDevice,
+    PasswordChecksPerDevice,
+    CodeFailuresPerTarget,
+    CodeFailures,
+    ForwardsPerIp,
+    BodyBytesPerIp,
+    BodyBytes,
 }
 
 impl Limit {
-    pub const ALL: [Limit; 33] = [
+    pub const ALL: [Limit; 45] = [
         Limit::SessionsPerIp,
         Limit::GamesPerSession,
         Limit::GamesPerIp,
@@ -424,6 +451,18 @@ impl Limit {
         Limit::RelayEntriesPerSession,
         Limit::ExportsPerIp,
         Limit::ArchiveSearchesPerIp,
+        Limit::ExportsAtOncePerIp,
+        Limit::ExportsAtOnce,
+        Limit::FileWorkPerIp,
+        Limit::PlayerPagesPerIp,
+        Limit::PasswordTurnsPerIp,
+        Limit::LoginsPerKnownDevice,
+        Limit::PasswordChecksPerDevice,
+        Limit::CodeFailuresPerTarget,
+        Limit::CodeFailures,
+        Limit::ForwardsPerIp,
+        Limit::BodyBytesPerIp,
+        Limit::BodyBytes,
     ];
 
     #[must_use]
@@ -462,6 +501,18 @@ impl Limit {
             Limit::RelayEntriesPerSession => "relay_entries_per_session",
             Limit::ExportsPerIp => "exports_per_ip",
             Limit::ArchiveSearchesPerIp => "archive_searches_per_ip",
+            Limit::ExportsAtOncePerIp => "exports_at_once_per_ip",
+            Limit::ExportsAtOnce => "exports_at_once",
+            Limit::FileWorkPerIp => "file_work_per_ip",
+            Limit::PlayerPagesPerIp => "player_pages_per_ip",
+            Limit::PasswordTurnsPerIp => "password_turns_per_ip",
+            Limit::LoginsPerKnownDevice => "logins_per_known_device",
+            Limit::PasswordChecksPerDevice => "password_checks_per_device",
+            Limit::CodeFailuresPerTarget => "code_failures_per_target",
+            Limit::CodeFailures => "code_failures",
+            Limit::ForwardsPerIp => "forwards_per_ip",
+            Limit::BodyBytesPerIp => "body_bytes_per_ip",
+            Limit::BodyBytes => "body_bytes",
         }
     }
 

@@ -19,7 +19,7 @@ use crate::pools::engine::EnginePool;
 use crate::pools::search::SearchPool;
 use crate::state::AppState;
 use crate::store::{CommitDelay, Store, StoreError, Writer};
-use crate::{assets, http, socket};
+use crate::{assets, http};
 
 /// How long shutdown waits for sockets to take their close frames.
 const CLOSE_GRACE: Duration = Duration::from_secs(3);
@@ -41,117 +41,141 @@ pub enum ServeError {
 /// The routes.
 pub fn router(state: AppState) -> Router {
     let router = Router::new()
-        .route("/healthz", get(http::games::healthz))
+        .route("/healthz", get(crate::game::api::healthz))
         .route(
             "/api/session",
-            post(http::accounts::create_session).delete(http::accounts::sign_out),
+            post(crate::people::accounts_api::create_session)
+                .delete(crate::people::accounts_api::sign_out),
         )
-        .route("/api/account", post(http::accounts::sign_up))
+        .route("/api/account", post(crate::people::accounts_api::sign_up))
         .route(
             "/api/account/password",
-            axum::routing::put(http::accounts::change_password),
+            axum::routing::put(crate::people::accounts_api::change_password),
         )
         .route(
             "/api/account/recovery-codes",
-            post(http::accounts::renew_recovery_codes),
+            post(crate::people::accounts_api::renew_recovery_codes),
         )
-        .route("/api/login", post(http::accounts::log_in))
-        .route("/api/login/recovery", post(http::accounts::recover))
-        .merge(http::email::routes())
+        .route("/api/login", post(crate::people::accounts_api::log_in))
+        .route(
+            "/api/login/recovery",
+            post(crate::people::accounts_api::recover),
+        )
+        .merge(crate::people::email_api::routes())
         .route(
             "/api/devices",
-            get(http::accounts::devices).delete(http::accounts::sign_out_others),
+            get(crate::people::accounts_api::devices)
+                .delete(crate::people::accounts_api::sign_out_others),
         )
         .route(
             "/api/devices/{id}",
-            axum::routing::delete(http::accounts::sign_out_device),
+            axum::routing::delete(crate::people::accounts_api::sign_out_device),
         )
-        .route("/api/link-codes", post(http::accounts::make_link_code))
-        .route("/api/link", post(http::accounts::use_link_code))
-        .route("/api/players/{username}", get(http::people::player))
+        .route(
+            "/api/link-codes",
+            post(crate::people::accounts_api::make_link_code),
+        )
+        .route(
+            "/api/link",
+            post(crate::people::accounts_api::use_link_code),
+        )
+        .route(
+            "/api/players/{username}",
+            get(crate::people::pages_api::player),
+        )
         .route(
             "/api/players/{username}/rating-history",
-            get(http::ratings::history),
+            get(crate::ratings::api::history),
         )
         .route(
             "/api/leaderboards/{ruleset}",
-            get(http::ratings::leaderboard),
+            get(crate::ratings::api::leaderboard),
         )
         .route(
             "/api/tournaments/{id}/ratings",
-            get(http::ratings::tournament),
+            get(crate::ratings::api::tournament),
         )
-        .route("/api/me/games", get(http::people::my_games))
-        .route("/api/archive", get(http::archive::search))
-        .route("/api/archive/{id}", get(http::archive::entry))
+        .route("/api/me/games", get(crate::people::pages_api::my_games))
+        .route("/api/archive", get(crate::archive::api::search))
+        .route("/api/archive/{id}", get(crate::archive::api::entry))
         .route("/games", get(assets::page))
-        .route("/api/games/{id}", get(http::games::get_game))
-        .route("/api/games/{id}/join", post(http::games::join_game))
-        .route("/api/games/{id}/export", get(http::game_exports::game))
+        .route("/api/games/{id}", get(crate::game::api::get_game))
+        .route("/api/games/{id}/join", post(crate::game::api::join_game))
+        .route(
+            "/api/games/{id}/export",
+            get(crate::archive::exports_api::game),
+        )
         .route(
             "/api/players/{username}/games/export",
-            get(http::game_exports::player),
+            get(crate::archive::exports_api::player),
         )
-        .route("/ws/games/{id}", get(socket::game::upgrade))
+        .route("/ws/games/{id}", get(crate::game::socket::upgrade))
         .route(
             "/api/me",
-            get(http::accounts::me).patch(http::accounts::rename),
+            get(crate::people::accounts_api::me).patch(crate::people::accounts_api::rename),
         )
-        .route("/api/analysis/legal", post(http::analysis::legal))
-        .route("/api/analysis/play", post(http::analysis::play))
-        .route("/api/analysis/search", post(http::analysis::search))
+        .route("/api/analysis/legal", post(crate::analysis::api::legal))
+        .route("/api/analysis/play", post(crate::analysis::api::play))
+        .route("/api/analysis/search", post(crate::analysis::api::search))
         .route(
             "/api/analysis/read-game",
-            post(http::game_exports::read_game).layer(axum::extract::DefaultBodyLimit::max(
-                http::game_exports::MAX_READ_BYTES,
-            )),
+            post(crate::archive::exports_api::read_game).layer(
+                axum::extract::DefaultBodyLimit::max(crate::archive::exports_api::MAX_READ_BYTES),
+            ),
         )
         .route("/analysis", get(assets::page))
+        .route("/howto", get(assets::page))
         .route("/howto/{game}", get(assets::page))
         .route(
             "/api/games",
-            get(http::games::list_games).post(http::games::create_game),
+            get(crate::game::api::list_games).post(crate::game::api::create_game),
         )
         .route(
             "/api/tournaments",
-            get(http::tournaments::list).post(http::tournaments::create),
+            get(crate::tournament::api::list).post(crate::tournament::api::create),
         )
-        .route("/api/tournaments/{id}", get(http::tournaments::get))
-        .route("/api/tournaments/{id}/join", post(http::tournaments::join))
+        .route("/api/tournaments/{id}", get(crate::tournament::api::get))
+        .route(
+            "/api/tournaments/{id}/join",
+            post(crate::tournament::api::join),
+        )
         .route(
             "/api/tournaments/{id}/withdraw",
-            post(http::tournaments::withdraw),
+            post(crate::tournament::api::withdraw),
         )
         .route(
             "/api/tournaments/{id}/rounds",
-            post(http::tournaments::pair),
+            post(crate::tournament::api::pair),
         )
         .route(
             "/api/tournaments/{id}/rounds/{n}",
-            axum::routing::put(http::tournaments::edit_round),
+            axum::routing::put(crate::tournament::api::edit_round),
         )
         .route(
             "/api/tournaments/{id}/rounds/{n}/start",
-            post(http::tournaments::start_round),
+            post(crate::tournament::api::start_round),
         )
         .route(
             "/api/tournaments/{id}/rounds/{n}/end",
-            post(http::tournaments::end_round),
+            post(crate::tournament::api::end_round),
         )
         .route(
             "/api/tournaments/{id}/sheets/{game_id}",
-            post(http::tournaments::sheet),
+            post(crate::tournament::api::sheet),
         )
         .route(
             "/api/tournaments/{id}/forbidden-pairs",
-            axum::routing::put(http::tournaments::forbidden_pairs),
+            axum::routing::put(crate::tournament::api::forbidden_pairs),
         )
         .route(
             "/api/tournaments/{id}/{file}",
-            get(http::tournaments::export),
+            get(crate::tournament::api::export),
         )
-        .route("/ws/tournaments/{id}", get(socket::tournament::upgrade))
-        .route("/ws/lobby", get(socket::lobby::upgrade))
+        .route(
+            "/ws/tournaments/{id}",
+            get(crate::tournament::socket::upgrade),
+        )
+        .route("/ws/lobby", get(crate::lobby::socket::upgrade))
         .route("/t/{id}", get(assets::page))
         // The hall screen, the print view, a table's sheet entry and its relay's page.
         .route("/t/{id}/{*rest}", get(assets::page))
@@ -165,23 +189,30 @@ pub fn router(state: AppState) -> Router {
         .route("/", get(assets::page))
         .route("/g/{id}", get(assets::page))
         .route("/static/{*path}", get(assets::asset))
-        .merge(http::tournament_people::routes())
-        .merge(http::board_tables::routes())
-        .fallback(http::games::not_found)
+        .merge(crate::tournament::people_api::routes())
+        .merge(crate::tournament::otb_api::routes())
+        .fallback(crate::game::api::not_found)
         // A game's or tournament's request is answered by the node holding it (several
         // nodes, docs/scaling.md); a server alone passes every request on.
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             crate::cluster::forward::to_owner,
         ))
-        .layer(axum::extract::DefaultBodyLimit::max(64 * 1024))
+        .layer(axum::extract::DefaultBodyLimit::max(
+            http::limits::BODY_LIMIT,
+        ))
+        // Before the body is read, here or by a forward to another node.
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
-            http::edge::guard_state_changes,
+            http::edge::within_body_budget::<AppState>,
         ))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
-            http::edge::time_limit,
+            http::edge::guard_state_changes::<AppState>,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            http::edge::time_limit::<AppState>,
         ))
         .layer(axum::middleware::from_fn(http::edge::json_refusals))
         .layer(compress_api_answers());
@@ -282,6 +313,15 @@ async fn serve(
 ) -> Result<(), ServeError> {
     let config_metrics = config.metrics().map_err(ServeError::Config)?;
     config.limits.validate().map_err(ServeError::Config)?;
+    // A node that will refuse to join the others (no NATS credentials, no cluster secret)
+    // says so before it touches the database: it used to migrate it first.
+    if !config.nats_url.is_empty() {
+        crate::cluster::credentials::Credentials::from_settings(
+            &config.nats_url,
+            &config.cluster_credentials,
+        )
+        .map_err(crate::cluster::node::JoinError::from)?;
+    }
     let store = Store::open(&config.database_url).await?;
     let delay = CommitDelay {
         wait: Duration::from_micros(config.commit_delay_us),
@@ -293,6 +333,7 @@ async fn serve(
         match crate::cluster::node::Cluster::join(
             &config.nats_url,
             &config.node_name,
+            &config.cluster_credentials,
             store.clone(),
             Duration::from_secs_f64(config.lease_seconds.clamp(1.0, 600.0)),
         )
@@ -355,7 +396,7 @@ fn spawn_session_sweep(state: &AppState) {
 /// Every minute, the sockets of devices signed out (or accounts disabled) by another
 /// process are ended, as this process's own sign-outs end theirs.
 fn spawn_socket_recheck(state: &AppState) {
-    let every = Duration::from_millis(crate::session::RECHECK_MS.unsigned_abs());
+    let every = Duration::from_millis(crate::people::RECHECK_MS.unsigned_abs());
     let state = state.clone();
     let mut stopped = state.shutdown.clone();
     tokio::spawn(async move {
@@ -395,6 +436,7 @@ async fn serve_with(
         connections: config.limits.connections,
         connections_per_ip: config.limits.connections_per_ip,
         idle: Duration::from_secs_f64(config.limits.http_idle_seconds),
+        write_stall: Duration::from_secs_f64(config.limits.http_write_stall_seconds),
         trusted_proxies: config
             .limits
             .trusted_proxies()
@@ -403,6 +445,9 @@ async fn serve_with(
     }
     .fitted_to_open_files();
     let analysis = crate::analysis::Analysis::start(&config.limits)?;
+    let files = crate::pools::fair_work::FairWork::start(crate::pools::fair_work::file_threads(
+        config.limits.file_threads,
+    ))?;
     let pairing = crate::tournament::pairing_worker::PairingWorker::start()?;
     let mailer =
         crate::mail::Mailer::start(&config, stopped.clone()).map_err(ServeError::Config)?;
@@ -410,7 +455,7 @@ async fn serve_with(
         store.clone(),
         writer.clone(),
         (pool, pairing),
-        analysis,
+        (analysis, files),
         search,
         (config, mailer),
         (stopped.clone(), cluster.clone()),

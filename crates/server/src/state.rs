@@ -8,11 +8,11 @@ use tokio_util::task::TaskTracker;
 use crate::config::ServeConfig;
 use crate::game::actor::Services;
 use crate::game::computer::ComputerServices;
-use crate::game::lobby::Lobby;
 use crate::game::registry::Registry;
+use crate::lobby::games::Lobby;
+use crate::people::Sessions;
 use crate::pools::engine::EnginePool;
 use crate::pools::search::SearchPool;
-use crate::session::Sessions;
 use crate::store::{Store, Writer};
 
 #[derive(Clone)]
@@ -26,6 +26,14 @@ pub struct Inner {
     pub limiters: crate::http::limits::Limiters,
     /// The analysis board's engine threads and limits.
     pub analysis: crate::analysis::Analysis,
+    /// The threads for visitors' game files (a file read, an export's replays).
+    pub files: crate::pools::fair_work::FairWork,
+    /// The bytes of request bodies being received, in all and per address.
+    pub body_budget: std::sync::Arc<crate::http::body_budget::BodyBudget>,
+    /// Turns at checking a password, given out by address then session.
+    pub password_turns: crate::pools::fair_turns::FairTurns,
+    /// Exports streaming, per address and in all.
+    pub exports: crate::archive::export::Streaming,
     pub config: ServeConfig,
     /// The mail the server sends (off unless the operator set up SMTP).
     pub mailer: crate::mail::Mailer,
@@ -44,7 +52,7 @@ impl AppState {
         store: Store,
         writer: Writer,
         (pool, pairing): (EnginePool, crate::tournament::pairing_worker::PairingWorker),
-        analysis: crate::analysis::Analysis,
+        (analysis, files): (crate::analysis::Analysis, crate::pools::fair_work::FairWork),
         search: SearchPool,
         (config, mailer): (ServeConfig, crate::mail::Mailer),
         (shutdown, cluster): (
@@ -68,6 +76,9 @@ impl AppState {
             ),
             store: store.clone(),
             cluster: cluster.clone(),
+            finished_linger: std::time::Duration::from_secs_f64(
+                config.limits.finished_game_seconds,
+            ),
         };
         let games = Arc::new(Registry::new(store.clone(), services));
         let tournaments = crate::tournament::registry::Tournaments::new(
@@ -94,13 +105,24 @@ impl AppState {
                 store.clone(),
                 writer,
                 config.limits.session_cache,
-                crate::session::Expiry::new(
+                crate::people::Expiry::new(
                     config.limits.unused_session_minutes,
                     config.limits.session_idle_days,
                 ),
-            ),
+            )
+            .with_clock(config.wall_clock.clone()),
             limiters: crate::http::limits::Limiters::new(&config.limits),
             analysis,
+            files,
+            password_turns: crate::people::password::turns(),
+            body_budget: crate::http::body_budget::BodyBudget::new(
+                config.limits.body_bytes,
+                config.limits.body_bytes_per_ip,
+            ),
+            exports: crate::archive::export::Streaming::new(
+                config.limits.exports_at_once,
+                config.limits.exports_at_once_per_ip,
+            ),
             store,
             config,
             mailer,
@@ -109,6 +131,21 @@ impl AppState {
             shutdown,
             cluster,
         }))
+    }
+}
+
+/// What the HTTP layer reads of this state (`http::edge_state`).
+impl crate::http::edge_state::EdgeState for AppState {
+    fn config(&self) -> &ServeConfig {
+        &self.config
+    }
+
+    fn limiters(&self) -> &crate::http::limits::Limiters {
+        &self.limiters
+    }
+
+    fn body_budget(&self) -> &Arc<crate::http::body_budget::BodyBudget> {
+        &self.body_budget
     }
 }
 

@@ -128,6 +128,19 @@ impl Remote {
         (r.status().as_u16(), r.text().await.unwrap_or_default())
     }
 
+    /// [`Remote::get_text`] as a client at `from`, named by `X-Forwarded-For`.
+    pub async fn get_text_from(&self, path: &str, token: &str, from: &str) -> (u16, String) {
+        let r = self
+            .http
+            .get(self.url(path))
+            .bearer_auth(token)
+            .header("x-forwarded-for", from)
+            .send()
+            .await
+            .unwrap();
+        (r.status().as_u16(), r.text().await.unwrap_or_default())
+    }
+
     /// A socket on any path (`/ws/tournaments/{id}?token=..`).
     pub async fn socket_at(&self, path_and_query: &str) -> Client {
         let url = format!("ws://{}{path_and_query}", self.addr);
@@ -140,6 +153,11 @@ impl Remote {
 
     pub async fn get(&self, path: &str, token: &str) -> (u16, Value) {
         answer(self.http.get(self.url(path)).bearer_auth(token)).await
+    }
+
+    /// A GET with no session at all: what a visitor's page reads.
+    pub async fn get_anonymous(&self, path: &str) -> (u16, Value) {
+        answer(self.http.get(self.url(path))).await
     }
 
     /// Creates a game as `token` and returns its id.

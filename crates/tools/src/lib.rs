@@ -8,16 +8,17 @@
 //!   watchers on its socket, driving its games with the harness's players.
 //! - `arena` (`omweso arena`): computer players against each other on std threads.
 //! - `bench` (`omweso bench`): random playouts per second.
-//! - `engine_cli` (`omweso engine`): the rules engine and search over JSON lines.
+//! - `engine_cli` (`omweso engine`): the rules engine and search over JSON lines, the
+//!   `omweso-engine` crate, named here as `omweso` uses it.
 //! - `harness`: what the load tools share: a spawned server, a game's clients and seated
 //!   players, the counters.
 //! - `healthcheck` (`omweso healthcheck`): exit 0 if a server answers `/healthz`.
 
 pub mod arena;
 pub mod bench;
-pub mod engine_cli;
-pub mod engine_game_files;
 mod harness;
 pub mod healthcheck;
 pub mod loadgen;
 pub mod tournament_sim;
+
+pub use omweso_engine::cli as engine_cli;

@@ -72,3 +72,28 @@ export async function recordAnnouncements(context) {
     if (!watch()) document.addEventListener('DOMContentLoaded', watch);
   });
 }
+
+/**
+ * Keeps what the link page (`/link`) says on the way to where a code leads (its
+ * `[data-link-going]` line), in the tab's session storage: the page navigates at once, and
+ * the words are read afterwards with [`linkWords`].
+ * @param {import('playwright-core').Page} page
+ */
+export async function keepLinkWords(page) {
+  await page.addInitScript(() => {
+    const keep = () => {
+      const going = document.querySelector('[data-link-going]:not([hidden])');
+      if (going?.textContent) sessionStorage.setItem('test.link-going', going.textContent);
+    };
+    new MutationObserver(keep).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+}
+
+/**
+ * What the link page said on the way here (kept by [`keepLinkWords`]).
+ * @param {import('playwright-core').Page} page
+ * @returns {Promise<string | null>}
+ */
+export function linkWords(page) {
+  return page.evaluate(() => sessionStorage.getItem('test.link-going'));
+}

@@ -23,6 +23,9 @@ export function serverAndBrowser(options) {
   });
   after(async () => {
     await live.browser?.close();
+    // The server's own errors, in the run's output: a test that failed on a 503 says why.
+    const errors = (live.server?.log() || '').split('\n').filter((line) => line.includes(' ERROR '));
+    if (errors.length) console.error(`the server logged ${errors.length} error(s):\n${errors.slice(0, 20).join('\n')}`);
     await live.server?.stop();
   });
   return live;

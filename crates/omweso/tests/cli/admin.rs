@@ -138,6 +138,27 @@ async fn the_operator_resets_renames_disables_and_signs_out_an_account() {
     assert_eq!(server.get("/api/players/kato", "").await.0, 404);
 
     // Disabled: no log-in, no page; enabled again.
+    // A finished game of Kato's, against a guest, found in the archive.
+    let kato_token = log_in("kato_m", "the akakyala capture of a lifetime".into())
+        .await
+        .1["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (opio, _) = server.session("Opio").await;
+    let game = server
+        .create(&kato_token, json!({"ruleset": "oware"}))
+        .await;
+    server.join(&opio, &game).await;
+    let mut socket = server.socket(&game, Some(&kato_token), None).await;
+    socket
+        .expect_ack_of("r", json!({"t": "resign", "d": {}}))
+        .await;
+    drop(socket);
+    let (status, found) = server.get("/api/archive?player=kato_m", "").await;
+    assert_eq!(status, 200, "{found}");
+    assert_eq!(found["games"].as_array().map(Vec::len), Some(1), "{found}");
+
     let (ok, said, _) = admin(&database_url, &["disable", "kato_m"], "");
     assert!(ok);
     assert_eq!(said, "kato_m is disabled and signed out everywhere\n");
@@ -147,6 +168,21 @@ async fn the_operator_resets_renames_disables_and_signs_out_an_account() {
         (403, Some("account_disabled"))
     );
     assert_eq!(server.get("/api/players/kato_m", "").await.0, 404);
+    // Nor found in the archive, where its game is as an unknown name's: none (issue 41,
+    // finding 14: the archive listed a disabled account's games while its page was 404).
+    for query in [
+        "player=kato_m",
+        "player=@kato_m",
+        "player=Kato_M",
+        "opponent=kato_m&player=Opio",
+    ] {
+        let (status, found) = server.get(&format!("/api/archive?{query}"), "").await;
+        assert_eq!(
+            (status, &found["games"]),
+            (200, &json!([])),
+            "{query}: {found}"
+        );
+    }
     let (ok, _, _) = admin(&database_url, &["enable", "kato_m"], "");
     assert!(ok);
     let back = log_in("kato_m", "the akakyala capture of a lifetime".into()).await;

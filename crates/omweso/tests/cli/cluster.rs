@@ -38,7 +38,7 @@ const LEASE_SECONDS: &str = "2";
 const TAKEOVER: Duration = Duration::from_secs(10);
 
 /// The NATS server to use, or `None` (skip) when none answers outside CI.
-async fn nats_url() -> Option<String> {
+pub(crate) async fn nats_url() -> Option<String> {
     let url = std::env::var("TEST_NATS_URL").unwrap_or_else(|_| "nats://127.0.0.1:4222".into());
     let host = url.trim_start_matches("nats://").to_owned();
     if TcpStream::connect(&host).await.is_ok() {
@@ -55,22 +55,35 @@ async fn nats_url() -> Option<String> {
 
 /// A node, started without holding up the test's runtime (its start waits for the
 /// node's first line, while the node may need the test's own proxies to get there).
-fn node(database_url: &str, nats_url: &str, name: &str) -> Process {
-    tokio::task::block_in_place(|| start_node(database_url, nats_url, name))
+pub(crate) fn node(database_url: &str, nats_url: &str, name: &str) -> Process {
+    node_with(database_url, nats_url, name, &[])
 }
 
-fn start_node(database_url: &str, nats_url: &str, name: &str) -> Process {
-    Process::start_with(
-        database_url,
-        &[
-            "--nats-url",
-            nats_url,
-            "--node-name",
-            name,
-            "--lease-seconds",
-            LEASE_SECONDS,
-        ],
-    )
+/// The shared secret the tests' nodes sign their messages with (docs/scaling.md).
+pub(crate) const CLUSTER_SECRET: &str =
+    "7465737473206f6e6c793a206e657665722075736520746869732073656372657421";
+
+/// What every test node gives: its NATS credentials (the machine's NATS may ask for none,
+/// and then takes any) and the cluster's secret, from the environment as the compose file
+/// gives them.
+pub(crate) const NODE_SECRETS: [(&str, &str); 3] = [
+    ("OMWESO_NATS_USER", "omweso"),
+    ("OMWESO_NATS_PASSWORD", "tests-only"),
+    ("OMWESO_CLUSTER_SECRET", CLUSTER_SECRET),
+];
+
+/// As [`node`], with more arguments.
+pub(crate) fn node_with(database_url: &str, nats_url: &str, name: &str, more: &[&str]) -> Process {
+    let mut args = vec![
+        "--nats-url",
+        nats_url,
+        "--node-name",
+        name,
+        "--lease-seconds",
+        LEASE_SECONDS,
+    ];
+    args.extend_from_slice(more);
+    tokio::task::block_in_place(|| Process::start_with_env(database_url, &args, &NODE_SECRETS))
 }
 
 /// The leases still held by the node named `name` (a killed node's rooms not yet taken
@@ -100,7 +113,7 @@ async fn takeovers(database_url: &str, name: &str, since_ms: u64) -> (i64, Optio
 }
 
 /// Runs `test` on a fresh database, dropped even when the test fails.
-async fn with_database<F, Fut>(prefix: &str, test: F)
+pub(crate) async fn with_database<F, Fut>(prefix: &str, test: F)
 where
     F: FnOnce(String, String) -> Fut + Send + 'static,
     Fut: std::future::Future<Output = ()> + Send,

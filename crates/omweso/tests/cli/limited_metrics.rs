@@ -80,7 +80,7 @@ async fn a_refusal_is_counted_once_under_its_limits_label() {
     let before = server.limited().await;
     assert_eq!(
         before.len(),
-        33,
+        45,
         "one sample per limit of docs/security.md: {before:?}"
     );
     assert!(before.iter().all(|(_, count)| *count == 0), "{before:?}");

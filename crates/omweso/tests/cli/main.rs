@@ -6,6 +6,8 @@
 mod admin;
 mod arena;
 mod cluster;
+mod cluster_bodies;
+mod cluster_trust;
 mod engine_cli;
 mod engine_game_files;
 mod limited_metrics;

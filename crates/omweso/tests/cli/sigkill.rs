@@ -41,6 +41,16 @@ impl Process {
 
     /// As [`Process::start`], with more arguments (a node of several: `--nats-url`...).
     pub(crate) fn start_with(database_url: &str, more: &[&str]) -> Process {
+        Process::start_with_env(database_url, more, &[])
+    }
+
+    /// As [`Process::start_with`], with environment variables (a node's secrets, as an
+    /// operator gives them).
+    pub(crate) fn start_with_env(
+        database_url: &str,
+        more: &[&str],
+        env: &[(&str, &str)],
+    ) -> Process {
         let mut child = Command::new(env!("CARGO_BIN_EXE_omweso"))
             .args(["serve", "--addr", "127.0.0.1:0", "--metrics-addr", "off"])
             .args(["--database-url", database_url])
@@ -54,6 +64,7 @@ impl Process {
             .args(["--pairings-per-session-per-minute", "10000"])
             .args(more)
             .env_clear()
+            .envs(env.iter().copied())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()

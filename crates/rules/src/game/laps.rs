@@ -4,7 +4,7 @@
 use crate::oware;
 use crate::{Direction, Lap, LapKind, LapObserver};
 
-use super::Hole;
+use super::moves::Hole;
 
 /// One lap of any board, for a client to animate: the 4x8 [`Lap`] and Oware's
 /// [`oware::Lap`] (always anticlockwise, `capture` or `end`) alike.

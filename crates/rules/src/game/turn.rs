@@ -4,8 +4,8 @@
 use crate::oware::{self, House};
 use crate::{Answer, AnswerError, Decision, Options, Progress, Setup, Side, Turn, TurnEnd};
 
-use super::laps::Forward;
-use super::{GameLapObserver, PlayResult};
+use super::laps::{Forward, GameLapObserver};
+use super::value::PlayResult;
 
 /// A turn in progress on any board: start one with [`Game::begin_turn`](super::Game::begin_turn), alternate
 /// [`GameTurn::run`] and [`GameTurn::answer`] until it is done, and take

@@ -1,4 +1,4 @@
-//! The analysis board's service (its HTTP calls are `crate::http::analysis`; docs/
+//! The analysis board's service (its HTTP calls are `crate::analysis::api`; docs/
 //! protocol.md "Analysis"): stateless and read-only. Each call takes a position (typed in,
 //! or read from a game's history by the page) and answers what the rules or the engine say
 //! of it; no game is asked or touched, so a spectator analysing a running game cannot
@@ -10,6 +10,7 @@
 //! The service knows nothing of HTTP or of the server's shared state: `AppState` holds an
 //! [`Analysis`], and the handlers take both (a service below its handlers, no cycle).
 
+pub mod api;
 pub mod play;
 pub mod position;
 pub mod search;
@@ -17,6 +18,6 @@ pub mod service;
 
 pub use service::Analysis;
 
-/// A refused analysis: the server's one refusal type (`crate::refusal`), under the name
+/// A refused analysis: the one refusal type of every domain (`omweso_protocol::refusal`), under the name
 /// this module's files use.
-pub use crate::refusal::Refusal as Refused;
+pub use omweso_protocol::refusal::Refusal as Refused;

@@ -17,8 +17,8 @@ use uuid::Uuid;
 
 use super::search::{self, Checked};
 use super::Refused;
+use crate::address::AddressKey;
 use crate::config::Limits;
-use crate::http::address::AddressKey;
 use crate::http::error::ApiError;
 use crate::http::limits::{Held, Holdings, Rates};
 use crate::metrics::Limit;

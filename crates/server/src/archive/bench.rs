@@ -13,8 +13,10 @@ use std::time::{Duration, Instant};
 use uuid::Uuid;
 
 use super::bench_data::{self, Shape};
-use super::search::cursor_text;
-use crate::store::{ArchiveSearch, ResultFilter, Store, StoreError, ARCHIVE_WINDOW};
+use super::names::{self, NamesError};
+use super::search::{cursor_text, Asked, PersonAsked, TournamentAsked};
+use super::sql::{ArchiveSearch, ResultFilter, WINDOW as ARCHIVE_WINDOW};
+use crate::store::{Store, StoreError};
 
 /// `omweso bench archive`'s settings.
 #[derive(clap::Args, Clone, Debug)]
@@ -88,6 +90,42 @@ struct Case {
     window: i64,
     /// Pages to follow before the one timed.
     skip_pages: u32,
+    /// A name the search gives, found in the store in each run (as `GET /api/archive`
+    /// finds it) before the search itself.
+    named: Option<Named>,
+}
+
+/// A name a case searches by.
+#[derive(Clone, Debug)]
+enum Named {
+    Player(String),
+    Tournament(String),
+}
+
+impl Case {
+    /// The search with its name found (`None`: nobody has it, no search runs), as
+    /// `GET /api/archive` does it.
+    async fn resolved(&self, store: &Store) -> Result<Option<ArchiveSearch>, BenchError> {
+        let Some(named) = &self.named else {
+            return Ok(Some(self.search.clone()));
+        };
+        let mut asked = Asked {
+            player: None,
+            opponent: None,
+            tournament: None,
+            search: self.search.clone(),
+        };
+        match named {
+            Named::Player(name) => asked.player = Some(PersonAsked::UsernameOrName(name.clone())),
+            Named::Tournament(name) => asked.tournament = Some(TournamentAsked::Name(name.clone())),
+        }
+        names::resolve(store, asked)
+            .await
+            .map_err(|error| match error {
+                NamesError::Store(error) => BenchError::Store(error),
+                NamesError::TooMany(message) => BenchError::Refused(message),
+            })
+    }
 }
 
 /// The searches timed, over the archive `shape` generates.
@@ -108,6 +146,11 @@ fn searches(shape: Shape) -> Vec<Case> {
         search,
         window: ARCHIVE_WINDOW,
         skip_pages: 0,
+        named: None,
+    };
+    let named = |name, query: String, named: Named| Case {
+        named: Some(named),
+        ..case(name, query, base.clone())
     };
     vec![
         case("newest", String::new(), base.clone()),
@@ -131,7 +174,7 @@ fn searches(shape: Shape) -> Vec<Case> {
             "the busiest player",
             format!("player={}", Shape::username(0)),
             ArchiveSearch {
-                player: Some(busiest),
+                players: vec![busiest],
                 ..base.clone()
             },
         ),
@@ -139,7 +182,7 @@ fn searches(shape: Shape) -> Vec<Case> {
             "a middling player",
             format!("player={}", Shape::username(shape.players() / 2)),
             ArchiveSearch {
-                player: Some(middling),
+                players: vec![middling],
                 ..base.clone()
             },
         ),
@@ -147,7 +190,7 @@ fn searches(shape: Shape) -> Vec<Case> {
             "the busiest player's wins",
             format!("player={}&result=won", Shape::username(0)),
             ArchiveSearch {
-                player: Some(busiest),
+                players: vec![busiest],
                 result: Some(ResultFilter::PlayerWon),
                 ..base.clone()
             },
@@ -160,16 +203,36 @@ fn searches(shape: Shape) -> Vec<Case> {
                 Shape::username(1)
             ),
             ArchiveSearch {
-                player: Some(busiest),
-                opponent: Some(second),
+                players: vec![busiest],
+                opponents: vec![second],
                 ..base.clone()
             },
+        ),
+        named(
+            "a player by name",
+            format!("player={}", Shape::name(shape.players() / 2)),
+            Named::Player(Shape::name(shape.players() / 2)),
+        ),
+        named(
+            "the busiest player by name",
+            format!("player={}", Shape::name(0)),
+            Named::Player(Shape::name(0)),
+        ),
+        named(
+            "a name nobody has",
+            "player=Nobody Here".into(),
+            Named::Player("Nobody Here".into()),
+        ),
+        named(
+            "a tournament by name",
+            format!("tournament={}", Shape::tournament_name(0)),
+            Named::Tournament(Shape::tournament_name(0)),
         ),
         case(
             "a tournament",
             format!("tournament={tournament}"),
             ArchiveSearch {
-                tournament: Some(tournament),
+                tournaments: vec![tournament],
                 ..base.clone()
             },
         ),
@@ -262,36 +325,56 @@ pub async fn run(
     let store = Store::open(&config.database_url).await?;
     let mut timed = Vec::new();
     for case in searches(shape) {
-        let mut search = case.search.clone();
+        let mut case = case;
         for _ in 0..case.skip_pages {
-            let page = store.archive_search_within(&search, case.window).await?;
-            search.before = page.next;
+            let page = store
+                .archive_search_within(&case.search, case.window)
+                .await?;
+            case.search.before = page.next;
         }
+        let nothing = || super::store::ArchiveFound {
+            entries: Vec::new(),
+            next: None,
+        };
         // One run first, not counted: the first statement of a kind is prepared on its
         // connection and its pages read from the disk; every run after is what a busy
         // server's searches cost.
-        store.archive_search_within(&search, case.window).await?;
+        if let Some(search) = case.resolved(&store).await? {
+            store.archive_search_within(&search, case.window).await?;
+        }
         let mut times = Vec::with_capacity(config.runs as usize);
         let mut page = None;
+        let mut searched = None;
         for _ in 0..config.runs.max(1) {
             let started = Instant::now();
-            let found = store.archive_search_within(&search, case.window).await?;
+            let resolved = case.resolved(&store).await?;
+            let found = match &resolved {
+                Some(search) => store.archive_search_within(search, case.window).await?,
+                None => nothing(),
+            };
             times.push(started.elapsed());
             page = Some(found);
+            searched = resolved;
         }
         times.sort();
-        let page = page.unwrap_or(crate::store::ArchiveFound {
-            entries: Vec::new(),
-            next: None,
-        });
-        let plans = if config.no_plans {
-            Vec::new()
-        } else {
-            store
-                .archive_plans(&search, case.window.min(ARCHIVE_WINDOW))
-                .await?
-        };
-        let query = match (search.before, case.skip_pages) {
+        let page = page.unwrap_or_else(nothing);
+        let mut plans = Vec::new();
+        if !config.no_plans {
+            let (person, tournament) = match &case.named {
+                Some(Named::Player(name)) => (Some(name.as_str()), None),
+                Some(Named::Tournament(name)) => (None, Some(name.as_str())),
+                None => (None, None),
+            };
+            plans.extend(store.name_plans(person, tournament).await?);
+            if let Some(search) = &searched {
+                plans.extend(
+                    store
+                        .archive_plans(search, case.window.min(ARCHIVE_WINDOW))
+                        .await?,
+                );
+            }
+        }
+        let query = match (case.search.before, case.skip_pages) {
             (Some(before), 1..) => format!("after={}", cursor_text(before)),
             _ => case.query.clone(),
         };

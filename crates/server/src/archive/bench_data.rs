@@ -20,10 +20,10 @@ use rand::{Rng, SeedableRng};
 use uuid::Uuid;
 
 use crate::archive::columns::archive_columns;
-use crate::session::names::username_key;
+use crate::people::names::username_key;
 
 /// The computer's seat: an id no person has (the table's own is
-/// `game/table/computer.rs` `PLAYER`; any id without a person reads the same here).
+/// `crates/table/src/table/computer.rs` `PLAYER`; any id without a person reads the same here).
 const COMPUTER: Uuid = Uuid::from_u128(0xc0de);
 
 /// When the generated archive's first game ends: 2023-01-01 00:00 UTC.
@@ -63,12 +63,29 @@ impl Shape {
         format!("p{k:05}")
     }
 
+    /// Player `k`'s name, as the sheets show it: `Player 0` for the busiest.
+    #[must_use]
+    pub fn name(k: u64) -> String {
+        format!("Player {k}")
+    }
+
     /// Tournament `k`'s id.
     #[must_use]
     pub fn tournament(&self, k: u64) -> Uuid {
         Uuid::from_u64_pair(0x7041_0000_0000_0000, k + 1)
     }
+
+    /// Tournament `k`'s name: `Tournament 0`...
+    #[must_use]
+    pub fn tournament_name(k: u64) -> String {
+        format!("Tournament {k}")
+    }
 }
+
+/// The columns a generated tournament fills (finished Swiss events of Omweso, directed by
+/// the busiest player: only their names and ids are searched), in order.
+const TOURNAMENT_COLUMNS: &str = "id, name, ruleset, system, director, status, players, round, \
+     created_at_ms, updated_at_ms";
 
 /// One generated game: the values of a `games` row, in [`GAME_COLUMNS`]' order.
 pub struct GameValues {
@@ -192,9 +209,21 @@ pub fn load_sqlite(path: &std::path::Path, shape: Shape) -> Result<(), rusqlite:
             let username = Shape::username(k);
             person.execute(rusqlite::params![
                 shape.player(k).to_string(),
-                format!("Player {k}"),
+                Shape::name(k),
                 username,
                 username_key(&username),
+                START_MS,
+            ])?;
+        }
+        let mut tournament = tx.prepare(&format!(
+            "INSERT INTO tournaments ({TOURNAMENT_COLUMNS}) \
+             VALUES (?1, ?2, 'omweso', 'swiss', ?3, 'finished', 25, 5, ?4, ?4)"
+        ))?;
+        for k in 0..shape.tournaments() {
+            tournament.execute(rusqlite::params![
+                shape.tournament(k).to_string(),
+                Shape::tournament_name(k),
+                shape.player(0).to_string(),
                 START_MS,
             ])?;
         }
@@ -245,9 +274,26 @@ pub async fn load_postgres(url: &str, shape: Shape) -> Result<(), sqlx::Error> {
     for k in 0..shape.players() {
         let username = Shape::username(k);
         chunk.push_str(&format!(
-            "{}\tPlayer {k}\t{username}\t{}\t{START_MS}\t1\n",
+            "{}\t{}\t{username}\t{}\t{START_MS}\t1\n",
             shape.player(k),
+            Shape::name(k),
             username_key(&username)
+        ));
+    }
+    copy.send(chunk.as_bytes()).await?;
+    copy.finish().await?;
+    let mut copy = conn
+        .copy_in_raw(&format!(
+            "COPY tournaments ({TOURNAMENT_COLUMNS}) FROM STDIN"
+        ))
+        .await?;
+    let mut chunk = String::new();
+    for k in 0..shape.tournaments() {
+        chunk.push_str(&format!(
+            "{}\t{}\tomweso\tswiss\t{}\tfinished\t25\t5\t{START_MS}\t{START_MS}\n",
+            shape.tournament(k),
+            Shape::tournament_name(k),
+            shape.player(0),
         ));
     }
     copy.send(chunk.as_bytes()).await?;
@@ -290,6 +336,9 @@ pub async fn load_postgres(url: &str, shape: Shape) -> Result<(), sqlx::Error> {
         .execute(&mut conn)
         .await?;
     sqlx::query("VACUUM ANALYZE persons")
+        .execute(&mut conn)
+        .await?;
+    sqlx::query("VACUUM ANALYZE tournaments")
         .execute(&mut conn)
         .await?;
     conn.close().await

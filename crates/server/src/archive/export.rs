@@ -1,15 +1,30 @@
 //! Stored games exported as game files (docs/game-file.md), OGN or NDJSON, streamed: the
-//! games are loaded a page at a time, each replayed into its record on the engine pool,
-//! and sent as soon as its text is ready, so a long export holds one page in memory.
+//! games are loaded a page at a time, each replayed into its record on the file threads
+//! (`pools::fair_work`: in the turn of the asker's address, apart from the games' engine
+//! pool), and sent as soon as its text is ready, so a long export holds one page in
+//! memory. An export holds a place of [`Streaming`] while its body streams: one at a time
+//! per address, a few in all.
 
 use axum::body::{Body, Bytes};
-use futures_util::stream::{self, Stream};
+use futures_util::stream::{self, Stream, StreamExt};
 use omweso_gamefile::{write_game, GameRecord};
 use uuid::Uuid;
 
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
 use super::game_file::{record_of, Context, TournamentRound};
-use crate::pools::engine::EnginePool;
-use crate::store::{db::Before, GameRow, Store, StoreError};
+use super::stored_games::Before;
+use crate::address::AddressKey;
+use crate::http::limits::{Held, Holdings};
+use crate::pools::fair_work::{FairWork, WorkRefused};
+use crate::store::{GameRow, Store, StoreError};
+
+/// How long an export's next game may wait for the file threads before the export stops:
+/// as long as an unread answer may stall (`http_write_stall_seconds`' default).
+const PATIENCE: Duration = Duration::from_secs(30);
 
 /// The games a page of an export loads at once.
 pub const PAGE: i64 = 50;
@@ -71,17 +86,80 @@ pub enum ExportError {
     Store(#[from] StoreError),
     #[error(transparent)]
     GameFile(#[from] super::game_file::GameFileError),
-    #[error("the engine pool is gone")]
-    PoolGone,
+    #[error("the file threads did not replay the game: {0}")]
+    Work(#[from] WorkRefused),
+}
+
+/// The exports streaming, per address and in all.
+#[derive(Debug)]
+pub struct Streaming {
+    all: Arc<Semaphore>,
+    per_address: Holdings<AddressKey>,
+    at_once_per_address: usize,
+}
+
+/// Why an export could not start now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Crowded {
+    /// The address has its exports streaming already.
+    Address,
+    /// The server has its exports streaming already.
+    Server,
+}
+
+/// An export's place while its body streams; given back when the body ends or is
+/// dropped (the client went away, or stopped reading for too long).
+#[derive(Debug)]
+pub struct ExportPlace {
+    _all: OwnedSemaphorePermit,
+    _address: Held<AddressKey>,
+}
+
+impl Streaming {
+    #[must_use]
+    pub fn new(at_once: usize, at_once_per_address: usize) -> Streaming {
+        Streaming {
+            all: Arc::new(Semaphore::new(at_once)),
+            per_address: Holdings::default(),
+            at_once_per_address,
+        }
+    }
+
+    /// A place for an export from `address`, or why there is none now.
+    pub fn admit(&self, address: AddressKey) -> Result<ExportPlace, Crowded> {
+        let held = self
+            .per_address
+            .try_hold(address, self.at_once_per_address)
+            .ok_or(Crowded::Address)?;
+        let permit = self
+            .all
+            .clone()
+            .try_acquire_owned()
+            .map_err(|_| Crowded::Server)?;
+        Ok(ExportPlace {
+            _all: permit,
+            _address: held,
+        })
+    }
+}
+
+/// Whose export it is: the file threads take turns by address, then by session.
+#[derive(Clone, Copy, Debug)]
+pub struct Asker {
+    pub address: AddressKey,
+    pub session: Uuid,
 }
 
 /// What an export reads the stored games with.
 #[derive(Clone, Debug)]
 pub struct Exporter {
     pub store: Store,
-    pub pool: EnginePool,
+    pub work: FairWork,
+    pub asker: Asker,
     /// The server's address as the client named it (for the `Site` tag).
     pub site: Option<String>,
+    /// The export's place, held as long as the exporter (moved into its body's stream).
+    pub place: Option<Arc<ExportPlace>>,
 }
 
 impl Exporter {
@@ -96,11 +174,15 @@ impl Exporter {
             site: self.site.clone(),
             tournament,
         };
-        // Replaying plays every move again: engine work, on the pool.
-        self.pool
-            .run(move || record_of(&row, &actions, &context))
-            .await
-            .map_err(|_| ExportError::PoolGone)?
+        // Replaying plays every move again: engine work, on the file threads.
+        self.work
+            .run_waiting(
+                self.asker.address,
+                self.asker.session,
+                Instant::now() + PATIENCE,
+                move || record_of(&row, &actions, &context),
+            )
+            .await?
             .map_err(ExportError::from)
     }
 
@@ -206,7 +288,36 @@ fn broken(error: &dyn std::fmt::Display) -> std::io::Error {
     std::io::Error::other("the export stopped")
 }
 
-/// A streamed body of `texts`.
+/// A streamed body of `texts`. Fused: the compression layer asks its body again after the
+/// end (to finish its own stream), and an `unfold` asked again after its end panics,
+/// which cut every compressed export (every browser's download) after its last game.
 pub fn body(texts: impl Stream<Item = Result<Bytes, std::io::Error>> + Send + 'static) -> Body {
-    Body::from_stream(texts)
+    Body::from_stream(texts.fuse())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::IpAddr;
+
+    fn address(last: u8) -> AddressKey {
+        AddressKey::of(IpAddr::from([198, 51, 100, last]))
+    }
+
+    /// One export per address and three in all: a second from the address waits for
+    /// the first's place; a fourth address waits for any; each place comes back when its
+    /// export's stream (which holds it) is dropped.
+    #[test]
+    fn an_export_holds_its_addresss_place_and_one_of_the_servers_until_it_ends() {
+        let streaming = Streaming::new(3, 1);
+        let first = streaming.admit(address(1)).unwrap();
+        assert_eq!(streaming.admit(address(1)).unwrap_err(), Crowded::Address);
+        let _second = streaming.admit(address(2)).unwrap();
+        let _third = streaming.admit(address(3)).unwrap();
+        assert_eq!(streaming.admit(address(4)).unwrap_err(), Crowded::Server);
+        drop(first);
+        assert_eq!(streaming.admit(address(2)).unwrap_err(), Crowded::Address);
+        let _again = streaming.admit(address(1)).unwrap();
+        assert_eq!(streaming.admit(address(4)).unwrap_err(), Crowded::Server);
+    }
 }

@@ -6,40 +6,69 @@ use omweso_protocol::archive::{ArchiveGame, ArchiveQuery, ArchiveResult, Archive
 use omweso_rules::Ruleset;
 use uuid::Uuid;
 
-use crate::store::{
-    ArchiveEntry, ArchiveKey, ArchiveSearch, ResultFilter, RESULT_ANNULLED, RESULT_DRAW,
-    RESULT_NORTH, RESULT_SOUTH,
-};
+use super::sql::{ArchiveSearch, ResultFilter};
+use super::store::{ArchiveEntry, ArchiveKey};
+use crate::store::{RESULT_ANNULLED, RESULT_DRAW, RESULT_NORTH, RESULT_SOUTH};
 
 /// Games a page when the search does not say.
 pub const DEFAULT_LIMIT: usize = 50;
 /// The most games a page (docs/security.md#the-archive).
 pub const MAX_LIMIT: usize = 100;
-/// The longest username looked up (longer ones are no account's).
-const MAX_USERNAME: usize = 64;
+/// The longest username or name looked up (longer ones are nobody's).
+const MAX_NAME: usize = 64;
 
-/// A search checked: the usernames still to be found, and the rest of the search.
+/// A person a search names: an account by its username (`@kato`), or a text that may be a
+/// username or a name as the sheets show it (`Kato Moses`), which finds both.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PersonAsked {
+    Username(String),
+    UsernameOrName(String),
+}
+
+/// A tournament a search names: by its id, or by its name (every tournament of it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TournamentAsked {
+    Id(Uuid),
+    Name(String),
+}
+
+/// A search checked: the persons and tournaments still to be found, and the rest of the
+/// search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Asked {
-    pub player: Option<String>,
-    pub opponent: Option<String>,
-    /// Everything but the persons (`player` and `opponent` are `None` here).
+    pub player: Option<PersonAsked>,
+    pub opponent: Option<PersonAsked>,
+    pub tournament: Option<TournamentAsked>,
+    /// Everything but the persons and tournaments (empty here).
     pub search: ArchiveSearch,
+}
+
+/// A name as typed, as names are kept: NFC, runs of spaces one space (docs/security.md#names).
+fn as_kept(text: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .nfc()
+        .collect()
 }
 
 /// Checks every field of `query`; the refusal names the first field that is wrong.
 pub fn parse(query: ArchiveQuery) -> Result<Asked, String> {
-    let username = |field: &str, value: Option<String>| -> Result<Option<String>, String> {
+    let person = |field: &str, value: Option<String>| -> Result<Option<PersonAsked>, String> {
         match value.as_deref().map(str::trim) {
             None | Some("") => Ok(None),
-            Some(name) if name.chars().count() > MAX_USERNAME => Err(format!(
-                "{field}: a username has at most {MAX_USERNAME} characters"
+            Some(name) if name.chars().count() > MAX_NAME => Err(format!(
+                "{field}: a username or a name has at most {MAX_NAME} characters"
             )),
-            Some(name) => Ok(Some(name.trim_start_matches('@').to_owned())),
+            Some(name) => Ok(Some(match name.strip_prefix('@') {
+                Some(username) => PersonAsked::Username(username.to_owned()),
+                None => PersonAsked::UsernameOrName(as_kept(name)),
+            })),
         }
     };
-    let player = username("player", query.player)?;
-    let opponent = username("opponent", query.opponent)?;
+    let player = person("player", query.player)?;
+    let opponent = person("opponent", query.opponent)?;
     if opponent.is_some() && player.is_none() {
         return Err("opponent: give a player too (the games of player against opponent)".into());
     }
@@ -90,12 +119,18 @@ pub fn parse(query: ArchiveQuery) -> Result<Asked, String> {
             return Err("from: must be before to".into());
         }
     }
-    let tournament = given(&query.tournament)
-        .map(|text| {
-            text.parse::<Uuid>()
-                .map_err(|_| format!("tournament: {text:?} is not a tournament's id"))
-        })
-        .transpose()?;
+    let tournament = match given(&query.tournament) {
+        None => None,
+        Some(text) if text.chars().count() > MAX_NAME => {
+            return Err(format!(
+                "tournament: a tournament's name or id has at most {MAX_NAME} characters"
+            ))
+        }
+        Some(text) => Some(match text.parse::<Uuid>() {
+            Ok(id) => TournamentAsked::Id(id),
+            Err(_) => TournamentAsked::Name(as_kept(text)),
+        }),
+    };
     let before = given(&query.after).map(parse_cursor).transpose()?;
     let limit = match given(&query.limit) {
         None => DEFAULT_LIMIT,
@@ -111,15 +146,16 @@ pub fn parse(query: ArchiveQuery) -> Result<Asked, String> {
     Ok(Asked {
         player,
         opponent,
+        tournament,
         search: ArchiveSearch {
-            player: None,
-            opponent: None,
+            players: Vec::new(),
+            opponents: Vec::new(),
             ruleset,
             result,
             rated,
             from_ms,
             to_ms,
-            tournament,
+            tournaments: Vec::new(),
             before,
             limit,
         },
@@ -191,6 +227,7 @@ pub fn archive_game(entry: &ArchiveEntry) -> Option<ArchiveGame> {
         victory: entry.victory.clone(),
         rated: entry.rated,
         tournament: entry.tournament_id,
+        tournament_name: entry.tournament_name.clone(),
         moves: entry.move_count.and_then(|n| u32::try_from(n).ok()),
         created_at_ms: entry.created_at_ms,
         finished_at_ms: entry.finished_at_ms,
@@ -225,19 +262,23 @@ mod tests {
             ("limit", "20"),
         ]))
         .unwrap();
-        assert_eq!(asked.player.as_deref(), Some("Kato"));
-        assert_eq!(asked.opponent.as_deref(), Some("nakato"));
+        assert_eq!(asked.player, Some(PersonAsked::Username("Kato".into())));
+        assert_eq!(
+            asked.opponent,
+            Some(PersonAsked::UsernameOrName("nakato".into()))
+        );
+        assert_eq!(asked.tournament, Some(TournamentAsked::Id(id)));
         assert_eq!(
             asked.search,
             ArchiveSearch {
-                player: None,
-                opponent: None,
+                players: Vec::new(),
+                opponents: Vec::new(),
                 ruleset: Some("oware".into()),
                 result: Some(ResultFilter::PlayerWon),
                 rated: Some(true),
                 from_ms: Some(1000),
                 to_ms: Some(2000),
-                tournament: Some(id),
+                tournaments: Vec::new(),
                 before: Some((1500, id)),
                 limit: 20,
             }
@@ -266,10 +307,6 @@ mod tests {
             ),
             (&[("from", "5"), ("to", "5")], "from: must be before to"),
             (
-                &[("tournament", "12")],
-                "tournament: \"12\" is not a tournament's id",
-            ),
-            (
                 &[("after", "12")],
                 "after: \"12\" is not the next of an archive page",
             ),
@@ -289,7 +326,33 @@ mod tests {
         let long = "x".repeat(65);
         assert!(parse(query(&[("player", &long)]))
             .unwrap_err()
-            .starts_with("player: a username has at most 64"));
+            .starts_with("player: a username or a name has at most 64"));
+        assert!(parse(query(&[("tournament", &long)]))
+            .unwrap_err()
+            .starts_with("tournament: a tournament's name or id has at most 64"));
+    }
+
+    #[test]
+    fn a_name_is_searched_as_names_are_kept_and_a_tournament_by_its_name() {
+        let asked = parse(query(&[
+            ("player", "  Kato   Moses "),
+            ("tournament", "Kampala  Open"),
+        ]))
+        .unwrap();
+        assert_eq!(
+            asked.player,
+            Some(PersonAsked::UsernameOrName("Kato Moses".into()))
+        );
+        assert_eq!(
+            asked.tournament,
+            Some(TournamentAsked::Name("Kampala Open".into()))
+        );
+        // "e" and a combining acute is the "é" a kept name holds.
+        let asked = parse(query(&[("player", "Rene\u{301}")])).unwrap();
+        assert_eq!(
+            asked.player,
+            Some(PersonAsked::UsernameOrName("Ren\u{e9}".into()))
+        );
     }
 
     #[test]

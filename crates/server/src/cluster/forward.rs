@@ -2,6 +2,16 @@
 //! `/api/tournaments/{id}/...`) are answered by that node: the request crosses NATS to it
 //! (request/reply), its router answers as if the client had asked it, and the answer
 //! comes back (docs/scaling.md). Everything else is answered by the node asked.
+//!
+//! What crosses NATS is sealed and encrypted (`seal`): the request (its method, path,
+//! headers, client address, body) and its answer. Its token does not cross at all: the
+//! node asked finds the request's session, and sends its person and device instead.
+//!
+//! A forwarded request is held to the limits of one answered here, checked before any of
+//! its body is read: the API's largest body (`BODY_LIMIT`: an announced length past it
+//! is refused from the headers, a body sent in chunks is read no further), the request's
+//! time (`http::edge::time_limit`, around this), and the forwarded requests one address,
+//! and all of them, may have waiting on this node at once (`forwards`).
 
 use std::sync::Arc;
 
@@ -18,24 +28,30 @@ use tokio::sync::Semaphore;
 use tower::ServiceExt;
 use uuid::Uuid;
 
-use super::node::{Cluster, Place, ANSWER_WITHIN};
-use super::wire::{self, RoomName};
+use super::forwards::too_large;
+use super::node::Place::{Here, There};
+use super::node::{Cluster, ANSWER_WITHIN};
+use super::wire::{self, ForwardedSession, HttpAnswerHead, HttpRequestHead, RoomName};
 use crate::http::accept::ClientIp;
 use crate::http::error::ApiError;
+use crate::http::limits::BODY_LIMIT;
+use crate::people::token_from;
 use crate::state::AppState;
+use crate::store::hash_token;
 use omweso_protocol::ErrorCode;
 
-/// The most a forwarded request's body may be (the API's own limit is 64 KiB but for
-/// reading a game file).
-const MAX_REQUEST: usize = 1024 * 1024;
 /// NATS's default largest message, less room for the headers.
 const MAX_ANSWER: usize = 1024 * 1024 - 16 * 1024;
 /// Forwarded requests answered at once on a node; the rest wait.
 const ANSWERS_AT_ONCE: usize = 256;
 
-/// Marks a request another node forwarded here: it is answered here, never sent on.
-#[derive(Clone, Copy, Debug)]
-pub struct Forwarded;
+/// Marks a request another node forwarded here: it is answered here, never sent on, as
+/// the session that node found for it (`people::extract::SignedIn` reads it from here, not
+/// from the request's headers, which no longer carry its token).
+#[derive(Clone, Debug)]
+pub struct Forwarded {
+    pub session: Option<ForwardedSession>,
+}
 
 /// The room a request's path names, if it is one another node could hold.
 #[must_use]
@@ -65,48 +81,93 @@ pub async fn to_owner(State(state): State<AppState>, request: Request, next: Nex
         return next.run(request).await;
     };
     let loaded = match room.kind {
-        super::lease::LeaseKind::Game => state.games.loaded(room.id).is_some(),
-        super::lease::LeaseKind::Tournament => state.tournaments.loaded(room.id).is_some(),
+        crate::store::lease::LeaseKind::Game => state.games.loaded(room.id).is_some(),
+        crate::store::lease::LeaseKind::Tournament => state.tournaments.loaded(room.id).is_some(),
     };
     match cluster.locate(room, loaded).await {
-        Ok(Place::There(owner)) => match forward(&cluster, owner, request).await {
-            Ok(response) => response,
-            Err(refusal) => {
-                cluster.forget(room);
-                refusal.into_response()
-            }
-        },
-        Ok(Place::Here) => next.run(request).await,
+        Ok(There(owner)) => {
+            let place = match cluster.forwards.take(&request) {
+                Ok(place) => place,
+                Err(refusal) => return refusal.into_response(),
+            };
+            let answer = match forward(&state, &cluster, owner, request).await {
+                Ok(response) => response,
+                Err(refusal) => {
+                    if refusal.code == ErrorCode::Unavailable {
+                        cluster.forget(room);
+                    }
+                    refusal.into_response()
+                }
+            };
+            drop(place);
+            answer
+        }
+        Ok(Here) => next.run(request).await,
         Err(error) => ApiError::internal(&error).into_response(),
     }
 }
 
-async fn forward(cluster: &Cluster, owner: Uuid, request: Request) -> Result<Response, ApiError> {
+/// The headers a forwarded request does not carry: its session travels as the person and
+/// device it names (no token crosses NATS), and its answer is compressed here, once, for
+/// the client.
+fn stays_here(name: &HeaderName) -> bool {
+    use axum::http::header::{ACCEPT_ENCODING, AUTHORIZATION, COOKIE};
+    name == ACCEPT_ENCODING || name == AUTHORIZATION || name == COOKIE
+}
+
+async fn forward(
+    state: &AppState,
+    cluster: &Cluster,
+    owner: Uuid,
+    request: Request,
+) -> Result<Response, ApiError> {
     let (parts, body) = request.into_parts();
-    let body = axum::body::to_bytes(body, MAX_REQUEST).await.map_err(|_| {
-        ApiError::new(
-            ErrorCode::TooLarge,
-            format!("a request may carry at most {MAX_REQUEST} bytes"),
-        )
-    })?;
+    let session = match token_from(&parts.headers) {
+        Some(token) => state
+            .sessions
+            .find(&token)
+            .await
+            .map_err(|error| ApiError::internal(&error))?
+            .map(|session| ForwardedSession {
+                player_id: session.player_id,
+                name: session.name,
+                username: session.username,
+                device_id: session.device_id,
+                token_hash: hash_token(&token),
+                only_tournament: session.only_tournament,
+            }),
+        None => None,
+    };
+    let body = axum::body::to_bytes(body, BODY_LIMIT)
+        .await
+        .map_err(
+            |error| match crate::http::body_budget::over_budget(&error) {
+                Some(over) => crate::http::edge::over_body_budget(state, over),
+                None => too_large(),
+            },
+        )?;
+    let head = HttpRequestHead {
+        method: parts.method.as_str().to_owned(),
+        uri: parts
+            .uri
+            .path_and_query()
+            .map_or("/", |p| p.as_str())
+            .to_owned(),
+        client: parts.extensions.get::<ClientIp>().map(|ip| ip.0),
+        headers: parts
+            .headers
+            .iter()
+            .filter(|(name, _)| !stays_here(name))
+            .filter_map(|(name, value)| {
+                Some((name.as_str().to_owned(), value.to_str().ok()?.to_owned()))
+            })
+            .collect(),
+        session,
+    };
+    let payload = Bytes::from(cluster.seal.encrypt(&wire::pack(&head, &body)));
+    let subject = wire::http_subject(owner);
     let mut headers = HeaderMap::new();
-    headers.insert(wire::HTTP_METHOD, parts.method.as_str());
-    headers.insert(
-        wire::HTTP_URI,
-        parts.uri.path_and_query().map_or("/", |p| p.as_str()),
-    );
-    if let Some(ClientIp(ip)) = parts.extensions.get::<ClientIp>() {
-        headers.insert(wire::HTTP_CLIENT, ip.to_string().as_str());
-    }
-    for (name, value) in &parts.headers {
-        // The answer is compressed here, once, for the client.
-        if name == axum::http::header::ACCEPT_ENCODING {
-            continue;
-        }
-        if let Ok(value) = value.to_str() {
-            headers.append(format!("{}{}", wire::HTTP_HEADER, name.as_str()), value);
-        }
-    }
+    cluster.seal.sign(&subject, &mut headers, &payload);
     let unavailable = |why: String| {
         tracing::debug!(%owner, why, "a forwarded request failed");
         ApiError::new(
@@ -118,43 +179,44 @@ async fn forward(cluster: &Cluster, owner: Uuid, request: Request) -> Result<Res
         ANSWER_WITHIN,
         cluster
             .client
-            .request_with_headers(wire::http_subject(owner), headers, body),
+            .request_with_headers(subject, headers, payload),
     )
     .await
     .map_err(|_| unavailable("timed out".into()))?
     .map_err(|e| unavailable(e.to_string()))?;
-    let answer_headers = answer.headers.unwrap_or_default();
-    let status = answer_headers
-        .get(wire::HTTP_STATUS)
-        .and_then(|s| s.as_str().parse::<u16>().ok())
-        .and_then(|s| StatusCode::from_u16(s).ok())
-        .ok_or_else(|| unavailable("an answer without a status".into()))?;
-    let mut response = Response::new(Body::from(answer.payload));
+    cluster
+        .seal
+        .verify(&answer.subject, answer.headers.as_ref(), &answer.payload)
+        .map_err(|refusal| unavailable(refusal.to_string()))?;
+    let plain = cluster
+        .seal
+        .decrypt(&answer.payload)
+        .map_err(|refusal| unavailable(refusal.to_string()))?;
+    let (head, body): (HttpAnswerHead, &[u8]) =
+        wire::unpack(&plain).ok_or_else(|| unavailable("an unreadable answer".into()))?;
+    let status = StatusCode::from_u16(head.status)
+        .map_err(|_| unavailable(format!("an answer of status {}", head.status)))?;
+    let mut response = Response::new(Body::from(body.to_vec()));
     *response.status_mut() = status;
-    copy_headers(&answer_headers, response.headers_mut());
+    copy_headers(&head.headers, response.headers_mut());
     Ok(response)
 }
 
-/// The HTTP headers carried as `H-<name>` NATS headers.
-fn copy_headers(from: &HeaderMap, to: &mut axum::http::HeaderMap) {
-    for (name, values) in from.iter() {
-        let name: &str = name.as_ref();
-        let Some(name) = name.strip_prefix(wire::HTTP_HEADER) else {
-            continue;
-        };
-        let Ok(name) = HeaderName::from_bytes(name.as_bytes()) else {
-            continue;
-        };
-        for value in values {
-            if let Ok(value) = HeaderValue::from_str(value.as_str()) {
-                to.append(name.clone(), value);
-            }
+/// Headers received as text pairs, those HTTP allows.
+fn copy_headers(from: &[(String, String)], to: &mut axum::http::HeaderMap) {
+    for (name, value) in from {
+        if let (Ok(name), Ok(value)) = (
+            HeaderName::from_bytes(name.as_bytes()),
+            HeaderValue::from_str(value),
+        ) {
+            to.append(name, value);
         }
     }
 }
 
 /// Answers the requests other nodes forward here with `router`, until the subscription
-/// ends.
+/// ends. A request not sealed by a node of the cluster, or replayed, is not answered at
+/// all (`seal`); nor is one for a path no node forwards (a game's or a tournament's).
 pub async fn serve(
     router: Router,
     cluster: Arc<Cluster>,
@@ -174,11 +236,16 @@ pub async fn serve(
                 let Some(reply) = message.reply else {
                     return;
                 };
-                let (headers, payload) = answer(router, message.headers, message.payload).await;
-                let _ = cluster
-                    .client
-                    .publish_with_headers(reply, headers, payload)
-                    .await;
+                let Some(request) = opened(
+                    &cluster,
+                    &message.subject,
+                    message.headers.as_ref(),
+                    &message.payload,
+                ) else {
+                    return;
+                };
+                let payload = Bytes::from(answer(&cluster, router, request).await);
+                let _ = cluster.publish(reply, HeaderMap::new(), payload).await;
                 drop(permit);
             });
         }
@@ -186,16 +253,29 @@ pub async fn serve(
     Ok(())
 }
 
-/// The router's answer to a forwarded request, as NATS headers and payload.
-async fn answer(router: Router, headers: Option<HeaderMap>, body: Bytes) -> (HeaderMap, Bytes) {
-    let response = match request_of(headers.unwrap_or_default(), body) {
-        Some(request) => match router.oneshot(request).await {
-            Ok(response) => response,
-            Err(never) => match never {},
-        },
-        None => {
-            ApiError::new(ErrorCode::BadMessage, "an unreadable forwarded request").into_response()
-        }
+/// A forwarded request as its node sent it, once its seal is checked and its payload
+/// decrypted; `None` (refused, and logged by the seal) otherwise.
+fn opened(
+    cluster: &Cluster,
+    subject: &str,
+    headers: Option<&HeaderMap>,
+    payload: &[u8],
+) -> Option<Request> {
+    cluster.seal.verify(subject, headers, payload).ok()?;
+    let plain = cluster
+        .seal
+        .decrypt(payload)
+        .map_err(|refusal| cluster.seal.refused(subject, &refusal))
+        .ok()?;
+    let (head, body): (HttpRequestHead, &[u8]) = wire::unpack(&plain)?;
+    request_of(head, Bytes::copy_from_slice(body))
+}
+
+/// The router's answer to a forwarded request, packed and encrypted for NATS.
+async fn answer(cluster: &Cluster, router: Router, request: Request) -> Vec<u8> {
+    let response = match router.oneshot(request).await {
+        Ok(response) => response,
+        Err(never) => match never {},
     };
     let (parts, body) = response.into_parts();
     let (status, body) = match axum::body::to_bytes(body, MAX_ANSWER).await {
@@ -207,35 +287,39 @@ async fn answer(router: Router, headers: Option<HeaderMap>, body: Bytes) -> (Hea
             ),
         ),
     };
-    let mut headers = HeaderMap::new();
-    headers.insert(wire::HTTP_STATUS, status.as_u16().to_string().as_str());
-    for (name, value) in &parts.headers {
-        if name == axum::http::header::CONTENT_LENGTH
-            || name == axum::http::header::TRANSFER_ENCODING
-        {
-            continue;
-        }
-        if let Ok(value) = value.to_str() {
-            headers.append(format!("{}{}", wire::HTTP_HEADER, name.as_str()), value);
-        }
-    }
-    (headers, body)
+    let head = HttpAnswerHead {
+        status: status.as_u16(),
+        headers: parts
+            .headers
+            .iter()
+            .filter(|(name, _)| {
+                *name != axum::http::header::CONTENT_LENGTH
+                    && *name != axum::http::header::TRANSFER_ENCODING
+            })
+            .filter_map(|(name, value)| {
+                Some((name.as_str().to_owned(), value.to_str().ok()?.to_owned()))
+            })
+            .collect(),
+    };
+    cluster.seal.encrypt(&wire::pack(&head, &body))
 }
 
-fn request_of(headers: HeaderMap, body: Bytes) -> Option<Request> {
-    let method = Method::from_bytes(headers.get(wire::HTTP_METHOD)?.as_str().as_bytes()).ok()?;
-    let uri: axum::http::Uri = headers.get(wire::HTTP_URI)?.as_str().parse().ok()?;
+/// The request a node forwarded, for this node's router; `None` for a method, path or
+/// header that does not read, or a path no node forwards.
+fn request_of(head: HttpRequestHead, body: Bytes) -> Option<Request> {
+    let method = Method::from_bytes(head.method.as_bytes()).ok()?;
+    let uri: axum::http::Uri = head.uri.parse().ok()?;
+    room_of(uri.path())?;
     let mut request = Request::new(Body::from(body));
     *request.method_mut() = method;
     *request.uri_mut() = uri;
-    copy_headers(&headers, request.headers_mut());
-    if let Some(ip) = headers
-        .get(wire::HTTP_CLIENT)
-        .and_then(|ip| ip.as_str().parse().ok())
-    {
+    copy_headers(&head.headers, request.headers_mut());
+    if let Some(ip) = head.client {
         request.extensions_mut().insert(ClientIp(ip));
     }
-    request.extensions_mut().insert(Forwarded);
+    request.extensions_mut().insert(Forwarded {
+        session: head.session,
+    });
     Some(request)
 }
 

@@ -2,7 +2,8 @@
 //! subscribed to once, however many of this node's sockets watch it: a broadcast crosses
 //! NATS once per node and is handed here to every socket's own queue; a frame addressed
 //! to one socket goes to it alone. Requests to the room's owner (a socket opening, a
-//! client's message, closing) are sent from here too (docs/scaling.md).
+//! client's message, closing) are sent from here too (docs/scaling.md), each sealed
+//! (`seal`); a frame or an answer that is not is refused.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -15,6 +16,7 @@ use futures_util::StreamExt;
 use tokio::sync::{mpsc, watch};
 use uuid::Uuid;
 
+use super::seal::Seal;
 use super::wire::RemoteKey;
 use super::wire::{self, RoomName};
 use crate::metrics::{count, METRICS};
@@ -35,6 +37,7 @@ pub enum RemoteError {
 pub struct Gateway {
     client: async_nats::Client,
     node: Uuid,
+    seal: Arc<Seal>,
     rooms: Arc<Mutex<HashMap<RoomName, Watched>>>,
     next_key: Arc<AtomicU64>,
 }
@@ -84,10 +87,11 @@ impl Drop for Watching {
 
 impl Gateway {
     #[must_use]
-    pub fn new(client: async_nats::Client, node: Uuid) -> Gateway {
+    pub fn new(client: async_nats::Client, node: Uuid, seal: Arc<Seal>) -> Gateway {
         Gateway {
             client,
             node,
+            seal,
             rooms: Arc::new(Mutex::new(HashMap::new())),
             next_key: Arc::new(AtomicU64::new(1)),
         }
@@ -145,7 +149,7 @@ impl Gateway {
                         subscriber,
                         Arc::clone(&self.rooms),
                         room,
-                        self.node,
+                        (self.node, Arc::clone(&self.seal)),
                     ));
                     let mut rooms = self.rooms();
                     // The entry this subscription was made for: it may have been replaced
@@ -236,11 +240,18 @@ impl Gateway {
         if let Some(after) = resume_after {
             headers.insert(wire::RESUME, after.to_string().as_str());
         }
+        let subject = wire::rooms_subject(watching.owner);
+        self.seal.sign(&subject, &mut headers, &[]);
         let answer = self
             .client
-            .request_with_headers(wire::rooms_subject(watching.owner), headers, Bytes::new())
+            .request_with_headers(subject, headers, Bytes::new())
             .await
             .map_err(|e| RemoteError::Request(e.to_string()))?;
+        self.seal
+            .verify(&answer.subject, answer.headers.as_ref(), &answer.payload)
+            .map_err(|refusal| {
+                RemoteError::Refused(format!("its answer was refused: {refusal}"))
+            })?;
         if let Some(error) = answer.headers.as_ref().and_then(|h| h.get(wire::ERROR)) {
             return Err(RemoteError::Refused(error.to_string()));
         }
@@ -280,10 +291,12 @@ impl Gateway {
         headers
     }
 
-    async fn publish(&self, watching: &Watching, headers: HeaderMap, payload: Bytes) -> bool {
+    async fn publish(&self, watching: &Watching, mut headers: HeaderMap, payload: Bytes) -> bool {
+        let subject = wire::rooms_subject(watching.owner);
+        self.seal.sign(&subject, &mut headers, &payload);
         let sent = self
             .client
-            .publish_with_headers(wire::rooms_subject(watching.owner), headers, payload)
+            .publish_with_headers(subject, headers, payload)
             .await;
         if sent.is_err() {
             count(&METRICS.cluster_publish_failures);
@@ -304,15 +317,21 @@ fn close_watched(watched: Option<Watched>, reason: &'static str) {
 }
 
 /// Hands each frame of `room`'s subject to this node's sockets on it, in the order the
-/// owner published them.
+/// owner published them; a frame not sealed by a node of the cluster (`seal`) is dropped.
 async fn read_room(
     mut subscriber: async_nats::Subscriber,
     rooms: Arc<Mutex<HashMap<RoomName, Watched>>>,
     room: RoomName,
-    node: Uuid,
+    (node, seal): (Uuid, Arc<Seal>),
 ) {
     while let Some(message) = subscriber.next().await {
         count(&METRICS.cluster_frames_received);
+        if seal
+            .verify(&message.subject, message.headers.as_ref(), &message.payload)
+            .is_err()
+        {
+            continue;
+        }
         let Ok(text) = String::from_utf8(message.payload.to_vec()) else {
             continue;
         };

@@ -1,8 +1,9 @@
 //! The lobby across nodes: each node publishes the games it holds (the newest open ones
 //! and the newest played ones, as the lobby lists them) on `omweso.lobby.<node>` when they
 //! change, and at least every [`REPUBLISH`]; every node shows its own games with the
-//! others' latest (`game::lobby::Lobby::set_others`), and forgets a node that stopped
-//! publishing. One subject per node, a few kilobytes a second in all.
+//! others' latest (`lobby::games::Lobby::set_others`), and forgets a node that stopped
+//! publishing. Each publication is sealed (`seal`): a node believes only a node's own
+//! lists, sealed by it. One subject per node, a few kilobytes a second in all.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -13,11 +14,11 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use super::node::Cluster;
-use crate::game::lobby::Lobby;
+use crate::lobby::games::Lobby;
 use omweso_protocol::lobby::GameSummary;
 
 /// The longest a node's lists go unpublished (the others drop a node silent for
-/// `game::lobby::OTHERS_KEPT`).
+/// `lobby::others::OTHERS_KEPT`).
 pub const REPUBLISH: Duration = Duration::from_secs(2);
 /// How often a node looks whether its lists changed.
 const LOOK_EVERY: Duration = Duration::from_millis(250);
@@ -44,10 +45,16 @@ pub async fn spawn(
     let mut others = cluster.client.subscribe(format!("{PREFIX}*")).await?;
     let me = cluster.node;
     let receiving = lobby.clone();
+    let seal = Arc::clone(&cluster.seal);
     tokio::spawn(async move {
         let mut tournaments_seen: std::collections::HashMap<Uuid, u64> =
             std::collections::HashMap::new();
         while let Some(message) = others.next().await {
+            let Ok(sender) =
+                seal.verify(&message.subject, message.headers.as_ref(), &message.payload)
+            else {
+                continue;
+            };
             let Some(node) = message
                 .subject
                 .strip_prefix(PREFIX)
@@ -55,7 +62,8 @@ pub async fn spawn(
             else {
                 continue;
             };
-            if node == me || message.payload.len() > MAX_BYTES {
+            // A node publishes its own lists only.
+            if node == me || node != sender || message.payload.len() > MAX_BYTES {
                 continue;
             }
             match serde_json::from_slice::<Lists>(&message.payload) {
@@ -96,8 +104,11 @@ pub async fn spawn(
                 continue;
             };
             if cluster
-                .client
-                .publish(subject.clone(), Bytes::from(json))
+                .publish(
+                    subject.clone().into(),
+                    async_nats::HeaderMap::new(),
+                    Bytes::from(json),
+                )
                 .await
                 .is_ok()
             {

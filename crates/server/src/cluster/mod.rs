@@ -1,30 +1,36 @@
 //! Several server nodes on one PostgreSQL database and NATS (docs/scaling.md). One node
 //! (the default, SQLite or PostgreSQL) uses none of this.
 //!
-//! - [`lease`]: every game and tournament is held by one node at a time, by a [`Lease`]
-//!   with an epoch that grows at every takeover. The store keeps the nodes' heartbeats and
-//!   the leases (`Store::heartbeat`, `Store::claim`...: `store/db/leases.rs`), and refuses
-//!   a transaction whose [`Write::Fence`](crate::store::Write::Fence) names a lease that is
-//!   no longer current ([`StoreError::Fenced`](crate::store::StoreError::Fenced)), so a
-//!   node whose lease was taken over cannot write to that log any more.
-//! - [`node`]: this node: its id, NATS connection, heartbeat, where a room is played.
+//! - Every game and tournament is held by one node at a time, by a
+//!   [`Lease`](crate::store::lease::Lease) with an epoch that grows at every takeover.
+//!   The lease is the store's (`store/lease.rs`: the fence every write of a node's
+//!   carries), which keeps the nodes' heartbeats and the leases (`Store::heartbeat`,
+//!   `Store::claim`...: `store/db/leases.rs`), and refuses a transaction whose
+//!   [`Write::Fence`](crate::store::Write::Fence) names a lease that is no longer current
+//!   ([`StoreError::Fenced`](crate::store::StoreError::Fenced)), so a node whose lease was
+//!   taken over cannot write to that log any more.
+//! - [`node`]: this node: its id, NATS connection, heartbeat, where a room is played;
+//!   [`credentials`]: what it needs to join (NATS credentials, the cluster's secret).
 //! - [`upkeep`]: the heartbeat, the stop of a node that lost it, the takeover of the rooms
 //!   of dead nodes.
 //! - [`route`], [`wire`]: what crosses NATS: a room's frames on its subject (once per
 //!   node), requests to a room's holder.
 //! - [`rooms`]: this node's rooms, for other nodes' sockets; [`gateway`]: this node's
 //!   sockets, on other nodes' rooms.
-//! - [`forward`]: HTTP requests about a room, answered by its holder.
+//! - [`forward`]: HTTP requests about a room, answered by its holder; [`forwards`]: those
+//!   waiting, per address and in all.
 //! - [`lobby`]: each node's games in every node's lobby.
+//! - [`seal`]: every message between nodes signed with the cluster's secret (a forged or
+//!   replayed one is refused), and a forwarded request's payload encrypted.
 
+pub mod credentials;
 pub mod forward;
+pub mod forwards;
 pub mod gateway;
-pub mod lease;
 pub mod lobby;
 pub mod node;
 pub mod rooms;
 pub mod route;
+pub mod seal;
 pub mod upkeep;
 pub mod wire;
-
-pub use lease::{Claim, Lease, LeaseKind, NodeRow, UnknownLeaseKind};

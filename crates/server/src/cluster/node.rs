@@ -9,10 +9,14 @@ use std::time::{Duration, Instant};
 
 use uuid::Uuid;
 
+use super::credentials::{without_credentials, Credentials, CredentialsError};
+use super::forwards::Forwards;
 use super::gateway::Gateway;
-use super::lease::{Claim, Lease, LeaseKind};
 use super::route::{Outbox, RoomRoute};
+use super::seal::Seal;
 use super::wire::RoomName;
+use crate::config::ClusterCredentials;
+use crate::store::lease::{Claim, Lease, LeaseKind};
 use crate::store::{Store, StoreError};
 use omweso_protocol::clock::now_ms;
 
@@ -21,6 +25,8 @@ use omweso_protocol::clock::now_ms;
 pub enum JoinError {
     #[error("several nodes need PostgreSQL (the leases are in the database they share); {0} is an SQLite file: remove --nats-url to run one node on it")]
     NotShared(String),
+    #[error("{0}")]
+    Credentials(#[from] CredentialsError),
     #[error("could not connect to NATS at {url}: {source}")]
     Nats {
         url: String,
@@ -51,6 +57,8 @@ pub struct Cluster {
     pub name: String,
     pub started_at_ms: i64,
     pub client: async_nats::Client,
+    /// Signs what this node sends the others, and checks what they send it.
+    pub seal: Arc<Seal>,
     pub outbox: Outbox,
     pub gateway: Gateway,
     pub store: Store,
@@ -58,6 +66,8 @@ pub struct Cluster {
     pub ttl: Duration,
     /// When the first heartbeat was sent (the lease holds from then).
     pub joined: Instant,
+    /// The requests this node forwards to others, waiting at once.
+    pub forwards: Forwards,
     owners: Mutex<HashMap<RoomName, (Uuid, Instant)>>,
     /// The live nodes at the last look (the upkeep's: a node gone since is noticed once).
     seen: Mutex<std::collections::HashSet<Uuid>>,
@@ -73,48 +83,75 @@ impl std::fmt::Debug for Cluster {
 }
 
 impl Cluster {
-    /// Connects to NATS at `url` and registers this node (a fresh id for this process)
-    /// in `store` with its first heartbeat.
+    /// Connects to NATS at `url` with the node's `credentials` and registers this node (a
+    /// fresh id for this process) in `store` with its first heartbeat.
     pub async fn join(
         url: &str,
         name: &str,
+        credentials: &ClusterCredentials,
         store: Store,
         ttl: Duration,
     ) -> Result<Arc<Cluster>, JoinError> {
         if store.backend() != "postgres" {
             return Err(JoinError::NotShared(store.backend().to_owned()));
         }
-        let client = async_nats::ConnectOptions::new()
+        let credentials = Credentials::from_settings(url, credentials)?;
+        let shown = without_credentials(url);
+        let options = async_nats::ConnectOptions::new()
             .name(format!("omweso {name}"))
-            .request_timeout(Some(ANSWER_WITHIN))
+            .request_timeout(Some(ANSWER_WITHIN));
+        let client = credentials
+            .apply(options)
             .connect(url)
             .await
             .map_err(|source| JoinError::Nats {
-                url: url.to_owned(),
+                url: shown.clone(),
                 source,
             })?;
+        if !client.server_info().auth_required {
+            tracing::warn!(
+                url = shown,
+                "this NATS server lets anyone in without credentials: whoever reaches it can read what the nodes send each other (though not forge it); give it a password (docs/scaling.md#trust-between-nodes)"
+            );
+        }
         let node = Uuid::new_v4();
+        let seal = Arc::new(Seal::new(&credentials.secret, node));
         let joined = Instant::now();
         let started_at_ms = ms(now_ms());
         store
             .heartbeat(node, name, started_at_ms, started_at_ms, ttl_ms(ttl))
             .await?;
-        let (outbox, _publisher) = Outbox::start(client.clone());
-        let gateway = Gateway::new(client.clone(), node);
+        let (outbox, _publisher) = Outbox::start(client.clone(), Arc::clone(&seal));
+        let gateway = Gateway::new(client.clone(), node, Arc::clone(&seal));
         tracing::info!(%node, name, "joined the other nodes");
         Ok(Arc::new(Cluster {
             node,
             name: name.to_owned(),
             started_at_ms,
             client,
+            seal,
             outbox,
             gateway,
             store,
             ttl,
             joined,
+            forwards: Forwards::default(),
             owners: Mutex::new(HashMap::new()),
             seen: Mutex::new(std::collections::HashSet::new()),
         }))
+    }
+
+    /// Publishes `payload` on `subject`, sealed (a request's answer, a lobby's lists).
+    pub async fn publish(
+        &self,
+        subject: async_nats::Subject,
+        mut headers: async_nats::HeaderMap,
+        payload: bytes::Bytes,
+    ) -> Result<(), async_nats::PublishError> {
+        self.seal.sign(&subject, &mut headers, &payload);
+        self.client
+            .publish_with_headers(subject, headers, payload)
+            .await
     }
 
     /// The room's subject, through this node's queue.
@@ -130,6 +167,23 @@ impl Cluster {
             self.remember(RoomName { kind, id }, *node);
         }
         Ok(claim)
+    }
+
+    /// Takes room `kind` `id` for this node when it runs among others (`cluster`), as a
+    /// registry does before it loads or creates a game or a tournament: `Ok(None)` on a
+    /// node alone, this node's lease, or `Err((node, name))`: the live node that holds it.
+    pub(crate) async fn take(
+        cluster: Option<&Cluster>,
+        kind: LeaseKind,
+        id: Uuid,
+    ) -> Result<Result<Option<Lease>, (Uuid, String)>, StoreError> {
+        let Some(cluster) = cluster else {
+            return Ok(Ok(None));
+        };
+        Ok(match cluster.claim(kind, id).await? {
+            Claim::Mine(lease) => Ok(Some(lease)),
+            Claim::Held { node, name } => Err((node, name)),
+        })
     }
 
     /// Where `room` is played, for a request or a socket that is not sure: here when it is

@@ -1,7 +1,8 @@
 //! This node's rooms, for the sockets of other nodes: a socket opening there is connected
 //! here as a remote connection (its frames go out on the room's subject, addressed to it);
 //! its client's messages, round trips and close come here and go to the room's task as a
-//! local socket's would (docs/scaling.md).
+//! local socket's would (docs/scaling.md). Only what a node of the cluster sealed is
+//! believed (`seal`); the answers are sealed too.
 
 use std::sync::Arc;
 
@@ -11,13 +12,13 @@ use futures_util::StreamExt;
 use tokio::sync::{mpsc, Semaphore};
 use uuid::Uuid;
 
-use super::lease::LeaseKind;
 use super::node::Cluster;
 use super::wire::{self, RoomName};
 use crate::game::actor::Command as GameCommand;
 use crate::metrics::{count, METRICS};
 use crate::room::{ConnId, Sink, SocketCommand};
 use crate::state::AppState;
+use crate::store::lease::LeaseKind;
 
 /// Openings handled at once (each may load a room); the rest wait in NATS's buffer.
 const CONNECTS_AT_ONCE: usize = 64;
@@ -35,6 +36,15 @@ pub async fn serve(
     tokio::spawn(async move {
         let mut relays = Relays::default();
         while let Some(message) = requests.next().await {
+            // Only a node of the cluster is believed (`seal`): not a socket of a made-up
+            // node as someone's player, nor a message sent again.
+            if cluster
+                .seal
+                .verify(&message.subject, message.headers.as_ref(), &message.payload)
+                .is_err()
+            {
+                continue;
+            }
             let Some(headers) = message.headers.clone() else {
                 continue;
             };
@@ -48,10 +58,7 @@ pub async fn serve(
                     if let Some(reply) = message.reply {
                         let mut headers = HeaderMap::new();
                         headers.insert(wire::ERROR, "busy; reconnect in a moment");
-                        let _ = cluster
-                            .client
-                            .publish_with_headers(reply, headers, Bytes::new())
-                            .await;
+                        let _ = cluster.publish(reply, headers, Bytes::new()).await;
                     }
                     continue;
                 };
@@ -67,10 +74,7 @@ pub async fn serve(
                                 (headers, Bytes::new())
                             }
                         };
-                        let _ = cluster
-                            .client
-                            .publish_with_headers(reply, headers, payload)
-                            .await;
+                        let _ = cluster.publish(reply, headers, payload).await;
                     }
                     drop(permit);
                 });

@@ -4,7 +4,8 @@
 //! ([`RoomRoute`]): a broadcast is published there once, whatever the number of nodes and
 //! sockets watching; a frame for one socket is published there too, addressed to it
 //! ([`RemoteConn`]), so that every frame of a room reaches a watching node in the room's
-//! own order (one subject, one subscription).
+//! own order (one subject, one subscription). Each message is sealed as it leaves
+//! (`seal`): signed once, however many nodes read it.
 
 use std::sync::Arc;
 
@@ -14,9 +15,10 @@ use bytes::Bytes;
 use tokio::sync::mpsc;
 use uuid::Uuid;
 
+use super::seal::Seal;
 use super::wire::{self, RemoteKey, RoomName};
 use crate::metrics::{count, METRICS};
-use crate::room::Outgoing;
+use crate::room::outgoing::Outgoing;
 
 /// A frame could not be queued: the socket's queue, or the node's queue to NATS, is full
 /// (or closed).
@@ -42,20 +44,21 @@ pub struct Outbox {
 pub const OUTBOX_QUEUE: usize = 16_384;
 
 impl Outbox {
-    /// The queue, and the task publishing it on `client` until every sender is dropped.
+    /// The queue, and the task publishing it on `client`, each message sealed with `seal`,
+    /// until every sender is dropped.
     #[must_use]
-    pub fn start(client: async_nats::Client) -> (Outbox, tokio::task::JoinHandle<()>) {
+    pub fn start(
+        client: async_nats::Client,
+        seal: Arc<Seal>,
+    ) -> (Outbox, tokio::task::JoinHandle<()>) {
         let (tx, mut rx) = mpsc::channel::<Publish>(OUTBOX_QUEUE);
         let task = tokio::spawn(async move {
             while let Some(message) = rx.recv().await {
-                let sent = match message.headers {
-                    Some(headers) => {
-                        client
-                            .publish_with_headers(message.subject, headers, message.payload)
-                            .await
-                    }
-                    None => client.publish(message.subject, message.payload).await,
-                };
+                let mut headers = message.headers.unwrap_or_default();
+                seal.sign(&message.subject, &mut headers, &message.payload);
+                let sent = client
+                    .publish_with_headers(message.subject, headers, message.payload)
+                    .await;
                 if let Err(error) = sent {
                     count(&METRICS.cluster_publish_failures);
                     tracing::warn!(%error, "could not publish to NATS");

@@ -10,11 +10,11 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::oneshot;
 
-use super::lease::LeaseKind;
 use super::node::{ms, Cluster};
 use crate::metrics::{count, METRICS};
 use crate::room::SocketCommand;
 use crate::state::AppState;
+use crate::store::lease::LeaseKind;
 use omweso_protocol::clock::now_ms;
 
 /// The longest one takeover is waited for in a look.
@@ -171,7 +171,7 @@ async fn sweep(state: &AppState, cluster: &Cluster) -> Result<(), crate::store::
 async fn take_over(
     state: &AppState,
     cluster: &Cluster,
-    lease: &super::lease::Lease,
+    lease: &crate::store::lease::Lease,
 ) -> Result<bool, crate::store::StoreError> {
     let loaded = match lease.kind {
         LeaseKind::Tournament => match state.tournaments.get(lease.id).await {

@@ -4,11 +4,14 @@
 //! encoded twice.
 
 use std::collections::HashSet;
+use std::net::IpAddr;
 use std::sync::{Mutex, OnceLock, PoisonError};
 
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use super::lease::LeaseKind;
+use crate::store::lease::LeaseKind;
 
 /// A socket of another node, as the node knows it: the node, and the socket's number there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -86,13 +89,63 @@ pub const LATENCY: &str = "Omweso-Latency";
 /// A refusal of a request, in words.
 pub const ERROR: &str = "Omweso-Error";
 
-/// A forwarded HTTP request's method, path and query, client address; the response's
-/// status. The request's and response's own headers travel with this prefix.
-pub const HTTP_METHOD: &str = "Omweso-Method";
-pub const HTTP_URI: &str = "Omweso-Uri";
-pub const HTTP_CLIENT: &str = "Omweso-Client";
-pub const HTTP_STATUS: &str = "Omweso-Status";
-pub const HTTP_HEADER: &str = "H-";
+/// A forwarded HTTP request, as the node asked sends it to the room's node: its method,
+/// path and query, client address and headers, and the session the node asked found for
+/// its token (the token itself never crosses NATS). Sent [`pack`]ed with the body, then
+/// encrypted and sealed (`seal`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HttpRequestHead {
+    pub method: String,
+    pub uri: String,
+    pub client: Option<IpAddr>,
+    pub headers: Vec<(String, String)>,
+    pub session: Option<ForwardedSession>,
+}
+
+/// The session of a forwarded request, found by the node asked: its person and device, and
+/// the hash of its token (as the database keeps it), to record its use with.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForwardedSession {
+    pub player_id: Uuid,
+    pub name: String,
+    pub username: Option<String>,
+    pub device_id: Uuid,
+    pub token_hash: String,
+    /// A device limited to one tournament (a director's code): that tournament, so that
+    /// the node asked holds it to it as the node that found it would.
+    #[serde(default)]
+    pub only_tournament: Option<Uuid>,
+}
+
+/// A forwarded request's answer: its status and headers, [`pack`]ed with its body.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HttpAnswerHead {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+}
+
+/// `head` as JSON, its length first (4 bytes, big-endian), then `body` as it is.
+#[must_use]
+pub fn pack<T: Serialize>(head: &T, body: &[u8]) -> Vec<u8> {
+    let head = serde_json::to_vec(head).unwrap_or_default();
+    let mut packed = Vec::with_capacity(4 + head.len() + body.len());
+    packed.extend_from_slice(&u32::try_from(head.len()).unwrap_or(u32::MAX).to_be_bytes());
+    packed.extend_from_slice(&head);
+    packed.extend_from_slice(body);
+    packed
+}
+
+/// What [`pack`] made: the head and the body; `None` if it is not that.
+#[must_use]
+pub fn unpack<T: DeserializeOwned>(packed: &[u8]) -> Option<(T, &[u8])> {
+    let (length, rest) = packed.split_first_chunk::<4>()?;
+    let length = usize::try_from(u32::from_be_bytes(*length)).ok()?;
+    if length > rest.len() {
+        return None;
+    }
+    let (head, body) = rest.split_at(length);
+    Some((serde_json::from_slice(head).ok()?, body))
+}
 
 #[must_use]
 pub fn remote_key(key: RemoteKey) -> String {
@@ -169,6 +222,31 @@ mod tests {
         let key = RemoteKey { node: id, key: 42 };
         assert_eq!(parse_remote_key(&remote_key(key)), Some(key));
         assert_eq!(parse_remote_key("nonsense"), None);
+    }
+
+    #[test]
+    fn a_packed_request_unpacks_as_it_was() {
+        let head = HttpRequestHead {
+            method: "POST".into(),
+            uri: "/api/games/x/join?y=1".into(),
+            client: Some("203.0.113.7".parse().unwrap()),
+            headers: vec![("content-type".into(), "application/json".into())],
+            session: Some(ForwardedSession {
+                player_id: Uuid::from_u128(1),
+                name: "Nakato".into(),
+                username: None,
+                device_id: Uuid::from_u128(2),
+                token_hash: "ab".into(),
+                only_tournament: Some(Uuid::from_u128(3)),
+            }),
+        };
+        let packed = pack(&head, b"{\"a\":1}");
+        let (back, body): (HttpRequestHead, &[u8]) = unpack(&packed).unwrap();
+        assert_eq!(back, head);
+        assert_eq!(body, b"{\"a\":1}");
+        assert!(unpack::<HttpRequestHead>(&packed[..10]).is_none());
+        assert!(unpack::<HttpRequestHead>(b"\xff\xff\xff\xff{}").is_none());
+        assert!(unpack::<HttpRequestHead>(b"").is_none());
     }
 
     #[test]

@@ -84,6 +84,12 @@ fn think_arrangement(
     }
 }
 
+/// The search's level of the same number as the protocol's (both are 1..=8, checked when
+/// the game was asked for).
+fn search_level(level: omweso_protocol::ComputerLevel) -> Level {
+    Level::new(i64::from(level.get())).unwrap_or(Level::MIN)
+}
+
 /// The computer's move at `level`, searched (on a search pool thread). The search is
 /// the fixed interface of `omweso-search`; should it ever panic, a legal move drawn with
 /// the same seed is played instead, so that a game is never left waiting forever.
@@ -205,7 +211,7 @@ impl ComputerPlayer {
                 budget,
             } => {
                 // Searched on the pool like a move, off the game's task.
-                let level = computer.level;
+                let level = search_level(computer.level);
                 // Numbered past any move number, so as not to repeat a move's seed.
                 let seed = seed(table.id(), usize::MAX - side.index());
                 let asked = services.pool.try_run(move |stop| {
@@ -223,7 +229,7 @@ impl ComputerPlayer {
                 return;
             }
             ComputerDue::Move { side, game, budget } => {
-                let level = computer.level;
+                let level = search_level(computer.level);
                 let seed = seed(table.id(), table.moves_played());
                 let asked = services
                     .pool

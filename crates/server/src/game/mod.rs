@@ -1,14 +1,14 @@
-//! A game: its configuration, its rules state and referee (the [`table::Table`]), and the
-//! task that owns it.
+//! A game: the task that owns it, its routes and socket, the computer player. Its rules
+//! state, referee and log (the [`table::Table`]) are the pure `omweso-table` crate,
+//! named here as they are used.
 
 pub mod actor;
+pub mod api;
 pub mod computer;
-pub mod decision_results;
+pub mod extract;
 pub mod impasse_answer;
-pub mod laps;
-pub mod legal;
-pub mod lobby;
-pub mod log;
 pub mod news;
 pub mod registry;
-pub mod table;
+pub mod socket;
+
+pub use omweso_table::{decision_results, laps, legal, log, table};

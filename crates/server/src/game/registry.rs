@@ -8,12 +8,13 @@ use omweso_rules::Side;
 use uuid::Uuid;
 
 use super::actor::{self, GameHandle, Services};
-use super::lobby::Lobby;
 use super::log::{replay, Entry};
 use super::table::{Seat, Table};
-use crate::cluster::lease::{Claim, Lease, LeaseKind};
-use crate::http::address::AddressKey;
+use crate::address::AddressKey;
+use crate::cluster::node::Cluster;
+use crate::lobby::games::Lobby;
 use crate::pools::engine::EnginePool;
+use crate::store::lease::{Lease, LeaseKind};
 use crate::store::{ActionRow, GameRow, Store, StoreError, Write};
 use omweso_protocol::clock::now_ms;
 use omweso_protocol::config::GameConfig;
@@ -55,7 +56,7 @@ pub enum RebuildError {
 #[derive(Debug, thiserror::Error)]
 pub enum SeatError {
     #[error(transparent)]
-    Refused(#[from] crate::refusal::Refusal),
+    Refused(#[from] omweso_protocol::refusal::Refusal),
     #[error("the same player cannot hold both seats")]
     SamePlayer,
 }
@@ -93,6 +94,8 @@ pub struct Registry {
     /// Places taken for games about to be created and loaded (a tournament round's), so
     /// that rounds started at the same moment cannot all pass the live-games limit.
     reserved: Arc<Mutex<usize>>,
+    /// The games being loaded: one load a game, which every other asker waits for.
+    loading: Mutex<HashMap<Uuid, Arc<tokio::sync::Mutex<()>>>>,
 }
 
 /// Places for `count` games held against the live-games limit until dropped (once the
@@ -117,6 +120,7 @@ impl Registry {
             store,
             services,
             reserved: Arc::new(Mutex::new(0)),
+            loading: Mutex::new(HashMap::new()),
         }
     }
 
@@ -214,13 +218,9 @@ impl Registry {
     /// Takes game `id` for this node, when it runs among others: its lease, or who holds
     /// it.
     async fn claim(&self, id: Uuid) -> Result<Option<Lease>, LoadError> {
-        let Some(cluster) = &self.services.cluster else {
-            return Ok(None);
-        };
-        match cluster.claim(LeaseKind::Game, id).await? {
-            Claim::Mine(lease) => Ok(Some(lease)),
-            Claim::Held { node, name } => Err(LoadError::Elsewhere { id, node, name }),
-        }
+        Cluster::take(self.services.cluster.as_deref(), LeaseKind::Game, id)
+            .await?
+            .map_err(|(node, name)| LoadError::Elsewhere { id, node, name })
     }
 
     /// On one of several nodes, whether game `id` of `tournament` may be loaded here: only
@@ -337,16 +337,38 @@ impl Registry {
             .collect())
     }
 
-    /// The game, loaded from the store if needed; `None` if there is no such game.
+    /// The game, loaded from the store if needed; `None` if there is no such game. Those
+    /// who ask for a game being loaded wait for that load rather than each replaying its
+    /// log (a thousand asks a second each rebuilt it).
     pub async fn get(&self, id: Uuid) -> Result<Option<GameHandle>, LoadError> {
         if let Some(handle) = self.cached(id) {
             return Ok(Some(handle));
         }
-        let Some(table) = self.load(id).await? else {
-            return Ok(None);
+        let gate = Arc::clone(
+            self.loading
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .entry(id)
+                .or_default(),
+        );
+        let loaded = {
+            let _loading = gate.lock().await;
+            match self.cached(id) {
+                Some(handle) => Ok(Some(handle)),
+                None => self.load(id).await.map(|loaded| {
+                    loaded.map(|(table, next_seq, lease)| {
+                        self.spawn_once(table, next_seq, true, (None, lease))
+                    })
+                }),
+            }
         };
-        let (table, next_seq, lease) = table;
-        Ok(Some(self.spawn_once(table, next_seq, true, (None, lease))))
+        // The last one through takes the gate away (the map holds one reference, each
+        // asker another).
+        let mut loading = self.loading.lock().unwrap_or_else(PoisonError::into_inner);
+        if Arc::strong_count(&gate) == 2 {
+            loading.remove(&id);
+        }
+        loaded
     }
 
     async fn load(&self, id: Uuid) -> Result<Option<(Table, i64, Option<Lease>)>, LoadError> {

@@ -25,8 +25,9 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
 use tokio_util::task::TaskTracker;
 
-use crate::http::address::AddressKey;
+use crate::address::AddressKey;
 use crate::http::limits::{Held, Holdings};
+use crate::http::write_stall::WriteStall;
 use crate::metrics::Limit;
 
 /// The client's address, as a request extension: the TCP peer's, or for a request from a
@@ -40,6 +41,9 @@ pub struct AcceptLimits {
     pub connections: usize,
     pub connections_per_ip: usize,
     pub idle: Duration,
+    /// How long a write may wait on a client that reads nothing before the connection is
+    /// closed (`http_write_stall_seconds`).
+    pub write_stall: Duration,
     pub trusted_proxies: Arc<[IpAddr]>,
 }
 
@@ -130,7 +134,7 @@ fn count(
     // while the previous one waits for its ACK sits out the client's delayed ACK (~40 ms).
     let _ = stream.set_nodelay(true);
     Some(Counted {
-        stream,
+        stream: WriteStall::new(stream, limits.write_stall),
         _permit: permit,
         _held: held,
     })
@@ -202,9 +206,10 @@ pub fn client_ip(peer: IpAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> IpAdd
 }
 
 /// A TCP stream that holds its places in the connection counts until it is dropped,
-/// wherever it goes (hyper hands it to the WebSocket on an upgrade).
+/// wherever it goes (hyper hands it to the WebSocket on an upgrade), and fails a write
+/// its client has left waiting too long ([`WriteStall`]).
 struct Counted {
-    stream: TcpStream,
+    stream: WriteStall<TcpStream>,
     _permit: OwnedSemaphorePermit,
     _held: Option<Held<AddressKey>>,
 }

@@ -13,9 +13,13 @@ use axum::response::{IntoResponse, Response};
 use axum::Router;
 use tower_http::set_header::SetResponseHeaderLayer;
 
+use crate::address::AddressKey;
 use crate::config::ServeConfig;
+use crate::http::accept::ClientIp;
+use crate::http::body_budget::Over;
+use crate::http::edge_state::EdgeState;
 use crate::http::error::ApiError;
-use crate::state::AppState;
+use crate::metrics::Limit;
 use omweso_protocol::ErrorCode;
 
 /// Pages may load only this server's own scripts, styles and images, talk only to it, and
@@ -60,8 +64,8 @@ pub fn served_over_https(config: &ServeConfig) -> bool {
 /// Refuses a state-changing `/api` call from another site's page (its `Origin` is not
 /// ours), and one whose body is not JSON (a form or `text/plain` post, which a foreign
 /// page can send without the browser asking first).
-pub async fn guard_state_changes(
-    State(state): State<AppState>,
+pub async fn guard_state_changes<S: EdgeState>(
+    State(state): State<S>,
     request: Request,
     next: Next,
 ) -> Response {
@@ -70,7 +74,7 @@ pub async fn guard_state_changes(
         Method::GET | Method::HEAD | Method::OPTIONS
     );
     if changes_state && request.uri().path().starts_with("/api/") {
-        if let Err(refusal) = check_state_change(&state.config, request.headers()) {
+        if let Err(refusal) = check_state_change(state.config(), request.headers()) {
             return refusal.into_response();
         }
     }
@@ -108,9 +112,81 @@ fn check_state_change(config: &ServeConfig, headers: &HeaderMap) -> Result<(), A
     Ok(())
 }
 
+/// Whether a request may carry a body to charge: not for a method without one, nor for
+/// one that says its body is empty (`Content-Length: 0`) or says nothing of one (neither a
+/// length nor a transfer encoding). Its bytes are charged as they arrive
+/// ([`within_body_budget`]).
+fn has_body(request: &Request) -> bool {
+    if matches!(
+        *request.method(),
+        Method::GET | Method::HEAD | Method::OPTIONS
+    ) {
+        return false;
+    }
+    match request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok())
+    {
+        Some(length) => length > 0,
+        None => request.headers().contains_key(header::TRANSFER_ENCODING),
+    }
+}
+
+/// The middleware: the request's body charged to the budgets as its bytes arrive
+/// (`body_budget::Budgeted`), and what it took held until the request is answered; a
+/// body past a budget fails, and whoever reads it answers [`over_body_budget`].
+pub async fn within_body_budget<S: EdgeState>(
+    State(state): State<S>,
+    request: Request,
+    next: Next,
+) -> Response {
+    if !has_body(&request) {
+        return next.run(request).await;
+    }
+    let ip = request
+        .extensions()
+        .get::<ClientIp>()
+        .map_or(std::net::IpAddr::from([0, 0, 0, 0]), |ip| ip.0);
+    let (parts, body) = request.into_parts();
+    let (body, charging) =
+        crate::http::body_budget::Budgeted::wrap(body, state.body_budget(), AddressKey::of(ip));
+    let request = Request::from_parts(parts, body);
+    let response = next.run(request).await;
+    // Held until answered: the handler holds the bytes read until then.
+    drop(charging);
+    response
+}
+
+/// A body refused for passing a budget of the bytes being received, as the API answers it:
+/// the address's (429, `body_bytes_per_ip`) or the server's (503, counted as `body_bytes`).
+pub fn over_body_budget(state: &impl EdgeState, over: Over) -> ApiError {
+    match over {
+        Over::Address => ApiError::limited(
+            Limit::BodyBytesPerIp,
+            format!(
+                "this address is sending {} KiB of requests at once already; wait for them to be answered",
+                state.body_budget().per_address / 1024
+            ),
+        ),
+        Over::Server => {
+            Limit::BodyBytes.refused();
+            ApiError::new(
+                ErrorCode::Unavailable,
+                "the server is receiving as much as it can at once; try again in a moment",
+            )
+        }
+    }
+}
+
 /// Answers 408 when a request (its body included) takes longer than the configured time.
-pub async fn time_limit(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    let limit = Duration::from_secs_f64(state.config.limits.request_seconds);
+pub async fn time_limit<S: EdgeState>(
+    State(state): State<S>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let limit = Duration::from_secs_f64(state.config().limits.request_seconds);
     match tokio::time::timeout(limit, next.run(request)).await {
         Ok(response) => response,
         Err(_) => {

@@ -45,6 +45,17 @@ impl ApiError {
         )
     }
 
+    /// A device a tournament's director linked for the player `name` asked for something
+    /// outside that tournament, or for what only the person's own devices do.
+    pub fn limited_device(name: &str) -> ApiError {
+        ApiError::new(
+            ErrorCode::LimitedDevice,
+            format!(
+                "this device was linked by a tournament's director: it is {name} in that tournament only; sign it out to do anything else here"
+            ),
+        )
+    }
+
     pub fn not_found(what: &str) -> ApiError {
         ApiError::new(ErrorCode::NotFound, format!("no such {what}"))
     }
@@ -79,8 +90,8 @@ impl IntoResponse for ApiError {
 
 /// A refusal of a game, a tournament or the analysis board, answered with its code and its
 /// message (held to its cap when it was made: `Refusal::new`).
-impl From<crate::refusal::Refusal> for ApiError {
-    fn from(refusal: crate::refusal::Refusal) -> ApiError {
+impl From<omweso_protocol::refusal::Refusal> for ApiError {
+    fn from(refusal: omweso_protocol::refusal::Refusal) -> ApiError {
         ApiError::new(refusal.code, refusal.message)
     }
 }

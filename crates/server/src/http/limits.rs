@@ -16,7 +16,13 @@ use governor::middleware::NoOpMiddleware;
 use governor::state::keyed::DashMapStateStore;
 use governor::{Quota, RateLimiter};
 
-use crate::http::address::AddressKey;
+use crate::address::AddressKey;
+use crate::http::failures::Failures;
+
+/// The largest request body the API reads (413 past it), but for a game file read for the
+/// analysis board (its route's own limit). A request forwarded to the node holding its game
+/// or tournament is held to it too, before any of its body is read (`cluster::forwards`).
+pub const BODY_LIMIT: usize = 64 * 1024;
 
 /// How many of something each key holds open, with a ceiling per key.
 #[derive(Debug)]
@@ -148,6 +154,15 @@ impl<K: Hash + Eq + Clone, C: Clock> Rates<K, C> {
     }
 }
 
+/// What a one-time code is tried at, when the request names it (`http::codes`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CodeTarget {
+    /// A tournament's co-director invitations.
+    Invitations(uuid::Uuid),
+    /// A board table's relay invite: the tournament, round and table.
+    Table(uuid::Uuid, u32, u32),
+}
+
 /// Every limit on what clients create or hold, built from the configuration.
 #[derive(Debug)]
 pub struct Limiters {
@@ -162,14 +177,20 @@ pub struct Limiters {
     pub pairings_per_session: Rates<uuid::Uuid>,
     pub sockets_per_session: Holdings<uuid::Uuid>,
     pub sockets_per_ip: Holdings<AddressKey>,
-    /// Log-in and recovery attempts per address, and per account (its username's key).
+    /// Log-in, recovery and password-change attempts per address.
     pub logins_per_ip: Rates<AddressKey>,
-    pub logins_per_account: Rates<String>,
-    /// Recovery-code tries per account: a bucket of their own (as many as log-ins).
-    pub recoveries_per_account: Rates<String>,
+    /// Wrong passwords per account (its username's key) from devices that never logged
+    /// in to it; per such device's mark (its key's hash); per signed-in device checking
+    /// its password (docs/security.md#accounts).
+    pub login_failures_per_account: Failures<String>,
+    pub login_failures_per_known_device: Failures<String>,
+    pub password_failures_per_device: Failures<uuid::Uuid>,
     pub accounts_per_ip: Rates<AddressKey>,
-    /// One-time codes tried per address, and link codes made per person.
+    /// One-time codes tried per address; wrong ones per target and on the whole server
+    /// (`http::codes`); link codes made per person.
     pub codes_per_ip: Rates<AddressKey>,
+    pub code_failures_per_target: Failures<CodeTarget>,
+    pub code_failures: Failures<()>,
     pub link_codes_per_session: Rates<uuid::Uuid>,
     pub renames_per_session: Rates<uuid::Uuid>,
     /// Game-file exports per address.
@@ -182,6 +203,8 @@ pub struct Limiters {
     pub mails_per_account: Rates<String>,
     /// Archive searches and archived games' entries read per address.
     pub archive_searches_per_ip: Rates<AddressKey>,
+    /// Player pages read per address.
+    pub player_pages_per_ip: Rates<AddressKey>,
 }
 
 impl Limiters {
@@ -198,10 +221,13 @@ impl Limiters {
             sockets_per_session: Holdings::default(),
             sockets_per_ip: Holdings::default(),
             logins_per_ip: Rates::new(limits.logins_per_ip_per_minute),
-            logins_per_account: Rates::hourly(limits.logins_per_account_per_hour),
-            recoveries_per_account: Rates::hourly(limits.logins_per_account_per_hour),
+            login_failures_per_account: Failures::hourly(limits.logins_per_account_per_hour),
+            login_failures_per_known_device: Failures::hourly(limits.logins_per_account_per_hour),
+            password_failures_per_device: Failures::hourly(limits.logins_per_account_per_hour),
             accounts_per_ip: Rates::hourly(limits.accounts_per_ip_per_hour),
             codes_per_ip: Rates::new(limits.codes_per_ip_per_minute),
+            code_failures_per_target: Failures::hourly(limits.code_failures_per_target_per_hour),
+            code_failures: Failures::hourly(limits.code_failures_per_hour),
             link_codes_per_session: Rates::new(limits.link_codes_per_session_per_minute),
             renames_per_session: Rates::new(limits.renames_per_session_per_minute),
             exports_per_ip: Rates::new(limits.exports_per_ip_per_minute),
@@ -210,6 +236,7 @@ impl Limiters {
             mails_per_ip: Rates::hourly(limits.mails_per_ip_per_hour),
             mails_per_account: Rates::hourly(limits.mails_per_account_per_hour),
             archive_searches_per_ip: Rates::new(limits.archive_searches_per_ip_per_minute),
+            player_pages_per_ip: Rates::new(limits.player_pages_per_ip_per_minute),
         }
     }
 }

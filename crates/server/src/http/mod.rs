@@ -1,35 +1,28 @@
-//! The HTTP layer: everything between the public port and a resource's handler.
+//! The HTTP layer's infrastructure: everything between the public port and a concern's
+//! handler, naming no concern's routes (those are each concern's `api`, put together in
+//! `server::router`).
 //!
 //! - [`accept`]: the accept loop (header and idle timeouts, connections per address).
 //! - [`edge`]: what every request passes through (time limit, Origin and content-type
-//!   checks, security headers, JSON errors).
-//! - [`limits`] and [`address`]: the counters and rates the limits use, and what they
-//!   count a client by (an IPv6 client by its /64).
+//!   checks, security headers, JSON errors); [`edge_state`]: what it reads of the
+//!   server's state (settings, limiters, the body budget), a trait the server's state
+//!   implements, so that this layer names no concern's handle.
+//! - [`limits`] and [`failures`]: the counters, rates and failure counts the limits use
+//!   (a client counted by `crate::address`); [`codes`] the limits on one-time codes tried;
+//!   [`body_budget`] the bytes of bodies being received; [`write_stall`] answers nobody
+//!   reads.
 //! - [`error`]: the API's error type.
-//! - [`extract`]: what a request names, read once for every handler: its session, the
-//!   game or tournament of its path, its JSON body, its client's address.
-//! - One module per resource: [`accounts`] (`/api/session`, `/api/me`, `/api/account`,
-//!   `/api/login`, `/api/devices`, `/api/link-codes`, `/api/link`: persons and their
-//!   devices, over `crate::session`), [`email`] (`/api/account/email`,
-//!   `/api/login/email-reset`: an account's address and reset by mail), [`people`] (`/api/players`, `/api/me/games`), [`ratings`] (rating histories, leaderboards),
-//!   [`archive`] (`/api/archive`: finished games searched),
-//!   [`games`] (`/api/games`), [`tournaments`] (`/api/tournaments`), [`analysis`]
-//!   (`/api/analysis`: the analysis board's calls, over the service in `crate::analysis`).
+//! - [`extract`]: what a request names that is no concern's own: an id as the server
+//!   writes it, the JSON body, the client's address (each concern's own extractors sit
+//!   beside its routes: `people::extract`, `game::extract`, `tournament::extract`).
 
 pub mod accept;
-pub mod accounts;
-pub mod address;
-pub mod analysis;
-pub mod archive;
-pub mod board_tables;
+pub mod body_budget;
+pub mod codes;
 pub mod edge;
-pub mod email;
+pub mod edge_state;
 pub mod error;
 pub mod extract;
-pub mod game_exports;
-pub mod games;
+pub mod failures;
 pub mod limits;
-pub mod people;
-pub mod ratings;
-pub mod tournament_people;
-pub mod tournaments;
+pub mod write_stall;

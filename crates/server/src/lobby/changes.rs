@@ -13,7 +13,7 @@ const TOURNAMENTS: u8 = 2;
 /// Which lists changed since the feed last looked.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Changed {
-    /// A game's lobby line (`game::lobby::Lobby`): cheap to read again.
+    /// A game's lobby line (`lobby::games::Lobby`): cheap to read again.
     pub games: bool,
     /// A tournament's line: its lists are read from the store again.
     pub tournaments: bool,

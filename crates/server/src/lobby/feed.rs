@@ -2,12 +2,12 @@
 //! socket. Told that a list changed ([`LobbyChanges`](super::changes::LobbyChanges), set
 //! by the games and the tournaments), it reads the lists again, encodes the `lobby` frame
 //! once and publishes its text on a `watch`; every lobby socket sends the latest text
-//! whenever it changes (`crate::socket::lobby`). A socket that cannot keep up skips
+//! whenever it changes (`crate::lobby::socket`). A socket that cannot keep up skips
 //! to the latest text: nothing queues up per socket.
 //!
 //! Changes are coalesced: a push at most every [`PUSH_EVERY`], each [`SETTLE`] after the
 //! first change it carries, so that a burst (a round's games starting) is one push. The
-//! live games' move counts are read every [`MOVE_COUNTS_EVERY`], not on every move. The games' lists come from the in-memory `game::lobby::Lobby`;
+//! live games' move counts are read every [`MOVE_COUNTS_EVERY`], not on every move. The games' lists come from the in-memory `lobby::games::Lobby`;
 //! the tournaments' from the store, read here only, and only when a tournament's line
 //! changed. A push whose text is the last one's is not made.
 
@@ -20,7 +20,7 @@ use tokio::time::Instant;
 
 use super::changes::Changed;
 
-use crate::game::lobby::Lobby;
+use crate::lobby::games::Lobby;
 use crate::room::wake::sleep_until;
 use crate::store::{Store, StoreError};
 use crate::tournament::registry;

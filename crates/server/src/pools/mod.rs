@@ -6,4 +6,6 @@
 pub mod engine;
 pub mod fair;
 pub mod fair_queue;
+pub mod fair_turns;
+pub mod fair_work;
 pub mod search;

@@ -25,7 +25,7 @@ use std::thread;
 use tokio::sync::oneshot;
 use uuid::Uuid;
 
-use crate::http::address::AddressKey;
+use crate::address::AddressKey;
 use crate::metrics::METRICS;
 use crate::pools::fair::{FairPool, PoolSettings};
 

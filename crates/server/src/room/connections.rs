@@ -8,8 +8,8 @@ use std::collections::HashMap;
 
 use axum::extract::ws::Utf8Bytes;
 
+use super::outgoing::{ConnId, Outgoing};
 use super::sink::{broadcast_remote, Sink};
-use super::{ConnId, Outgoing};
 use crate::metrics::{count, METRICS};
 
 /// One socket of a room: where its frames go (its outgoing queue, or its node's, for a

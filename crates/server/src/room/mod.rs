@@ -9,6 +9,7 @@
 pub mod connections;
 pub mod handle;
 pub mod history;
+pub mod outgoing;
 pub mod sink;
 pub mod wake;
 
@@ -17,18 +18,12 @@ use axum::extract::ws::Utf8Bytes;
 pub use connections::{Connection, Connections};
 pub use handle::{Gone, Handle, SocketCommand};
 pub use history::History;
+pub use outgoing::{ConnId, Outgoing};
 pub use sink::Sink;
 
-/// A message for one connection.
-#[derive(Clone, Debug)]
-pub enum Outgoing {
-    Text(Utf8Bytes),
-    /// Close the socket with this code and reason.
-    Close(u16, &'static str),
-}
-
-/// A connection's number in its room (never reused while the room's task runs).
-pub type ConnId = u64;
+/// The close reason (code 1012) of a room, game or tournament, that another node took
+/// over: the client reconnects and is routed there.
+pub(crate) const MOVED: &str = "this moved to another server; reconnect in a moment";
 
 /// A room: its connections (with what the room keeps of each, `T`) and its recent events.
 #[derive(Debug)]

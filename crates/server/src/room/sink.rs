@@ -5,7 +5,7 @@
 use axum::extract::ws::Utf8Bytes;
 use tokio::sync::mpsc;
 
-use super::Outgoing;
+use super::outgoing::Outgoing;
 pub use crate::cluster::route::Full;
 use crate::cluster::route::{RemoteConn, RoomRoute};
 

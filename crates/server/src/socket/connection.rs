@@ -36,35 +36,7 @@ pub(crate) struct Settings {
     pub(crate) write_timeout: Duration,
 }
 
-/// A token bucket: `rate` messages a second, bursts of twice that.
-pub(crate) struct RateLimit {
-    tokens: f64,
-    rate: f64,
-    last: Instant,
-}
-
-impl RateLimit {
-    pub(crate) fn new(rate: u32) -> RateLimit {
-        RateLimit {
-            tokens: f64::from(rate) * 2.0,
-            rate: f64::from(rate),
-            last: Instant::now(),
-        }
-    }
-
-    pub(crate) fn allow(&mut self) -> bool {
-        let now = Instant::now();
-        let refill = now.duration_since(self.last).as_secs_f64() * self.rate;
-        self.tokens = (self.tokens + refill).min(self.rate * 2.0);
-        self.last = now;
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
-}
+pub(crate) use super::rate::RateLimit;
 
 /// Pings the writer sent and the reader has not seen answered. A pong counts only if it
 /// echoes the nonce of a ping the server sent (a made-up pong cannot buy the referee's

@@ -7,8 +7,8 @@
 
 use super::*;
 use crate::game::actor::{Command, GameHandle, OUTGOING_QUEUE};
+use crate::game::socket::read;
 use crate::room::ConnId;
-use crate::socket::game::read;
 
 use std::pin::Pin;
 use std::task::{Context, Poll};

@@ -13,9 +13,8 @@
 //! - [`remote`]: runs a socket watching a room another node holds (docs/scaling.md).
 
 pub mod connection;
-pub mod game;
-pub mod lobby;
+pub mod rate;
 pub mod remote;
 pub mod room;
-pub mod tournament;
+pub mod room_upgrade;
 pub mod upgrade;

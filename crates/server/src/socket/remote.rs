@@ -12,15 +12,15 @@ use tokio::sync::mpsc;
 use uuid::Uuid;
 
 use crate::cluster::gateway::Watching;
-use crate::cluster::lease::LeaseKind;
 use crate::cluster::node::{Cluster, Place};
 use crate::cluster::wire::RoomName;
 use crate::http::error::ApiError;
+use crate::people::SessionEnd;
 use crate::room::ConnId;
-use crate::session::SessionEnd;
 use crate::socket::connection::{Local, Pings, Settings};
 use crate::socket::room::{serve, unavailable, Transport, Visit};
 use crate::state::AppState;
+use crate::store::lease::LeaseKind;
 
 /// The node holding `room`, when it is another live node (several nodes,
 /// docs/scaling.md); `None` when it is played here.

@@ -11,8 +11,8 @@ use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::mpsc;
 
+use crate::people::SessionEnd;
 use crate::room::{ConnId, Handle, Outgoing, SocketCommand};
-use crate::session::SessionEnd;
 use crate::socket::connection::{self, Local, Pings, Settings, SIGNED_OUT};
 use crate::socket::upgrade::{Admitted, Places};
 

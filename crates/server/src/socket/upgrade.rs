@@ -30,15 +30,28 @@ pub(crate) struct Admitted {
     pub(crate) settings: Settings,
 }
 
+/// The room a socket opens on: a device a director linked for a tournament's player opens
+/// only that tournament's and its games' (docs/security.md#accounts).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum RoomOf {
+    Game(Uuid),
+    Tournament(Uuid),
+}
+
 /// Lets a client in to a room's socket (a game's or a tournament's), anyone, with or
-/// without a session: its player from its token, its `?v=`, and its places.
+/// without a session: its player from its token, its `?v=`, and its places. A limited
+/// device is refused (`403 limited_device`) outside its tournament.
 pub(crate) async fn admit(
     state: &AppState,
     query: &HashMap<String, String>,
     headers: &HeaderMap,
     ip: Option<axum::Extension<ClientIp>>,
+    room: RoomOf,
 ) -> Result<Admitted, ApiError> {
-    let session = session_player(state, query, headers).await?;
+    let session = match session_player(state, query, headers).await? {
+        Some(session) => Some(in_room(state, session, room).await?),
+        None => None,
+    };
     let resume_after = resume_after(query)?;
     let places = hold_places(state, crate::http::extract::client_ip(ip), session.as_ref())?;
     Ok(Admitted {
@@ -61,6 +74,9 @@ pub(crate) async fn admit_session(
     let session = session_player(state, query, headers)
         .await?
         .ok_or_else(ApiError::unauthorized)?;
+    if session.only_tournament.is_some() {
+        return Err(ApiError::limited_device(&session.name));
+    }
     let places = hold_places(state, crate::http::extract::client_ip(ip), Some(&session))?;
     Ok(Admitted {
         player: Some(session.player_id),
@@ -102,15 +118,40 @@ async fn session_player(
     state: &AppState,
     query: &HashMap<String, String>,
     headers: &HeaderMap,
-) -> Result<Option<crate::session::Session>, ApiError> {
+) -> Result<Option<crate::people::Session>, ApiError> {
     let token = query
         .get("token")
         .cloned()
-        .or_else(|| crate::session::token_from(headers));
+        .or_else(|| crate::people::token_from(headers));
     Ok(match token {
         Some(token) => state.sessions.find(&token).await?,
         None => None,
     })
+}
+
+/// `session`, if it may open a socket on `room`: a limited device only on its
+/// tournament's (a game's tournament read from its row only for such a device).
+async fn in_room(
+    state: &AppState,
+    session: crate::people::Session,
+    room: RoomOf,
+) -> Result<crate::people::Session, ApiError> {
+    let Some(only) = session.only_tournament else {
+        return Ok(session);
+    };
+    let tournament = match room {
+        RoomOf::Tournament(id) => Some(id),
+        RoomOf::Game(id) => state
+            .games
+            .row(id)
+            .await?
+            .and_then(|row| row.archive.tournament_id),
+    };
+    if tournament == Some(only) {
+        Ok(session)
+    } else {
+        Err(ApiError::limited_device(&session.name))
+    }
 }
 
 /// `?v=`: the last event version the client saw; refused unless a whole number.
@@ -142,21 +183,22 @@ fn settings(state: &AppState) -> Settings {
 /// and what tells it that its session ended (signed out or replaced: it is closed with
 /// 1008 [`SIGNED_OUT`](crate::socket::connection::SIGNED_OUT)).
 pub(crate) struct Places {
-    _ip: crate::http::limits::Held<crate::http::address::AddressKey>,
+    _ip: crate::http::limits::Held<crate::address::AddressKey>,
     _session: Option<crate::http::limits::Held<Uuid>>,
-    pub(crate) end: crate::session::SessionEnd,
+    pub(crate) end: crate::people::SessionEnd,
 }
 
 fn hold_places(
     state: &AppState,
     ip: std::net::IpAddr,
-    session: Option<&crate::session::Session>,
+    session: Option<&crate::people::Session>,
 ) -> Result<Places, ApiError> {
     let limits = &state.config.limits;
-    let Some(by_ip) = state.limiters.sockets_per_ip.try_hold(
-        crate::http::address::AddressKey::of(ip),
-        limits.sockets_per_ip,
-    ) else {
+    let Some(by_ip) = state
+        .limiters
+        .sockets_per_ip
+        .try_hold(crate::address::AddressKey::of(ip), limits.sockets_per_ip)
+    else {
         return Err(ApiError::limited(
             Limit::SocketsPerIp,
             format!(

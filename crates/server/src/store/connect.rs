@@ -71,17 +71,27 @@ pub(super) fn sqlite_options(url: &str) -> Result<SqliteConnectOptions, StoreErr
         .busy_timeout(SQLITE_BUSY_TIMEOUT))
 }
 
-/// One connection, never closed while the pool lives: the database is that connection's
-/// memory, and a second connection would not reliably see it.
-pub(super) async fn open_sqlite_memory(url: &str) -> Result<SqlitePool, StoreError> {
-    Ok(SqlitePoolOptions::new()
+/// An in-memory database: the pool's one connection, and a second that the store keeps
+/// for its life. sqlx names the database for its options (shared among their
+/// connections), and it lives while any connection to it is open; the pool's connection
+/// is replaced when a query on it is cut off (a request whose client went away), and
+/// without a second one the replacement opened an empty database: every later request
+/// failed with "no such table" (seen in the browser suite).
+pub(super) async fn open_sqlite_memory(
+    url: &str,
+) -> Result<(SqlitePool, sqlx::SqliteConnection), StoreError> {
+    use sqlx::ConnectOptions;
+    let options = sqlite_options(url)?;
+    let keeper = options.connect().await?;
+    let pool = SqlitePoolOptions::new()
         .max_connections(1)
         .min_connections(1)
         .idle_timeout(None)
         .max_lifetime(None)
         .acquire_timeout(ACQUIRE_TIMEOUT)
-        .connect_with(sqlite_options(url)?)
-        .await?)
+        .connect_with(options)
+        .await?;
+    Ok((pool, keeper))
 }
 
 pub(super) async fn open_sqlite_file(

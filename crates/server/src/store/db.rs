@@ -45,9 +45,12 @@ use super::{lease_sql, migrations, sql, StoreError};
 #[derive(Clone, Debug)]
 pub struct Store {
     /// Queries, and the migrations.
-    reads: Pool,
+    pub(crate) reads: Pool,
     /// Inserts and updates.
     writes: Writes,
+    /// An in-memory database's second connection, which keeps it alive when the pool
+    /// replaces its own (`connect::open_sqlite_memory`); closed with the store.
+    memory_keeper: Option<Arc<Mutex<Option<sqlx::SqliteConnection>>>>,
 }
 
 /// Where a store's writes go.
@@ -62,31 +65,32 @@ enum Writes {
     SqliteFile(Arc<Mutex<Option<SqliteWrites>>>),
 }
 
+/// The read pool of either backend: what a concern's queries (`impl Store` in its own
+/// folder) run on, through [`with_pool!`].
 #[derive(Clone, Debug)]
-enum Pool {
+pub(crate) enum Pool {
     Sqlite(SqlitePool),
     Postgres(PgPool),
 }
 
+/// How long closing the store waits for read connections still lent out.
+const POOL_CLOSE_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
+
 /// Runs the same code against a [`Pool`] of either backend: the body is compiled once per
-/// backend, with `$pool` bound to a `&SqlitePool` or a `&PgPool`.
+/// backend, with `$pool` bound to a `&SqlitePool` or a `&PgPool`. Named by the concerns
+/// whose queries sit in their own folders (`archive/store.rs`, `people/store.rs`).
 macro_rules! with_pool {
     ($which:expr, $pool:ident => $body:expr) => {
         match $which {
-            Pool::Sqlite($pool) => $body,
-            Pool::Postgres($pool) => $body,
+            $crate::store::db::Pool::Sqlite($pool) => $body,
+            $crate::store::db::Pool::Postgres($pool) => $body,
         }
     };
 }
+pub(crate) use with_pool;
 
-mod archive;
-mod game_files;
 mod leases;
-mod people;
 mod ratings;
-pub use archive::{ArchiveEntry, ArchiveFound, ArchiveKey, ResultCounts};
-pub use game_files::Before;
-pub use people::{PersonGame, PersonTournament};
 pub use ratings::{LeaderLine, RatingTables, RerateReport};
 
 impl Store {
@@ -99,17 +103,23 @@ impl Store {
     /// (an applied migration newer than the newest this binary embeds), before touching it.
     pub async fn open(url: &str) -> Result<Store, StoreError> {
         let target = classify(url)?;
+        let mut memory_keeper = None;
         let reads = match target {
             // Creates the file and switches it to WAL.
             Target::SqliteFile => {
                 Pool::Sqlite(open_sqlite_file(url, SQLITE_READ_CONNECTIONS).await?)
             }
-            Target::SqliteMemory => Pool::Sqlite(open_sqlite_memory(url).await?),
+            Target::SqliteMemory => {
+                let (pool, keeper) = open_sqlite_memory(url).await?;
+                memory_keeper = Some(Arc::new(Mutex::new(Some(keeper))));
+                Pool::Sqlite(pool)
+            }
             Target::Postgres => Pool::Postgres(open_postgres(url).await?),
         };
         let mut store = Store {
             reads: reads.clone(),
             writes: Writes::Pool(reads),
+            memory_keeper,
         };
         if let Err(e) = store.migrate().await {
             store.close().await;
@@ -195,7 +205,26 @@ impl Store {
                 }
             }
         }
-        with_pool!(&self.reads, pool => pool.close().await);
+        // Closing waits for every connection lent out to come back. Everything written is
+        // committed by now (the writer stopped first), so a read still holding one (a slow
+        // export, a load cut short) must not hold the process: it is closed on return.
+        let closed = with_pool!(&self.reads, pool => {
+            tokio::time::timeout(POOL_CLOSE_WAIT, pool.close()).await
+        });
+        if closed.is_err() {
+            tracing::warn!(
+                seconds = POOL_CLOSE_WAIT.as_secs(),
+                "a read connection was still lent out when the store closed"
+            );
+        }
+        let keeper = self
+            .memory_keeper
+            .as_ref()
+            .and_then(|keeper| keeper.lock().unwrap_or_else(PoisonError::into_inner).take());
+        if let Some(keeper) = keeper {
+            use sqlx::Connection;
+            let _ = keeper.close().await;
+        }
     }
 
     /// `"sqlite"` or `"postgres"`.
@@ -566,7 +595,7 @@ async fn write_pool(pool: &Pool, writes: &[Write]) -> Result<(), StoreError> {
             }
         }
         for write in &by_kind.rates {
-            super::rated::apply(&mut ratings::SqlxRecord(&mut *tx), write).await?;
+            super::rated::apply(&mut super::rated_sqlx::SqlxRecord(&mut *tx), write).await?;
         }
         for id in &by_kind.deletions {
             for statement in [sql::DELETE_GAME_ACTIONS, sql::DELETE_GAME] {
@@ -634,5 +663,26 @@ mod tests {
             rest -= n;
         }
         assert_eq!(sizes, [128, 128, 32, 4, 1]);
+    }
+
+    /// The pool's one connection to an in-memory database closed (as sqlx closes one whose
+    /// query was cut off): its replacement opens the same database, not an empty one.
+    /// Before, every later query failed with "no such table".
+    #[tokio::test]
+    async fn an_in_memory_database_outlives_its_pools_connection() {
+        let store = Store::open("sqlite::memory:").await.expect("opens");
+        let id = Uuid::from_u128(7);
+        assert!(store.game(id).await.expect("the games table").is_none());
+        let Pool::Sqlite(pool) = &store.reads else {
+            panic!("an SQLite pool");
+        };
+        let connection = pool.acquire().await.expect("the pool's connection");
+        connection.close().await.expect("closed");
+        assert!(store
+            .game(id)
+            .await
+            .expect("the games table still")
+            .is_none());
+        store.close().await;
     }
 }

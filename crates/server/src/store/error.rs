@@ -2,7 +2,7 @@
 
 use uuid::Uuid;
 
-use crate::cluster::LeaseKind;
+use crate::store::lease::LeaseKind;
 
 /// Everything that can go wrong in [`Store`](super::Store) and
 /// [`Writer`](super::Writer).

@@ -3,7 +3,7 @@
 //! (docs/scaling.md#leases-and-fencing). Portable between the two databases but for the
 //! fence, whose PostgreSQL form locks the lease row.
 
-use crate::cluster::Lease;
+use crate::store::lease::Lease;
 
 use super::StoreError;
 

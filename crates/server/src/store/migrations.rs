@@ -62,6 +62,36 @@ const EMBEDDED: &[(i64, &str, &str)] = &[
         "leases",
         include_str!("../../../../migrations/0009_leases.sql"),
     ),
+    (
+        10,
+        "limited devices",
+        include_str!("../../../../migrations/0010_limited_devices.sql"),
+    ),
+    (
+        11,
+        "relay codes",
+        include_str!("../../../../migrations/0011_relay_codes.sql"),
+    ),
+    (
+        12,
+        "known devices",
+        include_str!("../../../../migrations/0012_known_devices.sql"),
+    ),
+    (
+        13,
+        "rerate pending",
+        include_str!("../../../../migrations/0013_rerate_pending.sql"),
+    ),
+    (
+        14,
+        "repeated pairs",
+        include_str!("../../../../migrations/0014_repeated_pairs.sql"),
+    ),
+    (
+        15,
+        "archive names",
+        include_str!("../../../../migrations/0015_archive_names.sql"),
+    ),
 ];
 
 /// The newest migration this server knows; a database with a newer one applied is refused.

@@ -14,38 +14,37 @@
 //! transaction.
 //!
 //! Files: `error` ([`StoreError`]), `rows` (the rows read and written), `db` ([`Store`]),
-//! `writer` ([`Writer`], group commit of every write), `sql` (every statement's text),
-//! `migrations` (the embedded migrations), `token` ([`hash_token`]), `rated` (a
+//! `writer` ([`Writer`], group commit of every write), `sql` (the statements of the writes
+//! and of the reads kept here; the archive's are in `archive/sql.rs`), `migrations` (the
+//! embedded migrations), `rated` (a
 //! [`Write::Rate`] applied in a transaction) and `rating_sql` (its statements),
-//! `lease_sql` (the statements of nodes' heartbeats, leases and [`Write::Fence`]; the
-//! methods are in `db/leases.rs`).
+//! `lease` (a node's lease on a game or a tournament: the fence its writes carry,
+//! docs/scaling.md#leases-and-fencing), `lease_sql` (the statements of nodes' heartbeats,
+//! leases and [`Write::Fence`]; the methods are in `db/leases.rs`).
 
-mod archive_sql;
 mod checkpointer;
 mod connect;
 pub mod db;
 pub mod error;
+pub mod lease;
 mod lease_sql;
 mod migrations;
-mod params;
+pub(crate) mod params;
 mod rated;
+mod rated_sqlx;
 mod rating_sql;
 pub mod rows;
-mod sql;
+pub(crate) mod sql;
 mod sqlite_writes;
-mod token;
 pub mod writer;
 
-pub use archive_sql::{ArchiveSearch, ResultFilter, WINDOW as ARCHIVE_WINDOW};
-pub use db::{
-    ArchiveEntry, ArchiveFound, ArchiveKey, LeaderLine, PersonGame, PersonTournament, RatingTables,
-    RerateReport, ResultCounts, Store,
-};
+pub use db::{LeaderLine, RatingTables, RerateReport, Store};
 pub use error::StoreError;
+pub use omweso_people::hash_token;
 pub use rows::{
-    ActionRow, ArchiveColumns, DeviceRow, EmailCodeRow, GameRow, LinkCodeRow, NewDevice, PersonRow,
-    RatedResult, Score, SessionChange, SessionRow, TournamentEntryRow, TournamentRow, Write,
-    EMAIL_RESET, EMAIL_VERIFY, RESULT_ANNULLED, RESULT_DRAW, RESULT_NORTH, RESULT_SOUTH,
+    ActionRow, ArchiveColumns, DeviceRow, EmailCodeRow, GameRow, KnownDeviceRow, LinkCodeRow,
+    NewDevice, PersonRow, RatedResult, RelayCodeRow, Score, SessionChange, SessionRow,
+    TournamentEntryRow, TournamentRow, Write, EMAIL_RESET, EMAIL_VERIFY, RESULT_ANNULLED,
+    RESULT_DRAW, RESULT_NORTH, RESULT_SOUTH,
 };
-pub use token::hash_token;
 pub use writer::{CommitDelay, Writer, MAX_BATCH};

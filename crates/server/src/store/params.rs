@@ -84,6 +84,7 @@ impl SessionRow {
                     Param::Int(self.created_at_ms),
                     Param::Int(self.last_seen_ms),
                     Param::Int(i64::from(self.used)),
+                    opt_uuid(self.tournament_id),
                 ],
             ),
         ]
@@ -137,6 +138,13 @@ impl SessionChange {
                     vec![Param::Int(*before_ms), Param::Int(*unused_before_ms)],
                 ),
                 any(sql::EXPIRE_LINK_CODES, vec![Param::Int(*now_ms)]),
+                any(sql::EXPIRE_RELAY_CODES, vec![Param::Int(*now_ms)]),
+                any(
+                    sql::EXPIRE_KNOWN_DEVICES,
+                    vec![Param::Int(now_ms.saturating_sub(
+                        super::rows::KNOWN_DEVICE_DAYS * 24 * 60 * 60 * 1000,
+                    ))],
+                ),
                 any(sql::EXPIRE_EMAIL_CODES, vec![Param::Int(*now_ms)]),
                 any(sql::EXPIRE_GUESTS, vec![]),
             ],
@@ -150,6 +158,7 @@ impl SessionChange {
                     Param::Int(device.at_ms),
                     Param::Int(device.at_ms),
                     Param::Int(1),
+                    opt_uuid(device.tournament_id),
                 ],
             )],
             SessionChange::Rotate {
@@ -239,8 +248,39 @@ impl SessionChange {
                     uuid(code.person_id),
                     uuid(code.made_by),
                     Param::Int(code.expires_at_ms),
+                    opt_uuid(code.tournament_id),
                 ],
             )],
+            SessionChange::AddRelayCode(code) => vec![any(
+                sql::INSERT_RELAY_CODE,
+                vec![
+                    text(&code.code_hash),
+                    uuid(code.tournament_id),
+                    Param::Int(i64::from(code.round)),
+                    Param::Int(i64::from(code.table)),
+                    Param::Int(code.expires_at_ms),
+                ],
+            )],
+            SessionChange::TakeRelayCode { code_hash } => {
+                vec![any(sql::DELETE_RELAY_CODE, vec![text(code_hash)])]
+            }
+            SessionChange::AddKnownDevice(mark) => vec![
+                any(
+                    sql::INSERT_KNOWN_DEVICE,
+                    vec![
+                        text(&mark.key_hash),
+                        uuid(mark.person_id),
+                        Param::Int(mark.created_at_ms),
+                    ],
+                ),
+                any(
+                    sql::TRIM_KNOWN_DEVICES,
+                    vec![
+                        uuid(mark.person_id),
+                        Param::Int(super::rows::KNOWN_DEVICES_KEPT),
+                    ],
+                ),
+            ],
             SessionChange::TakeLinkCode { code_hash, now_ms } => vec![one(
                 sql::TAKE_LINK_CODE,
                 vec![text(code_hash), Param::Int(*now_ms)],

@@ -1,6 +1,6 @@
 //! [`Write::Rate`](super::Write::Rate) applied inside a transaction: the record of rated
 //! results extended or corrected, and the ratings recomputed from the place it changed,
-//! by [`ratings::replay`](crate::ratings::replay), the computation `omweso admin rerate`
+//! by [`ratings::replay`](omweso_ratings::replay), the computation `omweso admin rerate`
 //! runs too (docs/ratings.md#corrections).
 //!
 //! The steps are written once, over [`RecordIo`], which each write path implements: sqlx
@@ -24,7 +24,7 @@ use super::params::{any, text, uuid, Param, Statement};
 use super::rating_sql;
 use super::rows::{RatedResult, Write};
 use super::StoreError;
-use crate::ratings::{replay, Change, Played, Rating, Score};
+use omweso_ratings::{replay, Change, Played, Rating, Score};
 
 /// A result of the record as stored, with its ruleset.
 #[derive(Clone, Debug, PartialEq)]
@@ -42,12 +42,26 @@ pub(crate) trait RecordIo {
     /// The result of the record under `key`.
     fn find(&mut self, key: Uuid)
         -> impl Future<Output = Result<Option<StoredResult>, StoreError>>;
-    /// The results of `ruleset` from the place `seq` on, in order.
+    /// The results of `ruleset` from the place `seq` on, in order, at most `limit`.
     fn results_from(
         &mut self,
         ruleset: &str,
         seq: i64,
+        limit: i64,
     ) -> impl Future<Output = Result<Vec<StoredResult>, StoreError>>;
+    /// How many results of `ruleset` between `a` and `b` (either in either seat) count
+    /// and were played after `since` and up to `until` (ms).
+    fn pair_counted(
+        &mut self,
+        ruleset: &str,
+        pair: (Uuid, Uuid),
+        window: (i64, i64),
+    ) -> impl Future<Output = Result<i64, StoreError>>;
+    /// The re-rating under way in `ruleset`, if any (`rerate_pending`).
+    fn pending(
+        &mut self,
+        ruleset: &str,
+    ) -> impl Future<Output = Result<Option<Pending>, StoreError>>;
     /// The ratings in `ruleset` before the place `seq` of `persons` (at most
     /// [`rating_sql::MAX_PARAMS`] - 2 of them); one not rated by then is absent.
     fn ratings_before(
@@ -72,11 +86,50 @@ pub(crate) trait RecordIo {
     ) -> impl Future<Output = Result<u64, StoreError>>;
 }
 
-/// Applies a [`Write::Rate`] or [`Write::Rerate`] (any other write: nothing).
+/// A re-rating under way in a ruleset (`rerate_pending`): its next results are rated from
+/// `from` on, and `also`'s ratings are computed again although they may have no result
+/// from there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Pending {
+    pub from: i64,
+    pub also: Vec<Uuid>,
+}
+
+/// Results between the same two players that count in one day (docs/ratings.md#what-is-rated):
+/// a fourth within 24 hours of the first three enters the record as not counting. Issue
+/// 41, finding 4: 14 games against two puppet accounts took an account from 1500 to
+/// 2057. A double round-robin plays two a day between a pair, a club evening's rematches
+/// three; a farm of one opponent counts three a day.
+pub(crate) const PAIR_RESULTS_A_DAY: i64 = 3;
+const PAIR_DAY_MS: i64 = 24 * 60 * 60 * 1000;
+
+/// The results one step of a re-rating rates at most. Each step is one transaction of the
+/// writer, which every write of the server waits for: at about 25 µs a result in a release
+/// build (docs/performance.md#re-rating-a-correction), a few milliseconds, like a group of
+/// moves' commit, where a correction 3,000 results deep held every write for 54-104 ms and
+/// one 100,000 deep for seconds (issue 41, finding 5).
+pub(crate) const STEP_RESULTS: i64 = 200;
+
+/// A [`Pending`] from its columns.
+pub(crate) fn pending_of(from: i64, also_json: &str) -> Result<Pending, StoreError> {
+    let also: Vec<Uuid> = serde_json::from_str(also_json).map_err(|e| {
+        StoreError::Corrupt(format!(
+            "rerate_pending.also_json: {also_json:?} is not a list of ids: {e}"
+        ))
+    })?;
+    Ok(Pending { from, also })
+}
+
+/// Applies a [`Write::Rate`], [`Write::Rerate`] or [`Write::RerateStep`] (any other
+/// write: nothing).
 pub(crate) async fn apply<Io: RecordIo>(io: &mut Io, write: &Write) -> Result<(), StoreError> {
     match write {
         Write::Rate(result) => rate(io, result).await,
         Write::Rerate(ruleset) => rerate(io, *ruleset).await,
+        Write::RerateStep(ruleset) => {
+            io.take_seq().await?;
+            step(io, ruleset.name()).await.map(|_| ())
+        }
         _ => Ok(()),
     }
 }
@@ -97,6 +150,18 @@ pub(crate) async fn rate<Io: RecordIo>(
     let seq = io.take_seq().await?;
     match io.find(result.key).await? {
         None => {
+            // Past the day's share of one pair, a result enters the record as not
+            // counting, once and for all (a later correction of another does not bring it
+            // back): the record alone still says every rating.
+            let repeated = result.score.is_some()
+                && io
+                    .pair_counted(
+                        ruleset,
+                        (result.south, result.north),
+                        (result.at_ms.saturating_sub(PAIR_DAY_MS), result.at_ms),
+                    )
+                    .await?
+                    >= PAIR_RESULTS_A_DAY;
             io.run(any(
                 rating_sql::INSERT_RESULT,
                 vec![
@@ -107,10 +172,17 @@ pub(crate) async fn rate<Io: RecordIo>(
                     uuid(result.north),
                     score(result.score),
                     Param::Int(result.at_ms),
+                    Param::Text(repeated.then(|| "repeated".to_owned())),
                 ],
             ))
             .await?;
-            recompute(io, ruleset, seq, Vec::new()).await
+            if io.pending(ruleset).await?.is_some() {
+                // A re-rating is under way before it: its steps rate this result when
+                // they come to it, from the ratings they will have made.
+                return Ok(());
+            }
+            let results = played(io.results_from(ruleset, seq, 1).await?);
+            recompute(io, ruleset, (seq, None), results, Vec::new()).await
         }
         Some(old) => {
             if old.ruleset != ruleset {
@@ -131,13 +203,15 @@ pub(crate) async fn rate<Io: RecordIo>(
             ))
             .await?;
             // The old players too: one who is no longer in it is rated again without it.
-            recompute(
+            // Rated from there on a step at a time: this transaction takes the first.
+            schedule(
                 io,
                 ruleset,
                 old.played.seq,
-                vec![old.played.south, old.played.north],
+                &[old.played.south, old.played.north],
             )
-            .await
+            .await?;
+            step(io, ruleset).await.map(|_| ())
         }
     }
 }
@@ -148,12 +222,100 @@ pub(crate) async fn rerate<Io: RecordIo>(io: &mut Io, ruleset: Ruleset) -> Resul
     let ruleset = ruleset.name();
     io.take_seq().await?;
     let everyone = io.rated_persons(ruleset).await?;
-    recompute(io, ruleset, i64::MIN, everyone).await
+    let results = played(io.results_from(ruleset, i64::MIN, i64::MAX).await?);
+    // Everything from the start: a re-rating under way is done with it.
+    io.run(any(rating_sql::CLEAR_PENDING, vec![text(ruleset)]))
+        .await?;
+    recompute(io, ruleset, (i64::MIN, None), results, everyone).await
 }
 
-/// Rates `ruleset`'s record again from the place `from` on: each player of those results
-/// (and each of `also`) from their rating before it; the history from `from` on and the
-/// players' ratings rewritten.
+/// Records that `ruleset` is to be rated again from the place `from` on (with `also`):
+/// from the earlier of it and a re-rating already under way, with both's persons.
+async fn schedule<Io: RecordIo>(
+    io: &mut Io,
+    ruleset: &str,
+    from: i64,
+    also: &[Uuid],
+) -> Result<(), StoreError> {
+    let mut pending = io.pending(ruleset).await?.unwrap_or(Pending {
+        from,
+        also: Vec::new(),
+    });
+    pending.from = pending.from.min(from);
+    pending.also = pending
+        .also
+        .iter()
+        .chain(also)
+        .copied()
+        .collect::<BTreeSet<Uuid>>()
+        .into_iter()
+        .collect();
+    set_pending(io, ruleset, &pending).await
+}
+
+async fn set_pending<Io: RecordIo>(
+    io: &mut Io,
+    ruleset: &str,
+    pending: &Pending,
+) -> Result<(), StoreError> {
+    let also = serde_json::to_string(&pending.also)
+        .map_err(|e| StoreError::Invalid(format!("the persons of a re-rating: {e}")))?;
+    io.run(any(
+        rating_sql::SET_PENDING,
+        vec![
+            text(ruleset),
+            Param::Int(pending.from),
+            Param::Text(Some(also)),
+        ],
+    ))
+    .await?;
+    Ok(())
+}
+
+/// One step of `ruleset`'s re-rating under way, if there is one: the next
+/// [`STEP_RESULTS`] results rated; the last step (the record's end reached) rates what is
+/// left and ends it. Whether more steps are due. The caller holds the record's lock
+/// ([`RecordIo::take_seq`]).
+pub(crate) async fn step<Io: RecordIo>(io: &mut Io, ruleset: &str) -> Result<bool, StoreError> {
+    let Some(pending) = io.pending(ruleset).await? else {
+        return Ok(false);
+    };
+    let mut results = played(
+        io.results_from(ruleset, pending.from, STEP_RESULTS + 1)
+            .await?,
+    );
+    let next = (results.len() > STEP_RESULTS as usize).then(|| {
+        let next = results[STEP_RESULTS as usize].seq;
+        results.truncate(STEP_RESULTS as usize);
+        next
+    });
+    recompute(io, ruleset, (pending.from, next), results, pending.also).await?;
+    match next {
+        Some(from) => {
+            let rest = Pending {
+                from,
+                also: Vec::new(),
+            };
+            set_pending(io, ruleset, &rest).await?;
+            Ok(true)
+        }
+        None => {
+            io.run(any(rating_sql::CLEAR_PENDING, vec![text(ruleset)]))
+                .await?;
+            Ok(false)
+        }
+    }
+}
+
+fn played(results: Vec<StoredResult>) -> Vec<Played> {
+    results.into_iter().map(|r| r.played).collect()
+}
+
+/// Rates `results`, `ruleset`'s record from the place `from` up to `until` (`None`: its
+/// end), again: each player of those results (and each of `also`) from their rating
+/// before `from`; the history in that span and the players' ratings rewritten. A player
+/// who plays again after `until` has their rating written again by the step that rates
+/// that result.
 ///
 /// Set-based, because it runs inside the writer's transaction, which every write of the
 /// server waits for (docs/performance.md#re-rating-a-correction): one read of the record,
@@ -162,15 +324,10 @@ pub(crate) async fn rerate<Io: RecordIo>(io: &mut Io, ruleset: Ruleset) -> Resul
 async fn recompute<Io: RecordIo>(
     io: &mut Io,
     ruleset: &str,
-    from: i64,
+    (from, until): (i64, Option<i64>),
+    results: Vec<Played>,
     also: Vec<Uuid>,
 ) -> Result<(), StoreError> {
-    let results: Vec<Played> = io
-        .results_from(ruleset, from)
-        .await?
-        .into_iter()
-        .map(|r| r.played)
-        .collect();
     // Sorted, so that the writes come in the same order on every path and every run.
     let persons: Vec<Uuid> = results
         .iter()
@@ -184,11 +341,17 @@ async fn recompute<Io: RecordIo>(
         ratings.extend(io.ratings_before(ruleset, from, chunk).await?);
     }
     let changes = replay(&mut ratings, &results);
-    io.run(any(
-        rating_sql::DELETE_HISTORY_FROM,
-        vec![text(ruleset), Param::Int(from)],
-    ))
-    .await?;
+    let delete = match until {
+        None => any(
+            rating_sql::DELETE_HISTORY_FROM,
+            vec![text(ruleset), Param::Int(from)],
+        ),
+        Some(until) => any(
+            rating_sql::DELETE_HISTORY_BETWEEN,
+            vec![text(ruleset), Param::Int(from), Param::Int(until)],
+        ),
+    };
+    io.run(delete).await?;
     for chunk in changes.chunks(rating_sql::MAX_PARAMS / rating_sql::HISTORY_WIDTH) {
         let params = chunk
             .iter()
@@ -277,7 +440,7 @@ pub(crate) fn stored_result(
     ruleset: String,
     south: &str,
     north: &str,
-    score: Option<String>,
+    (score, uncounted): (Option<String>, Option<String>),
     at_ms: i64,
 ) -> Result<StoredResult, StoreError> {
     let id = |text: &str, column: &str| {
@@ -293,6 +456,9 @@ pub(crate) fn stored_result(
             StoreError::Corrupt(format!("rated_results.score: {name:?} is not a score"))
         })?),
     };
+    // A result the record keeps as not counting (one pair's fourth in a day) is rated as
+    // one that no longer counts.
+    let score = score.filter(|_| uncounted.is_none());
     Ok(StoredResult {
         ruleset,
         played: Played {
@@ -315,7 +481,7 @@ pub(crate) fn rating_from(
     last_played_ms: i64,
 ) -> Result<Rating, StoreError> {
     Ok(Rating {
-        glicko: crate::ratings::Glicko {
+        glicko: omweso_ratings::Glicko {
             rating,
             deviation,
             volatility,

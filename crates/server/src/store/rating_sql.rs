@@ -7,17 +7,35 @@
 pub(crate) const TAKE_SEQ: &str =
     "UPDATE rating_record SET results = results + 1 WHERE id = 1 RETURNING results";
 
-const RESULT_COLUMNS: &str = "result_key, seq, ruleset, south, north, score, at_ms";
+const RESULT_COLUMNS: &str = "result_key, seq, ruleset, south, north, score, at_ms, uncounted";
 
 pub(crate) static FIND_RESULT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!("SELECT {RESULT_COLUMNS} FROM rated_results WHERE result_key = $1")
 });
 
+/// The results of ruleset `$1` from the place `$2` on, in order, at most `$3`.
 pub(crate) static RESULTS_FROM: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
-        "SELECT {RESULT_COLUMNS} FROM rated_results WHERE ruleset = $1 AND seq >= $2 ORDER BY seq"
+        "SELECT {RESULT_COLUMNS} FROM rated_results WHERE ruleset = $1 AND seq >= $2 \
+         ORDER BY seq LIMIT $3"
     )
 });
+
+/// The re-rating under way in ruleset `$1`, if any: where it has got to, and whom else.
+pub(crate) const PENDING: &str =
+    "SELECT from_seq, also_json FROM rerate_pending WHERE ruleset = $1";
+
+/// The rulesets with a re-rating under way, and where each has got to.
+pub(crate) const PENDING_RULESETS: &str =
+    "SELECT ruleset, from_seq FROM rerate_pending ORDER BY ruleset";
+
+/// A re-rating of ruleset `$1` under way from the place `$2`, with the persons `$3`.
+pub(crate) const SET_PENDING: &str = "INSERT INTO rerate_pending (ruleset, from_seq, also_json) \
+     VALUES ($1, $2, $3) ON CONFLICT (ruleset) DO UPDATE SET from_seq = excluded.from_seq, \
+     also_json = excluded.also_json";
+
+/// Ruleset `$1`'s re-rating done.
+pub(crate) const CLEAR_PENDING: &str = "DELETE FROM rerate_pending WHERE ruleset = $1";
 
 /// The whole record, by ruleset then place (`omweso admin rerate --check`).
 pub(crate) static ALL_RESULTS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
@@ -76,14 +94,26 @@ fn placeholders(first: usize, rows: usize, width: usize, anonymous: bool) -> Str
 pub(crate) const RATED_PERSONS: &str = "SELECT person FROM ratings WHERE ruleset = $1";
 
 pub(crate) const INSERT_RESULT: &str = "INSERT INTO rated_results \
-     (result_key, seq, ruleset, south, north, score, at_ms) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7)";
+     (result_key, seq, ruleset, south, north, score, at_ms, uncounted) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
+
+/// The results of ruleset `$1` between two players, `$2` South and `$3` North or `$4`
+/// South and `$5` North, that count, played after `$6` and up to `$7` (ms): how many a
+/// new one between them follows in a day.
+pub(crate) const PAIR_COUNTED_SINCE: &str = "SELECT COUNT(*) AS n FROM rated_results \
+     WHERE ruleset = $1 AND ((south = $2 AND north = $3) OR (south = $4 AND north = $5)) \
+     AND at_ms > $6 AND at_ms <= $7 AND score IS NOT NULL AND uncounted IS NULL";
 
 pub(crate) const UPDATE_RESULT: &str = "UPDATE rated_results \
      SET south = $2, north = $3, score = $4, at_ms = $5 WHERE result_key = $1";
 
 pub(crate) const DELETE_HISTORY_FROM: &str =
     "DELETE FROM rating_history WHERE ruleset = $1 AND seq >= $2";
+
+/// Ruleset `$1`'s history from the place `$2` up to (not including) `$3`: a step of a
+/// re-rating, whose later lines stay until their own step.
+pub(crate) const DELETE_HISTORY_BETWEEN: &str =
+    "DELETE FROM rating_history WHERE ruleset = $1 AND seq >= $2 AND seq < $3";
 
 /// The values of one history line (`insert_history`).
 pub(crate) const HISTORY_WIDTH: usize = 13;

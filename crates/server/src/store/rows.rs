@@ -11,8 +11,8 @@ use sqlx::Row;
 use uuid::Uuid;
 
 use super::StoreError;
-use crate::cluster::Lease;
-pub use crate::ratings::Score;
+use crate::store::lease::Lease;
+pub use omweso_ratings::Score;
 
 /// A device's session, as read with its person: the person's id (the player id), the
 /// device, the person's name and username. Only the hash of the token is stored
@@ -35,6 +35,8 @@ pub struct SessionRow {
     pub last_seen_ms: i64,
     /// Has the device created, joined or played anything? (An unused one expires sooner.)
     pub used: bool,
+    /// A device a tournament's director linked: the tournament it is the person in, only.
+    pub tournament_id: Option<Uuid>,
 }
 
 /// A person: a guest, or an account when it has a username.
@@ -61,6 +63,8 @@ pub struct DeviceRow {
     pub label: String,
     pub created_at_ms: i64,
     pub last_seen_ms: i64,
+    /// Linked by a tournament's director: the person in that tournament only.
+    pub tournament_id: Option<Uuid>,
 }
 
 /// A one-time code that makes another device the person `person_id`.
@@ -71,6 +75,28 @@ pub struct LinkCodeRow {
     /// Who made it: the person, or a tournament's director for one of its players.
     pub made_by: Uuid,
     pub expires_at_ms: i64,
+    /// A director's code: the tournament the device it links is the person in, only.
+    pub tournament_id: Option<Uuid>,
+}
+
+/// A relay invite's code, by which `/link` finds its table (the tournament's log keeps the
+/// invite itself, by the table).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RelayCodeRow {
+    pub code_hash: String,
+    pub tournament_id: Uuid,
+    pub round: u32,
+    pub table: u32,
+    pub expires_at_ms: i64,
+}
+
+/// A device's mark that it logged in to an account (docs/security.md#accounts): the
+/// SHA-256 of the key its cookie holds, and whose.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KnownDeviceRow {
+    pub key_hash: String,
+    pub person_id: Uuid,
+    pub created_at_ms: i64,
 }
 
 /// A one-time code sent by mail: `purpose` [`EMAIL_VERIFY`] (it verifies `email`) or
@@ -86,6 +112,9 @@ pub struct EmailCodeRow {
 
 /// [`EmailCodeRow::purpose`] of a code that verifies an address.
 pub const EMAIL_VERIFY: &str = "verify";
+/// A person's devices' marks kept (the newest), and how long each is kept.
+pub const KNOWN_DEVICES_KEPT: i64 = 20;
+pub const KNOWN_DEVICE_DAYS: i64 = 365;
 /// [`EmailCodeRow::purpose`] of a code that sets a new password.
 pub const EMAIL_RESET: &str = "reset";
 
@@ -97,6 +126,8 @@ pub struct NewDevice {
     pub token_hash: String,
     pub label: String,
     pub at_ms: i64,
+    /// Linked by a tournament's director: the tournament it is the person in, only.
+    pub tournament_id: Option<Uuid>,
 }
 
 /// A change to stored persons and devices (docs/security.md#sessions, docs/accounts.md).
@@ -116,7 +147,8 @@ pub enum SessionChange {
     RevokeAll { person_id: Uuid, keep: Option<Uuid> },
     /// Devices carried over with no last use count as seen at `now_ms`; devices last seen
     /// before `before_ms`, and unused ones last seen before `unused_before_ms`, are deleted; then guest persons never used and left with no
-    /// device, and link codes expired at `now_ms`.
+    /// device, link and relay codes expired at `now_ms`, and devices' marks older than
+    /// [`KNOWN_DEVICE_DAYS`].
     Expire {
         now_ms: i64,
         before_ms: i64,
@@ -172,6 +204,13 @@ pub enum SessionChange {
     /// A link code used: deleted; [`StoreError::NotFound`] if it was not there or has
     /// expired at `now_ms` (so two devices cannot both use it).
     TakeLinkCode { code_hash: String, now_ms: i64 },
+    /// A relay invite's code, written with the invite's log entry.
+    AddRelayCode(RelayCodeRow),
+    /// A relay invite claimed: its code no longer leads anywhere (none there, no error).
+    TakeRelayCode { code_hash: String },
+    /// A device logged in to an account: its mark, kept for a year; the person's oldest
+    /// marks beyond the newest [`KNOWN_DEVICES_KEPT`] are deleted.
+    AddKnownDevice(KnownDeviceRow),
     /// An account disabled at `at_ms` (its devices are signed out with
     /// [`SessionChange::RevokeAll`]), or enabled again (`None`).
     Disable { person_id: Uuid, at_ms: Option<i64> },
@@ -361,6 +400,9 @@ pub enum Write {
     /// Every rating of the ruleset recomputed from the record's first result (the
     /// operator's `omweso admin rerate`): the path a correction takes, from the start.
     Rerate(Ruleset),
+    /// The next step of the ruleset's re-rating under way, if any (the writer runs them
+    /// between other transactions until none is left; docs/ratings.md#corrections).
+    RerateStep(Ruleset),
 }
 
 /// A transaction's writes sorted by kind, in the order they are applied:
@@ -438,7 +480,9 @@ impl<'a> ByKind<'a> {
                 Write::UpdateTournament(t) => by_kind.tournament_updates.push(t),
                 Write::DeleteGame(id) => by_kind.deletions.push(*id),
                 Write::DeleteTournament(id) => by_kind.tournament_deletions.push(*id),
-                Write::Rate(_) | Write::Rerate(_) => by_kind.rates.push(write),
+                Write::Rate(_) | Write::Rerate(_) | Write::RerateStep(_) => {
+                    by_kind.rates.push(write);
+                }
             }
         }
         by_kind
@@ -512,6 +556,7 @@ impl SessionRow {
             created_at_ms: row.int(T, "created_at_ms")?,
             last_seen_ms: row.int(T, "last_seen_ms")?,
             used: row.int(T, "used")? != 0,
+            tournament_id: row.opt_uuid(T, "tournament_id")?,
         })
     }
 }
@@ -541,6 +586,7 @@ impl DeviceRow {
             label: row.text(T, "label")?,
             created_at_ms: row.int(T, "created_at_ms")?,
             last_seen_ms: row.int(T, "last_seen_ms")?,
+            tournament_id: row.opt_uuid(T, "tournament_id")?,
         })
     }
 }
@@ -552,6 +598,25 @@ impl LinkCodeRow {
             code_hash: row.text(T, "code_hash")?,
             person_id: row.uuid(T, "person_id")?,
             made_by: row.uuid(T, "made_by")?,
+            expires_at_ms: row.int(T, "expires_at_ms")?,
+            tournament_id: row.opt_uuid(T, "tournament_id")?,
+        })
+    }
+}
+
+impl RelayCodeRow {
+    pub(crate) fn from_row(row: &impl RowExt) -> Result<Self, StoreError> {
+        const T: &str = "relay_codes";
+        let number = |column: &str| -> Result<u32, StoreError> {
+            let n = row.int(T, column)?;
+            u32::try_from(n)
+                .map_err(|_| StoreError::Corrupt(format!("{T}.{column}: {n} is not a number")))
+        };
+        Ok(RelayCodeRow {
+            code_hash: row.text(T, "code_hash")?,
+            tournament_id: row.uuid(T, "tournament_id")?,
+            round: number("round_no")?,
+            table: number("table_no")?,
             expires_at_ms: row.int(T, "expires_at_ms")?,
         })
     }

@@ -20,13 +20,13 @@ pub(crate) const INSERT_PERSON: &str =
 pub(crate) const INSERT_PERSON_WITHOUT_DEVICE: &str =
     "INSERT INTO persons (id, name, created_at_ms, used) VALUES ($1, $2, $3, 1)";
 /// A device: `$1` id, `$2` token hash, `$3` person, `$4` label, `$5` created, `$6` last
-/// seen, `$7` used.
+/// seen, `$7` used, `$8` the only tournament it is the person in (NULL: everywhere).
 pub(crate) const INSERT_DEVICE: &str = "INSERT INTO devices (id, token_hash, person_id, label, \
-     created_at_ms, last_seen_ms, used) VALUES ($1, $2, $3, $4, $5, $6, $7)";
+     created_at_ms, last_seen_ms, used, tournament_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
 
 /// A device's session with its person's name and username; not for a disabled account.
 pub(crate) const SESSION_BY_TOKEN_HASH: &str = "SELECT d.id, d.person_id, d.token_hash, \
-     p.name, p.username, d.label, d.created_at_ms, d.last_seen_ms, \
+     p.name, p.username, d.label, d.created_at_ms, d.last_seen_ms, d.tournament_id, \
      CAST(CASE WHEN d.used = 1 OR p.used = 1 THEN 1 ELSE 0 END AS BIGINT) AS used \
      FROM devices d JOIN persons p ON p.id = d.person_id \
      WHERE d.token_hash = $1 AND p.disabled_at_ms IS NULL";
@@ -79,9 +79,31 @@ pub(crate) const INSERT_RECOVERY_CODE: &str =
     "INSERT INTO recovery_codes (person_id, code_hash) VALUES ($1, $2)";
 pub(crate) const USE_RECOVERY_CODE: &str =
     "DELETE FROM recovery_codes WHERE person_id = $1 AND code_hash = $2";
-/// `$1` hash, `$2` person, `$3` made by, `$4` expires at.
+/// `$1` hash, `$2` person, `$3` made by, `$4` expires at, `$5` the tournament a
+/// director's code limits its device to (NULL: none).
 pub(crate) const INSERT_LINK_CODE: &str = "INSERT INTO link_codes (code_hash, person_id, \
-     made_by, expires_at_ms) VALUES ($1, $2, $3, $4)";
+     made_by, expires_at_ms, tournament_id) VALUES ($1, $2, $3, $4, $5)";
+/// `$1` hash, `$2` tournament, `$3` round, `$4` table, `$5` expires at.
+pub(crate) const INSERT_RELAY_CODE: &str = "INSERT INTO relay_codes (code_hash, tournament_id, \
+     round_no, table_no, expires_at_ms) VALUES ($1, $2, $3, $4, $5)";
+/// The relay code `$1`, claimed.
+pub(crate) const DELETE_RELAY_CODE: &str = "DELETE FROM relay_codes WHERE code_hash = $1";
+/// Relay codes expired at `$1`.
+pub(crate) const EXPIRE_RELAY_CODES: &str = "DELETE FROM relay_codes WHERE expires_at_ms <= $1";
+/// The relay code `$1` unless it expired at `$2`.
+pub(crate) const RELAY_CODE: &str = "SELECT code_hash, tournament_id, round_no, table_no, \
+     expires_at_ms FROM relay_codes WHERE code_hash = $1 AND expires_at_ms > $2";
+/// `$1` key hash, `$2` person, `$3` when.
+pub(crate) const INSERT_KNOWN_DEVICE: &str = "INSERT INTO known_devices (key_hash, person_id, \
+     created_at_ms) VALUES ($1, $2, $3)";
+/// Person `$1`'s marks but the newest `$2`.
+pub(crate) const TRIM_KNOWN_DEVICES: &str = "DELETE FROM known_devices WHERE person_id = $1 \
+     AND key_hash NOT IN (SELECT key_hash FROM known_devices WHERE person_id = $1 \
+     ORDER BY created_at_ms DESC, key_hash LIMIT $2)";
+/// Marks made before `$1`.
+pub(crate) const EXPIRE_KNOWN_DEVICES: &str = "DELETE FROM known_devices WHERE created_at_ms < $1";
+/// The person whose device's mark hashes to `$1`.
+pub(crate) const KNOWN_DEVICE: &str = "SELECT person_id FROM known_devices WHERE key_hash = $1";
 /// The code `$1`, unless it expired at `$2`.
 pub(crate) const TAKE_LINK_CODE: &str =
     "DELETE FROM link_codes WHERE code_hash = $1 AND expires_at_ms > $2";
@@ -125,22 +147,38 @@ pub(crate) static PERSON_BY_ID: LazyLock<String> =
     LazyLock::new(|| format!("SELECT {PERSON_COLUMNS} FROM persons WHERE id = $1"));
 pub(crate) static PERSON_BY_USERNAME_KEY: LazyLock<String> =
     LazyLock::new(|| format!("SELECT {PERSON_COLUMNS} FROM persons WHERE username_key = $1"));
-pub(crate) const DEVICES_OF: &str = "SELECT id, person_id, label, created_at_ms, last_seen_ms \
-     FROM devices WHERE person_id = $1 ORDER BY last_seen_ms DESC, id";
+pub(crate) const DEVICES_OF: &str = "SELECT id, person_id, label, created_at_ms, last_seen_ms, \
+     tournament_id FROM devices WHERE person_id = $1 ORDER BY last_seen_ms DESC, id";
 /// The link code `$1` unless it expired at `$2`.
-pub(crate) const LINK_CODE: &str = "SELECT code_hash, person_id, made_by, expires_at_ms \
-     FROM link_codes WHERE code_hash = $1 AND expires_at_ms > $2";
-/// Person `$1`'s games, newest first, at most `$2`, with the seats' names as they are now.
+pub(crate) const LINK_CODE: &str = "SELECT code_hash, person_id, made_by, expires_at_ms, \
+     tournament_id FROM link_codes WHERE code_hash = $1 AND expires_at_ms > $2";
+/// Person `$1`'s games, newest first, at most `$2`, with the seats' names as they are now;
+/// without their final snapshot (`final_json` read as NULL), which a list never shows.
+///
+/// The newest `$2` of each seat, each read from its own index (`games_south`,
+/// `games_north`: the person's games by creation), then merged: `south = $1 OR north = $1`
+/// could use neither, and sorted every game the person ever played (87-235 ms for 5,000
+/// games, issue 41 finding 6). `UNION` keeps a game once should one person hold both
+/// seats.
 pub(crate) static GAMES_OF: LazyLock<String> = LazyLock::new(|| {
     let columns = GAME_COLUMNS
         .split(", ")
-        .map(|c| format!("g.{c}"))
+        .map(|c| match c {
+            "final_json" => "CAST(NULL AS TEXT) AS final_json".to_owned(),
+            c => format!("g.{c}"),
+        })
         .collect::<Vec<_>>()
         .join(", ");
     format!(
-        "SELECT {columns}, ps.name AS south_name, pn.name AS north_name FROM games g \
+        "SELECT {columns}, ps.name AS south_name, pn.name AS north_name FROM ( \
+         SELECT id FROM (SELECT id FROM games WHERE south = $1 \
+           ORDER BY created_at_ms DESC LIMIT $2) AS by_south \
+         UNION \
+         SELECT id FROM (SELECT id FROM games WHERE north = $1 \
+           ORDER BY created_at_ms DESC LIMIT $2) AS by_north \
+         ) AS newest JOIN games g ON g.id = newest.id \
          LEFT JOIN persons ps ON ps.id = g.south LEFT JOIN persons pn ON pn.id = g.north \
-         WHERE g.south = $1 OR g.north = $1 ORDER BY g.created_at_ms DESC LIMIT $2"
+         ORDER BY g.created_at_ms DESC, g.id LIMIT $2"
     )
 });
 /// Person `$1`'s tournaments, newest first, at most `$2`, with the person's role.
@@ -155,6 +193,12 @@ pub(crate) fn live_devices(n: usize) -> String {
         "SELECT d.id FROM devices d JOIN persons p ON p.id = d.person_id \
          WHERE d.id IN ({placeholders}) AND p.disabled_at_ms IS NULL"
     )
+}
+
+/// Of the persons `$1...`, each that exists, with its username (NULL: a guest).
+pub(crate) fn persons_among(n: usize) -> String {
+    let placeholders = numbered_placeholders(n);
+    format!("SELECT id, username FROM persons WHERE id IN ({placeholders})")
 }
 
 /// Whether person `$1` holds the recovery code hashing to `$2` (1 or 0).

@@ -17,12 +17,12 @@ use rusqlite::{params, params_from_iter, Connection, TransactionBehavior};
 
 use super::checkpointer::{passive_checkpoint, Checkpointer};
 use super::params::{Param, Statement};
-use super::rated::{self, rating_from, stored_result, RecordIo, StoredResult};
+use super::rated::{self, pending_of, rating_from, stored_result, Pending, RecordIo, StoredResult};
 use super::rows::{ByKind, Write};
 use super::{lease_sql, rating_sql};
 use super::{sql, StoreError};
 use crate::metrics::METRICS;
-use crate::ratings::Rating;
+use omweso_ratings::Rating;
 
 /// How long a write waits for another connection's lock (a migration, a tool holding the
 /// file) before failing.
@@ -280,14 +280,38 @@ impl RecordIo for RusqliteRecord<'_> {
         &mut self,
         ruleset: &str,
         seq: i64,
+        limit: i64,
     ) -> Result<Vec<StoredResult>, StoreError> {
         let mut query = self.0.prepare_cached(&rating_sql::RESULTS_FROM)?;
-        let mut rows = query.query(params![ruleset, seq])?;
+        let mut rows = query.query(params![ruleset, seq, limit])?;
         let mut found = Vec::new();
         while let Some(row) = rows.next()? {
             found.push(result_of(row)?);
         }
         Ok(found)
+    }
+
+    async fn pair_counted(
+        &mut self,
+        ruleset: &str,
+        (a, b): (uuid::Uuid, uuid::Uuid),
+        (since, until): (i64, i64),
+    ) -> Result<i64, StoreError> {
+        let mut query = self.0.prepare_cached(rating_sql::PAIR_COUNTED_SINCE)?;
+        let (a, b) = (a.to_string(), b.to_string());
+        Ok(query.query_row(params![ruleset, a, b, b, a, since, until], |row| row.get(0))?)
+    }
+
+    async fn pending(&mut self, ruleset: &str) -> Result<Option<Pending>, StoreError> {
+        let mut query = self.0.prepare_cached(rating_sql::PENDING)?;
+        let mut rows = query.query(params![ruleset])?;
+        match rows.next()? {
+            Some(row) => {
+                let also: String = row.get(1)?;
+                pending_of(row.get(0)?, &also).map(Some)
+            }
+            None => Ok(None),
+        }
     }
 
     async fn ratings_before(
@@ -378,7 +402,7 @@ fn result_of(row: &rusqlite::Row<'_>) -> Result<StoredResult, StoreError> {
         row.get(2)?,
         &south,
         &north,
-        row.get(5)?,
+        (row.get(5)?, row.get(7)?),
         row.get(6)?,
     )
 }

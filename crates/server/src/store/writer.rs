@@ -11,8 +11,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use super::{ActionRow, Store, StoreError, Write};
-use crate::cluster::lease::Lease;
 use crate::metrics::{count, METRICS};
+use crate::store::lease::Lease;
 
 /// The most writes committed in one transaction (a caller's writes are never split).
 pub const MAX_BATCH: usize = 1024;
@@ -52,6 +52,9 @@ type Answer = oneshot::Sender<Result<(), StoreError>>;
 enum Msg {
     Write(Vec<Write>, Answer),
     Shutdown(oneshot::Sender<()>),
+    /// Now and then: a re-rating under way that this writer did not start (one a node that
+    /// stopped left behind) is taken up.
+    LookForRerates,
 }
 
 /// Writes through one task that commits callers' writes in groups.
@@ -119,6 +122,16 @@ impl Writer {
         let (tx, rx) = mpsc::channel(capacity.max(1));
         let runtime = Handle::current();
         let task = tokio::task::spawn_blocking(move || run(&store, rx, &runtime, delay));
+        // A weak handle: the writer still ends when every real one is dropped.
+        let weak = tx.downgrade();
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(PENDING_EVERY).await;
+                let Some(tx) = weak.upgrade() else { return };
+                // A full queue means a busy writer, which looks after its own writes.
+                let _ = tx.try_send(Msg::LookForRerates);
+            }
+        });
         (Writer { tx, fence: None }, task)
     }
 
@@ -200,20 +213,104 @@ struct Group {
     callers: Vec<(Range<usize>, Answer)>,
 }
 
+/// How often an idle writer looks for a re-rating under way that it did not start (one
+/// a node that stopped left behind, docs/scaling.md).
+const PENDING_EVERY: Duration = Duration::from_secs(60);
+
 fn run(store: &Store, mut rx: mpsc::Receiver<Msg>, runtime: &Handle, delay: CommitDelay) {
     let mut group = Group::default();
     let mut shutdown_waiters: Vec<oneshot::Sender<()>> = Vec::new();
     let mut previous_callers = 0;
+    // The rulesets being re-rated a step at a time (a correction's, or one a crash cut),
+    // whose steps run between the groups until none is left.
+    let mut rerating = pending_rerates(store, runtime);
 
-    // `blocking_recv` keeps returning what is queued after `close`, then `None`.
-    while let Some(first) = rx.blocking_recv() {
-        if let Some(wait) = delay.before_next(previous_callers) {
+    loop {
+        // With steps to run, the next group is taken if one is queued and the step runs
+        // either way; else the writer waits for writes (looking for steps now and then).
+        let first = if rerating.is_empty() {
+            // `blocking_recv` keeps returning what is queued after `close`, then `None`.
+            match rx.blocking_recv() {
+                Some(Msg::LookForRerates) => {
+                    rerating = pending_rerates(store, runtime);
+                    None
+                }
+                Some(first) => Some(first),
+                None => break,
+            }
+        } else {
+            match rx.try_recv() {
+                Ok(first) => Some(first),
+                Err(mpsc::error::TryRecvError::Empty) => None,
+                Err(mpsc::error::TryRecvError::Disconnected) => break,
+            }
+        };
+        if let Some(first) = first {
+            let rated = commit_group(
+                store,
+                &mut rx,
+                runtime,
+                (first, delay, &mut previous_callers),
+                (&mut group, &mut shutdown_waiters),
+            );
+            if rated {
+                rerating = pending_rerates(store, runtime);
+            }
+        }
+        if !rerating.is_empty() {
+            step_rerates(store, runtime, &rerating);
+            rerating = pending_rerates(store, runtime);
+        }
+    }
+    for done in shutdown_waiters {
+        let _ = done.send(());
+    }
+}
+
+/// The rulesets with a re-rating under way; none when they cannot be read (logged: the
+/// next rating write or the idle check looks again).
+fn pending_rerates(store: &Store, runtime: &Handle) -> Vec<omweso_rules::Ruleset> {
+    match runtime.block_on(store.pending_rerates()) {
+        Ok(pending) => pending.into_iter().map(|(ruleset, _)| ruleset).collect(),
+        Err(error) => {
+            tracing::warn!(%error, "could not read the re-ratings under way");
+            Vec::new()
+        }
+    }
+}
+
+/// One step of each re-rating under way, in one transaction.
+fn step_rerates(store: &Store, runtime: &Handle, rulesets: &[omweso_rules::Ruleset]) {
+    let writes: Vec<Write> = rulesets.iter().copied().map(Write::RerateStep).collect();
+    let started = Instant::now();
+    if let Err(error) = store.write_blocking(&writes, runtime) {
+        tracing::warn!(%error, "a step of a re-rating failed; it is tried again");
+        // Not at once and for ever: the next group, or the idle check, comes first.
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    METRICS.database_commit.observe(started.elapsed());
+    count(&METRICS.database_commits);
+    store.after_commit_blocking();
+}
+
+/// Gathers the group that `first` begins (as much as is queued, up to [`MAX_BATCH`]) and
+/// commits it; whether it held a rating write (which may have started a re-rating).
+fn commit_group(
+    store: &Store,
+    rx: &mut mpsc::Receiver<Msg>,
+    runtime: &Handle,
+    (first, delay, previous_callers): (Msg, CommitDelay, &mut usize),
+    (group, shutdown_waiters): (&mut Group, &mut Vec<oneshot::Sender<()>>),
+) -> bool {
+    {
+        if let Some(wait) = delay.before_next(*previous_callers) {
             // This thread is the writer's own: sleeping holds up nothing but the group.
             std::thread::sleep(wait);
         }
         let mut next = Some(first);
         while let Some(msg) = next.take() {
             match msg {
+                Msg::LookForRerates => {}
                 Msg::Write(writes, done) => {
                     let start = group.writes.len();
                     group.writes.extend(writes);
@@ -228,14 +325,16 @@ fn run(store: &Store, mut rx: mpsc::Receiver<Msg>, runtime: &Handle, delay: Comm
                 next = rx.try_recv().ok();
             }
         }
-        previous_callers = group.callers.len();
+        *previous_callers = group.callers.len();
+        let rated = group
+            .writes
+            .iter()
+            .any(|w| matches!(w, Write::Rate(_) | Write::Rerate(_)));
         if !group.callers.is_empty() {
-            commit(store, &mut group, runtime);
+            commit(store, group, runtime);
             store.after_commit_blocking();
         }
-    }
-    for done in shutdown_waiters {
-        let _ = done.send(());
+        rated
     }
 }
 

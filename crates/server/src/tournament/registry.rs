@@ -11,10 +11,11 @@ use super::actor::{self, Services, TournamentHandle};
 use super::log::Entry;
 use super::settings::Settings;
 use super::state::{self, RebuildError, Tournament};
-use crate::cluster::lease::{Claim, Lease, LeaseKind};
-use crate::refusal::Refusal;
+use crate::cluster::node::Cluster;
+use crate::store::lease::{Lease, LeaseKind};
 use crate::store::{Store, StoreError, TournamentEntryRow, TournamentRow, Write};
 use omweso_protocol::clock::now_ms;
+use omweso_protocol::refusal::Refusal;
 use omweso_protocol::tournament::{TournamentStatus, TournamentSummary};
 
 /// Why a tournament could not be loaded or created. Each keeps its cause as its
@@ -99,13 +100,9 @@ impl Tournaments {
     /// Takes tournament `id` for this node, when it runs among others: its lease, or
     /// who holds it.
     async fn claim(&self, id: Uuid) -> Result<Option<Lease>, LoadError> {
-        let Some(cluster) = &self.services.cluster else {
-            return Ok(None);
-        };
-        match cluster.claim(LeaseKind::Tournament, id).await? {
-            Claim::Mine(lease) => Ok(Some(lease)),
-            Claim::Held { node, name } => Err(LoadError::Elsewhere { id, node, name }),
-        }
+        Cluster::take(self.services.cluster.as_deref(), LeaseKind::Tournament, id)
+            .await?
+            .map_err(|(node, name)| LoadError::Elsewhere { id, node, name })
     }
 
     /// Creates a tournament: its row and its log's first entry are committed together.
@@ -162,7 +159,7 @@ impl Tournaments {
         let lease = self.claim(id).await?;
         let rows = self.store.tournament_log(id).await?;
         let next_seq = rows.last().map_or(0, |r| r.seq + 1);
-        let t = replay(id, &rows)?;
+        let t = replay(id, rows)?;
         Ok(Some(self.spawn_once(t, next_seq, lease)))
     }
 
@@ -221,8 +218,8 @@ fn summary(row: &TournamentRow) -> Option<TournamentSummary> {
 }
 
 /// Rebuilds a tournament from its log (`state::replay`), as a load error when it cannot.
-pub fn replay(id: Uuid, rows: &[TournamentEntryRow]) -> Result<Tournament, LoadError> {
-    state::replay(id, rows).map_err(|e| LoadError::Replay {
+pub fn replay(id: Uuid, rows: Vec<TournamentEntryRow>) -> Result<Tournament, LoadError> {
+    state::replay(id, super::stored::logged(rows)).map_err(|e| LoadError::Replay {
         id,
         seq: e.seq,
         source: e.source,
@@ -246,7 +243,7 @@ mod tests {
 
     #[test]
     fn a_log_that_cannot_be_replayed_keeps_its_cause_as_the_source() {
-        let undecodable = replay(Uuid::nil(), &[row(0, 5, "{not json")]).unwrap_err();
+        let undecodable = replay(Uuid::nil(), vec![row(0, 5, "{not json")]).unwrap_err();
         assert!(matches!(
             undecodable,
             LoadError::Replay {
@@ -262,12 +259,12 @@ mod tests {
             matches!(cause, Some(RebuildError::Undecodable(e)) if e.is_syntax()),
             "{undecodable:?}"
         );
-        let negative = replay(Uuid::nil(), &[row(3, -1, "{}")]).unwrap_err();
+        let negative = replay(Uuid::nil(), vec![row(3, -1, "{}")]).unwrap_err();
         assert_eq!(
             negative.to_string(),
             "tournament 00000000-0000-0000-0000-000000000000 cannot be rebuilt from its log: entry 3: a negative time -1"
         );
-        let empty = replay(Uuid::nil(), &[]).unwrap_err();
+        let empty = replay(Uuid::nil(), vec![]).unwrap_err();
         assert!(matches!(
             empty,
             LoadError::Replay {

@@ -66,6 +66,27 @@ const SQLITE_INDEXES: &[(&str, &[&str])] = &[
             "COVERING INDEX games_archive_north",
         ],
     ),
+    (
+        "a player by name",
+        &[
+            "INDEX persons_name",
+            "COVERING INDEX games_archive_south",
+            "COVERING INDEX games_archive_north",
+        ],
+    ),
+    (
+        "the busiest player by name",
+        &[
+            "INDEX persons_name",
+            "COVERING INDEX games_archive_south",
+            "COVERING INDEX games_archive_north",
+        ],
+    ),
+    ("a name nobody has", &["INDEX persons_name"]),
+    (
+        "a tournament by name",
+        &["INDEX tournaments_name", "INDEX games_archive_tournament"],
+    ),
     ("a tournament", &["INDEX games_archive_tournament"]),
     (
         "rated draws in Oware",
@@ -103,11 +124,31 @@ async fn the_benchmark_reads_one_index_per_search_and_both_databases_agree() {
         for index in *indexes {
             assert!(plan.contains(index), "{name} reads {index}:\n{plan}");
         }
-        assert!(!plan.contains("TEMP B-TREE"), "{name} sorts:\n{plan}");
+        // The lookups by name sort the few persons or tournaments of that name (in the
+        // order of their ids, the newest tournament first); the games are never sorted.
+        let games_plan = timed
+            .plans
+            .iter()
+            .filter(|(statement, _)| {
+                !statement.contains("FROM persons") && !statement.contains("FROM tournaments")
+            })
+            .flat_map(|(_, lines)| lines.iter().cloned())
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(!games_plan.contains("TEMP B-TREE"), "{name} sorts:\n{plan}");
     }
+    // By name, the same pages as by username or id.
+    let page = |name: &str| &sqlite.timed.iter().find(|t| t.name == name).unwrap().ids;
+    assert_eq!(page("a player by name"), page("a middling player"));
+    assert_eq!(
+        page("the busiest player by name"),
+        page("the busiest player")
+    );
+    assert_eq!(page("a tournament by name"), page("a tournament"));
+    assert!(page("a name nobody has").is_empty());
     let first = &sqlite.timed[0];
     assert_eq!((first.games, first.next), (50, true));
-    let nothing = &sqlite.timed[10];
+    let nothing = &sqlite.timed[14];
     assert_eq!(
         (nothing.games, nothing.next),
         (0, false),

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
 /// The refusal a socket upgrade to `path` gets: its status and JSON body.
-async fn upgrade_refused(server: &Remote, path: &str) -> (u16, Value) {
+pub(crate) async fn upgrade_refused(server: &Remote, path: &str) -> (u16, Value) {
     let request = format!("ws://{}{path}", server.addr)
         .into_client_request()
         .unwrap();

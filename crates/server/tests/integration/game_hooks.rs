@@ -10,10 +10,10 @@ use omweso_protocol::{ClientMessage, ErrorCode, Snapshot, Status};
 use omweso_rules::{Outcome, Ruleset, Side, Victory};
 use omweso_server::game::actor::{Command, GameHandle, Services};
 use omweso_server::game::computer::ComputerServices;
-use omweso_server::game::lobby::Lobby;
 use omweso_server::game::news::TableNews;
 use omweso_server::game::registry::{LoadError, Registry, SeatedGame};
 use omweso_server::game::table::Seat;
+use omweso_server::lobby::games::Lobby;
 use omweso_server::pools::engine::EnginePool;
 use omweso_server::pools::search::SearchPool;
 use omweso_server::room::{ConnId, Outgoing};
@@ -46,6 +46,7 @@ fn registry(store: &Store) -> (Registry, watch::Sender<bool>) {
         computer_no_show_ms: 60_000,
         store: store.clone(),
         cluster: None,
+        finished_linger: std::time::Duration::ZERO,
     };
     (Registry::new(store.clone(), services), stop)
 }
@@ -86,6 +87,7 @@ fn extra(player_id: Uuid) -> Write {
         created_at_ms: 0,
         last_seen_ms: 0,
         used: false,
+        tournament_id: None,
     })
 }
 

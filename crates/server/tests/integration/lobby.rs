@@ -181,17 +181,15 @@ async fn lobby_follows_every_change(database_url: &str) {
 
 #[tokio::test]
 async fn the_lobby_follows_every_change_with_sqlite() {
-    lobby_follows_every_change("sqlite::memory:").await;
+    crate::common::on_sqlite_file(async |url| lobby_follows_every_change(&url).await).await;
 }
 
 #[tokio::test]
 async fn the_lobby_follows_every_change_with_postgres() {
-    let Some(database) = crate::common::FreshPostgres::create("omweso_lobby").await else {
-        eprintln!("TEST_POSTGRES_URL is not set: skipping the PostgreSQL lobby");
-        return;
-    };
-    lobby_follows_every_change(&database.url).await;
-    database.drop_database().await;
+    crate::common::on_postgres("omweso_lobby", async |url| {
+        lobby_follows_every_change(&url).await
+    })
+    .await;
 }
 
 #[tokio::test]

@@ -46,22 +46,15 @@ async fn restart_keeps_the_game(database_url: &str) {
 
 #[tokio::test]
 async fn a_restart_loses_nothing_with_sqlite() {
-    let path = std::env::temp_dir().join(format!("omweso-restart-{}.db", uuid::Uuid::new_v4()));
-    let url = format!("sqlite://{}", path.display());
-    restart_keeps_the_game(&url).await;
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
-    }
+    crate::common::on_sqlite_file(async |url| restart_keeps_the_game(&url).await).await;
 }
 
 #[tokio::test]
 async fn a_restart_loses_nothing_with_postgres() {
-    let Some(database) = crate::common::FreshPostgres::create("omweso_restart").await else {
-        eprintln!("TEST_POSTGRES_URL is not set: skipping the PostgreSQL restart test");
-        return;
-    };
-    restart_keeps_the_game(&database.url).await;
-    database.drop_database().await;
+    crate::common::on_postgres("omweso_restart", async |url| {
+        restart_keeps_the_game(&url).await
+    })
+    .await;
 }
 
 /// A snapshot as read from the store once its game left memory: nobody at the table, no

@@ -596,15 +596,17 @@ async fn lobby_me_preview_and_the_page() {
         "4,4,4,4,4,5/4,4,0,5,5,5 n 0 0"
     );
 
-    // The page itself, for /, /g/{id} and the how-to-play pages.
+    // The page itself, for /, /g/{id} and the how-to-play pages (`/howto` itself lists
+    // the games: it was a JSON 404, issue 40).
     for path in [
         "/".to_owned(),
         format!("/g/{open}"),
+        "/howto".to_owned(),
         "/howto/omweso".to_owned(),
         "/howto/oware".to_owned(),
     ] {
         let page = server.http.get(server.url(&path)).send().await.unwrap();
-        assert_eq!(page.status(), 200);
+        assert_eq!(page.status(), 200, "{path}");
         assert!(page.headers()["content-type"]
             .to_str()
             .unwrap()

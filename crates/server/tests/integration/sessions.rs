@@ -143,10 +143,13 @@ async fn an_ipv6_client_is_counted_by_its_slash_64() {
 /// one in another. They exist only where they were added to the loopback interface:
 ///
 /// ```sh
-/// ip -6 addr add 2001:db8:5::1/64 dev lo
-/// ip -6 addr add 2001:db8:5::2/64 dev lo
-/// ip -6 addr add 2001:db8:6::1/64 dev lo
+/// ip -6 addr add 2001:db8:5::1/64 dev lo nodad
+/// ip -6 addr add 2001:db8:5::2/64 dev lo nodad
+/// ip -6 addr add 2001:db8:6::1/64 dev lo nodad
 /// ```
+///
+/// `.ci/run` adds them, so on CI (`CI` set) a missing one fails the test instead of
+/// skipping it: a skip there would pass without having checked anything.
 const SAME_64: [&str; 2] = ["2001:db8:5::1", "2001:db8:5::2"];
 const OTHER_64: &str = "2001:db8:6::1";
 
@@ -168,20 +171,27 @@ async fn closed(stream: &mut tokio::net::TcpStream) -> bool {
     }
 }
 
+/// Says a source address is missing: a failure on CI, a skip elsewhere (a developer's
+/// machine without the addresses; the keying itself is unit-tested in `address.rs`).
+fn missing_address(from: &str) {
+    let message =
+        format!("no address {from} on this machine (ip -6 addr add {from}/64 dev lo nodad)");
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{message}: .ci/run adds it"
+    );
+    eprintln!("skipped: {message}");
+}
+
 /// Finding 6, with real IPv6 source addresses: the connection cap counts a /64, whatever
 /// address in it a connection comes from. Runs where the addresses of [`SAME_64`] and
-/// [`OTHER_64`] are on the loopback interface (see there); elsewhere it says so and
-/// passes: the keying itself is unit-tested in `address.rs` and through the HTTP limits
-/// above.
+/// [`OTHER_64`] are on the loopback interface (see there).
 #[tokio::test]
 async fn connections_from_one_slash_64_share_one_cap() {
     let _serial = ONE_AT_A_TIME.lock().await;
     let server = TestServer::start_at("[::1]:0", config(|l| l.connections_per_ip = 4)).await;
     let Some(first) = connect_from(SAME_64[0], server.addr).await else {
-        eprintln!(
-            "skipped: no address {} on this machine (ip -6 addr add {}/64 dev lo)",
-            SAME_64[0], SAME_64[0]
-        );
+        missing_address(SAME_64[0]);
         server.stop().await;
         return;
     };
@@ -191,7 +201,7 @@ async fn connections_from_one_slash_64_share_one_cap() {
         match connect_from(from, server.addr).await {
             Some(stream) => held.push(stream),
             None => {
-                eprintln!("skipped: no address {from} on this machine");
+                missing_address(from);
                 server.stop().await;
                 return;
             }
@@ -219,7 +229,7 @@ async fn connections_from_one_slash_64_share_one_cap() {
         other.read_to_end(&mut answer).await.unwrap();
         assert!(String::from_utf8_lossy(&answer).starts_with("HTTP/1.1 200"));
     } else {
-        eprintln!("not checked: no address {OTHER_64} on this machine");
+        missing_address(OTHER_64);
     }
     drop(held);
     server.stop().await;
@@ -297,40 +307,42 @@ async fn sessions_are_capped_for_the_whole_server() {
 }
 
 /// Finding 8: a session expires when unused. One that never created or joined anything
-/// lasts `--unused-session-minutes` (2 s here) from its last use; one that did lasts
-/// `--session-idle-days` (5 s here). Using a session keeps it. Before, sessions never
-/// expired.
+/// lasts `--unused-session-minutes` (60, the default) from its last use; one that did lasts
+/// `--session-idle-days` (30). Using a session keeps it. Before, sessions never expired.
+/// The server's clock is moved forward, not slept through.
 #[tokio::test]
 async fn unused_sessions_expire_and_used_ones_last_longer() {
+    const MINUTE: i64 = 60_000;
     let _serial = ONE_AT_A_TIME.lock().await;
-    let server = TestServer::start_with(config(|l| {
-        l.unused_session_minutes = 2.0 / 60.0;
-        l.session_idle_days = 5.0 / 86_400.0;
-    }))
-    .await;
+    let config = config(|_| {});
+    let clock = config.wall_clock.clone();
+    let server = TestServer::start_with(config).await;
     let (idle, _) = server.session("Idle").await;
     let (busy, _) = server.session("Busy").await;
     let (player, _) = server.session("Player").await;
     server.create(&player, json!({"ruleset": "oware"})).await;
-    // Busy reads every 300 ms for 3 s: longer than an unused session lasts idle.
-    for _ in 0..10 {
+    // Busy reads every 10 minutes for 90: longer than an unused session lasts idle.
+    for _ in 0..9 {
+        clock.advance(10 * MINUTE);
         let (status, _) = server.get("/api/me", &busy).await;
         assert_eq!(status, 200, "a session in use stays");
-        tokio::time::sleep(Duration::from_millis(300)).await;
     }
     let (status, body) = server.get("/api/me", &idle).await;
-    assert_eq!(status, 401, "unused for 3 s: {body}");
+    assert_eq!(status, 401, "unused for 90 minutes: {body}");
     assert_eq!(body["error"]["code"], "no_session");
     let (status, _) = server.get("/api/me", &player).await;
     assert_eq!(status, 200, "a session that created a game lasts longer");
-    tokio::time::sleep(Duration::from_millis(2_600)).await;
+    clock.advance(61 * MINUTE);
     let (status, _) = server.get("/api/me", &busy).await;
-    assert_eq!(status, 401, "unused, and idle 2.6 s");
+    assert_eq!(status, 401, "unused, and idle 61 minutes");
     let (status, _) = server.get("/api/me", &player).await;
-    assert_eq!(status, 200, "used, idle 2.6 s (it lasts 5)");
-    tokio::time::sleep(Duration::from_millis(5_500)).await;
+    assert_eq!(status, 200, "used, idle 61 minutes (it lasts 30 days)");
+    clock.advance(30 * 24 * 60 * MINUTE - MINUTE);
     let (status, _) = server.get("/api/me", &player).await;
-    assert_eq!(status, 401, "used, idle 5.5 s");
+    assert_eq!(status, 200, "used, idle a minute short of 30 days");
+    clock.advance(30 * 24 * 60 * MINUTE + MINUTE);
+    let (status, _) = server.get("/api/me", &player).await;
+    assert_eq!(status, 401, "used, idle 30 days and a minute");
     server.stop().await;
 }
 
@@ -449,21 +461,43 @@ async fn security_headers_on_every_answer_and_hypers_own_400_is_empty() {
         let answer = server.http.get(server.url(path)).send().await.unwrap();
         crate::common::assert_security_headers(answer.headers(), false, path);
     }
-    for malformed in [
-        "GET / HTTP/1.1\r\nHost: x\r\nNot a header\r\n\r\n".to_owned(),
-        "G\x01T / HTTP/1.1\r\nHost: x\r\n\r\n".to_owned(),
-        format!(
-            "GET / HTTP/1.1\r\nHost: x\r\nX: {}\r\n\r\n",
-            "a".repeat(500_000)
+    for (malformed, too_large) in [
+        (
+            "GET / HTTP/1.1\r\nHost: x\r\nNot a header\r\n\r\n".to_owned(),
+            false,
+        ),
+        ("G\x01T / HTTP/1.1\r\nHost: x\r\n\r\n".to_owned(), false),
+        (
+            format!(
+                "GET / HTTP/1.1\r\nHost: x\r\nX: {}\r\n\r\n",
+                "a".repeat(500_000)
+            ),
+            true,
         ),
     ] {
         let mut stream = tokio::net::TcpStream::connect(server.addr).await.unwrap();
         // The server may close before the whole of a too-large request is written.
         let _ = stream.write_all(malformed.as_bytes()).await;
         let mut answer = Vec::new();
-        let _ = tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut answer)).await;
+        // Generous: CI runs this beside the other test binaries on two cores. A read that
+        // ends in an error (a reset) keeps what came before it.
+        let read =
+            tokio::time::timeout(Duration::from_secs(20), stream.read_to_end(&mut answer)).await;
         let answer = String::from_utf8_lossy(&answer).to_lowercase();
-        let (head, body) = answer.split_once("\r\n\r\n").expect("a whole answer");
+        // Closing on a request it did not read whole, the server may reset the connection
+        // before its answer is read (seen on a loaded machine): then there is no answer,
+        // and nothing in it to protect.
+        if too_large && answer.is_empty() {
+            continue;
+        }
+        let case = malformed
+            .get(..40)
+            .unwrap_or(&malformed)
+            .escape_debug()
+            .to_string();
+        let (head, body) = answer.split_once("\r\n\r\n").unwrap_or_else(|| {
+            panic!("a whole answer to {case:?} (too large: {too_large}); read {read:?}, got {answer:?}")
+        });
         assert!(
             head.starts_with("http/1.1 400 bad request") || head.starts_with("http/1.1 431"),
             "{head}"

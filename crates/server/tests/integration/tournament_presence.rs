@@ -121,3 +121,54 @@ async fn the_director_and_the_players_see_who_is_here() {
     presence_until(&mut td, &[&director_id]).await;
     server.stop().await;
 }
+
+/// Issue 40: players stay on their game's page once it has ended (the result, the rating
+/// change, the next round's wait): the director's console counts them here until they
+/// leave that page, as it did while they played.
+#[tokio::test]
+async fn players_on_their_finished_games_page_are_here_until_they_leave_it() {
+    let server = TestServer::start("sqlite::memory:").await;
+    let (director, director_id) = server.session("TD").await;
+    let id = server
+        .create_tournament(
+            &director,
+            json!({"name":"Presence after","ruleset":"oware","rounds":2}),
+        )
+        .await;
+    let (kato, kato_id) = server.join_tournament(&id, "Kato").await;
+    let (nakato, nakato_id) = server.join_tournament(&id, "Nakato").await;
+    let path = |token: &str| format!("/ws/tournaments/{id}?token={token}");
+    let mut td = server.socket_at(&path(&director)).await;
+    let round = server.pair_and_start(&director, &id, 1).await;
+    let game = round["pairings"][0]["game_id"].as_str().unwrap().to_owned();
+    let mut at_game = Vec::new();
+    for token in [&kato, &nakato] {
+        let mut socket = server.socket(&game, Some(token), None).await;
+        socket.recv_type("state").await;
+        at_game.push(socket);
+    }
+    presence_until(&mut td, &[&director_id, &kato_id, &nakato_id]).await;
+    at_game[0]
+        .expect_ack_of("r", json!({"t": "resign", "d": {}}))
+        .await;
+    // The sheet is made: the game is no longer in play, and both are still on its page.
+    loop {
+        let m = td.recv().await;
+        if m["t"] == "sheet" {
+            break;
+        }
+    }
+    let mut late = server.socket_at(&path(&director)).await;
+    assert_eq!(
+        next_presence(&mut late).await,
+        sorted(&[&director_id, &kato_id, &nakato_id]),
+        "players on their finished game's page"
+    );
+    // Kato leaves the page, then Nakato: the game unloads, and nobody is left there.
+    let kato_socket = at_game.remove(0);
+    drop(kato_socket);
+    presence_until(&mut td, &[&director_id, &nakato_id]).await;
+    drop(at_game);
+    presence_until(&mut td, &[&director_id]).await;
+    server.stop().await;
+}

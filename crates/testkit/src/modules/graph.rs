@@ -350,22 +350,6 @@ impl Graph {
         Some(current)
     }
 
-    /// Whether one of the two modules is an ancestor of the other.
-    pub(super) fn is_ancestor_either_way(&self, a: usize, b: usize) -> bool {
-        self.is_ancestor(a, b) || self.is_ancestor(b, a)
-    }
-
-    pub(super) fn is_ancestor(&self, ancestor: usize, module: usize) -> bool {
-        let mut current = self.modules[module].parent;
-        while let Some(parent) = current {
-            if parent == ancestor {
-                return true;
-            }
-            current = self.modules[parent].parent;
-        }
-        false
-    }
-
     /// Every edge between files, each with the first path found that made it.
     pub(super) fn edges(&self) -> BTreeMap<(usize, usize), String> {
         let mut edges = BTreeMap::new();

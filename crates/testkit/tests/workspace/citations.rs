@@ -5,39 +5,17 @@
 
 use std::collections::HashSet;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use super::files::root;
 
 /// The source files and the documents: Rust under `crates/` and `fuzz/`, the web client's
 /// scripts, pages and styles (its installed packages left out), and every Markdown page.
 fn sources() -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let Ok(entries) = fs::read_dir(dir) else {
-            return;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            let name = entry.file_name();
-            if name == "node_modules" || name == "target" || name == "corpus" {
-                continue;
-            }
-            if path.is_dir() {
-                walk(&path, out);
-            } else if path
-                .extension()
-                .is_some_and(|e| e == "rs" || e == "js" || e == "html" || e == "css" || e == "md")
-            {
-                out.push(path);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    for dir in ["crates", "web", "fuzz", "docs"] {
-        walk(&root().join(dir), &mut out);
-    }
+    let mut out = super::files::under(
+        &["crates", "web", "fuzz", "docs"],
+        &["rs", "js", "html", "css", "md"],
+    );
     out.push(root().join("README.md"));
     out
 }

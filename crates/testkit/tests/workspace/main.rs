@@ -3,4 +3,6 @@
 //! repository, at headings that exist (`citations`).
 
 mod citations;
+mod doc_names;
+mod files;
 mod module_cycles;

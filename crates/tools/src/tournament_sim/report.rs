@@ -2,12 +2,30 @@
 //! latency, the server's CPU, and every reason the run failed.
 
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use super::{Outcome, TournamentSimConfig};
+use super::config::TournamentSimConfig;
+use super::director;
+use super::watcher::WatcherStats;
+use crate::harness::child::Cpu;
 use crate::harness::stats::Ctx;
 use crate::loadgen::{ms, percentile};
+
+/// Everything the run measured, for the report.
+pub(crate) struct Outcome {
+    pub(crate) rounds: Vec<director::RoundFigures>,
+    pub(crate) play: Duration,
+    pub(crate) cpu: Option<(Cpu, Cpu)>,
+    pub(crate) peak_rss_kib: Option<u64>,
+    /// The tournament's snapshot at the end.
+    pub(crate) finished: Option<Value>,
+    pub(crate) watchers: Arc<WatcherStats>,
+    /// Protocol faults seen along the way (each one fails the run).
+    pub(crate) faults: Vec<String>,
+}
 
 pub(crate) struct Report {
     lines: Vec<String>,

@@ -6,7 +6,6 @@ use tokio::time::Instant;
 
 use super::{Actor, Command};
 use crate::game::log::Entry;
-use crate::game::news::TableNews;
 use crate::game::table::{Action, Refusal, RelayAction};
 use crate::metrics::{count, METRICS};
 use crate::room::{ConnId, SocketCommand};
@@ -50,6 +49,7 @@ impl Actor {
                 let _ = reply.send(result);
             }
             Command::Snapshot { viewer, reply } => {
+                self.ratings_read_again_if_rated_over().await;
                 let you = viewer.and_then(|p| self.table.seat_of(p));
                 let snapshot = self.snapshot(you).await;
                 let _ = reply.send(snapshot);
@@ -79,18 +79,20 @@ impl Actor {
             }
             Command::Client { conn, id, message } => self.client(conn, id, message).await,
             Command::Adjudicate { reply } => {
-                let result = self.adjudicate().await.map(|()| TableNews::of(&self.table));
+                let result = self.adjudicate().await.map(|()| self.news());
                 let _ = reply.send(result);
             }
             Command::Relay { action, reply } => {
                 let _ = reply.send(self.relay(action).await);
             }
             Command::News { reply } => {
-                let _ = reply.send(TableNews::of(&self.table));
+                let _ = reply.send(self.news());
             }
+            Command::RatingsChanged => self.ratings_changed().await,
             Command::Watch { tx, reply } => {
                 self.watchers.add(tx);
-                let _ = reply.send(TableNews::of(&self.table));
+                self.told_present = self.connected();
+                let _ = reply.send(self.news());
             }
         }
     }

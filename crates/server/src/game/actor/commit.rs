@@ -11,7 +11,6 @@ use super::persist::persist;
 use super::Actor;
 use crate::game::legal;
 use crate::game::log::Entry;
-use crate::game::news::TableNews;
 use crate::game::table::{Refusal, Table};
 use crate::metrics::{count, METRICS};
 use crate::pools::engine::EnginePool;
@@ -129,7 +128,7 @@ impl Actor {
             self.dropped_slow(slow);
         }
         if !self.watchers.is_empty() {
-            self.watchers.tell(&TableNews::of(&self.table));
+            self.tell_watchers();
         }
         if reseated {
             self.services.lobby.update(self.summary(self.spectators()));

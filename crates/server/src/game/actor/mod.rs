@@ -15,6 +15,7 @@ mod persist;
 mod presence;
 mod ratings;
 mod run;
+mod seat_ratings;
 
 pub use persist::game_row;
 
@@ -28,10 +29,10 @@ use tokio::time::Instant;
 use uuid::Uuid;
 
 use super::computer::{ComputerPlayer, ComputerServices};
-use super::lobby::Lobby;
 use super::news::{TableNews, Watchers};
 use super::table::{Refusal, RelayAction, Seat, Table};
-use crate::http::address::AddressKey;
+use crate::address::AddressKey;
+use crate::lobby::games::Lobby;
 use crate::metrics::METRICS;
 use crate::pools::engine::EnginePool;
 use crate::pools::search::Asker;
@@ -94,6 +95,9 @@ pub enum Command {
     News {
         reply: oneshot::Sender<TableNews>,
     },
+    /// The game's rated result was written or changed by someone else (its tournament's
+    /// sheet, made or corrected): read the seats' ratings again and tell the sockets.
+    RatingsChanged,
     /// Send `tx` the game's news after every change; the reply is the news as it stands.
     Watch {
         tx: mpsc::Sender<TableNews>,
@@ -138,6 +142,13 @@ impl GameHandle {
     /// the caller's to check (the tournament's).
     pub async fn relay(&self, action: RelayAction) -> Result<Result<u64, Refusal>, Gone> {
         self.ask(|reply| Command::Relay { action, reply }).await
+    }
+
+    /// Tells the game its rated result was just written or changed elsewhere (a rated
+    /// tournament's sheet): its sockets are sent the seats' ratings as they now stand
+    /// (`ratings`, docs/protocol.md#ratings-addition).
+    pub async fn ratings_changed(&self) -> Result<(), Gone> {
+        self.send(Command::RatingsChanged).await
     }
 
     /// The game's news as it stands (a watcher that missed an end asks for it).
@@ -186,6 +197,9 @@ pub struct Services {
     pub store: crate::store::Store,
     /// This node among several (docs/scaling.md); `None` on a server alone.
     pub cluster: Option<std::sync::Arc<crate::cluster::node::Cluster>>,
+    /// How long a finished game stays in memory after the last thing asked of it (a
+    /// socket closing, a request), before it unloads.
+    pub finished_linger: std::time::Duration,
 }
 
 /// Why a game is removed before it was played.
@@ -242,13 +256,16 @@ pub fn spawn(
         crowd_dirty: false,
         crowd_sent: Instant::now(),
         watchers: Watchers::default(),
+        told_present: [false; 2],
         legal: None,
         expired: false,
         timers_held_until: 0,
         expiry_retry_at: 0,
         computer: ComputerPlayer::default(),
         person_away_since,
-        ratings: ratings::SeatRatings::default(),
+        ratings: seat_ratings::SeatRatings::default(),
+        last_asked: Instant::now(),
+        asked_since_loaded: false,
     };
     actor
         .services
@@ -269,6 +286,8 @@ struct Actor {
     crowd_sent: Instant,
     /// The server's own watchers (tournaments), told after every change published.
     watchers: Watchers,
+    /// Which seats had a connection open when the watchers were last told.
+    told_present: [bool; 2],
     /// What the players may do at this version of the game: listed once per version
     /// (while the move is being saved), however many look.
     legal: Option<(u64, Arc<Legal>)>,
@@ -285,7 +304,12 @@ struct Actor {
     /// epoch; `None` while they have one).
     person_away_since: Option<u64>,
     /// The ratings the seats show, as last read from the store.
-    ratings: ratings::SeatRatings,
+    ratings: seat_ratings::SeatRatings,
+    /// When the game was last asked anything (a command of any kind): a finished game
+    /// nobody watches unloads `finished_linger` after it.
+    last_asked: Instant,
+    /// Whether anything was asked of it since its task started (`run::unwatched_until`).
+    asked_since_loaded: bool,
 }
 
 /// The connection gauge for a seat (players) or none (spectators).

@@ -30,11 +30,11 @@ impl Actor {
     /// Tells the table which seated players have a connection open, logging each change
     /// (the grace for coming back is the table's, rebuilt from the log after a restart).
     /// A change the store refuses is undone, and tried again after the next command.
-    /// Watchers (a tournament showing who is here) hear of each change saved.
+    /// Watchers (a tournament showing who is here) hear of each change of who has a
+    /// connection open, the game over or not: its players stay on its page after its end.
     pub(super) async fn sync_presence(&mut self) {
         self.watch_person();
         let connected = self.connected();
-        let mut told = self.table.present();
         for side in Side::ALL {
             let here = connected[side.index()];
             // This runs after every command: the savepoint is taken only for a change.
@@ -45,18 +45,30 @@ impl Actor {
             let before = self.table.savepoint();
             // The second player arriving may start the first turn's count (a `count`).
             let events = self.table.set_present(side, here, now).unwrap_or_default();
-            let published = !events.is_empty();
             let entry = Entry::Presence { side, here };
             if self.commit(entry, now, events, None).await.is_err() {
                 self.table.rollback(before);
-            } else if published {
-                // The watchers heard of it with the event.
-                told = self.table.present();
             }
         }
-        if self.table.present() != told && !self.watchers.is_empty() {
-            self.watchers.tell(&TableNews::of(&self.table));
+        if connected != self.told_present && !self.watchers.is_empty() {
+            self.tell_watchers();
         }
+    }
+
+    /// The game's news for its watchers, with who of its seats has a connection open now
+    /// (the table's own presence stops changing once the game is over).
+    pub(super) fn news(&self) -> TableNews {
+        TableNews {
+            present: self.connected(),
+            ..TableNews::of(&self.table)
+        }
+    }
+
+    /// Tells every watcher the game's news as it stands.
+    pub(super) fn tell_watchers(&mut self) {
+        self.told_present = self.connected();
+        let news = self.news();
+        self.watchers.tell(&news);
     }
 
     /// A player joined: their sockets opened before (as a spectator's) now hold the seat,
@@ -114,9 +126,13 @@ impl Actor {
         // More missed events than the connection's queue holds (with the `crowd` after
         // them) would be cut short: the state is sent instead.
         let at_most = (OUTGOING_QUEUE - 1) as u64;
+        self.ratings_read_again_if_rated_over().await;
         if !self.room.catch_up(tx, after, self.table.version(), at_most) {
             let state = Frame::state(self.snapshot(seat).await).to_text();
             let _ = tx.try_send(Outgoing::Text(state.into()));
+        } else if let Some(ratings) = self.ratings_on_resume() {
+            // The events missed do not carry a sheet's rating (docs/protocol.md#ratings-addition).
+            let _ = tx.try_send(Outgoing::Text(ratings.to_text().into()));
         }
         let crowd = Frame::crowd(self.spectators(), self.connected()).to_text();
         let _ = tx.try_send(Outgoing::Text(crowd.into()));

@@ -5,37 +5,34 @@
 //! game is over (its changes), never on a move: the snapshot and the lobby's entry take
 //! them from here.
 
+use axum::extract::ws::Utf8Bytes;
 use omweso_protocol::clock::now_ms;
 use omweso_protocol::lobby::GameSummary;
-use omweso_protocol::ratings::RatingBadge;
-use omweso_protocol::Snapshot;
+use omweso_protocol::ratings::{SeatRating, SeatRatingsNow};
+use omweso_protocol::{Frame, Snapshot};
 use omweso_rules::{Outcome, Side};
 use uuid::Uuid;
 
 use super::Actor;
 use crate::game::table::Table;
-use crate::ratings::rating::{badge, new_player_badge};
-use crate::ratings::Score;
 use crate::store::RatedResult;
+use omweso_ratings::rating::{badge, new_player_badge};
+use omweso_ratings::too_short::too_short_to_rate;
+use omweso_ratings::Score;
 
-/// The seats' ratings as last read.
-#[derive(Clone, Debug, Default)]
-pub(super) struct SeatRatings {
-    /// The seats' persons they were read for, and whether after the game's end.
-    read_for: Option<([Option<Uuid>; 2], bool)>,
-    badges: [Option<RatingBadge>; 2],
-    changes: [Option<i32>; 2],
-}
+use super::seat_ratings::SeatRatings;
 
 /// The rated result of `table`'s end, when it is one to rate here: a rated game
 /// (`config.rated`: both players are accounts), not a tournament's (rated by its sheet),
-/// over and not annulled, in which both players moved (docs/ratings.md#what-is-rated).
+/// over and not annulled, in which both players moved, and not given up before each made
+/// a few turns (`ratings::too_short`; docs/ratings.md#what-is-rated).
 pub(super) fn rated_result(table: &Table) -> Option<RatedResult> {
     let config = table.config();
     if !config.rated || config.tournament.is_some() {
         return None;
     }
-    let score = match table.outcome()? {
+    let outcome = table.outcome()?;
+    let score = match outcome {
         Outcome::Win {
             winner: Side::South,
             ..
@@ -50,6 +47,11 @@ pub(super) fn rated_result(table: &Table) -> Option<RatedResult> {
     let facts = table.facts();
     if facts.turns.contains(&0) {
         return None;
+    }
+    if let Outcome::Win { victory, .. } = outcome {
+        if too_short_to_rate(victory, facts.turns) {
+            return None;
+        }
     }
     let south = table.seat(Side::South)?.player;
     let north = table.seat(Side::North)?.player;
@@ -100,6 +102,7 @@ impl Actor {
         let store = &self.services.store;
         let mut read = SeatRatings {
             read_for: Some((persons, over)),
+            read_at: Some(tokio::time::Instant::now()),
             ..SeatRatings::default()
         };
         let ruleset = self.table.config().ruleset;
@@ -137,6 +140,59 @@ impl Actor {
             }
         }
         Ok(read)
+    }
+
+    /// The game's rated result was written or changed by its tournament's sheet: the
+    /// seats' ratings are read again, whatever was read before, and every socket is sent
+    /// them when they differ from what it was shown.
+    pub(super) async fn ratings_changed(&mut self) {
+        let shown = (self.ratings.badges, self.ratings.changes);
+        self.ratings.read_for = None;
+        self.refresh_ratings().await;
+        if (self.ratings.badges, self.ratings.changes) != shown {
+            let frame: Utf8Bytes = Frame::ratings(self.ratings_now()).to_text().into();
+            self.broadcast(&frame);
+        }
+    }
+
+    /// A rated game over, asked for (a snapshot, a socket opening): its seats' ratings read
+    /// again, since a correction of an earlier result (this tournament's sheet or any
+    /// other of these players' games) re-rates every result after it, this one's
+    /// included, and tells only the corrected game. At most once every
+    /// `READ_AGAIN_AFTER` (2 s): sockets opened in a loop cost no read each. Sockets
+    /// already open are sent the new figures when they differ. Any other game keeps what
+    /// it read.
+    pub(super) async fn ratings_read_again_if_rated_over(&mut self) {
+        let fresh = self
+            .ratings
+            .read_at
+            .is_some_and(|at| at.elapsed() < super::seat_ratings::READ_AGAIN_AFTER);
+        if self.table.config().rated && self.table.status().is_over() && !fresh {
+            self.ratings_changed().await;
+        }
+    }
+
+    /// The `ratings` a socket resuming this game is sent after what it missed: a rated
+    /// game over, whose ratings may have changed since (its sheet made or corrected while
+    /// the socket was away); `None` for any other.
+    pub(super) fn ratings_on_resume(&self) -> Option<Frame> {
+        let rated = self.table.config().rated && self.table.status().is_over();
+        (rated && self.ratings.badges.iter().any(Option::is_some))
+            .then(|| Frame::ratings(self.ratings_now()))
+    }
+
+    /// The seats' ratings as the `ratings` frame says them.
+    fn ratings_now(&self) -> SeatRatingsNow {
+        let seat = |i: usize| {
+            self.ratings.badges[i].map(|rating| SeatRating {
+                rating,
+                rating_change: self.ratings.changes[i],
+            })
+        };
+        SeatRatingsNow {
+            s: seat(0),
+            n: seat(1),
+        }
     }
 
     /// Puts the seats' ratings into `snapshot`.

@@ -16,6 +16,10 @@ use crate::store::Write;
 use omweso_protocol::clock::now_ms;
 use omweso_protocol::{Frame, Status};
 
+/// The longest a game just loaded waits for the ask that loaded it (a snapshot, a socket)
+/// before it may unload, whatever `--finished-game-seconds` says.
+const FIRST_ASK_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
 impl Actor {
     pub(super) async fn run(mut self, mut shutdown: watch::Receiver<bool>, resumed: bool) {
         let id = self.table.id();
@@ -32,6 +36,8 @@ impl Actor {
             tokio::select! {
                 command = self.rx.recv() => match command {
                     Some(command) => {
+                    self.last_asked = Instant::now();
+                    self.asked_since_loaded = true;
                     self.handle(command).await;
                     self.sync_presence().await;
                 }
@@ -54,12 +60,17 @@ impl Actor {
             // refuses this node's writes for it; its sockets reconnect there.
             if self.services.writer.fenced_out() {
                 tracing::warn!(game = %id, "taken over by another node; unloading");
-                self.close_all(1012, crate::tournament::actor::MOVED);
+                self.close_all(1012, crate::room::MOVED);
                 break;
             }
-            // A finished game nobody watches is unloaded; it is reloaded from the store
-            // when asked for again.
-            if self.table.status().is_over() && self.room.connections.is_empty() {
+            // A finished game nobody watches is unloaded a while after it was last asked
+            // anything; it is reloaded from the store when asked for again. Not at once:
+            // a finished game asked for again and again (a join, a spectator's socket)
+            // was rebuilt from its log each time, over a thousand times a second.
+            if self
+                .unwatched_until()
+                .is_some_and(|until| Instant::now() >= until)
+            {
                 break;
             }
         }
@@ -178,7 +189,24 @@ impl Actor {
         if let Some(computer) = self.computer.wake() {
             wake = earliest(wake, computer);
         }
+        if let Some(until) = self.unwatched_until() {
+            wake = earliest(wake, until);
+        }
         wake
+    }
+
+    /// When a finished game nobody watches unloads: `finished_linger` after it was last
+    /// asked anything; `None` while it is played or watched. A game just loaded waits for
+    /// the ask that loaded it (which follows its spawn), up to [`FIRST_ASK_WAIT`]: with a
+    /// short linger it could leave before that ask came, and the asker found it gone.
+    fn unwatched_until(&self) -> Option<Instant> {
+        let linger = if self.asked_since_loaded {
+            self.services.finished_linger
+        } else {
+            self.services.finished_linger.max(FIRST_ASK_WAIT)
+        };
+        (self.table.status().is_over() && self.room.connections.is_empty())
+            .then(|| self.last_asked + linger)
     }
 
     /// The computer's part, after every change and wake: plays its answer once its least

@@ -12,8 +12,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use uuid::Uuid;
 
-use super::{finish_checkpoint, Pool, Store, Writes};
-use crate::cluster::{Claim, Lease, LeaseKind, NodeRow};
+use super::{finish_checkpoint, Store, Writes};
+use crate::store::lease::{Claim, Lease, LeaseKind, NodeRow};
 use crate::store::lease_sql;
 use crate::store::params::{any, bind_params, uuid, Param, Statement};
 use crate::store::rated::ready;

@@ -1,22 +1,19 @@
 //! The store's reads of ratings (a player's, a game's changes, the leaderboards, the
-//! whole record for `omweso admin rerate`), and the sqlx side of [`RecordIo`], which
-//! applies a [`Write::Rate`](crate::store::Write::Rate) in a transaction.
+//! whole record for `omweso admin rerate`). The sqlx side of the rating writes is
+//! `store/rated_sqlx.rs`.
 
 use std::collections::{BTreeMap, HashMap};
 
 use omweso_rules::Ruleset;
-use sqlx::postgres::PgConnection;
-use sqlx::sqlite::SqliteConnection;
 use uuid::Uuid;
 
 use super::{Pool, Store};
-use crate::ratings::glicko::{MS_PER_DAY, PROVISIONAL_DEVIATION, RATING_PERIODS_PER_DAY, SCALE};
-use crate::ratings::{replay, Change, Glicko, Played, Rating};
-use crate::store::params::{bind_params, Param, Statement};
-use crate::store::rated::{rating_from, stored_result, RecordIo, StoredResult};
+use crate::store::rated::{rating_from, StoredResult};
 use crate::store::rating_sql;
 use crate::store::rows::RowExt;
 use crate::store::{StoreError, Write};
+use omweso_ratings::glicko::{MS_PER_DAY, PROVISIONAL_DEVIATION, RATING_PERIODS_PER_DAY, SCALE};
+use omweso_ratings::{replay, Change, Glicko, Played, Rating};
 
 /// One line of a leaderboard: the account and its rating.
 #[derive(Clone, Debug, PartialEq)]
@@ -169,7 +166,7 @@ impl Store {
                     .await?;
                 let results = results
                     .iter()
-                    .map(result_row)
+                    .map(crate::store::rated_sqlx::result_row)
                     .collect::<Result<Vec<_>, _>>()?;
                 let history = sqlx::query(&rating_sql::ALL_HISTORY)
                     .fetch_all(&mut *$tx)
@@ -219,6 +216,26 @@ impl Store {
         Ok((results, tables))
     }
 
+    /// The rulesets whose ratings are being computed again a step at a time (a
+    /// correction's re-rating, docs/ratings.md#corrections), each with the place of the
+    /// record its next step starts from.
+    pub async fn pending_rerates(&self) -> Result<Vec<(Ruleset, i64)>, StoreError> {
+        let rows: Vec<(String, i64)> = with_pool!(&self.reads, pool => {
+            let rows = sqlx::query(rating_sql::PENDING_RULESETS)
+                .fetch_all(pool)
+                .await?;
+            rows.iter()
+                .map(|row| Ok((
+                    row.text("rerate_pending", "ruleset")?,
+                    row.int("rerate_pending", "from_seq")?,
+                )))
+                .collect::<Result<Vec<_>, StoreError>>()?
+        });
+        rows.into_iter()
+            .map(|(ruleset, from)| Ok((parse_ruleset(&ruleset, "rerate_pending")?, from)))
+            .collect()
+    }
+
     /// Recomputes every rating from the record, in memory, and compares with the stored
     /// values (`omweso admin rerate --check`); changes nothing.
     pub async fn rerate_check(&self) -> Result<RerateReport, StoreError> {
@@ -244,10 +261,22 @@ impl Store {
                     .insert(*ruleset, ratings.into_iter().collect());
             }
         }
+        // A re-rating under way differs from the record until its last step: said first.
+        let mut found: Vec<String> = self
+            .pending_rerates()
+            .await?
+            .into_iter()
+            .map(|(ruleset, from)| {
+                format!(
+                    "{ruleset}: a re-rating is under way, from result {from}: check again when it is done"
+                )
+            })
+            .collect();
+        found.extend(differences(&stored, &recomputed));
         Ok(RerateReport {
             results: results.len(),
             ratings: stored.ratings.values().map(BTreeMap::len).sum(),
-            differences: differences(&stored, &recomputed),
+            differences: found,
         })
     }
 
@@ -360,115 +389,3 @@ fn history_row(row: &impl RowExt) -> Result<(Ruleset, Change), StoreError> {
         },
     ))
 }
-
-/// A person and their rating from a row of `rating_sql::states_before`.
-fn state_row(row: &impl RowExt) -> Result<(Uuid, Rating), StoreError> {
-    const T: &str = "rating_history";
-    Ok((
-        row.uuid(T, "person")?,
-        rating_from(
-            row.float(T, "rating")?,
-            row.float(T, "deviation")?,
-            row.float(T, "volatility")?,
-            row.int(T, "games")?,
-            row.int(T, "last_played_ms")?,
-        )?,
-    ))
-}
-
-fn result_row(row: &impl RowExt) -> Result<StoredResult, StoreError> {
-    const T: &str = "rated_results";
-    stored_result(
-        &row.text(T, "result_key")?,
-        row.int(T, "seq")?,
-        row.text(T, "ruleset")?,
-        &row.text(T, "south")?,
-        &row.text(T, "north")?,
-        row.opt_text(T, "score")?,
-        row.int(T, "at_ms")?,
-    )
-}
-
-/// The sqlx side of [`RecordIo`]: a transaction's connection, of either backend.
-pub(crate) struct SqlxRecord<'a, C>(pub &'a mut C);
-
-macro_rules! impl_record_io {
-    ($($connection:ty: $anonymous:expr),*) => {$(
-        impl RecordIo for SqlxRecord<'_, $connection> {
-            const ANONYMOUS_PLACEHOLDERS: bool = $anonymous;
-
-            async fn take_seq(&mut self) -> Result<i64, StoreError> {
-                let row = sqlx::query(rating_sql::TAKE_SEQ).fetch_one(&mut *self.0).await?;
-                row.int("rating_record", "results")
-            }
-
-            async fn find(&mut self, key: Uuid) -> Result<Option<StoredResult>, StoreError> {
-                let row = sqlx::query(&rating_sql::FIND_RESULT)
-                    .bind(key.to_string())
-                    .fetch_optional(&mut *self.0)
-                    .await?;
-                row.as_ref().map(result_row).transpose()
-            }
-
-            async fn results_from(
-                &mut self,
-                ruleset: &str,
-                seq: i64,
-            ) -> Result<Vec<StoredResult>, StoreError> {
-                let rows = sqlx::query(&rating_sql::RESULTS_FROM)
-                    .bind(ruleset)
-                    .bind(seq)
-                    .fetch_all(&mut *self.0)
-                    .await?;
-                rows.iter().map(result_row).collect()
-            }
-
-            async fn ratings_before(
-                &mut self,
-                ruleset: &str,
-                seq: i64,
-                persons: &[Uuid],
-            ) -> Result<Vec<(Uuid, Rating)>, StoreError> {
-                if persons.is_empty() {
-                    return Ok(Vec::new());
-                }
-                let text = rating_sql::states_before(persons.len(), $anonymous);
-                let mut query = sqlx::query(&text).bind(ruleset).bind(seq);
-                for person in persons {
-                    query = query.bind(person.to_string());
-                }
-                let rows = query.fetch_all(&mut *self.0).await?;
-                rows.iter().map(state_row).collect()
-            }
-
-            async fn rated_persons(&mut self, ruleset: &str) -> Result<Vec<Uuid>, StoreError> {
-                let rows = sqlx::query(rating_sql::RATED_PERSONS)
-                    .bind(ruleset)
-                    .fetch_all(&mut *self.0)
-                    .await?;
-                rows.iter().map(|row| row.uuid("ratings", "person")).collect()
-            }
-
-            async fn run(&mut self, statement: Statement) -> Result<u64, StoreError> {
-                Ok(bind_params!(sqlx::query(statement.sql), statement.params)
-                    .execute(&mut *self.0)
-                    .await?
-                    .rows_affected())
-            }
-
-            async fn run_in_order(
-                &mut self,
-                sql: &str,
-                params: Vec<Param<'static>>,
-            ) -> Result<u64, StoreError> {
-                // Not kept among the prepared statements: each size is its own text.
-                Ok(bind_params!(sqlx::query(sql).persistent(false), params)
-                    .execute(&mut *self.0)
-                    .await?
-                    .rows_affected())
-            }
-        }
-    )*};
-}
-
-impl_record_io!(SqliteConnection: true, PgConnection: false);

@@ -57,6 +57,14 @@ pub enum BoardCommand {
         code_hash: Option<String>,
         reply: oneshot::Sender<Result<RoundView, Refusal>>,
     },
+    /// Whether the relay invite whose code hashes to `code_hash` is open at this table
+    /// (a code typed at `/link`): the tournament's name if so.
+    RelayInviteOpen {
+        round: u32,
+        table: u32,
+        code_hash: String,
+        reply: oneshot::Sender<Option<String>>,
+    },
     /// The game `by` relays at this table, checked.
     RelayGame {
         by: Uuid,
@@ -103,9 +111,27 @@ impl Actor {
                 by,
                 round,
                 table,
-                action,
+                mut action,
                 reply,
             } => {
+                // A director who plays at the table enters its result as its player, for
+                // the other to initial: nobody settles their own game's sheet alone
+                // (docs/tournaments.md; a rated event's results are ratings).
+                if let BoardAction::Enter { as_player, .. } = &mut action {
+                    *as_player = self.t.directs(by) && self.t.plays_at(by, round, table);
+                }
+                // Checked here, not in the state machine: a log written before the check
+                // (an Omweso draw entered at a board, an adjudication without the seeds on
+                // the board) must still replay.
+                if let Err(refusal) = crate::tournament::ruleset_results::may_enter_at_the_board(
+                    &self.t,
+                    by,
+                    (round, table),
+                    &action,
+                ) {
+                    let _ = reply.send(Err(refusal));
+                    return;
+                }
                 let entry = Entry::BoardSheet {
                     round,
                     table,
@@ -113,6 +139,18 @@ impl Actor {
                     action,
                 };
                 let _ = reply.send(self.round_after(entry, round).await);
+            }
+            BoardCommand::RelayInviteOpen {
+                round,
+                table,
+                code_hash,
+                reply,
+            } => {
+                let open = self
+                    .t
+                    .relay_invite_open(round, table, &code_hash, omweso_protocol::clock::now_ms())
+                    .then(|| self.t.settings().name.clone());
+                let _ = reply.send(open);
             }
             BoardCommand::InviteRelay {
                 by,

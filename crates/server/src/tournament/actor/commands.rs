@@ -115,10 +115,24 @@ impl Actor {
                         return;
                     }
                 };
-                if let SheetAction::Correct { outcome, .. } = &action {
-                    if let Err(refusal) =
-                        crate::tournament::admission::may_correct(&self.t, game_id)
-                    {
+                if let SheetAction::Correct {
+                    outcome,
+                    reason,
+                    adjudicated,
+                    ..
+                } = &action
+                {
+                    let allowed = crate::tournament::admission::may_correct(&self.t, game_id)
+                        .and_then(|()| not_their_own(&self.t, by, game_id))
+                        .and_then(|()| {
+                            crate::tournament::ruleset_results::may_correct_to(
+                                &self.t,
+                                by,
+                                game_id,
+                                (outcome, reason, *adjudicated),
+                            )
+                        });
+                    if let Err(refusal) = allowed {
                         let _ = reply.send(Err(refusal));
                         return;
                     }
@@ -146,6 +160,9 @@ impl Actor {
             | Command::RemoveCoDirector { .. }
             | Command::Rename { .. }
             | Command::DeviceCode { .. }
+            | Command::DeviceLinked { .. }
+            | Command::NewDevices { .. }
+            | Command::Directs { .. }
             | Command::Actions { .. } => self.handle_people(command).await,
             Command::Board(command) => self.handle_board(command).await,
             Command::Socket(SocketCommand::Connect {
@@ -329,4 +346,20 @@ impl Actor {
         drop(places);
         self.round_view(round)
     }
+}
+
+/// A director corrects the sheets of others' games, not of their own: checked before the
+/// correction is logged (a log written before this check must still replay).
+fn not_their_own(
+    t: &crate::tournament::state::Tournament,
+    by: uuid::Uuid,
+    game_id: uuid::Uuid,
+) -> Result<(), Refusal> {
+    if t.directs(by) && t.plays_in(by, game_id) {
+        return Err(Refusal::new(
+            ErrorCode::NotYourGame,
+            "you played this game: another director corrects its sheet (name a co-director if there is none)",
+        ));
+    }
+    Ok(())
 }

@@ -50,6 +50,7 @@ impl Actor {
         let Some((round, table)) = self.t.game_table(news.game_id) else {
             return;
         };
+        self.note_at_game(&news);
         if !self.t.in_play(news.game_id) {
             return;
         }
@@ -78,14 +79,25 @@ impl Actor {
             self.boards.insert(news.game_id, board);
             self.dirty.insert(news.game_id);
         }
-        if self.news.get(&news.game_id).map(|seen| seen.present) != Some(news.present) {
-            self.presence_dirty = true;
-        }
         let ended = news.outcome.filter(|_| news.status.is_over());
         self.news.insert(news.game_id, news.clone());
         if let Some(outcome) = ended {
             self.flush_boards();
             self.record_end(&news, outcome).await;
+        }
+    }
+
+    /// Notes who is at the game `news` is of (its page open), for the tournament's
+    /// presence: whether the game is in play or over.
+    fn note_at_game(&mut self, news: &TableNews) {
+        let before = self.at_games.get(&news.game_id).copied();
+        let now = news.present.contains(&true).then_some(news.present);
+        if before != now {
+            match now {
+                Some(present) => self.at_games.insert(news.game_id, present),
+                None => self.at_games.remove(&news.game_id),
+            };
+            self.presence_dirty = true;
         }
     }
 
@@ -106,6 +118,8 @@ impl Actor {
                 _ => None,
             },
             late_arranged: facts.late_arranged,
+            // A game's sheet has its captures; only a board adjudication has these.
+            on_board: None,
         };
         let ended = facts.ended_at_ms.map_or(now, |end| end.min(now));
         let replay = matches!(outcome, Outcome::Annulled { .. })

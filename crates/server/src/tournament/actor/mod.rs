@@ -34,7 +34,6 @@ mod seeding;
 
 pub use board::BoardCommand;
 pub use persist::row;
-pub(crate) use run::MOVED;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -45,7 +44,7 @@ use tokio::time::Instant;
 use uuid::Uuid;
 
 use super::log::{LoggedPairing, SheetAction};
-use super::state::{Refusal, Tournament};
+use super::state::{Place, Refusal, Tournament};
 use crate::game::news::TableNews;
 use crate::game::registry::Registry;
 pub use crate::room::Gone;
@@ -175,6 +174,24 @@ pub enum Command {
         player: Uuid,
         reply: oneshot::Sender<Result<(), Refusal>>,
     },
+    /// A director's code for `player` was used (a device is theirs, in this tournament
+    /// only): logged, so the console shows the code as used; answers where the player is
+    /// now and the tournament's name.
+    DeviceLinked {
+        player: Uuid,
+        reply: oneshot::Sender<Result<(Place, String), Refusal>>,
+    },
+    /// For the console, if `by` directs: each player with when a director's code last
+    /// gave them a device, and whether the tournament is over.
+    NewDevices {
+        by: Uuid,
+        reply: oneshot::Sender<Result<NewDevices, Refusal>>,
+    },
+    /// Whether `person` directs the tournament (its director or a co-director).
+    Directs {
+        person: Uuid,
+        reply: oneshot::Sender<bool>,
+    },
     /// Every director's action, for a director or co-director.
     Actions {
         by: Uuid,
@@ -188,6 +205,14 @@ pub enum Command {
 
 /// What the rest of the server holds to reach a tournament.
 pub type TournamentHandle = Handle<Command>;
+
+/// The players the console may give a new device, as [`Command::NewDevices`] answers.
+#[derive(Clone, Debug)]
+pub struct NewDevices {
+    /// Each player: id, name and when a director's code last gave them a device.
+    pub players: Vec<(Uuid, String, Option<u64>)>,
+    pub finished: bool,
+}
 
 impl From<SocketCommand> for Command {
     fn from(command: SocketCommand) -> Command {
@@ -250,6 +275,7 @@ pub fn spawn(tournament: Tournament, next_seq: i64, services: Services) -> Tourn
         presence_dirty: false,
         boards: HashMap::new(),
         news: HashMap::new(),
+        at_games: HashMap::new(),
         dirty: HashSet::new(),
         boards_sent: Instant::now(),
         standings_due: None,
@@ -298,6 +324,10 @@ struct Actor {
     boards: HashMap<Uuid, BoardView>,
     /// Each game's latest news (the facts an adjudication falls back on).
     news: HashMap<Uuid, TableNews>,
+    /// Which seats of each game of the tournament have a connection open, as the game
+    /// last told (in play or over: players stay on a finished game's page); a game nobody
+    /// is at is left out.
+    at_games: HashMap<Uuid, [bool; 2]>,
     /// Games whose board changed since the last send.
     dirty: HashSet<Uuid>,
     boards_sent: Instant,

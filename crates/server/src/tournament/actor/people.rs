@@ -1,9 +1,9 @@
 //! What the tournament's task does with the commands about its people: co-directors named,
-//! invited, accepted and removed, a person's rename, a device code given to a player, and
-//! the list of the directors' actions. Each change is a log entry like any other, checked
+//! invited, accepted and removed, a person's rename, a device code given to a player and
+//! used, who may be given one, and the list of the directors' actions. Each change is a log entry like any other, checked
 //! by the state (who may do it) and saved before it is answered.
 
-use super::{Actor, Command};
+use super::{Actor, Command, NewDevices};
 use crate::tournament::log::Entry;
 use crate::tournament::state::Refusal;
 use omweso_protocol::tournament::{CoDirectorView, TournamentStatus};
@@ -72,6 +72,36 @@ impl Actor {
             Command::DeviceCode { by, player, reply } => {
                 let entry = Entry::DeviceCode { player, by };
                 let _ = reply.send(self.commit(entry, Vec::new()).await.map(drop));
+            }
+            Command::DeviceLinked { player, reply } => {
+                let entry = Entry::DeviceLinked { player };
+                let answer = self
+                    .commit(entry, Vec::new())
+                    .await
+                    .map(|_| (self.t.place_of(player), self.t.settings().name.clone()));
+                let _ = reply.send(answer);
+            }
+            Command::NewDevices { by, reply } => {
+                let answer = if self.t.directs(by) {
+                    Ok(NewDevices {
+                        players: self
+                            .t
+                            .players()
+                            .iter()
+                            .map(|p| (p.id, p.name.clone(), p.linked_at_ms))
+                            .collect(),
+                        finished: self.t.status() == TournamentStatus::Finished,
+                    })
+                } else {
+                    Err(Refusal::new(
+                        ErrorCode::NotDirector,
+                        "only the director or a co-director may give players new devices",
+                    ))
+                };
+                let _ = reply.send(answer);
+            }
+            Command::Directs { person, reply } => {
+                let _ = reply.send(self.t.directs(person));
             }
             Command::Actions { by, reply } => {
                 let answer = if self.t.directs(by) {

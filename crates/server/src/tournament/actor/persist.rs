@@ -40,7 +40,8 @@ impl Actor {
         // (docs/ratings.md#rated-tournaments).
         let rating_before = self.t.rating_before(&entry);
         let events = self.t.apply(&entry, now)?;
-        let rate = self.t.rating_change(rating_before).map(|sheet| {
+        let rated = self.t.rating_change(rating_before);
+        let rate = rated.map(|sheet| {
             Write::Rate(RatedResult {
                 key: sheet.key,
                 ruleset: self.t.settings().game.ruleset,
@@ -56,6 +57,9 @@ impl Actor {
             return Err(refusal);
         }
         self.next_seq += 1;
+        if let Some(sheet) = rated {
+            self.tell_rated(sheet.key).await;
+        }
         // Saved first: the lobby reads its lists from the store.
         if summary_before != self.t.summary() {
             self.services.lobby.tournaments_changed();
@@ -76,13 +80,27 @@ impl Actor {
         Ok(events)
     }
 
+    /// The rated result keyed `key` (a game's id) was just written: the game, when it is in
+    /// memory (a page may show it), reads its seats' ratings again and tells its sockets.
+    /// A tournament's games are played on the node that holds the tournament, so a game
+    /// not loaded here is in nobody's memory: its page reads the store.
+    async fn tell_rated(&self, key: uuid::Uuid) {
+        if let Some(game) = self.services.games.loaded(key) {
+            // Gone: it unloaded meanwhile, and its page reads the store.
+            let _ = game.ratings_changed().await;
+        }
+    }
+
     /// After a change was applied but could not be saved: the state as the log has it.
     /// If even the log cannot be read, the task ends (its sockets close, clients come
     /// back), and the tournament is rebuilt from its log when next asked for.
     pub(super) async fn rebuild(&mut self) {
         let id = self.t.id();
         let rebuilt = match self.services.store.tournament_log(id).await {
-            Ok(rows) => crate::tournament::state::replay(id, &rows).map_err(|e| e.to_string()),
+            Ok(rows) => {
+                crate::tournament::state::replay(id, crate::tournament::stored::logged(rows))
+                    .map_err(|e| e.to_string())
+            }
             Err(error) => Err(error.to_string()),
         };
         match rebuilt {
@@ -138,6 +156,33 @@ impl Actor {
             }
             Entry::CoDirectorAdded { player, .. } | Entry::CoDirectorAccepted { player, .. } => {
                 writes.push(super::in_tournament(*player, id, "co-director", now));
+            }
+            // A relay invite's code found again when it is typed at `/link` (the log keeps
+            // it by its table; this finds the table by the code), until it is claimed.
+            Entry::RelayInvited {
+                round,
+                table,
+                code_hash,
+                expires_at_ms,
+                ..
+            } => {
+                writes.push(Write::Session(crate::store::SessionChange::AddRelayCode(
+                    crate::store::RelayCodeRow {
+                        code_hash: code_hash.clone(),
+                        tournament_id: id,
+                        round: *round,
+                        table: *table,
+                        expires_at_ms: i64::try_from(*expires_at_ms).unwrap_or(i64::MAX),
+                    },
+                )));
+            }
+            Entry::Relay {
+                code_hash: Some(code_hash),
+                ..
+            } => {
+                writes.push(Write::Session(crate::store::SessionChange::TakeRelayCode {
+                    code_hash: code_hash.clone(),
+                }));
             }
             _ => {}
         }

@@ -46,8 +46,8 @@ impl Actor {
     }
 
     /// Who of the tournament is here, sorted: the director, the co-directors and the
-    /// players with the tournament's socket open, and the players connected to their game in play (as
-    /// that game last told: see `game::news`).
+    /// players with the tournament's socket open, and the players connected to their game,
+    /// in play or over (as that game last told: see `game::news`).
     pub(super) fn presence(&self) -> Vec<Uuid> {
         let mut here: Vec<Uuid> = self
             .socket_players
@@ -55,11 +55,11 @@ impl Actor {
             .copied()
             .filter(|&player| self.t.is_member(player))
             .collect();
-        for news in self.news.values() {
-            let Some(seated) = self.t.seated_in(news.game_id) else {
+        for (&game_id, &at_game) in &self.at_games {
+            let Some(seated) = self.t.seated_in(game_id) else {
                 continue;
             };
-            for (player, present) in seated.into_iter().zip(news.present) {
+            for (player, present) in seated.into_iter().zip(at_game) {
                 if present {
                     here.push(player);
                 }

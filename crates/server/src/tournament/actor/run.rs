@@ -61,7 +61,7 @@ impl Actor {
             // the store refuses this node's writes for it; its sockets reconnect there.
             if self.services.writer.fenced_out() {
                 tracing::warn!(tournament = %id, "taken over by another node; unloading");
-                self.close_all(1012, MOVED);
+                self.close_all(1012, crate::room::MOVED);
                 break;
             }
         }
@@ -182,6 +182,3 @@ impl Actor {
         }
     }
 }
-
-/// The close reason of a room taken over by another node.
-pub(crate) const MOVED: &str = "this moved to another server; reconnect in a moment";

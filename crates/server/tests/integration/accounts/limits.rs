@@ -45,17 +45,20 @@ async fn log_in_attempts_are_limited_per_address_and_per_account() {
         limited.1["error"]["message"],
         "this address tried to log in 4 times in the last minute; wait a minute"
     );
-    // Another address, another IPv6 /64: the account has had 3 tries; 3 more, then none.
+    // Other addresses, other IPv6 /64s: the account has had 3 wrong passwords; a right
+    // one counts for nothing; 3 more wrong, then none from a device that never logged in
+    // to it, the right password included (docs/security.md#accounts).
     let v6 = attempt("2001:db8:1::1", "wasswa", "no").await;
     assert_eq!(v6.0, 401, "{}", v6.1);
     assert_eq!(attempt("2001:db8:1::2", "wasswa", "no").await.0, 401);
     assert_eq!(attempt("2001:db8:2::1", "wasswa", PASSWORD).await.0, 200);
+    assert_eq!(attempt("2001:db8:2::2", "wasswa", "no").await.0, 401);
     let account_limited = attempt("2001:db8:3::1", "wasswa", PASSWORD).await;
     assert_eq!(refusal(&account_limited), (429, "rate_limited"));
     assert!(account_limited.1["error"]["message"]
         .as_str()
         .unwrap()
-        .starts_with("this account was tried 6 times in the last hour"));
+        .starts_with("this account had 6 wrong passwords in the last hour"));
 
     // Link codes tried from one address: 3 a minute.
     for _ in 0..3 {
@@ -139,5 +142,28 @@ async fn renames_are_limited_per_person() {
             .0,
         200
     );
+    server.stop().await;
+}
+
+/// `--link-codes-per-session-per-minute`: the link codes one person makes a minute; the
+/// next is refused 429 `rate_limited`, saying so, and another person is not held back.
+#[tokio::test]
+async fn link_codes_are_limited_per_person() {
+    let server =
+        TestServer::start_with(config_with(|l| l.link_codes_per_session_per_minute = 2)).await;
+    let (kato, _) = server.session("Kato").await;
+    for _ in 0..2 {
+        let (status, r) = server.post("/api/link-codes", &kato, json!({})).await;
+        assert_eq!(status, 201, "{r}");
+    }
+    let third = server.post("/api/link-codes", &kato, json!({})).await;
+    assert_eq!(refusal(&third), (429, "rate_limited"));
+    assert_eq!(
+        third.1["error"]["message"],
+        "2 link codes were made in the last minute; use one of them"
+    );
+    let (nakato, _) = server.session("Nakato").await;
+    let (status, r) = server.post("/api/link-codes", &nakato, json!({})).await;
+    assert_eq!(status, 201, "{r}");
     server.stop().await;
 }

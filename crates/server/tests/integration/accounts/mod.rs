@@ -4,10 +4,13 @@
 //! link codes and recovery codes that work once; the limits on tries; tokens revoked,
 //! expired and rotated. On SQLite, and on PostgreSQL when `TEST_POSTGRES_URL` is set.
 
+mod code_limits;
 mod devices;
 mod email;
 mod guest_to_account;
 mod limits;
+mod lockout;
+mod password_turns;
 mod recovery;
 
 use crate::common::Remote;

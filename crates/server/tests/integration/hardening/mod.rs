@@ -4,10 +4,14 @@
 //! bounded, since a wall-clock bound fails on a loaded machine for reasons not the
 //! server's).
 
+mod bodies;
 mod connections;
 mod creation;
 mod edges;
 mod expensive;
+mod files;
+mod finished;
+mod pages;
 mod sessions;
 
 use crate::common::{Remote, SeatedGame};

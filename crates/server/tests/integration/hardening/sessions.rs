@@ -15,7 +15,7 @@ async fn the_session_cache_is_bounded_and_forgets_nothing() {
         .await
         .unwrap();
     let (writer, task) = omweso_server::store::Writer::spawn(store.clone(), 64);
-    let sessions = omweso_server::session::Sessions::new(store.clone(), writer.clone(), 3);
+    let sessions = omweso_server::people::Sessions::new(store.clone(), writer.clone(), 3);
     let mut made = Vec::new();
     for i in 0..10 {
         made.push(
@@ -111,7 +111,7 @@ async fn sockets_of_devices_signed_out_elsewhere_are_ended() {
         .await
         .unwrap();
     let (writer, task) = omweso_server::store::Writer::spawn(store.clone(), 64);
-    let sessions = omweso_server::session::Sessions::new(store.clone(), writer.clone(), 16);
+    let sessions = omweso_server::people::Sessions::new(store.clone(), writer.clone(), 16);
     let (kept, _) = sessions.create(Some("Kept"), "A device").await.unwrap();
     let (gone, _) = sessions.create(Some("Gone"), "A device").await.unwrap();
     let (disabled, _) = sessions.create(Some("Disabled"), "A device").await.unwrap();

@@ -6,9 +6,9 @@
 
 use omweso_protocol::config::{GameConfig, SetupKind, TimeControl};
 use omweso_rules::{Outcome, Ruleset, Side, Victory};
-use omweso_server::store::{
-    ArchiveColumns, ArchiveFound, ArchiveSearch, ResultFilter, Store, TournamentEntryRow, Write,
-};
+use omweso_server::archive::sql::{ArchiveSearch, ResultFilter};
+use omweso_server::archive::store::ArchiveFound;
+use omweso_server::store::{ArchiveColumns, Store, TournamentEntryRow, Write};
 use uuid::Uuid;
 
 use super::*;
@@ -137,7 +137,7 @@ async fn searches_give_their_games_newest_first_with_exact_pages() {
             (
                 "a player, either seat, 2 a page",
                 ArchiveSearch {
-                    player: Some(P),
+                    players: vec![P],
                     limit: 2,
                     ..search()
                 },
@@ -146,7 +146,7 @@ async fn searches_give_their_games_newest_first_with_exact_pages() {
             (
                 "what the player won",
                 ArchiveSearch {
-                    player: Some(P),
+                    players: vec![P],
                     result: Some(ResultFilter::PlayerWon),
                     ..search()
                 },
@@ -155,7 +155,7 @@ async fn searches_give_their_games_newest_first_with_exact_pages() {
             (
                 "what the player lost",
                 ArchiveSearch {
-                    player: Some(P),
+                    players: vec![P],
                     result: Some(ResultFilter::PlayerLost),
                     ..search()
                 },
@@ -164,8 +164,8 @@ async fn searches_give_their_games_newest_first_with_exact_pages() {
             (
                 "a player against an opponent",
                 ArchiveSearch {
-                    player: Some(P),
-                    opponent: Some(Q),
+                    players: vec![P],
+                    opponents: vec![Q],
                     ..search()
                 },
                 vec![vec![6, 5, 2, 1]],
@@ -202,14 +202,14 @@ async fn searches_give_their_games_newest_first_with_exact_pages() {
             ),
             (
                 "a tournament",
-                all(|s| s.tournament = Some(T)),
+                all(|s| s.tournaments = vec![T]),
                 vec![vec![9, 4, 3]],
             ),
             (
                 "a player in a tournament",
                 ArchiveSearch {
-                    player: Some(P),
-                    tournament: Some(T),
+                    players: vec![P],
+                    tournaments: vec![T],
                     ..search()
                 },
                 vec![vec![9, 3]],
@@ -225,14 +225,14 @@ async fn searches_give_their_games_newest_first_with_exact_pages() {
             (
                 "everything together",
                 ArchiveSearch {
-                    player: Some(P),
-                    opponent: Some(R),
+                    players: vec![P],
+                    opponents: vec![R],
                     ruleset: Some("omweso".into()),
                     rated: Some(true),
                     result: Some(ResultFilter::PlayerWon),
                     from_ms: Some(1_000),
                     to_ms: Some(9_000),
-                    tournament: Some(T),
+                    tournaments: vec![T],
                     ..search()
                 },
                 vec![vec![9]],
@@ -240,15 +240,195 @@ async fn searches_give_their_games_newest_first_with_exact_pages() {
             (
                 "nobody's",
                 ArchiveSearch {
-                    player: Some(Uuid::from_u128(0xdead)),
+                    players: vec![Uuid::from_u128(0xdead)],
                     ..search()
                 },
                 vec![vec![]],
+            ),
+            // Several persons (a name's namesakes): the games of any of them, once each,
+            // merged newest first across their four seat indexes; 10 and 4 had both.
+            (
+                "two players, 3 a page",
+                ArchiveSearch {
+                    players: vec![Q, R],
+                    limit: 3,
+                    ..search()
+                },
+                vec![vec![10, 9, 6], vec![5, 4, 3], vec![2, 1]],
+            ),
+            (
+                "two players against one opponent",
+                ArchiveSearch {
+                    players: vec![Q, R],
+                    opponents: vec![P],
+                    ..search()
+                },
+                vec![vec![9, 6, 5, 3, 2, 1]],
+            ),
+            (
+                "one player against either of two",
+                ArchiveSearch {
+                    players: vec![P],
+                    opponents: vec![R, COMPUTER],
+                    ..search()
+                },
+                vec![vec![9, 7, 3]],
+            ),
+            // Several tournaments (a name's): the games of any; one has none.
+            (
+                "two tournaments",
+                all(|s| s.tournaments = vec![Uuid::from_u128(0x7001), T]),
+                vec![vec![9, 4, 3]],
+            ),
+            (
+                "a player in two tournaments",
+                ArchiveSearch {
+                    players: vec![Q],
+                    tournaments: vec![T, Uuid::from_u128(0x7001)],
+                    ..search()
+                },
+                vec![vec![4]],
             ),
         ];
         for (what, search, expected) in cases {
             assert_eq!(pages(&store, &search, 10_000).await, expected, "{what}");
         }
+        store.close().await;
+    })
+    .await;
+}
+
+/// A name finds the persons who hold it and finished a game (letters compared without
+/// case), and the tournaments of that name, the newest first: what a search by name reads
+/// first (`archive::names`).
+#[tokio::test]
+async fn a_name_finds_its_persons_who_played_and_its_tournaments() {
+    for_each_db(ALL, |db| async move {
+        let store = stored(&db).await;
+        for (name, id) in [
+            ("Kato Moses", P),
+            ("kato moses", Q),
+            // Never finished a game: not found.
+            ("Kato Moses", Uuid::from_u128(0xdead)),
+            ("Kato", R),
+        ] {
+            let (_, mut person) = session(name, 1);
+            person.player_id = id;
+            store.insert_session(&person).await.unwrap();
+        }
+        assert_eq!(
+            store.persons_named("KATO MOSES", 21).await.unwrap(),
+            vec![P, Q]
+        );
+        assert_eq!(store.persons_named("Kato Moses", 1).await.unwrap(), vec![P]);
+        assert_eq!(store.persons_named("Kato", 21).await.unwrap(), vec![R]);
+        assert_eq!(
+            store.persons_named("Nobody", 21).await.unwrap(),
+            Vec::<Uuid>::new()
+        );
+
+        let club = |n: u128, name: &str, created_at_ms: i64| {
+            Write::InsertTournament(TournamentRow {
+                id: Uuid::from_u128(n),
+                name: name.into(),
+                ..tournament("finished", created_at_ms)
+            })
+        };
+        store
+            .write(&[
+                club(1, "Club Night", 100),
+                club(2, "club night", 300),
+                club(3, "Club Night 2", 200),
+            ])
+            .await
+            .unwrap();
+        assert_eq!(
+            store.tournaments_named("CLUB NIGHT", 21).await.unwrap(),
+            vec![Uuid::from_u128(2), Uuid::from_u128(1)]
+        );
+        assert_eq!(
+            store.tournaments_named("Club", 21).await.unwrap(),
+            Vec::<Uuid>::new()
+        );
+        // An entry names its tournament as it is now.
+        store
+            .write(&[club(T.as_u128(), "Kampala Open", 50)])
+            .await
+            .unwrap();
+        let entry = store.archive_entry(g(9)).await.unwrap().expect("game 9");
+        assert_eq!(entry.tournament_name.as_deref(), Some("Kampala Open"));
+        assert_eq!(
+            store
+                .archive_entry(g(1))
+                .await
+                .unwrap()
+                .unwrap()
+                .tournament_name,
+            None
+        );
+        store.close().await;
+    })
+    .await;
+}
+
+/// A name held by more people who played than one search reads (20), or by more
+/// tournaments, is refused saying how to narrow it; a name nobody has is no search at all.
+#[tokio::test]
+async fn more_namesakes_than_a_search_reads_are_refused() {
+    use omweso_server::archive::names::{resolve, NamesError, MAX_NAMESAKES};
+    use omweso_server::archive::search::{Asked, PersonAsked, TournamentAsked};
+    for_each_db(ALL, |db| async move {
+        let store = db.open().await;
+        let mut writes = Vec::new();
+        for n in 0..=MAX_NAMESAKES as u128 {
+            let (_, mut person) = session("Kato", 1);
+            person.player_id = Uuid::from_u128(0x1000 + n);
+            store.insert_session(&person).await.unwrap();
+            writes.push(Write::InsertGame(finished(
+                100 + n,
+                1_000 + i64::try_from(n).unwrap(),
+                "oware",
+                person.player_id,
+                COMPUTER,
+                "north",
+                false,
+                None,
+            )));
+            writes.push(Write::InsertTournament(TournamentRow {
+                name: "Club Night".into(),
+                ..tournament("finished", 1)
+            }));
+        }
+        store.write(&writes).await.unwrap();
+        let asked = |player: Option<&str>, tournament: Option<&str>| Asked {
+            player: player.map(|p| PersonAsked::UsernameOrName(p.into())),
+            opponent: None,
+            tournament: tournament.map(|t| TournamentAsked::Name(t.into())),
+            search: search(),
+        };
+        let refusal = |found: Result<Option<ArchiveSearch>, NamesError>| match found {
+            Err(NamesError::TooMany(message)) => message,
+            other => panic!("not refused: {other:?}"),
+        };
+        assert_eq!(
+            refusal(resolve(&store, asked(Some("Kato"), None)).await),
+            "player: more than 20 people named \"Kato\" have played here; search by a \
+             username (@name), or add the tournament they played in"
+        );
+        // Within a tournament the namesakes are only checked on its games: all 21 are.
+        let mut within = asked(Some("Kato"), None);
+        within.tournament = Some(TournamentAsked::Id(T));
+        let found = resolve(&store, within).await.unwrap().expect("a search");
+        assert_eq!(found.players.len(), MAX_NAMESAKES + 1);
+        assert_eq!(found.tournaments, vec![T]);
+        assert!(
+            refusal(resolve(&store, asked(None, Some("club night"))).await)
+                .starts_with("tournament: more than 20 tournaments are named \"club night\"")
+        );
+        assert!(resolve(&store, asked(Some("Nakato"), None))
+            .await
+            .unwrap()
+            .is_none());
         store.close().await;
     })
     .await;
@@ -277,7 +457,7 @@ async fn windows_bound_each_request_and_join_into_the_whole_answer() {
         // what both have read: South P 7 6 | 3 1, North P 9 5 | 2. The second page stops
         // at 2, where North's window ended: 1, found by South's, comes on the third.
         let won = ArchiveSearch {
-            player: Some(P),
+            players: vec![P],
             result: Some(ResultFilter::PlayerWon),
             ..search()
         };
@@ -437,7 +617,7 @@ async fn older_finished_games_are_filled_in_once() {
         );
         assert_eq!(columns(3).await, ArchiveColumns::default(), "not over");
         let t = ArchiveSearch {
-            tournament: Some(T),
+            tournaments: vec![T],
             ..search()
         };
         assert_eq!(numbers(&store.archive_search(&t).await.unwrap()), vec![2]);

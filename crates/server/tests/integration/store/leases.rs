@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::Duration;
 
-use omweso_server::cluster::{Claim, Lease, LeaseKind, NodeRow};
+use omweso_server::store::lease::{Claim, Lease, LeaseKind, NodeRow};
 use omweso_server::store::{Store, StoreError, Write, Writer};
 use sqlx::Connection;
 use tokio::sync::Barrier;

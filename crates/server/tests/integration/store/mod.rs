@@ -207,6 +207,7 @@ pub(super) fn session(name: &str, created_at_ms: i64) -> (String, SessionRow) {
         created_at_ms,
         last_seen_ms: created_at_ms,
         used: false,
+        tournament_id: None,
     };
     (token, row)
 }

@@ -443,6 +443,249 @@ async fn rerate_check_reads_one_moment_while_games_end() {
     .await;
 }
 
+/// Issue 41, finding 4: 14 rated games against two puppet accounts took an account from
+/// 1500 to 2057. Three results between the same two players count in a day (whoever sat
+/// where); a fourth within 24 hours of them enters the record as not counting, and a
+/// result a day after the first counts again. The record alone still gives every rating.
+#[tokio::test]
+async fn a_pair_counts_three_results_a_day() {
+    for_each_db(ALL, |db| async move {
+        let store = db.open().await;
+        let (a, b, c) = (Uuid::new_v4(), Uuid::new_v4(), Uuid::new_v4());
+        const HOUR: i64 = 3_600_000;
+        let t = 1_700_000_000_000;
+        let keys: Vec<Uuid> = (0..7).map(|_| Uuid::new_v4()).collect();
+        let rows = [
+            result(keys[0], a, b, Some(Score::SouthWon), t),
+            result(keys[1], b, a, Some(Score::NorthWon), t + HOUR),
+            // Another pair, between them: its own count.
+            result(keys[2], a, c, Some(Score::SouthWon), t + HOUR),
+            result(keys[3], a, b, Some(Score::SouthWon), t + 2 * HOUR),
+            // The pair's fourth and fifth of the day: not counted.
+            result(keys[4], b, a, Some(Score::NorthWon), t + 3 * HOUR),
+            result(keys[5], a, b, Some(Score::SouthWon), t + 4 * HOUR),
+            // A day and a minute after the first: two of the day's counted ones are left
+            // in the window before it, so it counts.
+            result(keys[6], a, b, Some(Score::SouthWon), t + DAY + 60_000),
+        ];
+        for row in &rows {
+            store.write(&[Write::Rate(row.clone())]).await.unwrap();
+        }
+        for (i, counted) in [true, true, true, true, false, false, true]
+            .into_iter()
+            .enumerate()
+        {
+            let changes = store.rating_changes(keys[i]).await.unwrap();
+            assert_eq!(changes.len(), if counted { 2 } else { 0 }, "result {i}");
+        }
+        let record: Vec<Played> = rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| Played {
+                seq: i as i64,
+                key: r.key,
+                south: r.south,
+                north: r.north,
+                score: if i == 4 || i == 5 { None } else { r.score },
+                at_ms: r.at_ms,
+            })
+            .collect();
+        assert_eq!(
+            store.ratings_of(&[a, b, c], Ruleset::Omweso).await.unwrap(),
+            expected(&record)
+        );
+        // A correction of a counted one does not bring an uncounted one back.
+        store
+            .write(&[Write::Rate(result(keys[1], b, a, None, t + HOUR))])
+            .await
+            .unwrap();
+        assert!(store.rating_changes(keys[4]).await.unwrap().is_empty());
+        let report = store.rerate_check().await.unwrap();
+        assert_eq!(report.differences, Vec::<String>::new());
+        store.close().await;
+    })
+    .await;
+}
+
+/// A record of `n` Omweso results among 20 players, loaded and rated: its rows.
+async fn rated_record(
+    db: &TestDb,
+    store: &Store,
+    n: i64,
+) -> Vec<(Uuid, i64, Uuid, Uuid, &'static str, i64)> {
+    let players: Vec<Uuid> = (0..20).map(|_| Uuid::new_v4()).collect();
+    let mut rng = SmallRng::seed_from_u64(41);
+    let rows: Vec<_> = (1..=n)
+        .map(|seq| {
+            let south = rng.random_range(0..players.len());
+            let north = (south + rng.random_range(1..players.len())) % players.len();
+            (
+                Uuid::new_v4(),
+                seq,
+                players[south],
+                players[north],
+                ["south", "north", "draw"][rng.random_range(0..3)],
+                1_700_000_000_000 + seq * 60_000,
+            )
+        })
+        .collect();
+    load_record(db, &rows).await;
+    let report = store.rerate().await.unwrap();
+    assert_eq!(report.differences, Vec::<String>::new());
+    rows
+}
+
+/// Issue 41, finding 5: a correction deep in the record re-rated every later result in
+/// the one transaction every write of the server waits for (3,000 results: 54-104 ms;
+/// 100,000: seconds). Now its transaction rates the first 200 and records where it got
+/// to; each step after rates the next 200, and the last ends it. A result added meanwhile
+/// is rated when the steps come to it. The values at the end are the record's, exactly.
+#[tokio::test]
+async fn a_deep_correction_is_rated_a_step_at_a_time_and_ends_exactly_the_records() {
+    for_each_db(PERSISTENT, |db| async move {
+        let store = db.open().await;
+        let rows = rated_record(&db, &store, 700).await;
+        let (key, _, south, north, _, at_ms) = rows[0];
+        store
+            .write(&[Write::Rate(result(key, south, north, None, at_ms))])
+            .await
+            .unwrap();
+        // The correction's own transaction rated results 1 to 200.
+        assert_eq!(
+            store.pending_rerates().await.unwrap(),
+            vec![(Ruleset::Omweso, 201)]
+        );
+        let report = store.rerate_check().await.unwrap();
+        assert_eq!(
+            report.differences.first().map(String::as_str),
+            Some("omweso: a re-rating is under way, from result 201: check again when it is done")
+        );
+        // A result added meanwhile (the record's 701st) waits for the steps.
+        let (s, t) = (rows[1].2, rows[1].3);
+        let late = Uuid::new_v4();
+        store
+            .write(&[Write::Rate(result(
+                late,
+                s,
+                t,
+                Some(Score::Draw),
+                i64::MAX / 2,
+            ))])
+            .await
+            .unwrap();
+        assert!(store.rating_changes(late).await.unwrap().is_empty());
+        for from in [401, 601] {
+            store
+                .write(&[Write::RerateStep(Ruleset::Omweso)])
+                .await
+                .unwrap();
+            assert_eq!(
+                store.pending_rerates().await.unwrap(),
+                vec![(Ruleset::Omweso, from)]
+            );
+        }
+        // The last step: results 601 to 701.
+        store
+            .write(&[Write::RerateStep(Ruleset::Omweso)])
+            .await
+            .unwrap();
+        assert_eq!(store.pending_rerates().await.unwrap(), vec![]);
+        let report = store.rerate_check().await.unwrap();
+        assert_eq!(report.differences, Vec::<String>::new());
+        assert_eq!(report.results, 701);
+        assert_eq!(store.rating_changes(late).await.unwrap().len(), 2);
+        assert!(store.rating_changes(key).await.unwrap().is_empty());
+        // A step with nothing under way changes nothing.
+        let before = store.rating_tables().await.unwrap();
+        store
+            .write(&[Write::RerateStep(Ruleset::Omweso)])
+            .await
+            .unwrap();
+        assert_eq!(store.rating_tables().await.unwrap(), before);
+        store.close().await;
+    })
+    .await;
+}
+
+/// The writer runs a re-rating's steps between the other writes until it is done, and
+/// takes up one a crash left half done (its correction written, no step after) when it
+/// starts.
+#[tokio::test]
+async fn the_writer_carries_a_re_rating_to_its_end_and_takes_up_one_a_crash_cut() {
+    for_each_db(PERSISTENT, |db| async move {
+        let store = db.open().await;
+        let rows = rated_record(&db, &store, 500).await;
+        // Written with no writer running: as if the server died after the correction.
+        let (key, _, south, north, _, at_ms) = rows[3];
+        store
+            .write(&[Write::Rate(result(
+                key,
+                south,
+                north,
+                Some(Score::Draw),
+                at_ms,
+            ))])
+            .await
+            .unwrap();
+        assert_eq!(
+            store.pending_rerates().await.unwrap(),
+            vec![(Ruleset::Omweso, 204)]
+        );
+        let (writer, task) = omweso_server::store::Writer::spawn(store.clone(), 64);
+        let done = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+        while !store.pending_rerates().await.unwrap().is_empty() {
+            assert!(
+                tokio::time::Instant::now() < done,
+                "the re-rating never ended"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        assert_eq!(
+            store.rerate_check().await.unwrap().differences,
+            Vec::<String>::new()
+        );
+
+        // A correction through the writer: answered after its first step, done soon after,
+        // while other writes go through.
+        let (key, _, south, north, _, at_ms) = rows[0];
+        writer
+            .write(vec![Write::Rate(result(
+                key,
+                south,
+                north,
+                Some(Score::NorthWon),
+                at_ms,
+            ))])
+            .await
+            .unwrap();
+        let (s, t) = (rows[1].2, rows[1].3);
+        writer
+            .write(vec![Write::Rate(result(
+                Uuid::new_v4(),
+                s,
+                t,
+                Some(Score::SouthWon),
+                i64::MAX / 2,
+            ))])
+            .await
+            .unwrap();
+        while !store.pending_rerates().await.unwrap().is_empty() {
+            assert!(
+                tokio::time::Instant::now() < done,
+                "the re-rating never ended"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        let report = store.rerate_check().await.unwrap();
+        assert_eq!(report.differences, Vec::<String>::new());
+        assert_eq!(report.results, 501);
+        writer.shutdown().await;
+        task.await.unwrap();
+        store.close().await;
+    })
+    .await;
+}
+
 /// The cost of a deep correction (docs/performance.md#re-rating-a-correction): a record of
 /// `OMWESO_BENCH_RESULTS` (100,000) rated results among 1,000 players, and the first one
 /// corrected, three times; also `rerate` of the whole record and a result added at the

@@ -2,7 +2,8 @@
 //! accounts, link and recovery codes; the upgrade from sessions.
 
 use omweso_server::store::{
-    hash_token, LinkCodeRow, NewDevice, SessionChange, SessionRow, StoreError, Write,
+    hash_token, KnownDeviceRow, LinkCodeRow, NewDevice, RelayCodeRow, SessionChange, SessionRow,
+    StoreError, Write,
 };
 use uuid::Uuid;
 
@@ -196,6 +197,7 @@ async fn persons_hold_accounts_devices_and_one_time_codes() {
             token_hash: hash.into(),
             label: label.into(),
             at_ms: 2_000,
+            tournament_id: None,
         };
         let phone = device("Phone", "phone-hash");
         let laptop = device("Laptop", "laptop-hash");
@@ -254,6 +256,7 @@ async fn persons_hold_accounts_devices_and_one_time_codes() {
             person_id: kato.player_id,
             made_by: other.player_id,
             expires_at_ms: 10_000,
+            tournament_id: None,
         })])
         .await
         .unwrap();
@@ -268,6 +271,87 @@ async fn persons_hold_accounts_devices_and_one_time_codes() {
         write(vec![take(5_000)]).await.unwrap();
         let again = write(vec![take(5_000)]).await.unwrap_err();
         assert!(matches!(again, StoreError::NotFound(ref what) if what == "link code"));
+
+        // A director's code is limited to its tournament, and so is the device it makes.
+        let club = Uuid::new_v4();
+        write(vec![SessionChange::AddLinkCode(LinkCodeRow {
+            code_hash: "director-code".into(),
+            person_id: kato.player_id,
+            made_by: other.player_id,
+            expires_at_ms: 10_000,
+            tournament_id: Some(club),
+        })])
+        .await
+        .unwrap();
+        let code = store.link_code("director-code", 1).await.unwrap().unwrap();
+        assert_eq!(code.tournament_id, Some(club));
+        write(vec![SessionChange::AddDevice(NewDevice {
+            tournament_id: Some(club),
+            ..device("Borrowed", "limited-hash")
+        })])
+        .await
+        .unwrap();
+        let limited = store
+            .session_by_token_hash("limited-hash")
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(limited.tournament_id, Some(club));
+        let listed = store.devices_of(kato.player_id).await.unwrap();
+        assert_eq!(
+            listed
+                .iter()
+                .find(|d| d.label == "Borrowed")
+                .unwrap()
+                .tournament_id,
+            Some(club)
+        );
+        write(vec![SessionChange::Revoke(limited.device_id)])
+            .await
+            .unwrap();
+
+        // A relay invite's code finds its table until it expires or is claimed.
+        write(vec![SessionChange::AddRelayCode(RelayCodeRow {
+            code_hash: "relay".into(),
+            tournament_id: club,
+            round: 2,
+            table: 3,
+            expires_at_ms: 10_000,
+        })])
+        .await
+        .unwrap();
+        let found = store.relay_code("relay", 9_999).await.unwrap().unwrap();
+        assert_eq!(
+            (found.tournament_id, found.round, found.table),
+            (club, 2, 3)
+        );
+        assert_eq!(store.relay_code("relay", 10_000).await.unwrap(), None);
+        write(vec![SessionChange::TakeRelayCode {
+            code_hash: "relay".into(),
+        }])
+        .await
+        .unwrap();
+        assert_eq!(store.relay_code("relay", 1).await.unwrap(), None);
+
+        // A person's devices' marks: the newest twenty are kept.
+        for i in 0..21 {
+            write(vec![SessionChange::AddKnownDevice(KnownDeviceRow {
+                key_hash: format!("mark-{i}"),
+                person_id: kato.player_id,
+                created_at_ms: 1_000 + i,
+            })])
+            .await
+            .unwrap();
+        }
+        assert_eq!(store.known_device("mark-0").await.unwrap(), None);
+        assert_eq!(
+            store.known_device("mark-1").await.unwrap(),
+            Some(kato.player_id)
+        );
+        assert_eq!(
+            store.known_device("mark-20").await.unwrap(),
+            Some(kato.player_id)
+        );
 
         // A recovery code works once, and with it the password changes in one go.
         let recover = || {

@@ -21,17 +21,15 @@ fn refused(answer: (u16, Value), http: u16, code: &str, message: &str) {
 
 #[tokio::test]
 async fn a_co_director_named_by_username_runs_the_tournament_under_their_name_with_sqlite() {
-    co_director_runs_the_tournament("sqlite::memory:").await;
+    crate::common::on_sqlite_file(async |url| co_director_runs_the_tournament(&url).await).await;
 }
 
 #[tokio::test]
 async fn a_co_director_named_by_username_runs_the_tournament_under_their_name_with_postgres() {
-    let Some(database) = crate::common::FreshPostgres::create("omweso_codirector").await else {
-        eprintln!("TEST_POSTGRES_URL is not set: skipping the PostgreSQL co-director");
-        return;
-    };
-    co_director_runs_the_tournament(&database.url).await;
-    database.drop_database().await;
+    crate::common::on_postgres("omweso_codirector", async |url| {
+        co_director_runs_the_tournament(&url).await
+    })
+    .await;
 }
 
 async fn co_director_runs_the_tournament(database_url: &str) {
@@ -113,7 +111,7 @@ async fn co_director_runs_the_tournament(database_url: &str) {
         .sheet(
             &t1_game,
             &carol,
-            json!({"action":"correct","result":{"result":"draw"},"reason":"agreed before the resignation"}),
+            json!({"action":"correct","result":{"result":"win","winner":"s","victory":"no-move"},"reason":"the resignation was a slip: North had no move"}),
         )
         .await;
     assert_eq!(status, 200, "{r}");
@@ -173,7 +171,7 @@ async fn co_director_runs_the_tournament(database_url: &str) {
             (
                 "sheet",
                 "Carol",
-                "corrected the sheet of round 1, table 1 to: a draw (agreed before the resignation)"
+                "corrected the sheet of round 1, table 1 to: A won (the resignation was a slip: North had no move)"
             ),
             ("end_round", "Carol", "ended round 1 early"),
             ("withdraw", "Carol", "withdrew E"),

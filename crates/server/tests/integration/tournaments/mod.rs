@@ -4,7 +4,10 @@
 //! round-robin of five; a restart in the middle of a round; every forbidden action. On
 //! SQLite, and on PostgreSQL when `TEST_POSTGRES_URL` is set.
 
+mod board_limits;
+mod board_results;
 mod boards;
+mod device_codes;
 mod directors;
 mod over_the_board;
 mod rated;

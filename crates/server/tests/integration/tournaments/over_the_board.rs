@@ -733,9 +733,21 @@ async fn hybrid_swiss(database_url: &str) {
             .await;
         assert_eq!(status, 200, "{r}");
     }
+    // Omweso has no draws in play: the director's draw is an adjudication on the seeds on
+    // each side of the board.
     let (a, _) = players_at(&snap, 3, plan.okello);
     let (status, r) = event
         .board(&event.director, 3, plan.okello, enter(None, None, [20, 20]))
+        .await;
+    assert_eq!(
+        (status, r["error"]["code"].as_str()),
+        (400, Some("bad_request")),
+        "{r}"
+    );
+    let mut adjudicated = enter(None, Some("adjudicated"), [0, 0]);
+    adjudicated["seeds_on_board"] = json!({"first":32,"second":32});
+    let (status, r) = event
+        .board(&event.director, 3, plan.okello, adjudicated)
         .await;
     assert_eq!(status, 200, "{r}");
     let sheet = &r["pairings"][plan.okello as usize - 1]["sheet"];
@@ -744,7 +756,7 @@ async fn hybrid_swiss(database_url: &str) {
             sheet["first_result"].as_str(),
             sheet["points"]["first"].as_f64()
         ),
-        (Some("drawn"), Some(0.5)),
+        (Some("adjudicated-drawn"), Some(0.5)),
         "{sheet} ({a})"
     );
     let snap = event
@@ -846,20 +858,10 @@ fn check_standings(snap: &Value, tally: &mut Tally, rounds: usize) {
 
 #[tokio::test]
 async fn a_hybrid_swiss_is_played_online_and_over_the_board_with_sqlite() {
-    let path = std::env::temp_dir().join(format!("omweso-board-{}.db", uuid::Uuid::new_v4()));
-    let url = format!("sqlite://{}", path.display());
-    hybrid_swiss(&url).await;
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
-    }
+    crate::common::on_sqlite_file(async |url| hybrid_swiss(&url).await).await;
 }
 
 #[tokio::test]
 async fn a_hybrid_swiss_is_played_online_and_over_the_board_with_postgres() {
-    let Some(database) = crate::common::FreshPostgres::create("omweso_tboard").await else {
-        eprintln!("TEST_POSTGRES_URL is not set: skipping the PostgreSQL hybrid Swiss");
-        return;
-    };
-    hybrid_swiss(&database.url).await;
-    database.drop_database().await;
+    crate::common::on_postgres("omweso_tboard", async |url| hybrid_swiss(&url).await).await;
 }

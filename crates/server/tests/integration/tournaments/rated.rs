@@ -14,22 +14,12 @@ use super::*;
 
 #[tokio::test]
 async fn a_rated_tournament_seeds_by_rating_and_re_rates_a_corrected_sheet_with_sqlite() {
-    let path = std::env::temp_dir().join(format!("omweso-rated-{}.db", uuid::Uuid::new_v4()));
-    let url = format!("sqlite://{}", path.display());
-    rated_tournament(&url).await;
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
-    }
+    crate::common::on_sqlite_file(async |url| rated_tournament(&url).await).await;
 }
 
 #[tokio::test]
 async fn a_rated_tournament_seeds_by_rating_and_re_rates_a_corrected_sheet_with_postgres() {
-    let Some(database) = crate::common::FreshPostgres::create("omweso_rated").await else {
-        eprintln!("TEST_POSTGRES_URL is not set: skipping the PostgreSQL rated tournament");
-        return;
-    };
-    rated_tournament(&database.url).await;
-    database.drop_database().await;
+    crate::common::on_postgres("omweso_rated", async |url| rated_tournament(&url).await).await;
 }
 
 /// An account `name` joins the event: its player id.
@@ -53,7 +43,9 @@ async fn both_move_then_resign(
     north: &str,
     resigner: &str,
 ) {
-    for (n, player) in [south, north].into_iter().enumerate() {
+    // Three turns each: a game given up sooner is too short to rate (`ratings::too_short`).
+    let turns = [south, north].repeat(3);
+    for (n, player) in turns.into_iter().enumerate() {
         let token = &event.tokens[player];
         let mv = loop {
             let snap = event.server.snapshot(token, game).await;
@@ -75,7 +67,7 @@ async fn both_move_then_resign(
 
 /// A rated Oware Swiss of one round among four new accounts (1500) and a guest: seeded
 /// 1..4 by registration among the accounts, the guest 5th without a rating (the bye).
-/// Table 1 is played, South resigning after both moved: North 1741.48, South 1258.52 (the
+/// Table 1 is played, South resigning after three turns each: North 1741.48, South 1258.52 (the
 /// Glicko-2 module's values, bit for bit). The director corrects it to a draw: the same
 /// key re-rated, both 1500.0; upholds the draw: nothing changes; corrects it back to
 /// North's win: re-rated again. Table 2 is resigned before anyone moved: not rated. A
@@ -292,5 +284,94 @@ async fn rated_tournament(database_url: &str) {
         players.iter().partition(|p| **p != north1 && **p != south1);
     assert_eq!(rating_of(others[0]), (json!(2), json!(1500)));
     assert_eq!(rating_of(others[1]), (json!(3), json!(1500)));
+    server.stop().await;
+}
+
+/// A rated tournament's game page shows what its sheet did to both ratings
+/// (docs/protocol.md#ratings-addition), as a rated game outside a tournament does: the
+/// snapshot says `rated`, and once the sheet is made each seat has the rating it was played
+/// at and its `rating_change`. A watcher's socket (a visitor, no session) hears `ratings`
+/// when the sheet rates the game and again when the director corrects it, without a
+/// reload; the game read back from the store after it unloaded says the same.
+#[tokio::test]
+async fn a_rated_tournament_games_page_shows_and_follows_its_rating_change() {
+    let server = TestServer::start("sqlite::memory:").await;
+    let settings = json!({"name":"Rated evening","ruleset":"oware","rounds":1,"rated":true});
+    let mut event = Event::create(&server, settings).await;
+    join_as_account(&mut event, "Okello").await;
+    join_as_account(&mut event, "Auma").await;
+    event.pair().await;
+    let r1 = event.start(1).await;
+    let pairing = &r1["pairings"][0];
+    let game = pairing["game_id"].as_str().unwrap().to_owned();
+    let south = pairing["first"].as_str().unwrap().to_owned();
+    let north = pairing["second"].as_str().unwrap().to_owned();
+    let path = format!("/api/games/{game}");
+    let (status, open) = server.get(&path, &event.director).await;
+    assert_eq!(status, 200, "{open}");
+    assert_eq!(open["rated"], true, "{open}");
+    assert_eq!(
+        open["tournament"],
+        event.id.as_str(),
+        "its page leads back there"
+    );
+    assert_eq!(
+        open["seats"]["s"]["rating"],
+        json!({"rating": 1500, "provisional": true})
+    );
+
+    let mut watcher = server.socket(&game, None, None).await;
+    watcher.recv_type("state").await;
+    both_move_then_resign(&event, &game, &south, &north, &south).await;
+    // North won from 1500 against 1500: +241, South -241 (the Glicko-2 module's values).
+    let new_player = json!({"rating": 1500, "provisional": true});
+    let heard = watcher.recv_type("ratings").await;
+    assert_eq!(
+        heard,
+        json!({"t": "ratings", "d": {
+            "s": {"rating": new_player, "rating_change": -241},
+            "n": {"rating": new_player, "rating_change": 241}}}),
+    );
+    let (status, over) = server.get(&path, &event.director).await;
+    assert_eq!(status, 200, "{over}");
+    assert_eq!(over["rated"], true);
+    assert_eq!(over["seats"]["s"]["rating"], new_player, "{over}");
+    assert_eq!(over["seats"]["s"]["rating_change"], -241, "{over}");
+    assert_eq!(over["seats"]["n"]["rating_change"], 241, "{over}");
+
+    // The director corrects it to a draw: re-rated, and the page open now hears it.
+    let (status, r) = event
+        .sheet(
+            &game,
+            &event.director,
+            json!({"action":"correct","result":{"result":"draw"},"reason":"both agreed it was level"}),
+        )
+        .await;
+    assert_eq!(status, 200, "{r}");
+    let heard = watcher.recv_type("ratings").await;
+    assert_eq!(
+        heard["d"],
+        json!({"s": {"rating": new_player, "rating_change": 0},
+               "n": {"rating": new_player, "rating_change": 0}}),
+    );
+    let (_, drawn) = server.get(&path, &event.director).await;
+    assert_eq!(drawn["seats"]["n"]["rating_change"], 0, "{drawn}");
+    // A page that was away then resumes after the last event: it is told them too.
+    let version = drawn["version"].as_u64().unwrap();
+    let mut resumed = server.socket(&game, None, Some(version)).await;
+    assert_eq!(
+        resumed.recv().await,
+        heard,
+        "the ratings, before anything else"
+    );
+    drop(resumed);
+
+    // Unloaded, the page reads the game from the store: the same.
+    drop(watcher);
+    server.until_no_game_is_loaded().await;
+    let (_, stored) = server.get(&path, &event.director).await;
+    assert_eq!(stored["rated"], true, "{stored}");
+    assert_eq!(stored["seats"]["s"]["rating_change"], 0, "{stored}");
+    assert_eq!(stored["seats"]["n"]["rating_change"], 0, "{stored}");
     server.stop().await;
 }

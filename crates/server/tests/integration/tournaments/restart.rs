@@ -69,20 +69,13 @@ async fn restart_in_the_middle_of_a_round(database_url: &str) {
 
 #[tokio::test]
 async fn a_restart_in_the_middle_of_a_round_loses_nothing_with_sqlite() {
-    let path = std::env::temp_dir().join(format!("omweso-tournament-{}.db", uuid::Uuid::new_v4()));
-    let url = format!("sqlite://{}", path.display());
-    restart_in_the_middle_of_a_round(&url).await;
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
-    }
+    crate::common::on_sqlite_file(async |url| restart_in_the_middle_of_a_round(&url).await).await;
 }
 
 #[tokio::test]
 async fn a_restart_in_the_middle_of_a_round_loses_nothing_with_postgres() {
-    let Some(database) = crate::common::FreshPostgres::create("omweso_trestart").await else {
-        eprintln!("TEST_POSTGRES_URL is not set: skipping the PostgreSQL tournament restart");
-        return;
-    };
-    restart_in_the_middle_of_a_round(&database.url).await;
-    database.drop_database().await;
+    crate::common::on_postgres("omweso_trestart", async |url| {
+        restart_in_the_middle_of_a_round(&url).await
+    })
+    .await;
 }

@@ -57,7 +57,7 @@ async fn swiss_played_to_the_end(database_url: &str) {
     }
     tally.opponents.push(round_opponents);
     // Table 1: the second resigns (later disputed and corrected to a draw).
-    let (first, second) = (&pairs[0].0, pairs[0].1.as_ref().unwrap());
+    let second = pairs[0].1.as_ref().unwrap();
     event.resign(&game_of(&r1, 1), second).await;
     // Table 2 and 3: the first resigns.
     event.resign(&game_of(&r1, 2), &pairs[1].0).await;
@@ -151,12 +151,13 @@ async fn swiss_played_to_the_end(database_url: &str) {
         "confirmed"
     );
 
-    // Table 1's loser disputes; the director corrects it to a draw, with a reason.
+    // Table 1's loser disputes; the director corrects it, with a reason. Mweiso has no
+    // draws in play: the players' "agreed draw" is refused, the win they agree on is not.
     let (status, r) = event
         .sheet(
             &t1_game,
             &event.tokens[second],
-            json!({"action":"dispute","reason":"we agreed a draw before I left"}),
+            json!({"action":"dispute","reason":"the resignation was a slip: my opponent had no move"}),
         )
         .await;
     assert_eq!(status, 200, "{r}");
@@ -168,15 +169,26 @@ async fn swiss_played_to_the_end(database_url: &str) {
             json!({"action":"correct","result":{"result":"draw"},"reason":"both players agree"}),
         )
         .await;
+    assert_eq!(
+        (status, r["error"]["code"].as_str()),
+        (400, Some("bad_request")),
+        "{r}"
+    );
+    let (status, r) = event
+        .sheet(
+            &t1_game,
+            &event.director,
+            json!({"action":"correct","result":{"result":"win","winner":"n","victory":"no-move"},"reason":"both players agree"}),
+        )
+        .await;
     assert_eq!(status, 200, "{r}");
     assert_eq!(r["status"], "corrected");
-    assert_eq!(r["first_result"], "drawn");
-    assert_eq!(r["points"]["first"], 0.5);
+    assert_eq!(r["first_result"], "lost");
+    assert_eq!(r["points"]["first"], 0.0);
     assert_eq!(r["corrections"][0]["reason"], "both players agree");
     assert_eq!(r["corrections"][0]["before"]["first_result"], "won");
     assert_eq!(r["corrections"][0]["by_name"], "TD");
-    tally.add(first, 0.5);
-    tally.add(second, 0.5);
+    tally.add(second, 1.0);
 
     // ----- a withdrawal: seven play round 2, so one has the bye -----
     let withdrawn = players[7].clone();
@@ -353,15 +365,13 @@ async fn swiss_played_to_the_end(database_url: &str) {
 
 #[tokio::test]
 async fn a_swiss_is_played_to_the_end_with_sqlite() {
-    swiss_played_to_the_end("sqlite::memory:").await;
+    crate::common::on_sqlite_file(async |url| swiss_played_to_the_end(&url).await).await;
 }
 
 #[tokio::test]
 async fn a_swiss_is_played_to_the_end_with_postgres() {
-    let Some(database) = crate::common::FreshPostgres::create("omweso_swiss").await else {
-        eprintln!("TEST_POSTGRES_URL is not set: skipping the PostgreSQL Swiss");
-        return;
-    };
-    swiss_played_to_the_end(&database.url).await;
-    database.drop_database().await;
+    crate::common::on_postgres("omweso_swiss", async |url| {
+        swiss_played_to_the_end(&url).await
+    })
+    .await;
 }
