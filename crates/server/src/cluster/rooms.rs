@@ -188,7 +188,7 @@ async fn connect(
         .ok_or("no socket named")?;
     let player = header(headers, wire::PLAYER).and_then(|p| p.parse::<Uuid>().ok());
     let resume_after = header(headers, wire::RESUME).and_then(|v| v.parse::<u64>().ok());
-    let sink = Sink::Remote(cluster.route(room).to(to));
+    let sink = Sink::Remote(std::sync::Arc::new(cluster.route(room).to(to)));
     let not_here = "the room is not on this node";
     match room.kind {
         LeaseKind::Game => {

@@ -18,12 +18,9 @@ use uuid::Uuid;
 use super::seal::Seal;
 use super::wire::{self, RemoteKey, RoomName};
 use crate::metrics::{count, METRICS};
+pub use crate::room::outgoing::Full;
 use crate::room::outgoing::Outgoing;
-
-/// A frame could not be queued: the socket's queue, or the node's queue to NATS, is full
-/// (or closed).
-#[derive(Debug, PartialEq, Eq)]
-pub struct Full;
+use crate::room::sink::RemoteSink;
 
 /// One message to publish.
 #[derive(Debug)]
@@ -129,20 +126,19 @@ pub struct RemoteConn {
     to: RemoteKey,
 }
 
-impl RemoteConn {
-    #[must_use]
-    pub fn route(&self) -> &RoomRoute {
-        &self.route
-    }
-
-    /// The node the socket is on.
-    #[must_use]
-    pub fn node(&self) -> Uuid {
+impl RemoteSink for RemoteConn {
+    fn node(&self) -> Uuid {
         self.to.node
     }
 
-    /// Publishes `message` on the room's subject, addressed to this socket alone.
-    pub fn try_send(&self, message: Outgoing) -> Result<(), Full> {
+    /// Published once on the room's subject, not addressed: every node watching hands it
+    /// to its own sockets of the room.
+    fn try_broadcast(&self, text: &Utf8Bytes) -> Result<(), Full> {
+        self.route.try_broadcast(text.clone())
+    }
+
+    /// Published on the room's subject, addressed to this socket alone.
+    fn try_send(&self, message: Outgoing) -> Result<(), Full> {
         let mut headers = HeaderMap::new();
         headers.insert(wire::TO, wire::remote_key(self.to).as_str());
         let payload = match message {
@@ -157,5 +153,58 @@ impl RemoteConn {
             headers: Some(headers),
             payload,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A room's broadcast reaches its sockets on other nodes through this route: once on
+    /// the room's subject, whatever their number; a frame for one is addressed to it.
+    #[test]
+    fn a_broadcast_crosses_to_other_nodes_once_and_a_dead_nodes_sockets_are_forgotten() {
+        use crate::cluster::wire::{self, RemoteKey, RoomName};
+        use crate::room::sink::Sink;
+        use crate::room::{ConnId, Connections};
+        use tokio::sync::mpsc;
+
+        let (outbox, mut published) = Outbox::for_tests(8);
+        let room = RoomName::game(Uuid::from_u128(1));
+        let route = outbox.route(room);
+        let (b, c) = (Uuid::from_u128(0xb), Uuid::from_u128(0xc));
+        let mut conns = Connections::default();
+        let (local_tx, mut local_rx) = mpsc::channel(4);
+        conns.add(local_tx, "local");
+        // Three sockets of node b, one of node c.
+        for (node, key) in [(b, 1), (b, 2), (b, 3), (c, 1)] {
+            let remote = route.to(RemoteKey { node, key });
+            conns.add(Sink::Remote(Arc::new(remote)), "remote");
+        }
+        assert!(conns.broadcast(&"e1".into()).is_empty());
+        // Once on the room's subject for all four remote sockets, not addressed.
+        let message = published.try_recv().unwrap();
+        assert_eq!(message.subject.as_str(), wire::room_subject(room));
+        assert!(message.headers.is_none());
+        assert_eq!(&message.payload[..], b"e1");
+        assert!(published.try_recv().is_err());
+        assert!(matches!(local_rx.try_recv().unwrap(), Outgoing::Text(t) if t.as_str() == "e1"));
+        // A frame for one remote socket is addressed to it, on the same subject.
+        assert_eq!(conns.send(5, "you".into()), None);
+        let message = published.try_recv().unwrap();
+        let to = message.headers.unwrap().get(wire::TO).unwrap().to_string();
+        assert_eq!(to, wire::remote_key(RemoteKey { node: c, key: 1 }));
+        // Node b died: its three sockets are forgotten, c's and the local one stay.
+        let live = std::collections::HashSet::from([c]);
+        let mut gone: Vec<ConnId> = conns
+            .remove_remote_not_in(&live)
+            .into_iter()
+            .map(|(id, _)| id)
+            .collect();
+        gone.sort_unstable();
+        assert_eq!(gone, vec![2, 3, 4]);
+        let mut left: Vec<ConnId> = conns.iter().map(|(id, _)| id).collect();
+        left.sort_unstable();
+        assert_eq!(left, vec![1, 5]);
     }
 }

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use axum::extract::ws::Utf8Bytes;
 
 use super::outgoing::{ConnId, Outgoing};
-use super::sink::{broadcast_remote, Sink};
+use super::sink::Sink;
 use crate::metrics::{count, METRICS};
 
 /// One socket of a room: where its frames go (its outgoing queue, or its node's, for a
@@ -99,15 +99,15 @@ impl<T> Connections<T> {
                         slow.push(id);
                     }
                 }
-                Sink::Remote(conn) => remote = Some(conn.route().clone()),
+                Sink::Remote(conn) => remote = Some(std::sync::Arc::clone(conn)),
             }
         }
-        if let Some(route) = remote {
-            if broadcast_remote(&route, text).is_err() {
+        if let Some(remote) = remote {
+            if remote.try_broadcast(text).is_err() {
                 slow.extend(
                     self.open
                         .iter()
-                        .filter(|(_, c)| c.tx.route().is_some())
+                        .filter(|(_, c)| c.tx.is_remote())
                         .map(|(&id, _)| id),
                 );
             }
@@ -222,51 +222,5 @@ mod tests {
         // Numbers are not reused.
         let (b_tx, _b_rx) = mpsc::channel(1);
         assert_eq!(room.add(b_tx, 8), 2);
-    }
-
-    #[test]
-    fn a_broadcast_crosses_to_other_nodes_once_and_a_dead_nodes_sockets_are_forgotten() {
-        use crate::cluster::route::Outbox;
-        use crate::cluster::wire::RemoteKey;
-        use crate::cluster::wire::{self, RoomName};
-        use uuid::Uuid;
-
-        let (outbox, mut published) = Outbox::for_tests(8);
-        let room = RoomName::game(Uuid::from_u128(1));
-        let route = outbox.route(room);
-        let (b, c) = (Uuid::from_u128(0xb), Uuid::from_u128(0xc));
-        let mut conns = Connections::default();
-        let (local_tx, mut local_rx) = mpsc::channel(4);
-        conns.add(local_tx, "local");
-        // Three sockets of node b, one of node c.
-        for (node, key) in [(b, 1), (b, 2), (b, 3), (c, 1)] {
-            let remote = route.to(RemoteKey { node, key });
-            conns.add(Sink::Remote(remote), "remote");
-        }
-        assert!(conns.broadcast(&"e1".into()).is_empty());
-        // Once on the room's subject for all four remote sockets, not addressed.
-        let message = published.try_recv().unwrap();
-        assert_eq!(message.subject.as_str(), wire::room_subject(room));
-        assert!(message.headers.is_none());
-        assert_eq!(&message.payload[..], b"e1");
-        assert!(published.try_recv().is_err());
-        assert_eq!(text(&local_rx.try_recv().unwrap()), "e1");
-        // A frame for one remote socket is addressed to it, on the same subject.
-        assert_eq!(conns.send(5, "you".into()), None);
-        let message = published.try_recv().unwrap();
-        let to = message.headers.unwrap().get(wire::TO).unwrap().to_string();
-        assert_eq!(to, wire::remote_key(RemoteKey { node: c, key: 1 }));
-        // Node b died: its three sockets are forgotten, c's and the local one stay.
-        let live = std::collections::HashSet::from([c]);
-        let mut gone: Vec<ConnId> = conns
-            .remove_remote_not_in(&live)
-            .into_iter()
-            .map(|(id, _)| id)
-            .collect();
-        gone.sort_unstable();
-        assert_eq!(gone, vec![2, 3, 4]);
-        let mut left: Vec<ConnId> = conns.iter().map(|(id, _)| id).collect();
-        left.sort_unstable();
-        assert_eq!(left, vec![1, 5]);
     }
 }

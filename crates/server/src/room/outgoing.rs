@@ -13,3 +13,8 @@ pub enum Outgoing {
 
 /// A connection's number in its room (never reused while the room's task runs).
 pub type ConnId = u64;
+
+/// A frame could not be queued: the socket's queue, or its node's queue to the other
+/// nodes, is full (or closed).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Full;

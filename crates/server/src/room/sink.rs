@@ -1,21 +1,39 @@
 //! Where a room queues a connection's frames: the socket's own bounded queue when the
-//! socket is on this node, or the room's NATS subject, addressed to the socket, when it is
-//! on another node (docs/scaling.md). The room's code sends the same way to both.
+//! socket is on this node, or, for a socket on another node, the way there the cluster
+//! gives it ([`RemoteSink`]: the room's NATS subject, docs/scaling.md). The room's code
+//! sends the same way to both, and names no transport between nodes.
+
+use std::fmt;
+use std::sync::Arc;
 
 use axum::extract::ws::Utf8Bytes;
 use tokio::sync::mpsc;
+use uuid::Uuid;
 
+pub use super::outgoing::Full;
 use super::outgoing::Outgoing;
-pub use crate::cluster::route::Full;
-use crate::cluster::route::{RemoteConn, RoomRoute};
+
+/// A socket of the room on another node, as the cluster reaches it: each of a room's
+/// remote sockets shares the room's one way to the other nodes.
+pub trait RemoteSink: fmt::Debug + Send + Sync {
+    /// Queues `message` for this socket alone, without waiting.
+    fn try_send(&self, message: Outgoing) -> Result<(), Full>;
+
+    /// Queues `text` once for every socket of the room on other nodes (each node hands it
+    /// to its own), without waiting.
+    fn try_broadcast(&self, text: &Utf8Bytes) -> Result<(), Full>;
+
+    /// The node the socket is on.
+    fn node(&self) -> Uuid;
+}
 
 /// A connection's outgoing side.
 #[derive(Clone, Debug)]
 pub enum Sink {
     /// A socket of this node: its bounded queue (full: the connection is too slow).
     Local(mpsc::Sender<Outgoing>),
-    /// A socket of another node: frames cross NATS on the room's subject, addressed to it.
-    Remote(RemoteConn),
+    /// A socket of another node.
+    Remote(Arc<dyn RemoteSink>),
 }
 
 impl Sink {
@@ -27,14 +45,10 @@ impl Sink {
         }
     }
 
-    /// The route of a remote connection's room (a broadcast reaches every remote
-    /// connection of a room through it, once).
+    /// Whether the socket is on another node.
     #[must_use]
-    pub fn route(&self) -> Option<&RoomRoute> {
-        match self {
-            Sink::Local(_) => None,
-            Sink::Remote(conn) => Some(conn.route()),
-        }
+    pub fn is_remote(&self) -> bool {
+        matches!(self, Sink::Remote(_))
     }
 }
 
@@ -42,9 +56,4 @@ impl From<mpsc::Sender<Outgoing>> for Sink {
     fn from(tx: mpsc::Sender<Outgoing>) -> Sink {
         Sink::Local(tx)
     }
-}
-
-/// A broadcast's text for the remote connections of a room: sent once on `route`.
-pub(crate) fn broadcast_remote(route: &RoomRoute, text: &Utf8Bytes) -> Result<(), Full> {
-    route.try_broadcast(text.clone())
 }
