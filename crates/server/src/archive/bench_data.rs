@@ -19,7 +19,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use uuid::Uuid;
 
-use crate::archive::columns::archive_columns;
+use crate::game::archive_columns::archive_columns;
 use crate::people::names::username_key;
 
 /// The computer's seat: an id no person has (the table's own is

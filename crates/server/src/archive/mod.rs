@@ -1,8 +1,8 @@
 //! The archive: every finished game kept, found again and served
 //! (docs/protocol.md#the-archive-addition).
 //!
-//! - [`columns`]: what a game's row carries for the searches (`ArchiveColumns`), from its
-//!   configuration and outcome.
+//! - What a game's row carries for the searches (`ArchiveColumns`) the game itself says
+//!   ([`crate::game::archive_columns`]), from its configuration and outcome.
 //! - [`search`]: a search as asked (`GET /api/archive`), checked, and its cursor.
 //! - [`names`]: the persons and tournaments a search names (a username, a name as the
 //!   sheets show it, a tournament's name), found in the store.
@@ -19,7 +19,6 @@
 pub mod api;
 pub mod bench;
 pub mod bench_data;
-pub mod columns;
 pub mod export;
 pub mod exports_api;
 pub mod game_file;

@@ -331,7 +331,7 @@ fn filled_columns(row: &GameRow, in_tournament: Option<Uuid>) -> ArchiveColumns 
         .and_then(|snapshot| Some(snapshot.get("history")?.as_array()?.len()))
         .and_then(|n| i64::try_from(n).ok());
     let mut columns = match (&config, outcome) {
-        (Some(config), Some(outcome)) => crate::archive::columns::archive_columns(
+        (Some(config), Some(outcome)) => crate::game::archive_columns::archive_columns(
             config,
             Some((outcome, row.updated_at_ms, move_count)),
         ),

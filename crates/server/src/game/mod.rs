@@ -4,6 +4,7 @@
 
 pub mod actor;
 pub mod api;
+pub mod archive_columns;
 pub mod computer;
 pub mod extract;
 pub mod impasse_answer;

@@ -5,7 +5,7 @@ use tokio::time::Instant;
 
 use super::ratings::rated_result;
 use super::Services;
-use crate::archive::columns::archive_columns;
+use crate::game::archive_columns::archive_columns;
 use crate::game::log::Entry;
 use crate::game::table::{Refusal, Table};
 use crate::metrics::METRICS;
