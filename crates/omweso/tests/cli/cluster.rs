@@ -12,6 +12,8 @@
 //! - A node paused (SIGSTOP) past its lease, whose game another node takes over, writes
 //!   nothing when it wakes: its late writes are refused by the store (fencing) or it stops
 //!   first; the game has exactly what was acknowledged, by either node.
+//! - A watcher of a game held by a node that dies is closed with 1012, and resumes with
+//!   `?v=` on the node that took the game over, missing nothing and seeing nothing twice.
 //! - A node cut off from the database and NATS (its connections go through a proxy the
 //!   test cuts) stops rather than play on: nothing is acknowledged once it is cut, it
 //!   exits by itself, and another node takes its game over with exactly what was
@@ -322,6 +324,85 @@ async fn a_spectator_on_another_node_sees_what_one_on_the_games_node_sees() {
             }
             assert!(Instant::now() < deadline, "no board of the move: {frame}");
         }
+    })
+    .await;
+}
+
+/// The moves a game's snapshot says `token`'s side may make now (its first), played on
+/// `socket`, acknowledged as `id`.
+async fn play_first_legal(
+    server: &Remote,
+    token: &str,
+    game: &str,
+    socket: &mut omweso_testkit::Client,
+    id: &str,
+) {
+    let snap = server.snapshot(token, game).await;
+    let (_, legal) = snap["legal"].as_object().unwrap().iter().next().unwrap();
+    let mv = legal["moves"][0].clone();
+    socket
+        .expect_ack_of(id, json!({"t":"move","d":{"move":mv}}))
+        .await;
+}
+
+/// docs/protocol.md: a socket whose game moved to another node is closed with 1012 and a
+/// reason saying so, and the client reconnecting with `?v=` is served by whichever node
+/// it reaches. A watcher on node b of a game held by node a: a is killed; the watcher's
+/// socket closes with 1012 once b sees a gone; reconnected to b with the version it had,
+/// it gets nothing twice and the next move exactly once, from b, which took the game
+/// over.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_watcher_of_a_dead_nodes_game_is_closed_with_1012_and_resumes_on_a_survivor() {
+    with_database("omweso_cluster_moved", |database_url, nats| async move {
+        let a_node = node(&database_url, &nats, "a");
+        let b_node = node(&database_url, &nats, "b");
+        let (a, b) = (Remote::new(a_node.addr), Remote::new(b_node.addr));
+        let (south, _) = a.session("South").await;
+        let (north, _) = a.session("North").await;
+        let game = a.create(&south, json!({"ruleset":"oware"})).await;
+        let (status, joined) = a
+            .post(&format!("/api/games/{game}/join"), &north, json!({}))
+            .await;
+        assert_eq!(status, 200, "{joined}");
+        {
+            let mut south_socket = a.socket(&game, Some(&south), None).await;
+            play_first_legal(&a, &south, &game, &mut south_socket, "s1").await;
+        }
+        let mut watcher = b.socket(&game, None, None).await;
+        let state = watcher.recv_type("state").await;
+        let seen = state["d"]["version"].as_u64().expect("a version");
+
+        signal(&a_node, libc::SIGKILL);
+        let close = watcher
+            .close_frame()
+            .await
+            .expect("a close frame with a reason");
+        assert_eq!(u16::from(close.code), 1012, "{close:?}");
+        assert_eq!(
+            close.reason.as_str(),
+            "the server holding this game stopped; reconnect in a moment"
+        );
+
+        // b takes the game over (the only node left): its snapshot is answered again.
+        let deadline = Instant::now() + TAKEOVER;
+        loop {
+            let (status, snap) = b.get(&format!("/api/games/{game}"), &north).await;
+            if status == 200 {
+                assert_eq!(snap["version"].as_u64(), Some(seen), "{snap}");
+                break;
+            }
+            assert!(Instant::now() < deadline, "not taken over: {status} {snap}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let mut resumed = b.socket(&game, None, Some(seen)).await;
+        let mut north_socket = b.socket(&game, Some(&north), None).await;
+        play_first_legal(&b, &north, &game, &mut north_socket, "n1").await;
+        let versions: Vec<u64> = frames(&mut resumed, Duration::from_millis(500))
+            .await
+            .iter()
+            .filter_map(|f| f["v"].as_u64())
+            .collect();
+        assert_eq!(versions, vec![seen + 1]);
     })
     .await;
 }
