@@ -489,7 +489,7 @@ async fn serve_with(
         crate::cluster::forward::serve(app.clone(), Arc::clone(cluster))
             .await
             .map_err(|e| ServeError::Config(format!("NATS: {e}")))?;
-        crate::cluster::lobby::spawn(
+        crate::lobby::across_nodes::spawn(
             state.games.lobby().clone(),
             Arc::clone(cluster),
             state.shutdown.clone(),

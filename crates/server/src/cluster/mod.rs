@@ -19,7 +19,8 @@
 //!   sockets, on other nodes' rooms.
 //! - [`forward`]: HTTP requests about a room, answered by its holder; [`forwards`]: those
 //!   waiting, per address and in all.
-//! - [`lobby`]: each node's games in every node's lobby.
+//! - Every node's games in every lobby is the lobby's own use of the cluster
+//!   (`lobby::across_nodes`), as is a room's sending through [`route`].
 //! - [`seal`]: every message between nodes signed with the cluster's secret (a forged or
 //!   replayed one is refused), and a forwarded request's payload encrypted.
 
@@ -27,7 +28,6 @@ pub mod credentials;
 pub mod forward;
 pub mod forwards;
 pub mod gateway;
-pub mod lobby;
 pub mod node;
 pub mod rooms;
 pub mod route;

@@ -52,7 +52,7 @@ pub struct LobbyChanges {
     dirty: AtomicU8,
     wake: Notify,
     /// How many times this node's tournaments' lines changed: published to the other
-    /// nodes (`cluster::lobby`), whose feeds read the tournaments again when it moves.
+    /// nodes (`lobby::across_nodes`), whose feeds read the tournaments again when it moves.
     tournament_changes: AtomicU64,
 }
 

@@ -20,10 +20,10 @@ use tokio::time::Instant;
 
 use super::changes::Changed;
 
+use super::tournaments;
 use crate::lobby::games::Lobby;
 use crate::room::wake::sleep_until;
 use crate::store::{Store, StoreError};
-use crate::tournament::registry;
 use omweso_protocol::lobby::{LobbyFrame, LobbyView, TournamentLists};
 use omweso_protocol::tournament::TournamentStatus;
 
@@ -113,9 +113,9 @@ async fn run(
 /// The three tournament lists, as `GET /api/tournaments?list=` answers each.
 async fn read_tournaments(store: &Store) -> Result<TournamentLists, StoreError> {
     Ok(TournamentLists {
-        open: registry::list(store, TournamentStatus::Open).await?,
-        running: registry::list(store, TournamentStatus::Running).await?,
-        finished: registry::list(store, TournamentStatus::Finished).await?,
+        open: tournaments::list(store, TournamentStatus::Open).await?,
+        running: tournaments::list(store, TournamentStatus::Running).await?,
+        finished: tournaments::list(store, TournamentStatus::Finished).await?,
     })
 }
 

@@ -11,7 +11,7 @@ use uuid::Uuid;
 use omweso_protocol::lobby::GameSummary;
 
 /// How long another node's lists are shown without a newer publication (it publishes
-/// them every `cluster::lobby::REPUBLISH` at least; a node that stopped drops out).
+/// them every `lobby::across_nodes::REPUBLISH` at least; a node that stopped drops out).
 pub const OTHERS_KEPT: std::time::Duration = std::time::Duration::from_secs(6);
 
 /// Each other node's games as it last published them, and when.

@@ -13,7 +13,7 @@ use super::settings::Settings;
 use super::state::{self, RebuildError, Tournament};
 use crate::cluster::node::Cluster;
 use crate::store::lease::{Lease, LeaseKind};
-use crate::store::{Store, StoreError, TournamentEntryRow, TournamentRow, Write};
+use crate::store::{Store, StoreError, TournamentEntryRow, Write};
 use omweso_protocol::clock::now_ms;
 use omweso_protocol::refusal::Refusal;
 use omweso_protocol::tournament::{TournamentStatus, TournamentSummary};
@@ -46,6 +46,12 @@ pub struct Tournaments {
 }
 
 impl Tournaments {
+    /// The store the tournaments are read from and written to.
+    #[must_use]
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
     #[must_use]
     pub fn new(store: Store, services: Services) -> Tournaments {
         Tournaments {
@@ -186,35 +192,8 @@ impl Tournaments {
         &self,
         status: TournamentStatus,
     ) -> Result<Vec<TournamentSummary>, StoreError> {
-        list(&self.store, status).await
+        crate::lobby::tournaments::list(&self.store, status).await
     }
-}
-
-/// The newest [`LIST_MAX`] tournaments in `status` (`GET /api/tournaments?list=` and the
-/// pushed lobby).
-pub async fn list(
-    store: &Store,
-    status: TournamentStatus,
-) -> Result<Vec<TournamentSummary>, StoreError> {
-    let rows = store.tournaments(&[status.name()], LIST_MAX).await?;
-    Ok(rows.iter().filter_map(summary).collect())
-}
-
-/// The most tournaments one lobby list shows.
-pub const LIST_MAX: i64 = 50;
-
-/// A stored row as the lobby lists it (a row this server cannot read is left out).
-fn summary(row: &TournamentRow) -> Option<TournamentSummary> {
-    let quoted = |text: &str| serde_json::Value::String(text.to_owned());
-    Some(TournamentSummary {
-        tournament_id: row.id,
-        name: row.name.clone(),
-        ruleset: serde_json::from_value(quoted(&row.ruleset)).ok()?,
-        system: serde_json::from_value(quoted(&row.system)).ok()?,
-        status: serde_json::from_value(quoted(&row.status)).ok()?,
-        players: u32::try_from(row.players).ok()?,
-        round: u32::try_from(row.round).ok()?,
-    })
 }
 
 /// Rebuilds a tournament from its log (`state::replay`), as a load error when it cannot.

@@ -13,8 +13,8 @@ use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use super::node::Cluster;
-use crate::lobby::games::Lobby;
+use super::games::Lobby;
+use crate::cluster::node::Cluster;
 use omweso_protocol::lobby::GameSummary;
 
 /// The longest a node's lists go unpublished (the others drop a node silent for
