@@ -134,6 +134,20 @@ impl AppState {
     }
 }
 
+impl AppState {
+    /// The tournaments as the people's routes ask them (`people::their_tournaments`).
+    #[must_use]
+    pub fn their_tournaments(&self) -> &dyn crate::people::their_tournaments::TheirTournaments {
+        &self.tournaments
+    }
+
+    /// The tournaments as the archive asks them (`archive::tournament_rounds`).
+    #[must_use]
+    pub fn tournament_rounds(&self) -> &dyn crate::archive::tournament_rounds::TournamentRounds {
+        &self.tournaments
+    }
+}
+
 /// What the HTTP layer reads of this state (`http::edge_state`).
 impl crate::http::edge_state::EdgeState for AppState {
     fn config(&self) -> &ServeConfig {

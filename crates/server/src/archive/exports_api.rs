@@ -20,7 +20,6 @@ use crate::metrics::Limit;
 use crate::people::extract::SignedIn;
 use crate::pools::fair_work::WorkRefused;
 use crate::state::AppState;
-use crate::tournament::state::Tournament;
 use omweso_protocol::ErrorCode;
 
 /// `?format=ogn|ndjson`.
@@ -183,7 +182,7 @@ pub async fn game(
         .ok_or_else(|| ApiError::not_found("game"))?;
     let exporter = exporter(&state, &headers, asker(ip, &signed_in), None);
     let tournament = match row_tournament(&row) {
-        Some(tid) => tournament_round(&state, tid, id).await,
+        Some(tid) => state.tournament_rounds().round_of(tid, id).await,
         None => None,
     };
     let record = exporter
@@ -224,28 +223,16 @@ pub async fn player(
     ))
 }
 
-/// `games.ogn` / `games.ndjson` of `GET /api/tournaments/{id}/{file}`: every game the
-/// tournament's rounds created (replaced ones too), by round and table.
+/// `games.ogn` / `games.ndjson` of `GET /api/tournaments/{id}/{file}`: the games `ids`
+/// names (every game the tournament's rounds created, replaced ones too, by round and
+/// table, each with its place; the tournament's route lists them).
 pub fn tournament(
     state: &AppState,
     headers: &HeaderMap,
     (asker, place): (Asker, Arc<ExportPlace>),
-    t: &Tournament,
+    ids: Vec<(uuid::Uuid, Option<TournamentRound>)>,
     format: Format,
 ) -> Response {
-    let name = t.settings().name.clone();
-    let ids = t
-        .game_tables()
-        .into_iter()
-        .map(|(id, round, board)| {
-            let place = TournamentRound {
-                name: name.clone(),
-                round,
-                board,
-            };
-            (id, Some(place))
-        })
-        .collect();
     let texts = exporter(state, headers, asker, Some(place)).games(ids, format);
     file_response(format, "games", export::body(texts))
 }
@@ -255,25 +242,6 @@ fn row_tournament(row: &crate::store::GameRow) -> Option<uuid::Uuid> {
     serde_json::from_str::<omweso_protocol::config::GameConfig>(&row.config_json)
         .ok()?
         .tournament
-}
-
-/// The tournament's name and the game's round and table, when the tournament is there.
-async fn tournament_round(
-    state: &AppState,
-    tournament: uuid::Uuid,
-    game: uuid::Uuid,
-) -> Option<TournamentRound> {
-    let handle = state.tournaments.get(tournament).await.ok()??;
-    let t = handle
-        .ask(|reply| crate::tournament::actor::Command::State { reply })
-        .await
-        .ok()?;
-    let (round, table) = t.game_table(game)?;
-    Some(TournamentRound {
-        name: t.settings().name.clone(),
-        round,
-        board: table,
-    })
 }
 
 /// A username as a file name: its letters, digits, `.`, `_` and `-`.

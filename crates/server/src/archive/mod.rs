@@ -10,7 +10,8 @@
 //! - [`bench`]: the benchmark of the searches on a large store (`omweso bench archive`,
 //!   docs/performance.md#the-archive).
 //! - [`game_file`]: a stored game as a game file's record (docs/game-file.md); [`export`]:
-//!   the streamed exports.
+//!   the streamed exports; [`tournament_rounds`]: what the archive asks of the
+//!   tournaments (a game's round and table), which answer it.
 //! - Its store: [`store`] (the searches, a game's entry, the columns filled for games
 //!   stored before them), [`sql`] (their statements, built per search), [`stored_games`]
 //!   (a person's finished games a page at a time, for the game-file exports): `impl Store`
@@ -27,3 +28,4 @@ pub mod search;
 pub mod sql;
 pub mod store;
 pub mod stored_games;
+pub mod tournament_rounds;

@@ -35,7 +35,7 @@ use super::wire::{self, ForwardedSession, HttpAnswerHead, HttpRequestHead, RoomN
 use crate::http::accept::ClientIp;
 use crate::http::error::ApiError;
 use crate::http::limits::BODY_LIMIT;
-use crate::people::token_from;
+use crate::http::token::token_from;
 use crate::state::AppState;
 use crate::store::hash_token;
 use omweso_protocol::ErrorCode;

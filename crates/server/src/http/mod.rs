@@ -11,7 +11,7 @@
 //!   (a client counted by `crate::address`); [`codes`] the limits on one-time codes tried;
 //!   [`body_budget`] the bytes of bodies being received; [`write_stall`] answers nobody
 //!   reads.
-//! - [`error`]: the API's error type.
+//! - [`error`]: the API's error type; [`token`]: the session token a request carries.
 //! - [`extract`]: what a request names that is no concern's own: an id as the server
 //!   writes it, the JSON body, the client's address (each concern's own extractors sit
 //!   beside its routes: `people::extract`, `game::extract`, `tournament::extract`).
@@ -25,4 +25,5 @@ pub mod error;
 pub mod extract;
 pub mod failures;
 pub mod limits;
+pub mod token;
 pub mod write_stall;

@@ -23,11 +23,9 @@ use crate::people::password::PasswordError;
 use crate::people::password_turn::password_turn;
 use crate::people::{device_label, token_from, CreateError, Session, COOKIE};
 use crate::state::AppState;
-use crate::tournament::actor::Command;
-use crate::tournament::state::Place;
 use omweso_protocol::accounts::{
     AccountCreated, Credentials, DeviceInfo, DeviceList, LinkCodeInfo, Linked, PasswordChange,
-    PasswordOnly, PlaceKind, PlayerPlace, Recovery, RecoveryCodes, Rename, UseCode,
+    PasswordOnly, Recovery, RecoveryCodes, Rename, UseCode,
 };
 use omweso_protocol::http::{NewSession, SessionInfo};
 use omweso_protocol::ErrorCode;
@@ -165,7 +163,7 @@ pub async fn rename(
         ));
     }
     state.sessions.rename(person, &name).await?;
-    crate::people::pages_api::rename_in_tournaments(&state, person, &name).await;
+    state.their_tournaments().carry_rename(person, &name).await;
     let mut session = signed_in.session;
     session.name = name;
     Ok(Json(info(&session, None)))
@@ -558,11 +556,16 @@ async fn link_or_relay(
         .await
         .map_err(refused)?;
     let Some((session, token)) = linked else {
-        let relay = crate::tournament::relay_codes::relay_by_code(state, typed).await?;
+        let relay = state.their_tournaments().relay_invite(typed).await?;
         return Ok(Json(Linked::Relay(relay)).into_response());
     };
     let place = match session.only_tournament {
-        Some(tournament) => player_place(state, tournament, session.player_id).await,
+        Some(tournament) => {
+            state
+                .their_tournaments()
+                .linked_player_place(tournament, session.player_id)
+                .await
+        }
         None => None,
     };
     let body = Linked::Device {
@@ -570,55 +573,6 @@ async fn link_or_relay(
         place,
     };
     Ok(with_session_cookie(state, StatusCode::OK, &token, body))
-}
-
-/// Where the player a director's code linked is now, told to the tournament (its console
-/// shows the code as used). `None` when the tournament cannot be asked: the device is
-/// linked either way, and the page it opens is the tournament's.
-async fn player_place(state: &AppState, tournament: Uuid, player: Uuid) -> Option<PlayerPlace> {
-    let asked = async {
-        crate::tournament::extract::find_tournament(state, tournament)
-            .await?
-            .ask(|reply| Command::DeviceLinked { player, reply })
-            .await
-            .map_err(|gone| ApiError::internal(&gone))?
-            .map_err(ApiError::from)
-    };
-    let (place, name) = match asked.await {
-        Ok(found) => found,
-        Err(error) => {
-            tracing::warn!(%tournament, message = %error.message, "a linked device's tournament was not told");
-            return None;
-        }
-    };
-    let (kind, path, round, table) = match place {
-        Place::Game { game, round, table } => (
-            PlaceKind::Game,
-            format!("/g/{game}"),
-            Some(round),
-            Some(table),
-        ),
-        Place::Sheet { round, table } => (
-            PlaceKind::Sheet,
-            format!("/t/{tournament}/sheet/{round}/{table}"),
-            Some(round),
-            Some(table),
-        ),
-        Place::Tournament => (
-            PlaceKind::Tournament,
-            format!("/t/{tournament}"),
-            None,
-            None,
-        ),
-    };
-    Some(PlayerPlace {
-        kind,
-        path,
-        tournament_id: tournament,
-        tournament_name: name,
-        round,
-        table,
-    })
 }
 
 /// An account refusal as the API answers it.

@@ -16,7 +16,8 @@
 //! `expiry`, `ends` (sockets told of a sign-out), `password` (hashing and strength), `accounts`
 //! (sign-up, log-in, recovery, devices, link codes), `email` (an account's address and
 //! password reset by mail), `known_devices` (the mark of a device that logged in),
-//! `password_turn` (fair turns at hashing). Its HTTP calls: `accounts_api`, `email_api`,
+//! `password_turn` (fair turns at hashing), `their_tournaments` (what the people's routes ask
+//! of the tournaments above them, which answer it). Its HTTP calls: `accounts_api`, `email_api`,
 //! `pages_api` (a person's page); its extractors (the session a request is made as):
 //! `extract`.
 
@@ -32,6 +33,7 @@ pub mod pages_api;
 pub mod password;
 pub mod password_turn;
 pub mod store;
+pub mod their_tournaments;
 
 use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -41,14 +43,13 @@ use axum::http::HeaderMap;
 use rand::RngCore;
 use uuid::Uuid;
 
+pub use crate::http::token::{token_from, COOKIE};
 use crate::store::{
     hash_token, NewDevice, SessionChange, SessionRow, Store, StoreError, Write, Writer,
 };
 pub use ends::SessionEnd;
 pub use expiry::{Expiry, SEEN_EVERY_MS};
 pub use omweso_people::{clean_name, clean_text, codes, names, MAX_NAME};
-
-pub const COOKIE: &str = "omweso_session";
 /// A session kept in memory is read from the store again once this old (a minute): a
 /// device signed out or an account disabled by `omweso admin`, another process, stops
 /// working within it.
@@ -581,26 +582,6 @@ impl Sessions {
             }
         }
     }
-}
-
-/// The token a request carries: `Authorization: Bearer`, else the session cookie.
-#[must_use]
-pub fn token_from(headers: &HeaderMap) -> Option<String> {
-    if let Some(bearer) = headers
-        .get(axum::http::header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-    {
-        return Some(bearer.trim().to_owned());
-    }
-    headers
-        .get_all(axum::http::header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(k, _)| *k == COOKIE)
-        .map(|(_, v)| v.to_owned())
 }
 
 #[cfg(test)]

@@ -1,6 +1,5 @@
 //! What a person did, for anyone to read: the player page (`GET /api/players/{username}`)
-//! and a device's own "your games" (`GET /api/me/games`, guests too); and a rename carried
-//! to the tournaments a person is in.
+//! and a device's own "your games" (`GET /api/me/games`, guests too).
 
 use axum::extract::{Path, State};
 use axum::Json;
@@ -17,13 +16,9 @@ use crate::state::AppState;
 use crate::store::PersonRow;
 use omweso_protocol::accounts::{PersonalResult, PlayerGame, PlayerPage, PlayerTournament};
 use omweso_protocol::archive::RulesetResults;
-use omweso_protocol::ErrorCode;
 
 /// Games and tournaments a page lists: the newest.
 const LISTED: i64 = 100;
-/// The person's tournaments a rename is carried to, the newest first: more than a person
-/// plays at once by far (unfinished ones are the newest).
-const RENAMED_IN: i64 = 1_000;
 /// The name a seat shows when no person holds it (the computer's).
 const NO_PERSON: &str = "Computer";
 
@@ -179,50 +174,6 @@ fn parsed(ruleset: &str, id: Uuid) -> Option<Ruleset> {
         Err(error) => {
             tracing::warn!(%id, ruleset, %error, "a stored ruleset that is not one");
             None
-        }
-    }
-}
-
-/// Carries a person's new name to the unfinished tournaments they are in (their
-/// standings, pairings and console show it). A tournament that cannot be reached keeps
-/// the old name (logged): the rename itself has been stored.
-pub async fn rename_in_tournaments(state: &AppState, person: Uuid, name: &str) {
-    let tournaments = match state
-        .sessions
-        .store()
-        .tournaments_of(person, RENAMED_IN)
-        .await
-    {
-        Ok(tournaments) => tournaments,
-        Err(error) => {
-            tracing::warn!(%error, "could not list a renamed person's tournaments");
-            return;
-        }
-    };
-    for entry in tournaments
-        .iter()
-        .filter(|t| t.tournament.status != "finished")
-    {
-        let id = entry.tournament.id;
-        let Ok(Some(handle)) = state.tournaments.get(id).await else {
-            continue;
-        };
-        let renamed = handle
-            .ask(|reply| crate::tournament::actor::Command::Rename {
-                player: person,
-                name: name.to_owned(),
-                reply,
-            })
-            .await;
-        match renamed {
-            Ok(Ok(())) => {}
-            // Left it, or it finished meanwhile: its names stay as they were.
-            Ok(Err(refusal))
-                if matches!(
-                    refusal.code,
-                    ErrorCode::NotInTournament | ErrorCode::TournamentClosed
-                ) => {}
-            _ => tracing::warn!(tournament = %id, "could not carry a rename to a tournament"),
         }
     }
 }

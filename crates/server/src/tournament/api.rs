@@ -371,11 +371,24 @@ pub async fn export(
         let place = crate::archive::exports_api::may_stream_export(&state, ip)?;
         let t = tournament.read(|reply| Command::State { reply }).await?;
         let asker = crate::archive::exports_api::asker(ip, &signed_in);
+        let name = t.settings().name.clone();
+        let ids = t
+            .game_tables()
+            .into_iter()
+            .map(|(id, round, board)| {
+                let place = crate::archive::game_file::TournamentRound {
+                    name: name.clone(),
+                    round,
+                    board,
+                };
+                (id, Some(place))
+            })
+            .collect();
         return Ok(crate::archive::exports_api::tournament(
             &state,
             &headers,
             (asker, place),
-            &t,
+            ids,
             format,
         ));
     }

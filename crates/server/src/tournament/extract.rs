@@ -11,6 +11,7 @@ use crate::http::extract::{moving, path_id};
 use crate::people::extract::{any_session, forwarded_session, SignedIn};
 use crate::state::AppState;
 use crate::tournament::actor::{Command, TournamentHandle};
+use crate::tournament::registry::Tournaments;
 use omweso_protocol::refusal::Refusal;
 
 /// The session of a request about the tournament its path's `{id}` names: any device,
@@ -89,7 +90,12 @@ impl FromRequestParts<AppState> for TournamentAt {
 
 /// The tournament `id`, loaded if it is not in memory; `not_found` if there is none.
 pub async fn find_tournament(state: &AppState, id: Uuid) -> Result<TournamentHandle, ApiError> {
-    match state.tournaments.get(id).await {
+    find_in(&state.tournaments, id).await
+}
+
+/// Tournament `id`'s task among `tournaments`, as [`find_tournament`] answers.
+pub async fn find_in(tournaments: &Tournaments, id: Uuid) -> Result<TournamentHandle, ApiError> {
+    match tournaments.get(id).await {
         Ok(Some(handle)) => Ok(handle),
         Ok(None) => Err(ApiError::not_found("tournament")),
         Err(crate::tournament::registry::LoadError::Elsewhere { .. }) => Err(moving()),

@@ -7,11 +7,14 @@
 //! games of a round through the game registry and hearing their ends), `registry`
 //! (tournaments by id, loaded from their logs), `stored` (a stored entry read back),
 //! `pairing_worker` (pairings computed off the async workers), and the routes and socket:
-//! `api`, `people_api`, `otb_api`, `relay_codes`, `socket`, `extract`.
+//! `api`, `people_api`, `otb_api`, `relay_codes`, `socket`, `extract`; `for_people` and
+//! `for_archive` (what the people's routes and the archive ask of the tournaments).
 
 pub mod actor;
 pub mod api;
 pub mod extract;
+pub mod for_archive;
+pub mod for_people;
 pub mod otb_api;
 pub mod pairing_worker;
 pub mod people_api;

@@ -5,9 +5,9 @@
 
 use crate::http::error::ApiError;
 use crate::people::codes::{typed_code, LINK_CODE_CHARACTERS};
-use crate::state::AppState;
 use crate::tournament::actor::BoardCommand;
-use crate::tournament::extract::find_tournament;
+use crate::tournament::extract::find_in;
+use crate::tournament::registry::Tournaments;
 use omweso_protocol::accounts::RelayPlace;
 use omweso_protocol::clock::now_ms;
 use omweso_protocol::ErrorCode;
@@ -16,7 +16,7 @@ use omweso_protocol::ErrorCode;
 /// volunteer who could not scan it): its tournament, round and table, and the relay's
 /// page with the code, which claims it. Found, not used. `bad_code` when it is no open
 /// invite's. The caller counts the try.
-pub async fn relay_by_code(state: &AppState, typed: &str) -> Result<RelayPlace, ApiError> {
+pub async fn relay_by_code(tournaments: &Tournaments, typed: &str) -> Result<RelayPlace, ApiError> {
     let bad = || {
         ApiError::new(
             ErrorCode::BadCode,
@@ -26,11 +26,11 @@ pub async fn relay_by_code(state: &AppState, typed: &str) -> Result<RelayPlace, 
     let code = typed_code(typed, LINK_CODE_CHARACTERS).ok_or_else(bad)?;
     let code_hash = crate::store::hash_token(&code);
     let now = i64::try_from(now_ms()).unwrap_or(i64::MAX);
-    let Some(row) = state.sessions.store().relay_code(&code_hash, now).await? else {
+    let Some(row) = tournaments.store().relay_code(&code_hash, now).await? else {
         return Err(bad());
     };
     let (round, table) = (row.round, row.table);
-    let handle = match find_tournament(state, row.tournament_id).await {
+    let handle = match find_in(tournaments, row.tournament_id).await {
         Ok(handle) => handle,
         Err(refusal) if refusal.code == ErrorCode::NotFound => return Err(bad()),
         Err(refusal) => return Err(refusal),
