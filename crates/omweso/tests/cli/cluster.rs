@@ -234,12 +234,7 @@ async fn a_spectator_on_another_node_sees_what_one_on_the_games_node_sees() {
             } else {
                 (&mut north_socket, &north)
             };
-            let snap = a.snapshot(token, &game).await;
-            let (_, legal) = snap["legal"].as_object().unwrap().iter().next().unwrap();
-            let mv = legal["moves"][0].clone();
-            socket
-                .expect_ack_of(&format!("m{n}"), json!({"t":"move","d":{"move":mv}}))
-                .await;
+            play_first_legal(&a, token, &game, socket, &format!("m{n}")).await;
         }
         let seen_here = frames(&mut here, Duration::from_millis(500)).await;
         let seen_there = frames(&mut there, Duration::from_millis(500)).await;
@@ -328,8 +323,8 @@ async fn a_spectator_on_another_node_sees_what_one_on_the_games_node_sees() {
     .await;
 }
 
-/// The moves a game's snapshot says `token`'s side may make now (its first), played on
-/// `socket`, acknowledged as `id`.
+/// The first move a game's snapshot says `token`'s side may make now, played on `socket`
+/// and acknowledged as `id`.
 async fn play_first_legal(
     server: &Remote,
     token: &str,
