@@ -15,7 +15,8 @@
 //! `server` is the top: `run(listener, config, shutdown)` opens the store, starts the
 //! writer and the pools, restores unfinished games and tournaments, builds the router
 //! from every concern's routes, serves, and shuts down in order; `state` is what every
-//! handler shares (`AppState`), `config` `omweso serve`'s settings.
+//! handler shares (`AppState`), `node_rooms` this node's games and tournaments as the
+//! cluster reaches them (`cluster::local_rooms`), `config` `omweso serve`'s settings.
 //!
 //! The concerns, each with its model, its routes (`api`) and its socket where it has one:
 //!
@@ -43,7 +44,8 @@
 //!   a thread. Its calls: `api` (`/api/tournaments`), `people_api` (co-directors, who did
 //!   what, a player's new device), `otb_api` (over-the-board tables: where they are
 //!   played, their sheets, relays, the printed sheets' QR codes), `relay_codes` (a relay
-//!   invite found by the code typed at `/link`); its socket `socket`.
+//!   invite found by the code typed at `/link`); its socket `socket`; its answers to what
+//!   the people's routes and the archive ask of it, `for_people` and `for_archive`.
 //! - `people/`: persons and their devices (docs/accounts.md): a person is the player id
 //!   everything names, a device one token (`mod.rs`: the cached sessions, sign-outs,
 //!   rotation); `accounts` (sign-up in place, log-in, recovery, link codes), `names`
@@ -53,7 +55,8 @@
 //!   account's address, verified, and password reset by mail), `known_devices` (the mark
 //!   of a device that logged in), `expiry`, `ends` (sockets told of a sign-out). Its calls:
 //!   `accounts_api` (guest sessions, accounts, devices, link codes, the name), `email_api`,
-//!   `pages_api` (a person's page). `admin` is `omweso admin`, the operator's account
+//!   `pages_api` (a person's page); what they ask of the tournaments (a rename carried,
+//!   a relay invite, a linked player's place), `their_tournaments`. `admin` is `omweso admin`, the operator's account
 //!   commands on the store; `mail` sends the mail (off unless the operator sets up SMTP):
 //!   a bounded queue and one task, never on a request's path.
 //! - `ratings/`: Glicko-2 (`glicko`), a rating (`rating`), the record replayed
@@ -61,16 +64,18 @@
 //!   `api`; applied where a game
 //!   ends (`game::actor::ratings`) or a sheet is made (`tournament::state::sheet_ratings`),
 //!   stored by `store/rated.rs`.
-//! - `archive/`: finished games found again: the search columns a game's row carries
-//!   (`columns`), the search's request and its cursor (`search`), the persons and
+//! - `archive/`: finished games found again (the search columns a game's row carries
+//!   are the game's: `game::archive_columns`): the search's request and its cursor (`search`), the persons and
 //!   tournaments a search names by username or name (`names`), exports and game files
 //!   (`export`, `game_file`), the benchmark on a large store (`bench`); its calls `api`
 //!   (`/api/archive`) and `exports_api` (game files out and in); its queries `store`,
-//!   `sql` and `stored_games` (`impl Store` over the store's pools).
+//!   `sql` and `stored_games` (`impl Store` over the store's pools); what it asks of the
+//!   tournaments (a game's round and table), `tournament_rounds`.
 //! - `analysis/`: the analysis board's service (legal moves, a move played out, the
 //!   engine's best move); its calls `api` (`/api/analysis`).
-//! - `lobby/`: the list of live games (`games`), the pushed lobby (`feed` encodes the
-//!   lobby frame once when `changes` says the lists changed) and its socket (`socket`).
+//! - `lobby/`: the list of live games (`games`), the tournaments' lines (`tournaments`),
+//!   the pushed lobby (`feed` encodes the lobby frame once when `changes` says the lists
+//!   changed), its socket (`socket`) and its exchange with other nodes (`across_nodes`).
 //! - `cluster/`: several nodes on one database: the `lease` that makes one node the owner
 //!   of a game or a tournament, its epoch fencing a node's writes once another took it
 //!   over (docs/scaling.md); the store's side is `store/db/leases.rs`. What nodes send
@@ -89,8 +94,8 @@
 //!   not read; `extract` what a request names that is no concern's (an id as written,
 //!   the JSON body, the client's address: the session is `people::extract`, refused to a
 //!   device limited to one tournament unless the route takes it; the game a path names
-//!   `game::extract`, the tournament `tournament::extract` with `PlayerHere`); `error`
-//!   the API's error. It names no concern.
+//!   `game::extract`, the tournament `tournament::extract` with `PlayerHere`); `token`
+//!   the session token a request carries; `error` the API's error. It names no concern.
 //! - `socket/`: `connection` is the transport every socket shares (the batched writer,
 //!   pings, write timeouts, rate and frame limits), `upgrade` what every upgrade does
 //!   first (origin, token, `?v=`, the per-session and per-address places), `room` the
@@ -170,6 +175,7 @@ mod http;
 pub mod lobby;
 pub mod mail;
 mod metrics;
+mod node_rooms;
 pub mod people;
 pub mod pools;
 pub mod ratings;

@@ -464,7 +464,11 @@ async fn serve_with(
     // the lease, which must not run out meanwhile.
     let (lost_tx, lost) = tokio::sync::oneshot::channel();
     if let Some(cluster) = &cluster {
-        crate::cluster::upkeep::spawn_heartbeat(&state, Arc::clone(cluster), lost_tx);
+        crate::cluster::upkeep::spawn_heartbeat(
+            state.shutdown.clone(),
+            Arc::clone(cluster),
+            lost_tx,
+        );
     }
     let restored = state.games.restore_unfinished().await?;
     tracing::info!(restored, backend = store.backend(), "games restored");
@@ -483,7 +487,8 @@ async fn serve_with(
     spawn_socket_recheck(&state);
     let app = router(state.clone());
     if let Some(cluster) = &cluster {
-        crate::cluster::rooms::serve(state.clone(), Arc::clone(cluster))
+        let rooms: Arc<dyn crate::cluster::local_rooms::LocalRooms> = Arc::new(state.clone());
+        crate::cluster::rooms::serve(Arc::clone(&rooms), Arc::clone(cluster))
             .await
             .map_err(|e| ServeError::Config(format!("NATS: {e}")))?;
         crate::cluster::forward::serve(app.clone(), Arc::clone(cluster))
@@ -496,7 +501,7 @@ async fn serve_with(
         )
         .await
         .map_err(|e| ServeError::Config(format!("NATS: {e}")))?;
-        crate::cluster::upkeep::spawn_sweep(state.clone(), Arc::clone(cluster));
+        crate::cluster::upkeep::spawn_sweep(rooms, state.shutdown.clone(), Arc::clone(cluster));
     }
     assets::warm();
     if let Some(addr) = config_metrics {

@@ -16,7 +16,9 @@
 //! - [`route`], [`wire`]: what crosses NATS: a room's frames on its subject (once per
 //!   node), requests to a room's holder.
 //! - [`rooms`]: this node's rooms, for other nodes' sockets; [`gateway`]: this node's
-//!   sockets, on other nodes' rooms.
+//!   sockets, on other nodes' rooms; [`local_rooms`]: the rooms as the cluster reaches
+//!   them, answered by the games and the tournaments (`node_rooms.rs`), so that the
+//!   cluster names neither.
 //! - [`forward`]: HTTP requests about a room, answered by its holder; [`forwards`]: those
 //!   waiting, per address and in all.
 //! - Every node's games in every lobby is the lobby's own use of the cluster
@@ -28,6 +30,7 @@ pub mod credentials;
 pub mod forward;
 pub mod forwards;
 pub mod gateway;
+pub mod local_rooms;
 pub mod node;
 pub mod rooms;
 pub mod route;

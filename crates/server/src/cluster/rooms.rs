@@ -12,20 +12,18 @@ use futures_util::StreamExt;
 use tokio::sync::{mpsc, Semaphore};
 use uuid::Uuid;
 
+use super::local_rooms::{LocalRooms, RemoteMessage};
 use super::node::Cluster;
 use super::wire::{self, RoomName};
-use crate::game::actor::Command as GameCommand;
 use crate::metrics::{count, METRICS};
-use crate::room::{ConnId, Sink, SocketCommand};
-use crate::state::AppState;
-use crate::store::lease::LeaseKind;
+use crate::room::{ConnId, Sink};
 
 /// Openings handled at once (each may load a room); the rest wait in NATS's buffer.
 const CONNECTS_AT_ONCE: usize = 64;
 
 /// Takes other nodes' requests for this node's rooms until the subscription ends.
 pub async fn serve(
-    state: AppState,
+    rooms: Arc<dyn LocalRooms>,
     cluster: Arc<Cluster>,
 ) -> Result<(), async_nats::SubscribeError> {
     let mut requests = cluster
@@ -62,9 +60,9 @@ pub async fn serve(
                     }
                     continue;
                 };
-                let (state, cluster) = (state.clone(), Arc::clone(&cluster));
+                let (rooms, cluster) = (Arc::clone(&rooms), Arc::clone(&cluster));
                 tokio::spawn(async move {
-                    let answer = connect(&state, &cluster, room, &headers).await;
+                    let answer = connect(&*rooms, &cluster, room, &headers).await;
                     if let Some(reply) = message.reply {
                         let (headers, payload) = match answer {
                             Ok(conn) => (HeaderMap::new(), Bytes::from(conn.to_string())),
@@ -85,7 +83,7 @@ pub async fn serve(
                 continue;
             };
             relays.pass(
-                &state,
+                &rooms,
                 room,
                 Relay {
                     conn,
@@ -118,7 +116,7 @@ struct Relays {
 const RELAY_QUEUE: usize = 256;
 
 impl Relays {
-    fn pass(&mut self, state: &AppState, room: RoomName, relay: Relay) {
+    fn pass(&mut self, rooms: &Arc<dyn LocalRooms>, room: RoomName, relay: Relay) {
         if self.rooms.len() > 10_000 {
             self.rooms.retain(|_, tx| !tx.is_closed());
         }
@@ -127,10 +125,10 @@ impl Relays {
             .entry(room)
             .and_modify(|tx| {
                 if tx.is_closed() {
-                    *tx = spawn_relay(state.clone(), room);
+                    *tx = spawn_relay(Arc::clone(rooms), room);
                 }
             })
-            .or_insert_with(|| spawn_relay(state.clone(), room));
+            .or_insert_with(|| spawn_relay(Arc::clone(rooms), room));
         match tx.try_send(relay) {
             Ok(()) => {}
             // A socket's close is never dropped (the room would keep it for ever): it waits
@@ -152,19 +150,13 @@ impl Relays {
 }
 
 /// The task passing `room`'s relays to it in order; it ends once idle for a minute.
-fn spawn_relay(state: AppState, room: RoomName) -> mpsc::Sender<Relay> {
+fn spawn_relay(rooms: Arc<dyn LocalRooms>, room: RoomName) -> mpsc::Sender<Relay> {
     let (tx, mut rx) = mpsc::channel::<Relay>(RELAY_QUEUE);
     tokio::spawn(async move {
         while let Ok(Some(relay)) = tokio::time::timeout(RELAY_IDLE, rx.recv()).await {
-            self::relay(
-                &state,
-                room,
-                relay.conn,
-                &relay.op,
-                &relay.headers,
-                &relay.payload,
-            )
-            .await;
+            if let Some(message) = remote_message(&relay.op, &relay.headers, &relay.payload) {
+                rooms.relay(room, relay.conn, message).await;
+            }
         }
     });
     tx
@@ -178,7 +170,7 @@ fn header(headers: &HeaderMap, name: &str) -> Option<String> {
 
 /// Connects a socket of another node to `room`, loading it here if nobody holds it.
 async fn connect(
-    state: &AppState,
+    rooms: &dyn LocalRooms,
     cluster: &Cluster,
     room: RoomName,
     headers: &HeaderMap,
@@ -188,86 +180,27 @@ async fn connect(
         .ok_or("no socket named")?;
     let player = header(headers, wire::PLAYER).and_then(|p| p.parse::<Uuid>().ok());
     let resume_after = header(headers, wire::RESUME).and_then(|v| v.parse::<u64>().ok());
-    let sink = Sink::Remote(std::sync::Arc::new(cluster.route(room).to(to)));
-    let not_here = "the room is not on this node";
-    match room.kind {
-        LeaseKind::Game => {
-            let game = state
-                .games
-                .get(room.id)
-                .await
-                .map_err(|_| not_here)?
-                .ok_or("no such game")?;
-            game.connect(player, resume_after, sink)
-                .await
-                .map_err(|_| not_here)
-        }
-        LeaseKind::Tournament => {
-            let tournament = state
-                .tournaments
-                .get(room.id)
-                .await
-                .map_err(|_| not_here)?
-                .ok_or("no such tournament")?;
-            tournament
-                .connect(player, resume_after, sink)
-                .await
-                .map_err(|_| not_here)
-        }
-    }
+    let sink = Sink::Remote(Arc::new(cluster.route(room).to(to)));
+    rooms.connect(room, player, resume_after, sink).await
 }
 
-/// A remote socket's message, round trip or close, to its room's task.
-async fn relay(
-    state: &AppState,
-    room: RoomName,
-    conn: ConnId,
-    op: &str,
-    headers: &HeaderMap,
-    payload: &Bytes,
-) {
-    match (room.kind, op) {
-        (LeaseKind::Game, _) => {
-            let Some(game) = state.games.loaded(room.id) else {
-                return;
-            };
-            let command = match op {
-                "client" => {
-                    let Ok(text) = std::str::from_utf8(payload) else {
-                        return;
-                    };
-                    // Checked and decoded by the socket's node already; decoded again
-                    // here (the message crossed a network).
-                    let Ok(request) = omweso_protocol::decode(text) else {
-                        return;
-                    };
-                    GameCommand::Client {
-                        conn,
-                        id: request.id,
-                        message: request.message,
-                    }
-                }
-                "latency" => {
-                    let Some(round_trip_ms) =
-                        header(headers, wire::LATENCY).and_then(|v| v.parse().ok())
-                    else {
-                        return;
-                    };
-                    GameCommand::Latency {
-                        conn,
-                        round_trip_ms,
-                    }
-                }
-                "disconnect" => GameCommand::Socket(SocketCommand::Disconnect { conn }),
-                _ => return,
-            };
-            let _ = game.send(command).await;
+/// A remote socket's message, round trip or close, as its room takes it; `None` for what
+/// is not one (dropped).
+fn remote_message(op: &str, headers: &HeaderMap, payload: &Bytes) -> Option<RemoteMessage> {
+    match op {
+        "client" => {
+            let text = std::str::from_utf8(payload).ok()?;
+            // Checked and decoded by the socket's node already; decoded again here (the
+            // message crossed a network).
+            omweso_protocol::decode(text)
+                .ok()
+                .map(RemoteMessage::Client)
         }
-        (LeaseKind::Tournament, "disconnect") => {
-            if let Some(tournament) = state.tournaments.loaded(room.id) {
-                tournament.disconnect(conn).await;
-            }
+        "latency" => {
+            let round_trip_ms = header(headers, wire::LATENCY)?.parse().ok()?;
+            Some(RemoteMessage::Latency { round_trip_ms })
         }
-        (LeaseKind::Tournament, _) => {}
+        "disconnect" => Some(RemoteMessage::Disconnect),
+        _ => None,
     }
 }

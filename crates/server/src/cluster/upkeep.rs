@@ -8,12 +8,11 @@ use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use tokio::sync::oneshot;
+use tokio::sync::{oneshot, watch};
 
+use super::local_rooms::{LocalRooms, TakeOver};
 use super::node::{ms, Cluster};
 use crate::metrics::{count, METRICS};
-use crate::room::SocketCommand;
-use crate::state::AppState;
 use crate::store::lease::LeaseKind;
 use omweso_protocol::clock::now_ms;
 
@@ -32,8 +31,11 @@ fn beat(ttl: Duration) -> Duration {
 
 /// Renews the node's heartbeat until the server stops; `lost` is told (once) when the
 /// node could not renew it in time and must stop.
-pub fn spawn_heartbeat(state: &AppState, cluster: Arc<Cluster>, lost: oneshot::Sender<()>) {
-    let mut stopped = state.shutdown.clone();
+pub fn spawn_heartbeat(
+    mut stopped: watch::Receiver<bool>,
+    cluster: Arc<Cluster>,
+    lost: oneshot::Sender<()>,
+) {
     tokio::spawn(async move {
         let mut lost = Some(lost);
         let mut renewed = cluster.joined;
@@ -73,8 +75,11 @@ pub fn spawn_heartbeat(state: &AppState, cluster: Arc<Cluster>, lost: oneshot::S
 /// Looks for the rooms of stopped nodes every beat, until the server stops: apart from
 /// the heartbeat, so that taking many rooms over (each replayed from its log) never
 /// delays this node's own heartbeat.
-pub fn spawn_sweep(state: AppState, cluster: Arc<Cluster>) {
-    let mut stopped = state.shutdown.clone();
+pub fn spawn_sweep(
+    rooms: Arc<dyn LocalRooms>,
+    mut stopped: watch::Receiver<bool>,
+    cluster: Arc<Cluster>,
+) {
     tokio::spawn(async move {
         let every = beat(cluster.ttl);
         let mut forgotten = Instant::now();
@@ -83,7 +88,7 @@ pub fn spawn_sweep(state: AppState, cluster: Arc<Cluster>) {
                 () = tokio::time::sleep(every) => {}
                 _ = stopped.wait_for(|stop| *stop) => return,
             }
-            if let Err(error) = sweep(&state, &cluster).await {
+            if let Err(error) = sweep(&*rooms, &cluster).await {
                 tracing::warn!(%error, "could not look for the rooms of stopped nodes");
             }
             // Every process start leaves a row; those gone long ago and holding nothing
@@ -100,7 +105,7 @@ pub fn spawn_sweep(state: AppState, cluster: Arc<Cluster>) {
 }
 
 /// One look at the other nodes: sockets on dead nodes' rooms closed, their rooms taken.
-async fn sweep(state: &AppState, cluster: &Cluster) -> Result<(), crate::store::StoreError> {
+async fn sweep(rooms: &dyn LocalRooms, cluster: &Cluster) -> Result<(), crate::store::StoreError> {
     let now = ms(now_ms());
     let live: HashSet<_> = cluster
         .store
@@ -117,27 +122,7 @@ async fn sweep(state: &AppState, cluster: &Cluster) -> Result<(), crate::store::
         gone
     };
     if gone {
-        let live = Arc::new(live.clone());
-        for game in state.games.all_loaded() {
-            let _ = game
-                .send(
-                    SocketCommand::NodesLive {
-                        live: Arc::clone(&live),
-                    }
-                    .into(),
-                )
-                .await;
-        }
-        for tournament in state.tournaments.all_loaded() {
-            let _ = tournament
-                .send(
-                    SocketCommand::NodesLive {
-                        live: Arc::clone(&live),
-                    }
-                    .into(),
-                )
-                .await;
-        }
+        rooms.nodes_live(Arc::new(live.clone())).await;
     }
     let closed = cluster.gateway.close_orphans(&live);
     if closed > 0 {
@@ -149,7 +134,7 @@ async fn sweep(state: &AppState, cluster: &Cluster) -> Result<(), crate::store::
     for lease in orphans {
         // Each takeover is bounded: a room whose lease row is locked by a cut-off node's
         // transaction is tried again at the next look, not waited for.
-        let taken = tokio::time::timeout(TAKEOVER_LIMIT, take_over(state, cluster, &lease)).await;
+        let taken = tokio::time::timeout(TAKEOVER_LIMIT, take_over(rooms, cluster, &lease)).await;
         match taken {
             Ok(Ok(true)) => {
                 count(&METRICS.cluster_takeovers);
@@ -165,47 +150,19 @@ async fn sweep(state: &AppState, cluster: &Cluster) -> Result<(), crate::store::
     Ok(())
 }
 
-/// Takes one orphaned room over; whether it did. A room that no longer exists (a game
-/// removed unstarted, a tournament that never began) gives its lease back, so that
-/// orphans never pile up.
+/// Takes one orphaned room over; whether it did. A room that no longer exists gives its
+/// lease back ([`TakeOver::Gone`]), so that orphans never pile up.
 async fn take_over(
-    state: &AppState,
+    rooms: &dyn LocalRooms,
     cluster: &Cluster,
     lease: &crate::store::lease::Lease,
 ) -> Result<bool, crate::store::StoreError> {
-    let loaded = match lease.kind {
-        LeaseKind::Tournament => match state.tournaments.get(lease.id).await {
-            Ok(found) => found.is_some(),
-            Err(crate::tournament::registry::LoadError::Store(error)) => return Err(error),
-            Err(_) => return Ok(false),
-        },
-        LeaseKind::Game => {
-            // A tournament's game is its tournament holder's to take (with it).
-            if let Some(tournament) = tournament_of(state, lease.id).await? {
-                if state.tournaments.loaded(tournament).is_none() {
-                    return Ok(false);
-                }
-            }
-            match state.games.get(lease.id).await {
-                Ok(found) => found.is_some(),
-                Err(crate::game::registry::LoadError::Store(error)) => return Err(error),
-                Err(_) => return Ok(false),
-            }
+    match rooms.take_over(lease).await? {
+        TakeOver::Taken => Ok(true),
+        TakeOver::Gone => {
+            cluster.store.release(lease).await?;
+            Ok(false)
         }
-    };
-    if !loaded {
-        cluster.store.release(lease).await?;
+        TakeOver::NotNow => Ok(false),
     }
-    Ok(loaded)
-}
-
-async fn tournament_of(
-    state: &AppState,
-    game: uuid::Uuid,
-) -> Result<Option<uuid::Uuid>, crate::store::StoreError> {
-    Ok(state
-        .store
-        .game(game)
-        .await?
-        .and_then(|row| row.archive.tournament_id))
 }
