@@ -107,9 +107,9 @@
 //! - `store/`: SQLite or PostgreSQL behind one API (`db`); every write goes through one
 //!   group-commit `writer` on a thread of its own, so that a game's write and its
 //!   tournament's entry commit in one transaction: the store keeps the rows every write
-//!   names and the writes' statements behind that one writer, and the ratings' and
-//!   leases' reads (`db/ratings.rs`, `db/leases.rs`); the archive's and people's reads sit
-//!   in their own folders (`archive/store.rs`, `people/store.rs`).
+//!   names and the writes' statements behind that one writer, and the leases' reads
+//!   (`db/leases.rs`); the archive's, people's and ratings' reads sit in their own
+//!   folders (`archive/store.rs`, `people/store.rs`, `ratings/store.rs`).
 //! - `pools/`: threads that keep heavy work off the async workers: `engine` (legal moves,
 //!   replays), `search` (the computer player), `fair`, `fair_queue`, `fair_work` and
 //!   `fair_turns` (round-robin between addresses, then sessions).

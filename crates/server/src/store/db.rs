@@ -90,8 +90,6 @@ macro_rules! with_pool {
 pub(crate) use with_pool;
 
 mod leases;
-mod ratings;
-pub use ratings::{LeaderLine, RatingTables, RerateReport};
 
 impl Store {
     /// Opens the database at `url` and brings its schema up to date.

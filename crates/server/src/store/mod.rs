@@ -30,15 +30,15 @@ pub mod lease;
 mod lease_sql;
 mod migrations;
 pub(crate) mod params;
-mod rated;
-mod rated_sqlx;
-mod rating_sql;
+pub(crate) mod rated;
+pub(crate) mod rated_sqlx;
+pub(crate) mod rating_sql;
 pub mod rows;
 pub(crate) mod sql;
 mod sqlite_writes;
 pub mod writer;
 
-pub use db::{LeaderLine, RatingTables, RerateReport, Store};
+pub use db::Store;
 pub use error::StoreError;
 pub use omweso_people::hash_token;
 pub use rows::{

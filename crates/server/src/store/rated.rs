@@ -4,7 +4,7 @@
 //! runs too (docs/ratings.md#corrections).
 //!
 //! The steps are written once, over [`RecordIo`], which each write path implements: sqlx
-//! (PostgreSQL, SQLite in memory: `db/ratings.rs`) and the SQLite file's own connection
+//! (PostgreSQL, SQLite in memory: `rated_sqlx.rs`) and the SQLite file's own connection
 //! (`sqlite_writes.rs`, whose futures are always ready and are run by [`ready`]).
 //!
 //! No lost update: every rating transaction first takes the record's next number

@@ -1,6 +1,6 @@
 //! The sqlx side of [`RecordIo`] (PostgreSQL, and SQLite in memory): a rating write's steps
 //! on a transaction's connection, beside the SQLite file's own (`sqlite_writes.rs`). Apart
-//! from the store's reads of ratings (`db/ratings.rs`), which the store's write path does
+//! from the ratings' reads of the store (`ratings/store.rs`), which the store's write path does
 //! not need.
 
 use sqlx::postgres::PgConnection;

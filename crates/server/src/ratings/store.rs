@@ -1,16 +1,20 @@
 //! The store's reads of ratings (a player's, a game's changes, the leaderboards, the
-//! whole record for `omweso admin rerate`). The sqlx side of the rating writes is
-//! `store/rated_sqlx.rs`.
+//! whole record and its check for `omweso admin rerate`): `impl Store` over the store's
+//! pools, so that the ratings' queries sit with the ratings. The writes (a result rated or
+//! corrected, inside the writer's transaction with the game's or the sheet's own write)
+//! are the store's: `store/rated.rs`, with `store/rated_sqlx.rs` and
+//! `store/sqlite_writes.rs`.
 
 use std::collections::{BTreeMap, HashMap};
 
 use omweso_rules::Ruleset;
 use uuid::Uuid;
 
-use super::{Pool, Store};
+use crate::store::db::{with_pool, Pool};
 use crate::store::rated::{rating_from, StoredResult};
 use crate::store::rating_sql;
 use crate::store::rows::RowExt;
+use crate::store::Store;
 use crate::store::{StoreError, Write};
 use omweso_ratings::glicko::{MS_PER_DAY, PROVISIONAL_DEVIATION, RATING_PERIODS_PER_DAY, SCALE};
 use omweso_ratings::{replay, Change, Glicko, Played, Rating};
