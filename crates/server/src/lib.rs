@@ -48,29 +48,29 @@
 //!   the people's routes and the archive ask of it, `for_people` and `for_archive`.
 //! - `people/`: persons and their devices (docs/accounts.md): a person is the player id
 //!   everything names, a device one token (`mod.rs`: the cached sessions, sign-outs,
-//!   rotation); `accounts` (sign-up in place, log-in, recovery, link codes), `names`
-//!   (names and usernames) and `codes` (one-time codes, QR) from the `omweso-people`
-//!   crate, `store` (its reads), `password` (argon2id off the workers, zxcvbn) and
-//!   `password_turn` (fair turns at it), `email` (an
-//!   account's address, verified, and password reset by mail), `known_devices` (the mark
-//!   of a device that logged in), `expiry`, `ends` (sockets told of a sign-out). Its calls:
-//!   `accounts_api` (guest sessions, accounts, devices, link codes, the name), `email_api`,
-//!   `pages_api` (a person's page); what they ask of the tournaments (a rename carried,
-//!   a relay invite, a linked player's place), `their_tournaments`. `admin` is `omweso admin`, the operator's account
-//!   commands on the store; `mail` sends the mail (off unless the operator sets up SMTP):
-//!   a bounded queue and one task, never on a request's path.
+//!   rotation); `accounts` (sign-up in place, log-in, recovery, link codes), `names` (names
+//!   and usernames) and `codes` (one-time codes, QR) from the `omweso-people` crate,
+//!   `store` (its reads), `password` (argon2id off the workers, zxcvbn) and `password_turn`
+//!   (fair turns at it), `email` (an account's address, verified, and password reset by
+//!   mail), `known_devices` (the mark of a device that logged in), `expiry`, `ends`
+//!   (sockets told of a sign-out). Its calls: `accounts_api` (guest sessions, accounts,
+//!   devices, link codes, the name), `email_api`, `pages_api` (a person's page); what they
+//!   ask of the tournaments (a rename carried, a relay invite, a linked player's place),
+//!   `their_tournaments`. `admin` is `omweso admin`, the operator's account commands on the
+//!   store; `mail` sends the mail (off unless the operator sets up SMTP): a bounded queue
+//!   and one task, never on a request's path.
 //! - `ratings/`: Glicko-2 (`glicko`), a rating (`rating`), the record replayed
 //!   (`record`), what is not rated (`too_short`): the `omweso-ratings` crate; its calls
-//!   `api`; applied where a game
-//!   ends (`game::actor::ratings`) or a sheet is made (`tournament::state::sheet_ratings`),
-//!   stored by `store/rated.rs`.
-//! - `archive/`: finished games found again (the search columns a game's row carries
-//!   are the game's: `game::archive_columns`): the search's request and its cursor (`search`), the persons and
-//!   tournaments a search names by username or name (`names`), exports and game files
-//!   (`export`, `game_file`), the benchmark on a large store (`bench`); its calls `api`
-//!   (`/api/archive`) and `exports_api` (game files out and in); its queries `store`,
-//!   `sql` and `stored_games` (`impl Store` over the store's pools); what it asks of the
-//!   tournaments (a game's round and table), `tournament_rounds`.
+//!   `api`, its reads of the store `store`; applied where a game ends
+//!   (`game::actor::ratings`) or a sheet is made (`tournament::state::sheet_ratings`),
+//!   written by `store/rated.rs` in the writer's transaction.
+//! - `archive/`: finished games found again (the search columns a game's row carries are
+//!   the game's: `game::archive_columns`): the search's request and its cursor (`search`),
+//!   the persons and tournaments a search names by username or name (`names`), exports and
+//!   game files (`export`, `game_file`), the benchmark on a large store (`bench`); its
+//!   calls `api` (`/api/archive`) and `exports_api` (game files out and in); its queries
+//!   `store`, `sql` and `stored_games` (`impl Store` over the store's pools); what it asks
+//!   of the tournaments (a game's round and table), `tournament_rounds`.
 //! - `analysis/`: the analysis board's service (legal moves, a move played out, the
 //!   engine's best move); its calls `api` (`/api/analysis`).
 //! - `lobby/`: the list of live games (`games`), the tournaments' lines (`tournaments`),

@@ -1,6 +1,7 @@
 //! This node's rooms, as the cluster asks them: declared here and answered by the games
 //! and the tournaments (`node_rooms.rs`, beside `state.rs` at the top), so that the
-//! cluster, beneath every concern, names none. The cluster reads what crosses NATS and
+//! cluster's room gateway and takeover, beneath every concern, name none. (Its HTTP
+//! forwarding, `forward.rs`, still reads the server's state: which node holds a room.) The cluster reads what crosses NATS and
 //! hands each room what its task takes: a socket of another node to connect, that
 //! socket's messages, round trips and close, the live nodes, and an orphaned room to take
 //! over.

@@ -18,7 +18,8 @@
 //! - [`rooms`]: this node's rooms, for other nodes' sockets; [`gateway`]: this node's
 //!   sockets, on other nodes' rooms; [`local_rooms`]: the rooms as the cluster reaches
 //!   them, answered by the games and the tournaments (`node_rooms.rs`), so that the
-//!   cluster names neither.
+//!   gateway and the takeover name neither (the HTTP forwarding still asks the server's
+//!   state which rooms are here).
 //! - [`forward`]: HTTP requests about a room, answered by its holder; [`forwards`]: those
 //!   waiting, per address and in all.
 //! - Every node's games in every lobby is the lobby's own use of the cluster
