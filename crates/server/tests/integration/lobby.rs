@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use crate::common::{Client, Remote, TestServer};
-use omweso_server::lobby::feed::{PUSH_EVERY, SETTLE};
+use omweso_server::lobby::feed::PUSH_EVERY;
 use serde_json::{json, Value};
 
 /// The next `lobby` message's `d` (other messages skipped), within 5 s.
@@ -83,11 +83,13 @@ async fn lobby_follows_every_change(database_url: &str) {
     let (kato, _) = server.session("Kato").await;
     let first = server.create(&kato, json!({"ruleset":"omweso"})).await;
     // The feed pushes a change at most PUSH_EVERY after the last push, SETTLE after the
-    // change: past both, the latest lobby has the game.
-    tokio::time::sleep(2 * (PUSH_EVERY + SETTLE)).await;
-
+    // change: a socket opened meanwhile gets the lobby before it, then the one with the
+    // game (waited for, not slept for).
     let mut socket = server.socket_at(&format!("/ws/lobby?token={kato}")).await;
-    let lobby = next_lobby(&mut socket).await;
+    let (lobby, _) = lobby_until(&mut socket, "the first game", |d| {
+        !game_ids(&d["open_games"]).is_empty()
+    })
+    .await;
     assert_eq!(game_ids(&lobby["open_games"]), [first.as_str()]);
     assert_eq!(
         lobby["open_games"][0]["seats"],
