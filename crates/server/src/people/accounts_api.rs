@@ -90,6 +90,21 @@ pub(crate) fn signed_in(
     with_session_cookie(state, status, &token, body)
 }
 
+/// The answer that signs a device in to an account by its password or a code (a log-in,
+/// a recovery, a password reset by mail): the session, and the device marked as one that
+/// logged in to that person (`known_devices`), so that wrong passwords tried elsewhere do
+/// not hold it back.
+pub(crate) async fn logged_in(
+    state: &AppState,
+    headers: &HeaderMap,
+    session: &Session,
+    token: String,
+) -> Response {
+    let mut answer = signed_in(state, StatusCode::OK, session, token);
+    known_devices::mark(state, headers, session.player_id, &mut answer).await;
+    answer
+}
+
 /// `body` answered with `status` and the cookie of the session `token`.
 fn with_session_cookie(
     state: &AppState,
@@ -336,9 +351,7 @@ pub async fn log_in(
         )
         .await;
     let (session, token) = password_checked(attempt, result)?;
-    let mut answer = signed_in(&state, StatusCode::OK, &session, token);
-    known_devices::mark(&state, &headers, session.player_id, &mut answer).await;
-    Ok(answer)
+    Ok(logged_in(&state, &headers, &session, token).await)
 }
 
 /// `POST /api/login/recovery`: a new password with a recovery code; every other device
@@ -364,9 +377,7 @@ pub async fn recover(
         )
         .await
         .map_err(refused)?;
-    let mut answer = signed_in(&state, StatusCode::OK, &session, token);
-    known_devices::mark(&state, &headers, session.player_id, &mut answer).await;
-    Ok(answer)
+    Ok(logged_in(&state, &headers, &session, token).await)
 }
 
 /// `PUT /api/account/password`: 204; the account's other devices are signed out.

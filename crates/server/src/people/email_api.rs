@@ -16,7 +16,7 @@ use crate::http::error::ApiError;
 use crate::http::extract::{ClientAddress, JsonBody};
 use crate::mail::{parse_address, Mail, MailError};
 use crate::metrics::Limit;
-use crate::people::accounts_api::{may_check_password, password_checked, refused, signed_in};
+use crate::people::accounts_api::{logged_in, may_check_password, password_checked, refused};
 use crate::people::extract::SignedIn;
 use crate::people::names::username_key;
 use crate::people::password_turn::password_turn;
@@ -205,9 +205,7 @@ pub async fn confirm_reset(
         )
         .await
         .map_err(refused)?;
-    let mut answer = signed_in(&state, StatusCode::OK, &session, token);
-    crate::people::known_devices::mark(&state, &headers, session.player_id, &mut answer).await;
-    Ok(answer)
+    Ok(logged_in(&state, &headers, &session, token).await)
 }
 
 /// Refuses an e-mail call when the server sends no mail.
