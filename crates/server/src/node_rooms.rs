@@ -10,7 +10,7 @@ use uuid::Uuid;
 use crate::cluster::local_rooms::{Answer, LocalRooms, RemoteMessage, TakeOver};
 use crate::cluster::wire::RoomName;
 use crate::game::actor::Command as GameCommand;
-use crate::room::{ConnId, Sink, SocketCommand};
+use crate::room::{ConnId, Handle, Sink, SocketCommand};
 use crate::state::AppState;
 use crate::store::lease::{Lease, LeaseKind};
 use crate::store::StoreError;
@@ -83,11 +83,21 @@ async fn relay(state: &AppState, room: RoomName, conn: ConnId, message: RemoteMe
                 return;
             };
             let command = match message {
-                RemoteMessage::Client(request) => GameCommand::Client {
-                    conn,
-                    id: request.id,
-                    message: request.message,
-                },
+                RemoteMessage::Client(payload) => {
+                    // Checked and decoded by the socket's node already; decoded again here
+                    // (the message crossed a network).
+                    let Some(request) = std::str::from_utf8(&payload)
+                        .ok()
+                        .and_then(|text| omweso_protocol::decode(text).ok())
+                    else {
+                        return;
+                    };
+                    GameCommand::Client {
+                        conn,
+                        id: request.id,
+                        message: request.message,
+                    }
+                }
                 RemoteMessage::Latency { round_trip_ms } => GameCommand::Latency {
                     conn,
                     round_trip_ms,
@@ -109,25 +119,15 @@ async fn relay(state: &AppState, room: RoomName, conn: ConnId, message: RemoteMe
 }
 
 async fn nodes_live(state: &AppState, live: Arc<HashSet<Uuid>>) {
-    for game in state.games.all_loaded() {
-        let _ = game
-            .send(
-                SocketCommand::NodesLive {
-                    live: Arc::clone(&live),
-                }
-                .into(),
-            )
-            .await;
-    }
-    for tournament in state.tournaments.all_loaded() {
-        let _ = tournament
-            .send(
-                SocketCommand::NodesLive {
-                    live: Arc::clone(&live),
-                }
-                .into(),
-            )
-            .await;
+    tell_live(state.games.all_loaded(), &live).await;
+    tell_live(state.tournaments.all_loaded(), &live).await;
+}
+
+/// Tells each room of `rooms` which nodes live.
+async fn tell_live<C: From<SocketCommand>>(rooms: Vec<Handle<C>>, live: &Arc<HashSet<Uuid>>) {
+    for room in rooms {
+        let live = Arc::clone(live);
+        let _ = room.send(SocketCommand::NodesLive { live }.into()).await;
     }
 }
 

@@ -11,13 +11,13 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
+use bytes::Bytes;
 use uuid::Uuid;
 
 use super::wire::RoomName;
 use crate::room::{ConnId, Sink};
 use crate::store::lease::Lease;
 use crate::store::StoreError;
-use omweso_protocol::client::Request;
 
 /// A future these answers come as (the trait is used as `dyn`).
 pub type Answer<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -25,8 +25,9 @@ pub type Answer<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 /// What a socket of another node sends its room.
 #[derive(Debug)]
 pub enum RemoteMessage {
-    /// A client's message, decoded again here (it crossed a network).
-    Client(Request),
+    /// A client's message as its socket's node received it (checked there; the room's
+    /// side decodes it again, having crossed a network, once it knows the room takes it).
+    Client(Bytes),
     /// A ping's round trip, measured by the socket's node.
     Latency { round_trip_ms: u64 },
     /// The socket closed.

@@ -188,14 +188,7 @@ async fn connect(
 /// is not one (dropped).
 fn remote_message(op: &str, headers: &HeaderMap, payload: &Bytes) -> Option<RemoteMessage> {
     match op {
-        "client" => {
-            let text = std::str::from_utf8(payload).ok()?;
-            // Checked and decoded by the socket's node already; decoded again here (the
-            // message crossed a network).
-            omweso_protocol::decode(text)
-                .ok()
-                .map(RemoteMessage::Client)
-        }
+        "client" => Some(RemoteMessage::Client(payload.clone())),
         "latency" => {
             let round_trip_ms = header(headers, wire::LATENCY)?.parse().ok()?;
             Some(RemoteMessage::Latency { round_trip_ms })
