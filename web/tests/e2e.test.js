@@ -471,11 +471,14 @@ test('turns are animated seed by seed for a watcher, ending on the server\'s pos
   let [state] = await allSettled([south.page, north.page, watcher.page], 2);
   await south.page.click('[data-pit="E1"]');
   // The watcher's board animates (the hand moves from pit to pit, claiming no position
-  // meanwhile), then settles.
+  // meanwhile), then settles. Waited for as long as the suite waits for what a working
+  // page does at once (helpers/protocol.js): with another file's browser beside it, the
+  // move once took over 5 s to reach the watcher's board; at the slow speed the animation
+  // lasts seconds, so it is seen whenever it starts.
   await watcher.page.waitForFunction(() => {
     const svg = document.querySelector('svg[data-board]');
     return svg && svg.hasAttribute('data-animating') && svg.querySelector('.hand.moving') && !svg.hasAttribute('data-position');
-  }, null, { timeout: 5000 });
+  }, null, { timeout: 30000 });
   await watcher.page.screenshot({ path: path.join(ARTIFACTS, 'animation.png') });
   // The speed is a setting; the next turn is skipped.
   await watcher.page.selectOption('[data-speed]', 'slow');
@@ -497,7 +500,7 @@ test('turns are animated seed by seed for a watcher, ending on the server\'s pos
     return (plain.length ? plain : starts).reduce((a, b) => (b.seeds > a.seeds ? b : a)).start;
   });
   await north.page.locator(`[data-pit="${longest}"][data-legal]`).click();
-  await watcher.page.waitForSelector('[data-skip]:visible', { timeout: 5000 });
+  await watcher.page.waitForSelector('[data-skip]:visible', { timeout: 30000 });
   const started = Date.now();
   await watcher.page.click('[data-skip]', { timeout: 2000 });
   [state] = await allSettled([south.page, north.page, watcher.page], state.version + 1);
